@@ -1,0 +1,23 @@
+// The per-request context, built once per request by one function, whatever the surface.
+import type { Logger } from "./logger.ts";
+import type { Principal } from "../auth/principal.ts";
+
+export interface RequestContext {
+  requestId: string;
+  principal: Principal;
+  /** Aborted when the caller hangs up; passed down to renders and upstream calls. */
+  signal: AbortSignal;
+  log: Logger;
+  /** Per-request memo (DataLoaders live here), created lazily by the modules that need it. */
+  readonly memo: Map<symbol, unknown>;
+}
+
+/** Returns the per-request value for `key`, creating it on first use. */
+export function memoize<T>(ctx: RequestContext, key: symbol, create: () => T): T {
+  let value = ctx.memo.get(key) as T | undefined;
+  if (value === undefined) {
+    value = create();
+    ctx.memo.set(key, value);
+  }
+  return value;
+}
