@@ -1,0 +1,69 @@
+// Turns an Authorization header into a Principal. The one place credentials are checked.
+import { GatewayError, unauthenticated } from "../core/errors.ts";
+import type { DocumentStore } from "../documents/store/types.ts";
+import { looksLikeApiKey, verifyApiKey } from "./api-keys.ts";
+import type { AccessTokenVerifier } from "./jwt.ts";
+import type { Principal } from "./principal.ts";
+
+export interface Authenticator {
+  authenticate(authorization: string | null | undefined): Promise<Principal>;
+}
+
+const bearerPattern = /^Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+export function createAuthenticator(deps: { store: DocumentStore; verifyAccessToken: AccessTokenVerifier | null }): Authenticator {
+  return {
+    async authenticate(authorization) {
+      if (!authorization) throw unauthenticated("Missing Authorization header (expected: Bearer <token>)");
+      const match = bearerPattern.exec(authorization);
+      if (!match?.[1]) throw unauthenticated("Malformed Authorization header (expected: Bearer <token>)");
+      const token = match[1];
+
+      if (looksLikeApiKey(token)) {
+        const record = await verifyApiKey(deps.store, token);
+        if (!record) throw unauthenticated("Unknown, expired or revoked API key");
+        return {
+          kind: "api_key",
+          userId: record.userId,
+          tenant: record.tenant,
+          scopes: new Set(record.scopes),
+          verified: true,
+          keyId: record.id,
+        };
+      }
+
+      if (!deps.verifyAccessToken) {
+        // Without JWT configuration the token is only forwarded; the upstream decides.
+        return { kind: "access_token", userId: null, tenant: null, scopes: new Set(), verified: false, accessToken: token };
+      }
+      try {
+        const claims = await deps.verifyAccessToken(token);
+        return {
+          kind: "access_token",
+          userId: claims.userId,
+          tenant: claims.tenant,
+          scopes: new Set(claims.scopes),
+          verified: true,
+          accessToken: token,
+        };
+      } catch (error) {
+        if (error instanceof GatewayError) throw error;
+        throw unauthenticated("Invalid or expired access token");
+      }
+    },
+  };
+}
+
+/** Documents need a known user: an API key or a verified access token. */
+export function requireUser(principal: Principal): string {
+  if (!principal.userId || !principal.verified) {
+    throw unauthenticated("Documents need a personal API key or a verified access token");
+  }
+  return principal.userId;
+}
+
+export function requireScope(principal: Principal, scope: string): void {
+  if (!principal.scopes.has(scope)) {
+    throw new GatewayError("FORBIDDEN", `This operation needs the ${scope} scope`, { scope });
+  }
+}

@@ -1,0 +1,76 @@
+// `workspace-gateway keys create|list|revoke`: personal API keys, straight against the store.
+import { parseArgs } from "node:util";
+import { createApiKey, parseDuration } from "../auth/api-keys.ts";
+import type { DocumentStore } from "../documents/store/types.ts";
+
+export const keysUsage = `Usage:
+  workspace-gateway keys create --user <id> [--tenant <id>] [--scopes docs:read,docs:write] [--expires-in 90d] [--json]
+  workspace-gateway keys list [--user <id>] [--json]
+  workspace-gateway keys revoke <keyId>`;
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export async function runKeys(store: DocumentStore, argv: string[], out: (line: string) => void): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      user: { type: "string" },
+      tenant: { type: "string" },
+      scopes: { type: "string" },
+      "expires-in": { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+  });
+
+  switch (command) {
+    case "create": {
+      if (!values.user) throw new UsageError("keys create needs --user <id>");
+      const { key, record } = await createApiKey(store, {
+        userId: values.user,
+        tenant: values.tenant ?? null,
+        ...(values.scopes ? { scopes: values.scopes.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+        expiresInMs: values["expires-in"] ? parseDuration(values["expires-in"]) : null,
+      });
+      if (values.json) {
+        out(JSON.stringify({ key, id: record.id, userId: record.userId, tenant: record.tenant, scopes: record.scopes, expiresAt: record.expiresAt }));
+      } else {
+        out(key);
+        process.stderr.write(
+          `Created ${record.id} for user ${record.userId} (scopes: ${record.scopes.join(" ") || "none"}; ` +
+            `expires: ${record.expiresAt ?? "never"}). The key is shown once: store it now.\n`,
+        );
+      }
+      return;
+    }
+    case "list": {
+      const keys = await store.listApiKeys(values.user);
+      const rows = keys.map((k) => ({
+        id: k.id,
+        userId: k.userId,
+        tenant: k.tenant,
+        scopes: k.scopes,
+        prefix: `${k.prefix}…`,
+        createdAt: k.createdAt,
+        expiresAt: k.expiresAt,
+        revokedAt: k.revokedAt,
+      }));
+      if (values.json) out(JSON.stringify(rows));
+      else if (rows.length === 0) out("No keys.");
+      else for (const r of rows) out(`${r.id}\t${r.userId}\t${r.tenant ?? "-"}\t${r.scopes.join(",")}\t${r.prefix}\t${r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt ? `expires ${r.expiresAt}` : "active"}`);
+      return;
+    }
+    case "revoke": {
+      const id = positionals[0];
+      if (!id) throw new UsageError("keys revoke needs a key id (see keys list)");
+      if (!(await store.revokeApiKey(id, new Date().toISOString()))) throw new UsageError(`No key with id ${id}`);
+      out(`Revoked ${id}`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown keys command "${command}"` : "keys needs a command");
+  }
+}

@@ -1,0 +1,97 @@
+// zod schemas at the edge of the documents service: REST, GraphQL, tRPC and MCP validate with
+// these, and the OpenAPI description is generated from them.
+import { z } from "zod";
+
+export const MARKDOWN_LIMIT = 400_000;
+export const MAX_CHARS_LIMIT = 1_000_000;
+export const DEFAULT_MAX_CHARS = 20_000;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+/** Accepts numbers, and numeric strings from query strings; rejects "abc", "1.5", "". */
+const integer = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number().int().min(min).max(max),
+  );
+
+export const documentIdSchema = z.string().min(1).max(64).meta({ description: "Document id (doc_…)", example: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
+
+export const documentNameSchema = z
+  .string()
+  .trim()
+  .min(1, "name must not be empty")
+  .max(255, "name must be at most 255 characters")
+  // Control characters break headers and filenames, and PostgreSQL text cannot hold NUL.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "name must not contain control characters");
+
+export const idempotencyKeySchema = z.string().min(1).max(255);
+
+export const createDocumentInputSchema = z
+  .object({
+    name: documentNameSchema.meta({ description: "Document name, 1–255 characters after trimming" }),
+    markdown: z
+      .string()
+      .max(MARKDOWN_LIMIT)
+      .meta({ description: "CommonMark + GFM, up to 400,000 characters" }),
+    idempotencyKey: idempotencyKeySchema.optional().meta({ description: "tRPC/GraphQL/MCP: same as the Idempotency-Key header" }),
+  })
+  .meta({ id: "CreateDocumentInput" });
+
+export const listDocumentsInputSchema = z
+  .object({
+    query: z.string().max(255).optional().meta({ description: "Case-insensitive substring of the name" }),
+    limit: integer(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: "1–100, default 50" }),
+    cursor: z.string().max(512).optional().meta({ description: "Opaque, from nextCursor" }),
+  })
+  .meta({ id: "ListDocumentsInput" });
+
+export const readDocumentInputSchema = z
+  .object({
+    id: documentIdSchema,
+    maxChars: integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" }),
+  })
+  .meta({ id: "ReadDocumentInput" });
+
+export const documentSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string().meta({ format: "date-time" }),
+    updatedAt: z.string().meta({ format: "date-time" }),
+    sizeBytes: z.number().int(),
+    characters: z.number().int().meta({ description: "Length of the extracted text" }),
+    url: z.string(),
+    downloadUrl: z.string(),
+  })
+  .meta({ id: "Document" });
+
+export const documentListSchema = z
+  .object({ documents: z.array(documentSummarySchema), nextCursor: z.string().nullable() })
+  .meta({ id: "DocumentList" });
+
+export const documentTextSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string().meta({ format: "date-time" }),
+    updatedAt: z.string().meta({ format: "date-time" }),
+    text: z.string(),
+    truncated: z.boolean(),
+    totalChars: z.number().int(),
+  })
+  .meta({ id: "DocumentText" });
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  })
+  .meta({ id: "Error" });
+
+export type CreateDocumentInput = z.input<typeof createDocumentInputSchema>;
+export type ListDocumentsInput = z.input<typeof listDocumentsInputSchema>;
+export type ReadDocumentInput = z.input<typeof readDocumentInputSchema>;
+export type DocumentSummary = z.output<typeof documentSummarySchema>;
+export type DocumentList = z.output<typeof documentListSchema>;
+export type DocumentText = z.output<typeof documentTextSchema>;

@@ -1,0 +1,345 @@
+// Shared store: PostgreSQL through a small connection pool, for running several gateway replicas.
+// Same schema and semantics as the SQLite store (sqlite.ts is the reference): timestamps are the
+// ISO strings the service hands in, stored as text, so they come back byte-for-byte and compare
+// exactly like they do in SQLite. Every text key column uses the "C" collation so ordering and
+// `<` are plain byte order whatever the database's default collation is.
+import pg from "pg";
+import {
+  foldName,
+  type ApiKeyRecord,
+  type CreateResult,
+  type DocumentRecord,
+  type DocumentStore,
+  type IdempotencyHit,
+  type ListQuery,
+} from "./types.ts";
+
+/** Append-only: version N is migrations[N - 1]. Never edit an entry once released. */
+const migrations: string[] = [
+  `CREATE TABLE documents (
+     id text COLLATE "C" PRIMARY KEY,
+     owner_id text COLLATE "C" NOT NULL,
+     name text NOT NULL,
+     name_folded text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     updated_at text COLLATE "C" NOT NULL,
+     size_bytes integer NOT NULL,
+     characters integer NOT NULL,
+     docx bytea NOT NULL,
+     text text NOT NULL
+   );
+   CREATE INDEX documents_owner_id ON documents (owner_id, id DESC);
+   CREATE TABLE api_keys (
+     id text COLLATE "C" PRIMARY KEY,
+     user_id text COLLATE "C" NOT NULL,
+     tenant text,
+     scopes text[] NOT NULL,
+     hash text COLLATE "C" NOT NULL UNIQUE,
+     prefix text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     expires_at text COLLATE "C",
+     revoked_at text COLLATE "C"
+   );
+   CREATE INDEX api_keys_user ON api_keys (user_id);
+   CREATE TABLE idempotency (
+     owner_id text COLLATE "C" NOT NULL,
+     key text COLLATE "C" NOT NULL,
+     fingerprint text NOT NULL,
+     document_id text COLLATE "C" NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     PRIMARY KEY (owner_id, key)
+   );
+   CREATE INDEX idempotency_created_at ON idempotency (created_at);`,
+];
+
+const summaryColumns = "id, owner_id, name, created_at, updated_at, size_bytes, characters";
+
+interface DocumentRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  size_bytes: number;
+  characters: number;
+}
+
+interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  tenant: string | null;
+  scopes: string[];
+  hash: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+const toDocument = (row: DocumentRow): DocumentRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  name: row.name,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  sizeBytes: row.size_bytes,
+  characters: row.characters,
+});
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  tenant: row.tenant,
+  scopes: row.scopes,
+  hash: row.hash,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+});
+
+const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export async function openPostgresStore(url: string): Promise<DocumentStore> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // Fail a request (and readiness) instead of queueing forever when the database is unreachable.
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    // Parameters in the URL win over these defaults.
+    application_name: "workspace-gateway",
+  });
+  // An idle client losing its connection emits 'error' on the pool; without a listener that would
+  // crash the process. The pool drops the client, and the next query reports the problem itself.
+  pool.on("error", () => {});
+
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    kind: "postgres",
+
+    // The idempotency record is claimed first (INSERT ... ON CONFLICT on its primary key), then
+    // the document is inserted, in one transaction. A concurrent create with the same key blocks on
+    // the claimed row until the first transaction ends; if that committed, the loser finds a fresh
+    // record, inserts nothing and answers with the winner's document.
+    async createDocument(doc, claim): Promise<CreateResult> {
+      return inTransaction(pool, async (client) => {
+        if (claim) {
+          const claimed = await client.query(
+            `INSERT INTO idempotency (owner_id, key, fingerprint, document_id, created_at)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (owner_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
+               document_id = EXCLUDED.document_id, created_at = EXCLUDED.created_at
+             WHERE idempotency.created_at < $6`,
+            [doc.ownerId, claim.key, claim.fingerprint, doc.id, doc.createdAt, claim.notBefore],
+          );
+          if (claimed.rowCount === 0) {
+            // A fresh record exists; ON CONFLICT DO UPDATE has locked it even though it updated nothing.
+            const hit = await client.query<{ document_id: string; fingerprint: string }>(
+              `SELECT document_id, fingerprint FROM idempotency WHERE owner_id = $1 AND key = $2`,
+              [doc.ownerId, claim.key],
+            );
+            const record = hit.rows[0];
+            if (record) {
+              const existing = await client.query<DocumentRow>(
+                `SELECT ${summaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
+                [doc.ownerId, record.document_id],
+              );
+              const row = existing.rows[0];
+              if (row) return { document: toDocument(row), replayed: true, fingerprint: record.fingerprint };
+            }
+            // The record points at a missing document: like SQLite, create the document and leave the record.
+          }
+        }
+        const record: DocumentRecord = {
+          id: doc.id,
+          ownerId: doc.ownerId,
+          name: doc.name,
+          createdAt: doc.createdAt,
+          updatedAt: doc.createdAt,
+          sizeBytes: doc.docx.byteLength,
+          characters: doc.text.length,
+        };
+        await client.query(
+          `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text)
+           VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)`,
+          [
+            record.id,
+            record.ownerId,
+            record.name,
+            foldName(record.name),
+            record.createdAt,
+            record.sizeBytes,
+            record.characters,
+            toBuffer(doc.docx),
+            doc.text,
+          ],
+        );
+        return { document: record, replayed: false, fingerprint: claim?.fingerprint ?? "" };
+      });
+    },
+
+    async findIdempotent(ownerId, key, notBefore): Promise<IdempotencyHit | null> {
+      const { rows } = await pool.query<{ document_id: string; fingerprint: string }>(
+        `SELECT document_id, fingerprint FROM idempotency WHERE owner_id = $1 AND key = $2 AND created_at >= $3`,
+        [ownerId, key, notBefore],
+      );
+      const row = rows[0];
+      return row ? { documentId: row.document_id, fingerprint: row.fingerprint } : null;
+    },
+
+    async getDocument(ownerId, id) {
+      const { rows } = await pool.query<DocumentRow>(
+        `SELECT ${summaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
+        [ownerId, id],
+      );
+      const row = rows[0];
+      return row ? toDocument(row) : null;
+    },
+
+    async getDocuments(ownerId, ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query<DocumentRow>(
+        `SELECT ${summaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[])`,
+        [ownerId, [...ids]],
+      );
+      return rows.map(toDocument);
+    },
+
+    async readText(ownerId, id) {
+      const { rows } = await pool.query<DocumentRow & { text: string }>(
+        `SELECT ${summaryColumns}, text FROM documents WHERE owner_id = $1 AND id = $2`,
+        [ownerId, id],
+      );
+      const row = rows[0];
+      return row ? { document: toDocument(row), text: row.text } : null;
+    },
+
+    async readContent(ownerId, id) {
+      const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
+        `SELECT ${summaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2`,
+        [ownerId, id],
+      );
+      const row = rows[0];
+      return row
+        ? { document: toDocument(row), docx: new Uint8Array(row.docx.buffer, row.docx.byteOffset, row.docx.byteLength) }
+        : null;
+    },
+
+    async listDocuments(query: ListQuery) {
+      const params: unknown[] = [query.ownerId];
+      let where = "owner_id = $1";
+      if (query.beforeId !== undefined) {
+        params.push(query.beforeId);
+        where += ` AND id < $${params.length}`;
+      }
+      if (query.nameContains !== undefined) {
+        // strpos, not LIKE: '%' and '_' in the needle are literal characters.
+        params.push(query.nameContains);
+        where += ` AND strpos(name_folded, $${params.length}) > 0`;
+      }
+      params.push(query.limit);
+      const { rows } = await pool.query<DocumentRow>(
+        `SELECT ${summaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`,
+        params,
+      );
+      return rows.map(toDocument);
+    },
+
+    async insertApiKey(key) {
+      await pool.query(
+        `INSERT INTO api_keys (id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at)
+         VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9)`,
+        [key.id, key.userId, key.tenant, key.scopes, key.hash, key.prefix, key.createdAt, key.expiresAt, key.revokedAt],
+      );
+    },
+
+    async findApiKeyByHash(hash) {
+      const { rows } = await pool.query<ApiKeyRow>(`SELECT * FROM api_keys WHERE hash = $1`, [hash]);
+      const row = rows[0];
+      return row ? toApiKey(row) : null;
+    },
+
+    async listApiKeys(userId) {
+      const { rows } =
+        userId === undefined
+          ? await pool.query<ApiKeyRow>(`SELECT * FROM api_keys ORDER BY created_at, id`)
+          : await pool.query<ApiKeyRow>(`SELECT * FROM api_keys WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+      return rows.map(toApiKey);
+    },
+
+    async revokeApiKey(id, at) {
+      // Revoking twice keeps the first instant and still reports that the key exists.
+      const result = await pool.query(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2`, [at, id]);
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async pruneIdempotency(olderThan) {
+      const result = await pool.query(`DELETE FROM idempotency WHERE created_at < $1`, [olderThan]);
+      return result.rowCount ?? 0;
+    },
+
+    async ping() {
+      await pool.query(`SELECT 1`);
+    },
+
+    async close() {
+      closing ??= pool.end();
+      await closing;
+    },
+  };
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A client whose ROLLBACK failed is in an unknown state: destroy it instead of returning it to the pool.
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Applies pending migrations in one transaction under a transaction-scoped advisory lock, so
+ * replicas starting together wait for each other instead of racing; the lock is per schema
+ * (current_schema()), so separate schemas in one database do not block each other.
+ */
+async function migrate(pool: pg.Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query(
+      `SELECT pg_advisory_xact_lock(hashtext('workspace-gateway:schema_migrations:' || coalesce(current_schema(), '')))`,
+    );
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version integer PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const { rows } = await client.query<{ version: number }>(`SELECT version FROM schema_migrations`);
+    const applied = new Set(rows.map((row) => row.version));
+    for (const [index, sql] of migrations.entries()) {
+      const version = index + 1;
+      if (applied.has(version)) continue;
+      await client.query(sql);
+      await client.query(`INSERT INTO schema_migrations (version) VALUES ($1)`, [version]);
+    }
+  });
+}

@@ -1,0 +1,73 @@
+// The keys CLI, run as a real process through the package's bin, against a real gateway.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL("../../bin/workspace-gateway.js", import.meta.url));
+let tg: TestGateway;
+
+const cli = (...args: string[]) =>
+  run(process.execPath, [bin, ...args], { env: { ...process.env, DATA_DIR: tg.dataDir, LOG_LEVEL: "silent" } });
+
+beforeAll(async () => {
+  tg = await startTestGateway();
+});
+afterAll(() => tg.close());
+
+const list = (key: string) => fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
+
+describe("workspace-gateway keys", () => {
+  it("create prints a key that works; list never prints it; revoke takes effect", async () => {
+    const created = await cli("keys", "create", "--user", "cli-user", "--scopes", "docs:read");
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^wgk_[A-Za-z0-9_-]{43}$/);
+    expect(created.stderr).toMatch(/shown once/);
+    expect((await list(key)).status).toBe(200);
+
+    const listed = await cli("keys", "list", "--user", "cli-user", "--json");
+    expect(listed.stdout).not.toContain(key);
+    expect(listed.stdout).not.toContain(key.slice(10));
+    const rows = JSON.parse(listed.stdout) as { id: string; scopes: string[]; revokedAt: string | null }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ scopes: ["docs:read"], revokedAt: null });
+    const text = await cli("keys", "list");
+    expect(text.stdout).toContain(rows[0]!.id);
+    expect(text.stdout).not.toContain(key);
+
+    await cli("keys", "revoke", rows[0]!.id);
+    expect((await list(key)).status).toBe(401);
+  });
+
+  it("--expires-in sets an expiry and --json prints machine-readable output", async () => {
+    const { stdout } = await cli("keys", "create", "--user", "exp", "--expires-in", "2h", "--json");
+    const body = JSON.parse(stdout) as { key: string; expiresAt: string };
+    const hours = (Date.parse(body.expiresAt) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(1.9);
+    expect(hours).toBeLessThanOrEqual(2);
+  });
+
+  it("bad usage fails with a message and exit code 2", async () => {
+    for (const args of [["keys", "create"], ["keys", "revoke"], ["keys", "nope"], ["keys", "create", "--user", "x", "--scopes", "admin"]]) {
+      const failure = await cli(...args).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure, args.join(" ")).not.toBeNull();
+      expect(failure!.stderr.length).toBeGreaterThan(0);
+    }
+    const unknownKey = await cli("keys", "revoke", "key_nope").catch((e: { code: number; stderr: string }) => e);
+    expect((unknownKey as { code: number }).code).toBe(2);
+    expect((unknownKey as { stderr: string }).stderr).toContain("No key with id key_nope");
+  });
+
+  it("a bad configuration value stops with a message naming the variable", async () => {
+    const failure = await run(process.execPath, [bin, "keys", "list"], {
+      env: { ...process.env, DATA_DIR: tg.dataDir, PORT: "not-a-port" },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect((failure as { code: number }).code).toBe(1);
+    expect((failure as { stderr: string }).stderr).toMatch(/PORT/);
+  });
+});
