@@ -1,0 +1,16 @@
+// Messages between the render pool and its workers.
+export interface RenderRequest {
+  id: number;
+  markdown: string;
+  title: string;
+}
+
+export type RenderResponse =
+  | { id: number; ok: true; docx: ArrayBuffer; text: string }
+  | { id: number; ok: false; message: string };
+
+/** What a worker is started with. */
+export interface WorkerData {
+  /** Sample renders to run before the first job, while no job waits. */
+  warmup: number;
+}

@@ -1,0 +1,165 @@
+// Documents operations: the one implementation REST, GraphQL, tRPC and MCP call.
+// Scopes, validation, limits, paging and idempotency live here and nowhere else.
+import { createHash } from "node:crypto";
+import { monotonicFactory } from "ulid";
+import { requireScope, requireUser } from "../auth/authenticate.ts";
+import type { RequestContext } from "../core/context.ts";
+import { GatewayError, notFound } from "../core/errors.ts";
+import { parseInput } from "../core/validate.ts";
+import type { DocumentRenderer } from "../documents/renderer.ts";
+import {
+  createDocumentInputSchema,
+  listDocumentsInputSchema,
+  readDocumentInputSchema,
+  type CreateDocumentInput,
+  type DocumentList,
+  type DocumentSummary,
+  type DocumentText,
+  type ListDocumentsInput,
+  type ReadDocumentInput,
+} from "../documents/schemas.ts";
+import { foldName, type DocumentRecord, type DocumentStore } from "../documents/store/types.ts";
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const CURSOR_PREFIX = "c1.";
+const newDocumentId = (() => {
+  const ulid = monotonicFactory();
+  return () => `doc_${ulid()}`;
+})();
+
+export function toSummary(record: DocumentRecord): DocumentSummary {
+  const url = `/api/v1/documents/${record.id}`;
+  return {
+    id: record.id,
+    name: record.name,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    sizeBytes: record.sizeBytes,
+    characters: record.characters,
+    url,
+    downloadUrl: `${url}/content`,
+  };
+}
+
+export const encodeCursor = (id: string): string => CURSOR_PREFIX + Buffer.from(id).toString("base64url");
+
+function decodeCursor(cursor: string): string {
+  const id = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), "base64url").toString() : "";
+  if (!/^doc_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) throw new GatewayError("BAD_USER_INPUT", "cursor: not a cursor this API issued");
+  return id;
+}
+
+/** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
+function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+export interface DocumentsService {
+  list(ctx: RequestContext, input: ListDocumentsInput): Promise<DocumentList>;
+  /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
+  get(ctx: RequestContext, id: string): Promise<DocumentSummary | null>;
+  read(ctx: RequestContext, input: ReadDocumentInput): Promise<DocumentText>;
+  create(ctx: RequestContext, input: CreateDocumentInput): Promise<{ document: DocumentSummary; replayed: boolean }>;
+  download(ctx: RequestContext, id: string): Promise<{ name: string; docx: Uint8Array }>;
+}
+
+export function createDocumentsService(deps: { store: DocumentStore; renderer: DocumentRenderer }): DocumentsService {
+  const { store, renderer } = deps;
+
+  function reader(ctx: RequestContext): string {
+    const userId = requireUser(ctx.principal);
+    requireScope(ctx.principal, "docs:read");
+    return userId;
+  }
+
+  return {
+    async list(ctx, input) {
+      const ownerId = reader(ctx);
+      const { query, limit, cursor } = parseInput(listDocumentsInputSchema, input);
+      const needle = query === undefined || query === "" ? undefined : foldName(query);
+      const rows = await store.listDocuments({
+        ownerId,
+        limit: limit + 1,
+        ...(needle === undefined ? {} : { nameContains: needle }),
+        ...(cursor ? { beforeId: decodeCursor(cursor) } : {}),
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        documents: page.map(toSummary),
+        nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
+      };
+    },
+
+    async get(ctx, id) {
+      const ownerId = reader(ctx);
+      const record = await store.getDocument(ownerId, id);
+      return record ? toSummary(record) : null;
+    },
+
+    async read(ctx, input) {
+      const ownerId = reader(ctx);
+      const { id, maxChars } = parseInput(readDocumentInputSchema, input);
+      const found = await store.readText(ownerId, id);
+      if (!found) throw notFound("Document");
+      const text = truncateText(found.text, maxChars);
+      const { document } = found;
+      return {
+        id: document.id,
+        name: document.name,
+        createdAt: document.createdAt,
+        updatedAt: document.updatedAt,
+        text,
+        truncated: text.length < found.text.length,
+        totalChars: found.text.length,
+      };
+    },
+
+    async create(ctx, input) {
+      const ownerId = requireUser(ctx.principal);
+      requireScope(ctx.principal, "docs:write");
+      const { name, markdown, idempotencyKey } = parseInput(createDocumentInputSchema, input);
+      const now = new Date();
+      const claim = idempotencyKey
+        ? {
+            key: idempotencyKey,
+            fingerprint: createHash("sha256").update(name).update("\0").update(markdown).digest("hex"),
+            notBefore: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+          }
+        : undefined;
+
+      const replay = async (documentId: string, fingerprint: string) => {
+        if (fingerprint !== claim?.fingerprint) {
+          throw new GatewayError("CONFLICT", "This Idempotency-Key was already used with a different request body");
+        }
+        const record = await store.getDocument(ownerId, documentId);
+        if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");
+        return { document: toSummary(record), replayed: true };
+      };
+
+      if (claim) {
+        const hit = await store.findIdempotent(ownerId, claim.key, claim.notBefore);
+        if (hit) return replay(hit.documentId, hit.fingerprint);
+      }
+
+      const rendered = await renderer.render(markdown, name, ctx.signal);
+      const result = await store.createDocument(
+        { id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), docx: rendered.docx, text: rendered.text },
+        claim,
+      );
+      // A concurrent request with the same key won the race: answer with its document.
+      if (result.replayed) return replay(result.document.id, result.fingerprint);
+      ctx.log.info({ documentId: result.document.id, sizeBytes: result.document.sizeBytes }, "document created");
+      return { document: toSummary(result.document), replayed: false };
+    },
+
+    async download(ctx, id) {
+      const ownerId = reader(ctx);
+      const found = await store.readContent(ownerId, id);
+      if (!found) throw notFound("Document");
+      return { name: found.document.name, docx: found.docx };
+    },
+  };
+}
