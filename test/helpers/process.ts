@@ -1,0 +1,61 @@
+// The gateway as its own process, as `npm start` runs it: for crash, shutdown and memory tests
+// and for the benches, which must read the server's own RSS and CPU from /proc.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface GatewayProcess {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `src/main.ts` as its own process (as `npm start` runs it); resolves with its URL from the listening log line. */
+export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    // Never leave a child behind: one that has not said where it listens within 30 s is killed.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`gateway did not log its URL within 30 s: ${stderr}`));
+    }, 30_000);
+    void exited.then(() => clearTimeout(timer));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      let entry: { msg?: string; url?: string };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        return;
+      }
+      if (entry.msg === "workspace-gateway listening" && entry.url) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: entry.url,
+          stop: async () => {
+            if (child.exitCode === null) child.kill("SIGTERM");
+            await exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`gateway exited early (${code}): ${stderr}`)));
+  });
+}
+
+/** VmRSS and VmHWM (peak) of a process, in bytes (Linux). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
