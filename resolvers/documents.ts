@@ -1,0 +1,38 @@
+// Documents resolvers: one service call each.
+import { encodeCursor } from "../src/services/documents.ts";
+import { toConnection } from "./connection.ts";
+import type { Resolvers } from "./types.generated.ts";
+
+export const documentsResolvers: Resolvers = {
+  Query: {
+    documents: async (_root, args, { services, request }) => {
+      const page = await services.documents.list(await request(), {
+        ...(args.query == null ? {} : { query: args.query }),
+        ...(args.first == null ? {} : { limit: args.first }),
+        ...(args.after == null ? {} : { cursor: args.after }),
+      });
+      return toConnection({ items: page.documents, cursorOf: (d) => encodeCursor(d.id), nextCursor: page.nextCursor });
+    },
+    document: async (_root, { id }, { services, request }) => services.documents.get(await request(), id),
+  },
+  Mutation: {
+    createDocument: async (_root, { input }, { services, request }) => {
+      const { document } = await services.documents.create(await request(), {
+        name: input.name,
+        markdown: input.markdown,
+        ...(input.idempotencyKey == null ? {} : { idempotencyKey: input.idempotencyKey }),
+      });
+      return document;
+    },
+  },
+  Document: {
+    // Lazy: a list that does not ask for text reads none.
+    text: async (document, { maxChars }, { services, request }) => {
+      const { text, truncated, totalChars } = await services.documents.read(await request(), {
+        id: document.id,
+        ...(maxChars == null ? {} : { maxChars }),
+      });
+      return { text, truncated, totalChars };
+    },
+  },
+};

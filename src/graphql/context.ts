@@ -1,0 +1,11 @@
+// GraphQL's context: static services plus the request's RequestContext, authenticated on first
+// use so that schema introspection and the GraphiQL page need no credential.
+import type { RequestContext } from "../core/context.ts";
+import type { Services } from "../gateway.ts";
+
+export interface GraphQLContext {
+  services: Services;
+  requestId: string;
+  /** Authenticates (once) and returns the per-request context. */
+  request(): Promise<RequestContext>;
+}

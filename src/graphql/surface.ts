@@ -1,0 +1,92 @@
+// GraphQL at /graphql: graphql-yoga over the shared schema, with armor limits, CSRF prevention,
+// masked errors and yoga's parse/validation caches. One yoga instance for the process.
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { NoSchemaIntrospectionCustomRule } from "graphql";
+import { createYoga, type Plugin } from "graphql-yoga";
+import type { ContextFactory } from "../core/request-context.ts";
+import type { RequestContext } from "../core/context.ts";
+import type { Logger } from "../core/logger.ts";
+import type { Services } from "../gateway.ts";
+import type { Surface, SurfaceEnv } from "../http/app.ts";
+import { graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
+import type { GraphQLContext } from "./context.ts";
+import { createMaskError, useRequestErrorCodes } from "./errors.ts";
+import { buildSchema } from "./schema.ts";
+
+export interface GraphQLSurfaceOptions {
+  services: Services;
+  createContext: ContextFactory;
+  logger: Logger;
+  introspection: boolean;
+  bodyLimit: number;
+  /** File bytes one multipart request (uploadFile) may carry: UPLOAD_LIMIT_BYTES. */
+  uploadLimitBytes: number;
+}
+
+/** Yoga's server context: the surface env, plus the request context when it was built before the body was read (uploads). */
+type ServerContext = SurfaceEnv & { authenticated?: Promise<RequestContext> };
+
+export const graphqlLimits = { maxDepth: 12, maxAliases: 20, maxDirectives: 20, maxTokens: 4000, maxCost: 20000 };
+
+export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
+  const disableIntrospection: Plugin = {
+    onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
+  };
+  const yoga = createYoga<ServerContext>({
+    schema: buildSchema(),
+    graphqlEndpoint: "/graphql",
+    landingPage: false,
+    // GraphiQL's assets are served from the package itself: no CDN, works offline and behind firewalls.
+    renderGraphiQL,
+    graphiql: { title: "workspace-gateway", headers: JSON.stringify({ Authorization: "Bearer <your key or token>" }) },
+    logging: false,
+    // The app's body limit (GRAPHQL_BODY_LIMIT_BYTES) has already applied, and upload bodies are
+    // spooled (src/uploads): yoga's own 25 MB check would only pipe every body through one more
+    // TransformStream.
+    maxRequestBodySize: false,
+    maskedErrors: { maskError: createMaskError(options.logger), errorMessage: "Internal error" },
+    plugins: [
+      // Bearer credentials are never ambient, so a request carrying one is not a CSRF vector.
+      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "apollo-require-preflight", "authorization"] }),
+      EnvelopArmorPlugin({
+        maxDepth: { n: graphqlLimits.maxDepth, ignoreIntrospection: true },
+        maxAliases: { n: graphqlLimits.maxAliases },
+        maxDirectives: { n: graphqlLimits.maxDirectives },
+        maxTokens: { n: graphqlLimits.maxTokens },
+        costLimit: { maxCost: graphqlLimits.maxCost, ignoreIntrospection: true },
+        blockFieldSuggestion: { enabled: !options.introspection },
+      }),
+      useRequestErrorCodes(),
+      ...(options.introspection ? [] : [disableIntrospection]),
+    ],
+    context: ({ request, requestId, authenticated }): GraphQLContext => {
+      let pending = authenticated;
+      return {
+        services: options.services,
+        requestId,
+        request: () =>
+          (pending ??= options.createContext({
+            requestId,
+            authorization: request.headers.get("authorization"),
+            signal: request.signal,
+          })),
+      };
+    },
+  });
+  // Multipart requests (the GraphQL multipart request spec) are streamed to temp files first: see src/uploads.
+  const accepts = isMultipartFormData;
+  const fetch = withUploads(
+    {
+      limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
+      accepts,
+      authenticate: (request, env) =>
+        options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal }),
+      serve: (request, env, authenticated) => yoga.fetch(request, { ...env, authenticated: Promise.resolve(authenticated) }),
+      fail: graphqlFailure,
+    },
+    (request, env) => yoga.fetch(request, env),
+  );
+  return { path: "/graphql", bodyLimit: options.bodyLimit, ownsBodyLimit: accepts, fetch };
+}

@@ -1,0 +1,144 @@
+// GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
+import { serverAudits } from "graphql-http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { graphqlRequest } from "../documents/graphql-driver.ts";
+
+let tg: TestGateway;
+let auth: string;
+
+beforeAll(async () => {
+  tg = await startTestGateway();
+  auth = `Bearer ${await tg.key()}`;
+});
+afterAll(() => tg.close());
+
+describe("GraphQL over HTTP compliance (graphql-http serverAudits)", () => {
+  // SHOULD/MAY audits that fail are listed, with the reason, in the README.
+  const audits = serverAudits({ url: () => `${tg.url}/graphql` });
+  for (const audit of audits.filter((a) => a.name.startsWith("MUST"))) {
+    it(audit.name, async () => {
+      const result = await audit.fn();
+      expect(result.status, "response" in result ? String(result.reason) : "").toBe("ok");
+    });
+  }
+});
+
+describe("limits are enforced before execution", () => {
+  const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code;
+
+  it("a query nested 30 deep is refused", async () => {
+    // Depth is counted before field resolution, so the nesting need not exist in the schema.
+    const query = "{ " + "documents { edges { node { ".repeat(10) + "id" + " } } }".repeat(10) + " }";
+    const { status, body } = await graphqlRequest(tg.url, auth, query);
+    expect(status).toBe(400);
+    expect(codeOf(body)).toBe("BAD_USER_INPUT");
+    // Depth and cost both grow with nesting; whichever limit trips first refuses it.
+    expect(body.errors?.some((e) => /depth|cost/i.test(e.message)), JSON.stringify(body.errors)).toBe(true);
+  });
+
+  it("500 aliases are refused", async () => {
+    const query = `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: viewer { id }`).join(" ")} }`;
+    const { status, body } = await graphqlRequest(tg.url, auth, query);
+    expect(status).toBe(400);
+    expect(codeOf(body)).toBe("BAD_USER_INPUT");
+    expect(body.errors?.[0]?.message).toMatch(/alias/i);
+  });
+
+  it("a 1 MB body is refused with PAYLOAD_TOO_LARGE before parsing", async () => {
+    const query = `{ viewer { id } } # ${"x".repeat(1_000_000)}`;
+    const response = await fetch(`${tg.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: auth },
+      body: JSON.stringify({ query }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE" } });
+  });
+
+  it("a syntax error is BAD_USER_INPUT", async () => {
+    const { body } = await graphqlRequest(tg.url, auth, "{ viewer { ");
+    expect(codeOf(body)).toBe("BAD_USER_INPUT");
+  });
+});
+
+describe("CSRF prevention", () => {
+  it("refuses a simple (non-preflighted) browser request without credentials or CSRF header", async () => {
+    const response = await fetch(`${tg.url}/graphql?query=${encodeURIComponent("{ __typename }")}`, {
+      headers: { accept: "application/graphql-response+json" },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it("allows a GET query that carries a bearer credential", async () => {
+    const response = await fetch(`${tg.url}/graphql?query=${encodeURIComponent("{ viewer { id } }")}`, {
+      headers: { accept: "application/graphql-response+json", authorization: auth },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { viewer: { id: "alice" } } });
+  });
+});
+
+describe("viewer, errors and partial data", () => {
+  it("viewer reports the credential", async () => {
+    const { body } = await graphqlRequest(tg.url, auth, "{ viewer { id tenant scopes credentialKind verified } }");
+    expect(body.data).toEqual({
+      viewer: { id: "alice", tenant: null, scopes: ["docs:read", "docs:write"], credentialKind: "API_KEY", verified: true },
+    });
+  });
+
+  it("no credential → UNAUTHENTICATED; introspection still works", async () => {
+    const { body } = await graphqlRequest(tg.url, null, "{ viewer { id } }");
+    expect(body.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    const intro = await graphqlRequest<{ __schema: { queryType: { name: string } } }>(tg.url, null, "{ __schema { queryType { name } } }");
+    expect(intro.body.data?.__schema.queryType.name).toBe("Query");
+  });
+
+  it("a failing field leaves the others' data in place", async () => {
+    const readOnly = `Bearer ${await tg.key({ user: "ro", scopes: ["docs:read"] })}`;
+    const { body } = await graphqlRequest<{ viewer: { id: string }; document: null }>(
+      tg.url,
+      readOnly,
+      `{ viewer { id } document(id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A") { id } }`,
+    );
+    expect(body.data).toEqual({ viewer: { id: "ro" }, document: null });
+    expect(body.errors).toBeUndefined();
+    const writeOnly = `Bearer ${await tg.key({ user: "wo", scopes: ["docs:write"] })}`;
+    const partial = await graphqlRequest<{ viewer: { id: string }; document: null }>(
+      tg.url,
+      writeOnly,
+      `{ viewer { id } document(id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A") { id } }`,
+    );
+    expect(partial.body.data).toEqual({ viewer: { id: "wo" }, document: null });
+    expect(partial.body.errors?.[0]).toMatchObject({ path: ["document"], extensions: { code: "FORBIDDEN" } });
+  });
+
+  it("a document list that does not ask for text reads no text", async () => {
+    const created = await graphqlRequest<{ createDocument: { id: string } }>(
+      tg.url,
+      auth,
+      `mutation { createDocument(input: { name: "lazy", markdown: "# Lazy" }) { id } }`,
+    );
+    expect(created.body.errors).toBeUndefined();
+    const store = tg.gateway.store;
+    const original = store.readText.bind(store);
+    let reads = 0;
+    store.readText = async (...args) => {
+      reads++;
+      return original(...args);
+    };
+    try {
+      await graphqlRequest(tg.url, auth, "{ documents(first: 10) { edges { node { id name } } } }");
+      expect(reads).toBe(0);
+      const withText = await graphqlRequest<{ documents: { edges: { node: { text: { text: string } } }[] } }>(
+        tg.url,
+        auth,
+        "{ documents(first: 1) { edges { node { text(maxChars: 4) { text truncated } } } } }",
+      );
+      expect(withText.body.data?.documents.edges[0]?.node.text).toEqual({ text: "Lazy", truncated: false });
+      expect(reads).toBe(1);
+    } finally {
+      store.readText = original;
+    }
+  });
+});
