@@ -1,0 +1,57 @@
+// tRPC at /trpc on the gateway's server, through the fetch adapter.
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { RequestContext } from "../core/context.ts";
+import type { ContextFactory } from "../core/request-context.ts";
+import type { Services } from "../gateway.ts";
+import type { Surface, SurfaceEnv } from "../http/app.ts";
+import { failThroughFormData, isMultipartFormData, withUploads } from "../uploads/index.ts";
+import type { TrpcContext } from "./init.ts";
+import { appRouter } from "./router.ts";
+
+export interface TrpcSurfaceOptions {
+  services: Services;
+  createContext: ContextFactory;
+  bodyLimit: number;
+  /** File bytes one files.upload request may carry: UPLOAD_LIMIT_BYTES. */
+  uploadLimitBytes: number;
+}
+
+export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
+  // `authenticated`: the request context, when it was built before the body was read (uploads).
+  const handle = (request: Request, env: SurfaceEnv, authenticated?: Promise<RequestContext>) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: request,
+      router: appRouter,
+      allowMethodOverride: false,
+      createContext: (): TrpcContext => {
+        let pending = authenticated;
+        return {
+          services: options.services,
+          requestId: env.requestId,
+          log: env.log,
+          request: () =>
+            (pending ??= options.createContext({
+              requestId: env.requestId,
+              authorization: request.headers.get("authorization"),
+              signal: request.signal,
+            })),
+        };
+      },
+    });
+  // files.upload's FormData is streamed to temp files first (see src/uploads); other multipart
+  // requests keep tRPC's own parsing under the normal body limit.
+  const accepts = (request: Request) => isMultipartFormData(request) && new URL(request.url).pathname === "/trpc/files.upload";
+  const fetch = withUploads(
+    {
+      limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
+      accepts,
+      authenticate: (request, env) =>
+        options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal }),
+      serve: (request, env, authenticated) => handle(request, env, Promise.resolve(authenticated)),
+      fail: failThroughFormData((request, env) => handle(request, env)),
+    },
+    (request, env) => handle(request, env),
+  );
+  return { path: "/trpc", bodyLimit: options.bodyLimit, ownsBodyLimit: accepts, fetch };
+}
