@@ -1,0 +1,206 @@
+// Streams a multipart/form-data request body to disk: each file part goes chunk by chunk into its
+// own temp file (busboy parses, with backpressure), so a 50 MB upload costs disk, not memory.
+// The result is an ordinary FormData whose files are file-backed Blobs (`fs.openAsBlob`): reading
+// one streams from disk, and wrapping it in a File (to give it a name) references the same
+// backing file without copying it.
+import { createWriteStream, openAsBlob } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream, ReadableStreamDefaultReader } from "node:stream/web";
+import busboy from "busboy";
+import { isValidContentType } from "../../adapters/upstream/multipart.ts";
+import { GatewayError } from "../core/errors.ts";
+
+export interface UploadLimits {
+  /** Most file bytes one request may carry, all its files together (UPLOAD_LIMIT_BYTES). */
+  fileBytes: number;
+  /** Most bytes of the text fields together (GraphQL `operations` and `map`, tRPC `name`…). */
+  fieldBytes: number;
+  /** Most file parts in one request (default 10). */
+  files?: number;
+  /** Most text fields in one request (default 100). */
+  fields?: number;
+}
+
+export interface SpooledForm {
+  form: FormData;
+  /** Removes the temp files. Idempotent; call it when the request is over. */
+  cleanup(): Promise<void>;
+}
+
+/** Part headers, boundaries and CRLFs on top of the files and fields. */
+const ENVELOPE_BYTES = 1024 * 1024;
+export const TEMP_PREFIX = "wg-upload-";
+
+/** The most body bytes an upload request may have: its files, its fields and the multipart framing. */
+export const maxUploadBodyBytes = (limits: UploadLimits): number => limits.fileBytes + limits.fieldBytes + ENVELOPE_BYTES;
+
+const tooLarge = (message: string, details: Record<string, unknown>) => new GatewayError("PAYLOAD_TOO_LARGE", message, { details });
+
+/** Counts bytes on their way through and fails with `error()` past `limit`. */
+function byteLimit(limit: number, error: () => GatewayError, count: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      count.bytes += chunk.byteLength;
+      if (count.bytes > limit) callback(error());
+      else callback(null, chunk);
+    },
+  });
+}
+
+/**
+ * Reads `request`'s multipart body into temp files under `tmpRoot` (default the OS temp dir).
+ * Fails with PAYLOAD_TOO_LARGE past a limit (a declared Content-Length over the total is refused
+ * before any byte is read), BAD_USER_INPUT on a malformed or interrupted body; on failure every
+ * temp file is already removed.
+ */
+export async function spoolForm(request: Request, limits: UploadLimits, tmpRoot: string = tmpdir()): Promise<SpooledForm> {
+  const maxBody = maxUploadBodyBytes(limits);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > maxBody) {
+    throw tooLarge(`The upload is ${declared} bytes; the limit is ${limits.fileBytes} bytes of files`, { limit: limits.fileBytes, size: declared });
+  }
+  if (!request.body) throw new GatewayError("BAD_USER_INPUT", "multipart/form-data: the request has no body");
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+      // Browsers send UTF-8 filenames as-is; busboy's default would read them as latin1.
+      defParamCharset: "utf8",
+      limits: {
+        fieldSize: limits.fieldBytes,
+        fields: limits.fields ?? 100,
+        files: limits.files ?? 10,
+      },
+    });
+  } catch (error) {
+    throw new GatewayError("BAD_USER_INPUT", `multipart/form-data: ${(error as Error).message}`);
+  }
+
+  const dir = await mkdtemp(join(tmpRoot, TEMP_PREFIX));
+  let removed: Promise<void> | undefined;
+  const cleanup = () => (removed ??= rm(dir, { recursive: true, force: true }).catch(() => undefined));
+
+  // Read through our own reader (not Readable.fromWeb) so that stopping early does not cancel the
+  // body: after a failure the rest is discarded (see `discardRest`) and the connection stays usable.
+  const reader = (request.body as NodeReadableStream<Uint8Array>).getReader();
+  const source = new Readable({
+    read() {
+      reader.read().then(
+        ({ done, value }) => this.push(done ? null : value),
+        (error: unknown) => this.destroy(error as Error),
+      );
+    },
+  });
+  const entries: Array<Promise<[string, string | File]>> = [];
+  const openFiles = new Set<Readable>();
+  const fileCount = { bytes: 0 };
+  let fieldBytes = 0;
+  let failure: GatewayError | undefined;
+
+  // Stop at once: parsing and any file being written; the rest of the body is discarded.
+  const fail = (error: GatewayError) => {
+    if (failure) return;
+    failure = error;
+    source.destroy(error);
+    parser.destroy(error);
+    for (const stream of openFiles) stream.destroy(error);
+    discardRest(reader);
+  };
+
+  parser.on("field", (name, value, info) => {
+    fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (info.nameTruncated || info.valueTruncated || fieldBytes > limits.fieldBytes) {
+      fail(tooLarge(`The form's text fields are over the ${limits.fieldBytes}-byte limit`, { limit: limits.fieldBytes, field: name }));
+      return;
+    }
+    entries.push(Promise.resolve([name, value]));
+  });
+
+  parser.on("file", (name, stream, info) => {
+    const path = join(dir, String(entries.length));
+    openFiles.add(stream);
+    const written = pipeline(
+      stream,
+      byteLimit(
+        limits.fileBytes,
+        () => tooLarge(`The upload is larger than the limit of ${limits.fileBytes} bytes`, { limit: limits.fileBytes }),
+        fileCount,
+      ),
+      createWriteStream(path),
+    ).finally(() => openFiles.delete(stream));
+    const entry = written.then(async (): Promise<[string, File]> => {
+      const type = isValidContentType(info.mimeType) ? info.mimeType : "application/octet-stream";
+      return [name, new File([await openAsBlob(path)], info.filename ?? "", { type })];
+    });
+    entry.catch((error: unknown) => fail(asGatewayError(error)));
+    entries.push(entry);
+  });
+
+  const countLimit = (what: string, limit: number) => () =>
+    fail(tooLarge(`The form has more ${what} than the limit of ${limit}`, { limit }));
+  parser.on("filesLimit", countLimit("files", limits.files ?? 10));
+  parser.on("fieldsLimit", countLimit("fields", limits.fields ?? 100));
+
+  try {
+    await pipeline(
+      source,
+      byteLimit(maxBody, () => tooLarge(`The upload body is over the ${maxBody}-byte limit`, { limit: limits.fileBytes }), { bytes: 0 }),
+      parser,
+    ).catch((error: unknown) => fail(asGatewayError(error)));
+    const settled = await Promise.allSettled(entries);
+    if (failure) throw failure;
+    const form = new FormData();
+    for (const result of settled) {
+      if (result.status === "rejected") throw asGatewayError(result.reason);
+      const [name, value] = result.value;
+      form.append(name, value);
+    }
+    return { form, cleanup };
+  } catch (error) {
+    await Promise.allSettled(entries);
+    await cleanup();
+    throw error;
+  }
+}
+
+/** After a failure, how much of the rest of the body is read and thrown away, and for how long. */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+const DISCARD_MS = 2_000;
+
+/**
+ * Reads and drops the rest of a refused body (bounded), so the client, still sending, gets to read
+ * the error answer and its connection stays usable ("lingering close"). Past the bounds the body
+ * is cancelled and the server closes the connection.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  let discarded = 0;
+  const stop = () => void reader.cancel().catch(() => undefined);
+  const timer = setTimeout(stop, DISCARD_MS);
+  timer.unref();
+  const next = (): Promise<void> =>
+    reader.read().then(({ done, value }) => {
+      if (done) return;
+      discarded += value.byteLength;
+      if (discarded > DISCARD_BYTES) return stop();
+      return next();
+    });
+  next()
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
+}
+
+/** Our own limit errors pass through; a cut-off or malformed body is the caller's; disk trouble is ours. */
+function asGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code) && code !== "ECONNRESET" && code !== "EPIPE") {
+    return new GatewayError("INTERNAL", "Internal error", { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new GatewayError("BAD_USER_INPUT", `multipart/form-data: ${message}`, { cause: error });
+}
