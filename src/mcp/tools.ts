@@ -1,0 +1,134 @@
+// The MCP tools (CONTRACT §8): names, descriptions an agent can act on, JSON Schemas derived from
+// the same zod schemas the other surfaces validate with, and how a result or error is shown.
+import { z } from "zod";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { isGatewayError } from "../core/errors.ts";
+import {
+  DEFAULT_MAX_CHARS,
+  MARKDOWN_LIMIT,
+  createDocumentInputSchema,
+  listDocumentsInputSchema,
+  readDocumentInputSchema,
+} from "../documents/schemas.ts";
+
+/** What the tools need; bound to the service layer over HTTP, to the tRPC client over stdio. */
+export interface McpBackend {
+  docsList(input: unknown): Promise<unknown>;
+  docsRead(input: unknown): Promise<{ text: string } & Record<string, unknown>>;
+  docsCreate(input: unknown): Promise<unknown>;
+  driveSearch(input: unknown): Promise<unknown>;
+  driveGet(input: unknown): Promise<unknown>;
+}
+
+interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodType;
+  readOnly: boolean;
+  run(backend: McpBackend, args: unknown): Promise<CallToolResult>;
+}
+
+const asJson = (value: unknown): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+  structuredContent: value as Record<string, unknown>,
+});
+
+const driveSearchInput = z.object({ query: z.string().min(1).max(1000).meta({ description: "What to look for in file names and contents" }) });
+const driveGetInput = z.object({ id: z.string().min(1).max(256).meta({ description: "Drive file id" }) });
+
+export const tools: ToolDefinition[] = [
+  {
+    name: "docs_list",
+    title: "List documents",
+    description:
+      "List the caller's documents, newest first. Returns JSON {documents:[{id,name,createdAt,updatedAt,sizeBytes,characters,url,downloadUrl}], nextCursor}. " +
+      "Filter with `query` (case-insensitive substring of the name); page with `limit` (1-100, default 50) and the `cursor` from nextCursor.",
+    input: listDocumentsInputSchema,
+    readOnly: true,
+    run: async (backend, args) => asJson(await backend.docsList(args)),
+  },
+  {
+    name: "docs_read",
+    title: "Read a document's text",
+    description:
+      `Return the plain text of one document (extracted from its .docx: paragraphs separated by blank lines, list items and table cells on their own lines). ` +
+      `At most \`maxChars\` characters (1-1,000,000, default ${DEFAULT_MAX_CHARS.toLocaleString("en")}); \`truncated\` says whether more exists and \`totalChars\` how much. ` +
+      "Use docs_list to find the id.",
+    input: readDocumentInputSchema,
+    readOnly: true,
+    run: async (backend, args) => {
+      const body = await backend.docsRead(args);
+      return { content: [{ type: "text", text: body.text }], structuredContent: body };
+    },
+  },
+  {
+    name: "docs_create",
+    title: "Create a Word document from markdown",
+    description:
+      `Render markdown (CommonMark + GitHub tables, task lists, strikethrough) into a real .docx and store it for the caller. ` +
+      `\`markdown\` may be at most ${MARKDOWN_LIMIT.toLocaleString("en")} characters; \`name\` 1-255 characters. ` +
+      "Returns the created document as JSON, including downloadUrl for the .docx.",
+    input: createDocumentInputSchema.pick({ name: true, markdown: true }),
+    readOnly: false,
+    run: async (backend, args) => asJson(await backend.docsCreate(args)),
+  },
+  {
+    name: "drive_search",
+    title: "Search drive files",
+    description: "Search the caller's drive. Returns JSON {files:[{id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl,score}]}. Needs an access token (not an API key).",
+    input: driveSearchInput,
+    readOnly: true,
+    run: async (backend, args) => asJson({ files: await backend.driveSearch(args) }),
+  },
+  {
+    name: "drive_get",
+    title: "Get a drive file's metadata",
+    description: "Metadata of one drive file by id: {id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl}. Needs an access token (not an API key).",
+    input: driveGetInput,
+    readOnly: true,
+    run: async (backend, args) => asJson(await backend.driveGet(args)),
+  },
+];
+
+/** A tool's input as a plain object schema: a schema registered with an id comes back as a root $ref. */
+function inputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown> & {
+    $ref?: string;
+    $defs?: Record<string, Record<string, unknown>>;
+  };
+  const { $ref, $defs, ...rest } = json;
+  const root = $ref?.startsWith("#/$defs/") ? $defs?.[$ref.slice("#/$defs/".length)] : undefined;
+  return (root ? { ...rest, ...root } : json) as Tool["inputSchema"];
+}
+
+/** Tool descriptors for tools/list, built once. */
+export const toolDescriptors: Tool[] = tools.map((tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: inputJsonSchema(tool.input),
+  annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.name.startsWith("drive_") },
+}));
+
+/** A failure as an MCP tool result: `isError`, with the §3 code and message in the text. */
+export function errorResult(error: unknown): CallToolResult {
+  let code = "INTERNAL";
+  let message = "Internal error";
+  if (isGatewayError(error) && error.code !== "INTERNAL") {
+    code = error.code;
+    message = error.message;
+  } else if (error instanceof Error && "data" in error) {
+    // A TRPCClientError from the gateway (stdio mode) carries the code in data.gatewayCode.
+    const data = (error as { data?: { gatewayCode?: string } }).data;
+    if (data?.gatewayCode && data.gatewayCode !== "INTERNAL") {
+      code = data.gatewayCode;
+      message = error.message;
+    }
+  }
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${code}: ${message}` }],
+    structuredContent: { error: { code, message } },
+  };
+}

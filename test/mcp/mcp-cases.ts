@@ -1,0 +1,73 @@
+// MCP behaviour shared by the HTTP and stdio transports: the same client calls, the same answers.
+import { readFile } from "node:fs/promises";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { expect } from "vitest";
+import { fixturesDir } from "../helpers/gateway.ts";
+
+interface ToolResult {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+export const textOf = (result: unknown) => ((result as ToolResult).content[0]?.text ?? "");
+
+export async function expectToolList(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(["docs_create", "docs_list", "docs_read", "drive_get", "drive_search"]);
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  expect(byName["docs_create"]!.inputSchema).toMatchObject({
+    type: "object",
+    properties: { name: { type: "string", maxLength: 255 }, markdown: { type: "string", maxLength: 400_000 } },
+    required: expect.arrayContaining(["name", "markdown"]),
+  });
+  expect(byName["docs_read"]!.inputSchema.required).toEqual(["id"]);
+  expect(byName["docs_read"]!.description).toMatch(/20,000/);
+  expect(byName["docs_create"]!.description).toMatch(/400,000/);
+  expect(byName["drive_search"]!.inputSchema.required).toEqual(["query"]);
+}
+
+/** Creates the kitchen-sink document through MCP, finds it, reads it; returns its id. */
+export async function expectDocumentRoundTrip(client: Client, name: string): Promise<string> {
+  const markdown = await readFile(new URL("kitchen-sink.md", fixturesDir), "utf8");
+  const created = (await client.callTool({ name: "docs_create", arguments: { name, markdown } })) as ToolResult;
+  expect(created.isError, textOf(created)).toBeFalsy();
+  const doc = JSON.parse(textOf(created)) as { id: string; name: string; characters: number };
+  expect(doc).toMatchObject({ name });
+  expect(created.structuredContent).toMatchObject({ id: doc.id });
+
+  const all = (await client.callTool({ name: "docs_list", arguments: {} })) as ToolResult;
+  expect((JSON.parse(textOf(all)) as { documents: { id: string }[] }).documents.map((d) => d.id)).toContain(doc.id);
+  const found = (await client.callTool({ name: "docs_list", arguments: { query: name.toUpperCase(), limit: 5 } })) as ToolResult;
+  expect((JSON.parse(textOf(found)) as { documents: { id: string }[] }).documents.map((d) => d.id)).toEqual([doc.id]);
+
+  const read = (await client.callTool({ name: "docs_read", arguments: { id: doc.id } })) as ToolResult;
+  expect(read.isError).toBeFalsy();
+  expect(textOf(read)).toMatch(/^Quarterly review — Acme & Co\./);
+  expect(read.structuredContent).toMatchObject({ id: doc.id, truncated: false, totalChars: doc.characters });
+  const small = (await client.callTool({ name: "docs_read", arguments: { id: doc.id, maxChars: 9 } })) as ToolResult;
+  expect(textOf(small)).toBe("Quarterly");
+  expect(small.structuredContent).toMatchObject({ truncated: true });
+  return doc.id;
+}
+
+export async function expectToolErrors(client: Client): Promise<void> {
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
+  const tooBig = await call("docs_create", { name: "big", markdown: "x".repeat(400_001) });
+  expect(tooBig.isError).toBe(true);
+  expect(textOf(tooBig)).toMatch(/^PAYLOAD_TOO_LARGE: /);
+  const unknown = await call("docs_read", { id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
+  expect(unknown.isError).toBe(true);
+  expect(textOf(unknown)).toMatch(/^NOT_FOUND: /);
+  for (const args of [{ id: 42 }, { id: "doc_x", maxChars: "many" }, { id: "doc_x", maxChars: 0 }]) {
+    const bad = await call("docs_read", args);
+    expect(bad.isError, JSON.stringify(args)).toBe(true);
+    expect(textOf(bad)).toMatch(/^BAD_USER_INPUT: /);
+  }
+  const badCreate = await call("docs_create", { name: 7, markdown: "x" });
+  expect(textOf(badCreate)).toMatch(/^BAD_USER_INPUT: /);
+  // And the server keeps serving.
+  const list = await call("docs_list", {});
+  expect(list.isError).toBeFalsy();
+}
