@@ -1,0 +1,122 @@
+// npm run bench:docs — the documents interface on a 400,000-character document, in one run:
+// create (median of 5), read text (median of 50), download, p99 of /healthz and small reads
+// while four 400k creates run at once, the server's peak RSS, and pandoc's md→docx time.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApiKey } from "../src/auth/api-keys.ts";
+import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { fmt, median, peakRssMb, quantile, startGatewayProcess, timed } from "./lib.ts";
+
+const dir = await mkdtemp(join(tmpdir(), "wg-bench-"));
+const markdown = execFileSync(process.execPath, [new URL("../../shared/tools/gen-markdown.mjs", import.meta.url).pathname, "400000"], {
+  encoding: "utf8",
+  maxBuffer: 16 * 1024 * 1024,
+});
+const mdFile = join(dir, "big.md");
+await writeFile(mdFile, markdown);
+
+const store = openSqliteStore(dir);
+const { key } = await createApiKey(store, { userId: "bench" });
+await store.close();
+
+const gateway = await startGatewayProcess({ DATA_DIR: dir });
+const auth = { authorization: `Bearer ${key}` };
+const create = async (name: string, body = markdown) => {
+  const response = await fetch(`${gateway.url}/api/v1/documents`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ name, markdown: body }),
+  });
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string; sizeBytes: number; characters: number };
+};
+
+try {
+  // Warm-up: workers, JIT, SQLite pages.
+  const warm = await create("warm-up");
+  for (let i = 0; i < 5; i++) await fetch(`${gateway.url}/api/v1/documents/${warm.id}`, { headers: auth }).then((r) => r.arrayBuffer());
+
+  const createTimes: number[] = [];
+  let doc = warm;
+  for (let i = 0; i < 7; i++) {
+    const [ms, created] = await timed(() => create(`big ${i}`));
+    createTimes.push(ms);
+    doc = created;
+  }
+
+  const readTimes: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const [ms] = await timed(() => fetch(`${gateway.url}/api/v1/documents/${doc.id}`, { headers: auth }).then((r) => r.json()));
+    readTimes.push(ms);
+  }
+  const downloadTimes: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const [ms] = await timed(() => fetch(`${gateway.url}/api/v1/documents/${doc.id}/content`, { headers: auth }).then((r) => r.arrayBuffer()));
+    downloadTimes.push(ms);
+  }
+
+  // Four 400k creates at once; meanwhile health checks and small reads keep going.
+  const small = await create("small", "# Small\n\nA short document.");
+  const healthTimes: number[] = [];
+  const smallReadTimes: number[] = [];
+  let busy = true;
+  const probe = async (url: string, sink: number[], headers: Record<string, string> = {}) => {
+    while (busy) {
+      const [ms] = await timed(() => fetch(url, { headers }).then((r) => r.arrayBuffer()));
+      sink.push(ms);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const probes = [
+    probe(`${gateway.url}/healthz`, healthTimes),
+    probe(`${gateway.url}/api/v1/documents/${small.id}`, smallReadTimes, auth),
+  ];
+  const [concurrentMs] = await timed(() => Promise.all([0, 1, 2, 3].map((i) => create(`concurrent ${i}`))));
+  busy = false;
+  await Promise.all(probes);
+  const rss = peakRssMb(gateway.child.pid!);
+
+  let pandocMs: number | null = null;
+  if (spawnSync("pandoc", ["--version"]).status === 0) {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      execFileSync("pandoc", ["-f", "gfm", "-t", "docx", "-o", join(dir, "pandoc.docx"), mdFile]);
+      times.push(performance.now() - started);
+    }
+    pandocMs = median(times);
+  }
+
+  const createMedian = median(createTimes);
+  const results = {
+    markdownChars: markdown.length,
+    docxBytes: doc.sizeBytes,
+    textChars: doc.characters,
+    createMedianMs: createMedian,
+    readTextMedianMs: median(readTimes),
+    downloadMedianMs: median(downloadTimes),
+    fourConcurrentCreatesMs: concurrentMs,
+    healthzP99MsDuringCreates: quantile(healthTimes, 0.99),
+    smallReadP99MsDuringCreates: quantile(smallReadTimes, 0.99),
+    probesDuringCreates: healthTimes.length + smallReadTimes.length,
+    peakRssMb: rss,
+    pandocMs,
+    createVsPandoc: pandocMs ? createMedian / pandocMs : null,
+  };
+  console.log(`
+documents bench — ${markdown.length.toLocaleString("en")} characters of markdown → ${(doc.sizeBytes / 1024).toFixed(0)} KiB .docx
+  POST create (median of ${createTimes.length})          ${fmt(createMedian)}${pandocMs ? `   = ${(createMedian / pandocMs).toFixed(3)} × pandoc (${fmt(pandocMs)}); target ≤ 0.25` : "   (pandoc not on PATH: no ratio)"}
+  GET text, default maxChars (median of ${readTimes.length}) ${fmt(median(readTimes))}   target ≤ 5 ms
+  GET /content (median of ${downloadTimes.length})          ${fmt(median(downloadTimes))}
+  4 concurrent creates, wall                ${fmt(concurrentMs)}
+    p99 GET /healthz meanwhile              ${fmt(results.healthzP99MsDuringCreates)}   (${healthTimes.length} requests) target ≤ 50 ms
+    p99 small document read meanwhile       ${fmt(results.smallReadP99MsDuringCreates)}   (${smallReadTimes.length} requests) target ≤ 50 ms
+  server peak RSS                           ${rss.toFixed(0)} MB   target ≤ 512 MB
+`);
+  console.log(JSON.stringify(results));
+} finally {
+  await gateway.stop();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,401 @@
+// npm run bench:gateway — what the gateway costs on a product read. autocannon (50 connections,
+// one ~10 s run per target, after a 2 s warm-up) against
+//   (a) the sandbox upstream directly:   GET /email/v1/messages?limit=20
+//   (b) the gateway's GraphQL:           messages(first: 20) { edges { node { id subject from { email } receivedAt } } }
+//   (c) the gateway's tRPC:              GET /trpc/messages.list?input={"limit":20}
+// then (a) and (b) again at a fixed rate of half of (b)'s peak, for the latency the gateway adds.
+// The sandbox and the gateway each run in their own process (the gateway with
+// RATE_LIMIT_PER_MINUTE=0, LOG_LEVEL=warn), so the gateway's CPU and RSS can be read from /proc;
+// all three processes share this machine's cores with autocannon.
+// `--profile` also writes a CPU profile of the gateway (node --cpu-prof) and prints its hottest functions.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import autocannon from "autocannon";
+import { SignJWT } from "jose";
+import { Agent, request } from "undici";
+
+// ---- shared with bench/graphql.ts --------------------------------------------------------
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : NaN;
+}
+
+export interface Child {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+function exitOf(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The gateway (`src/main.ts`, as `npm start` runs it) in its own process. At LOG_LEVEL=warn it does
+ * not log its URL, so it gets a free port and is ready when /healthz answers.
+ */
+export async function startGateway(env: Record<string, string>, nodeArgs: string[] = []): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exitOf(child);
+  };
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode})`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { child, pid: child.pid!, url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error("gateway did not become healthy in 60 s");
+}
+
+/** The sandbox upstream (`test/sandbox/main.ts`) in its own process; resolves with its API URL. */
+export function startSandboxProcess(env: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/sandbox/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`sandbox exited (${code})`)));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const match = /^sandbox upstream listening on (\S+)/.exec(line);
+      if (!match) return;
+      resolve({
+        child,
+        pid: child.pid!,
+        url: match[1]!,
+        stop: async () => {
+          child.removeAllListeners("exit");
+          if (child.exitCode === null) child.kill("SIGTERM");
+          await exitOf(child);
+        },
+      });
+    });
+  });
+}
+
+const CLOCK_TICKS = 100; // USER_HZ: 100 on every Linux that node runs on
+
+/** User + system CPU seconds a process has used so far (all its threads), from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // fields[0] is field 3 (state): utime and stime are fields 14 and 15.
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** Peak resident set size (VmHWM) in MB. */
+export function peakRssMb(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+export interface Target {
+  name: string;
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** CPU seconds per 1,000 requests, per watched process. */
+  cpuPer1k: Record<string, number>;
+}
+
+/** One autocannon run; `watch` are the processes whose CPU is charged to it. */
+export async function measure(
+  target: Target,
+  options: { connections: number; seconds: number; overallRate?: number; watch?: Record<string, number> },
+): Promise<Measured> {
+  const watch = options.watch ?? {};
+  const cpuBefore = Object.fromEntries(Object.entries(watch).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  const result = await autocannon({
+    url: target.url,
+    method: target.method ?? "GET",
+    headers: target.headers ?? {},
+    ...(target.body === undefined ? {} : { body: target.body }),
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+  });
+  const requests = result.requests.total;
+  const cpuPer1k = Object.fromEntries(
+    Object.entries(watch).map(([name, pid]) => [name, ((cpuSeconds(pid) - cpuBefore[name]!) / Math.max(1, requests)) * 1000]),
+  );
+  return {
+    name: target.name,
+    rps: requests / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuPer1k,
+  };
+}
+
+/**
+ * An open-loop load at an even pace: request i is sent at start + i/rate whether or not earlier
+ * ones have answered (over `connections` connections; beyond that they queue in the client), and
+ * its latency counts from that send, queueing included. autocannon's
+ * `overallRate` instead sends each connection's whole per-second budget at the top of every
+ * second, which measures the drain time of a burst rather than the latency the gateway adds.
+ */
+export async function paced(target: Target, options: { rate: number; seconds: number; connections: number }): Promise<{ p50: number; p99: number; requests: number; failed: number }> {
+  const agent = new Agent({ connections: options.connections, pipelining: 1 });
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  let failed = 0;
+  const inflight: Promise<void>[] = [];
+  const start = performance.now() + 50;
+  const one = async (sent: number) => {
+    try {
+      const response = await request(target.url, {
+        dispatcher: agent,
+        method: target.method ?? "GET",
+        headers: target.headers ?? {},
+        ...(target.body === undefined ? {} : { body: target.body }),
+      });
+      await response.body.dump({ limit: Infinity });
+      if (response.statusCode !== 200) failed++;
+      latencies.push(performance.now() - sent);
+    } catch {
+      failed++;
+    }
+  };
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    inflight.push(one(performance.now()));
+  }
+  await Promise.all(inflight);
+  await agent.close();
+  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), requests: latencies.length, failed };
+}
+
+/** Fails loudly when a target does not answer 200 with what it should (a bench of errors is no bench). */
+export async function check(target: Target, valid: (body: unknown) => boolean): Promise<void> {
+  const response = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers ?? {}, ...(target.body ? { body: target.body } : {}) });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  if (response.status !== 200 || !valid(body)) throw new Error(`${target.name}: HTTP ${response.status} ${text.slice(0, 500)}`);
+}
+
+export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+export const pad = (text: string, width: number) => text.padEnd(width);
+
+const packageOf = (url: string): string => {
+  const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (dependency) return dependency[1]!;
+  if (url.startsWith("file://")) return url.replace(/^file:\/\//, "").replace(root, "");
+  return url;
+};
+
+/**
+ * Where the gateway's busy CPU time went, from a .cpuprofile: self time by package (native frames
+ * charged to the nearest JavaScript caller's package) and by function, idle excluded.
+ */
+export function hottest(profilePath: string, top = 20): string[] {
+  const profile = JSON.parse(readFileSync(profilePath, "utf8")) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const byPackage = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
+  let busy = 0;
+  let idle = 0;
+  profile.samples.forEach((id, i) => {
+    const us = profile.timeDeltas[i] ?? 0;
+    const frame = byId.get(id)!.callFrame;
+    if (frame.functionName === "(idle)") {
+      idle += us;
+      return;
+    }
+    busy += us;
+    let where = frame.url;
+    for (let up = parentOf.get(id); !where && up !== undefined; up = parentOf.get(up)) where = byId.get(up)!.callFrame.url;
+    add(byPackage, frame.url ? packageOf(frame.url) : where ? `${packageOf(where)} (native)` : frame.functionName, us);
+    add(byFunction, `${frame.functionName || "(anonymous)"} ${frame.url ? `${packageOf(frame.url)}:${frame.lineNumber + 1}` : ""}`.trim(), us);
+  });
+  const list = (map: Map<string, number>) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([key, us]) => `    ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  return [
+    `  busy ${(busy / 1e6).toFixed(1)} s of ${((busy + idle) / 1e6).toFixed(1)} s profiled (start-up included); shares of busy time:`,
+    "  by package (self time):",
+    ...list(byPackage),
+    "  by function (self time):",
+    ...list(byFunction),
+  ];
+}
+
+/** The main thread's profile (`CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`); workers write their own. */
+export async function latestProfile(dir: string): Promise<string | undefined> {
+  const files = (await readdir(dir)).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).sort();
+  return files.length ? join(dir, files[files.length - 1]!) : undefined;
+}
+
+// ---- the gateway bench ---------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const profile = process.argv.includes("--profile");
+  const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
+  const connections = 50;
+  const secret = "bench-secret-bench-secret-bench-secret-42";
+  const token = await new SignJWT({ scope: "docs:read" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("bench")
+    .setExpirationTime("2h")
+    .sign(new TextEncoder().encode(secret));
+  const dataDir = await mkdtemp(join(tmpdir(), "wg-bench-gw-"));
+  const profileDir = join(dataDir, "profiles");
+
+  const sandbox = await startSandboxProcess({ SANDBOX_TOKENS: token });
+  let gateway: Child | undefined;
+  try {
+    gateway = await startGateway(
+      { API_URL: sandbox.url, JWT_SECRET: secret, DATA_DIR: dataDir, RENDER_WORKERS: "1" },
+      profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    );
+    const auth = { authorization: `Bearer ${token}` };
+    const direct: Target = { name: "(a) sandbox direct", url: `${sandbox.url}/email/v1/messages?limit=20`, headers: auth };
+    const graphql: Target = {
+      name: "(b) gateway GraphQL",
+      url: `${gateway.url}/graphql`,
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ messages(first: 20) { edges { node { id subject from { email } receivedAt } } } }" }),
+    };
+    const trpc: Target = {
+      name: "(c) gateway tRPC",
+      url: `${gateway.url}/trpc/messages.list?input=${encodeURIComponent(JSON.stringify({ limit: 20 }))}`,
+      headers: auth,
+    };
+    await check(direct, (b) => (b as { data?: unknown[] }).data?.length === 20);
+    await check(graphql, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
+    await check(trpc, (b) => Array.isArray((b as { result?: { data?: { data?: unknown[] } } }).result?.data?.data));
+
+    const watch = { gateway: gateway.pid, sandbox: sandbox.pid };
+    const run = async (target: Target, overallRate?: number) => {
+      await measure(target, { connections, seconds: 2, ...(overallRate ? { overallRate } : {}) }); // warm-up, not reported
+      return measure(target, { connections, seconds, watch, ...(overallRate ? { overallRate } : {}) });
+    };
+    const a = await run(direct);
+    const b = await run(graphql);
+    const c = await run(trpc);
+    const half = Math.max(1, Math.floor(b.rps / 2));
+    const aHalf = await run(direct, half);
+    const bHalf = await run(graphql, half);
+    const evenly = { rate: half, seconds, connections };
+    await paced(direct, { ...evenly, seconds: 2 });
+    const aPaced = await paced(direct, evenly);
+    await paced(graphql, { ...evenly, seconds: 2 });
+    const bPaced = await paced(graphql, evenly);
+    const rss = peakRssMb(gateway.pid);
+
+    const row = (m: Measured) =>
+      `  ${pad(m.name, 26)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${pad(ms(m.p50), 9)} p99 ${pad(ms(m.p99), 9)}` +
+      ` gateway CPU ${m.cpuPer1k["gateway"]!.toFixed(3)} s/1k   sandbox CPU ${m.cpuPer1k["sandbox"]!.toFixed(3)} s/1k` +
+      (m.non2xx || m.errors ? `   (${m.non2xx} non-2xx, ${m.errors} errors!)` : "");
+    const addedP99 = bHalf.p99 - aHalf.p99;
+    console.log(`
+gateway bench — ${connections} connections, ${seconds} s per run after a 2 s warm-up; ${cpus().length} cores shared by
+autocannon (this process), the sandbox (own process) and the gateway (own process, LOG_LEVEL=warn, no rate limit)
+${row(a)}
+${row(b)}
+${row(c)}
+  ratio (b)/(a)  ${(b.rps / a.rps).toFixed(2)}   target ≥ 0.3
+  ratio (c)/(a)  ${(c.rps / a.rps).toFixed(2)}   target ≥ 0.3
+  at a fixed ${half} req/s (half of (b)'s peak):
+${row(aHalf)}
+${row(bHalf)}
+  added p99 latency (b) − (a) at half of peak   ${ms(addedP99)}   target ≤ 5 ms
+    (autocannon's overallRate fires each connection's per-second budget at once: bursts of ${half} requests)
+  the same rate paced evenly (open loop, ${evenly.seconds} s):
+    (a) sandbox direct     p50 ${pad(ms(aPaced.p50), 9)} p99 ${pad(ms(aPaced.p99), 9)} (${aPaced.requests} requests${aPaced.failed ? `, ${aPaced.failed} failed!` : ""})
+    (b) gateway GraphQL    p50 ${pad(ms(bPaced.p50), 9)} p99 ${pad(ms(bPaced.p99), 9)} (${bPaced.requests} requests${bPaced.failed ? `, ${bPaced.failed} failed!` : ""})
+  added p99 latency (b) − (a), paced            ${ms(bPaced.p99 - aPaced.p99)}   target ≤ 5 ms
+  gateway peak RSS (VmHWM)                     ${rss.toFixed(0)} MB
+`);
+    console.log(
+      JSON.stringify({
+        connections,
+        seconds,
+        direct: a,
+        graphql: b,
+        trpc: c,
+        graphqlRatio: b.rps / a.rps,
+        trpcRatio: c.rps / a.rps,
+        halfRate: half,
+        directAtHalf: aHalf,
+        graphqlAtHalf: bHalf,
+        addedP99Ms: addedP99,
+        directPaced: aPaced,
+        graphqlPaced: bPaced,
+        addedP99MsPaced: bPaced.p99 - aPaced.p99,
+        gatewayPeakRssMb: rss,
+      }),
+    );
+  } finally {
+    await gateway?.stop();
+    await sandbox.stop();
+    if (profile) {
+      const file = await latestProfile(profileDir).catch(() => undefined);
+      if (file) console.log(`\ngateway CPU profile (main thread): ${file}\n${hottest(file).join("\n")}`);
+    } else {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
