@@ -1,7 +1,7 @@
 // zod at the edges: one function turns a failed parse into the gateway's error vocabulary.
 import type { z } from "zod";
 import { GatewayError } from "./errors.ts";
-import { MARKDOWN_LIMIT } from "../documents/schemas.ts";
+import { MARKDOWN_LIMIT, withoutTrailingLineEndings } from "../documents/schemas.ts";
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
@@ -14,7 +14,7 @@ export function inputError(issues: readonly z.core.$ZodIssue[], value: unknown):
   // Markdown over the limit is a size problem, not a shape problem (CONTRACT §4).
   const tooLong = issues.find((i) => i.code === "too_big" && i.path.length === 1 && i.path[0] === "markdown");
   if (tooLong && value && typeof value === "object" && typeof (value as { markdown?: unknown }).markdown === "string") {
-    const length = (value as { markdown: string }).markdown.length;
+    const length = withoutTrailingLineEndings((value as { markdown: string }).markdown).length;
     return new GatewayError("PAYLOAD_TOO_LARGE", `markdown is ${length} characters; the limit is ${MARKDOWN_LIMIT}`, {
       details: { limit: MARKDOWN_LIMIT, length },
     });

@@ -26,6 +26,13 @@ export const documentNameSchema = z
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "name must not contain control characters");
 
+/**
+ * The markdown as it counts against the limit and as it is rendered: trailing line endings (a
+ * file's final newline) carry no content, so `gen-markdown.mjs 400000`'s output (400,000
+ * characters and a newline) is within the 400,000-character limit.
+ */
+export const withoutTrailingLineEndings = (markdown: string): string => markdown.replace(/[\r\n]+$/, "");
+
 export const idempotencyKeySchema = z.string().min(1).max(255);
 
 export const createDocumentInputSchema = z
@@ -33,8 +40,9 @@ export const createDocumentInputSchema = z
     name: documentNameSchema.meta({ description: "Document name, 1–255 characters after trimming" }),
     markdown: z
       .string()
+      .overwrite(withoutTrailingLineEndings)
       .max(MARKDOWN_LIMIT)
-      .meta({ description: "CommonMark + GFM, up to 400,000 characters" }),
+      .meta({ description: "CommonMark + GFM, up to 400,000 characters (trailing line endings not counted)" }),
     idempotencyKey: idempotencyKeySchema.optional().meta({ description: "tRPC/GraphQL/MCP: same as the Idempotency-Key header" }),
   })
   .meta({ id: "CreateDocumentInput" });

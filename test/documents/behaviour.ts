@@ -116,6 +116,13 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
       expect(listed.documents.map((d) => d.name)).toEqual(["big"]);
     });
 
+    it("a final line ending does not count against the limit (gen-markdown.mjs 400000 output fits)", async () => {
+      const user = bearer(await tg.key({ user: `newline-${driver.surface}` }));
+      const ok = expectOk(await driver.create(user, { name: "with newline", markdown: `${"b".repeat(400_000)}\n` }));
+      expect(ok.characters).toBe(400_000);
+      expect(codeOf(await driver.create(user, { name: "over", markdown: `${"b".repeat(400_001)}\r\n` }))).toBe("PAYLOAD_TOO_LARGE");
+    });
+
     it.each([0, -1, 1.5, "abc", 1_000_001])("maxChars %s → BAD_USER_INPUT", async (maxChars) => {
       const doc = expectOk(await driver.create(alice, { name: "m", markdown: "hello" }));
       expect(codeOf(await driver.read(alice, doc.id, maxChars))).toBe("BAD_USER_INPUT");
