@@ -54,6 +54,16 @@ describe("HS256 access tokens", () => {
     expect(create.status).toBe(403);
   });
 
+  it("a token accepted (and remembered) while valid is refused once it has expired", async () => {
+    // exp one second ahead; jose allows 5 s of clock tolerance after it.
+    const token = await sign({ scope: "docs:read" }, { exp: Math.floor(Date.now() / 1000) + 1 });
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${tg.url}/api/v1/documents`, { headers })).status).toBe(200);
+    expect((await fetch(`${tg.url}/api/v1/documents`, { headers })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    expect((await fetch(`${tg.url}/api/v1/documents`, { headers })).status).toBe(401);
+  });
+
   const rejected: [string, () => Promise<string>][] = [
     ["expired", () => sign({}, { exp: Math.floor(Date.now() / 1000) - 60 })],
     ["not yet valid", () => sign({}, { nbf: Math.floor(Date.now() / 1000) + 600 })],
