@@ -13,6 +13,7 @@ import {
   type IdempotencyHit,
   type ListQuery,
 } from "./types.ts";
+import { documentSummaryColumns, toDocument, type DocumentRow } from "./rows.ts";
 
 /** Append-only: version N is migrations[N - 1]. Never edit an entry once released. */
 const migrations: string[] = [
@@ -52,18 +53,6 @@ const migrations: string[] = [
    CREATE INDEX idempotency_created_at ON idempotency (created_at);`,
 ];
 
-const summaryColumns = "id, owner_id, name, created_at, updated_at, size_bytes, characters";
-
-interface DocumentRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  size_bytes: number;
-  characters: number;
-}
-
 interface ApiKeyRow {
   id: string;
   user_id: string;
@@ -75,16 +64,6 @@ interface ApiKeyRow {
   expires_at: string | null;
   revoked_at: string | null;
 }
-
-const toDocument = (row: DocumentRow): DocumentRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  name: row.name,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  sizeBytes: row.size_bytes,
-  characters: row.characters,
-});
 
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -150,7 +129,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
             const record = hit.rows[0];
             if (record) {
               const existing = await client.query<DocumentRow>(
-                `SELECT ${summaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
+                `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
                 [doc.ownerId, record.document_id],
               );
               const row = existing.rows[0];
@@ -198,7 +177,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
 
     async getDocument(ownerId, id) {
       const { rows } = await pool.query<DocumentRow>(
-        `SELECT ${summaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
+        `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
         [ownerId, id],
       );
       const row = rows[0];
@@ -208,7 +187,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
     async getDocuments(ownerId, ids) {
       if (ids.length === 0) return [];
       const { rows } = await pool.query<DocumentRow>(
-        `SELECT ${summaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[])`,
+        `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[])`,
         [ownerId, [...ids]],
       );
       return rows.map(toDocument);
@@ -216,7 +195,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
 
     async readText(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { text: string }>(
-        `SELECT ${summaryColumns}, text FROM documents WHERE owner_id = $1 AND id = $2`,
+        `SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = $1 AND id = $2`,
         [ownerId, id],
       );
       const row = rows[0];
@@ -225,7 +204,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
 
     async readContent(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
-        `SELECT ${summaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2`,
+        `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2`,
         [ownerId, id],
       );
       const row = rows[0];
@@ -248,7 +227,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
       }
       params.push(query.limit);
       const { rows } = await pool.query<DocumentRow>(
-        `SELECT ${summaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`,
+        `SELECT ${documentSummaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`,
         params,
       );
       return rows.map(toDocument);

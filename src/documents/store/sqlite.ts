@@ -14,6 +14,7 @@ import {
   type ListQuery,
   type NewDocument,
 } from "./types.ts";
+import { documentSummaryColumns, toDocument, type DocumentRow } from "./rows.ts";
 
 const migrations: string[] = [
   `CREATE TABLE documents (
@@ -51,18 +52,6 @@ const migrations: string[] = [
    ) STRICT;`,
 ];
 
-const summaryColumns = "id, owner_id, name, created_at, updated_at, size_bytes, characters";
-
-interface DocumentRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  size_bytes: number;
-  characters: number;
-}
-
 interface ApiKeyRow {
   id: string;
   user_id: string;
@@ -74,16 +63,6 @@ interface ApiKeyRow {
   expires_at: string | null;
   revoked_at: string | null;
 }
-
-const toDocument = (row: DocumentRow): DocumentRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  name: row.name,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  sizeBytes: row.size_bytes,
-  characters: row.characters,
-});
 
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -125,11 +104,11 @@ export function openSqliteStore(dataDir: string): DocumentStore {
     findIdempotency: db.prepare(
       `SELECT document_id, fingerprint FROM idempotency WHERE owner_id = ? AND key = ? AND created_at >= ?`,
     ),
-    getDocument: db.prepare(`SELECT ${summaryColumns} FROM documents WHERE owner_id = ? AND id = ?`),
-    readText: db.prepare(`SELECT ${summaryColumns}, text FROM documents WHERE owner_id = ? AND id = ?`),
-    readContent: db.prepare(`SELECT ${summaryColumns}, docx FROM documents WHERE owner_id = ? AND id = ?`),
+    getDocument: db.prepare(`SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = ? AND id = ?`),
+    readText: db.prepare(`SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = ? AND id = ?`),
+    readContent: db.prepare(`SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = ? AND id = ?`),
     list: db.prepare(
-      `SELECT ${summaryColumns} FROM documents
+      `SELECT ${documentSummaryColumns} FROM documents
        WHERE owner_id = @ownerId AND (@beforeId IS NULL OR id < @beforeId)
          AND (@needle IS NULL OR instr(name_folded, @needle) > 0)
        ORDER BY id DESC LIMIT @limit`,
@@ -196,7 +175,7 @@ export function openSqliteStore(dataDir: string): DocumentStore {
       if (ids.length === 0) return [];
       const placeholders = ids.map(() => "?").join(", ");
       const rows = db
-        .prepare(`SELECT ${summaryColumns} FROM documents WHERE owner_id = ? AND id IN (${placeholders})`)
+        .prepare(`SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = ? AND id IN (${placeholders})`)
         .all(ownerId, ...ids) as DocumentRow[];
       return rows.map(toDocument);
     },
