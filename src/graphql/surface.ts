@@ -88,5 +88,12 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     },
     (request, env) => yoga.fetch(request, env),
   );
-  return { path: "/graphql", bodyLimit: options.bodyLimit, ownsBodyLimit: accepts, fetch };
+  return {
+    path: "/graphql",
+    bodyLimit: options.bodyLimit,
+    ownsBodyLimit: accepts,
+    fetch,
+    // yoga reads the body straight off the socket, into its own light Request.
+    handleNode: (incoming, outgoing, env) => yoga.handleNodeRequestAndResponse(incoming, outgoing, env),
+  };
 }

@@ -1,5 +1,8 @@
 // The one HTTP application: cross-cutting middleware, health, metrics, and the surfaces mounted
 // side by side. Surfaces are handed in already built; this file only wires them.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { sendNodeResponse } from "@whatwg-node/server";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { GatewayError } from "../core/errors.ts";
@@ -7,6 +10,7 @@ import type { Logger } from "../core/logger.ts";
 import type { HttpEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
 import type { Metrics } from "./metrics.ts";
+import { declaredBody, fetchRequestHead, nodeBindings, requestHead, type RequestHead } from "./node.ts";
 import { requestIdFrom } from "./request-id.ts";
 
 /** What a surface gets besides the request: the id and logger the gateway assigned. */
@@ -24,7 +28,12 @@ export interface Surface {
   /** Body limit for this surface; defaults to the gateway's. */
   bodyLimit?: number;
   /** Requests whose body the surface limits itself while streaming it (file uploads); `bodyLimit` is not applied to them. */
-  ownsBodyLimit?: (request: Request) => boolean;
+  ownsBodyLimit?: (request: RequestHead) => boolean;
+  /**
+   * The same handling from Node's request and response (see ./node.ts), used when the server is
+   * Node's and the body's length is declared. The app sends the Response it returns.
+   */
+  handleNode?: (incoming: IncomingMessage, outgoing: ServerResponse, env: SurfaceEnv) => Response | Promise<Response>;
 }
 
 export interface HttpAppDeps {
@@ -37,6 +46,8 @@ export interface HttpAppDeps {
   openapi: unknown;
 }
 
+const isNativeResponse = (response: unknown): boolean => response instanceof globalThis.Response;
+
 export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const { logger, metrics } = deps;
@@ -48,31 +59,39 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     c.set("log", logger.child({ requestId }));
     c.header("X-Request-Id", requestId);
     await next();
-    c.res.headers.set("X-Request-Id", requestId);
+    // A response the surface sent itself (the Node fast path) already carries the id.
+    const sent = c.get("sentStatus");
+    if (sent === undefined) c.res.headers.set("X-Request-Id", requestId);
+    const status = sent ?? c.res.status;
     const route = c.req.routePath;
     const seconds = (performance.now() - started) / 1000;
-    metrics.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
+    metrics.httpDuration.observe({ method: c.req.method, route, status: String(status) }, seconds);
     if (route !== "/healthz" && route !== "/readyz" && route !== "/metrics") {
-      c.get("log").info(
-        { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1000) },
-        "request",
-      );
+      c.get("log").info({ method: c.req.method, path: c.req.path, status, ms: Math.round(seconds * 1000) }, "request");
     }
   });
 
-  const tooLarge = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => {
-        const response = errorResponse(
-          new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } }),
-          c.get("log"),
-        );
-        // The rest of the body is never read, so the connection cannot be reused.
-        response.headers.set("Connection", "close");
-        return response;
-      },
-    });
+  const payloadTooLarge = (c: Context<HttpEnv>, limit: number) => {
+    const response = errorResponse(
+      new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } }),
+      c.get("log"),
+    );
+    // The rest of the body is never read, so the connection cannot be reused.
+    response.headers.set("Connection", "close");
+    return response;
+  };
+  // A declared length is checked without touching the body; only a body of unknown length is
+  // read (by hono's bodyLimit) to be measured.
+  const tooLarge = (limit: number): MiddlewareHandler<HttpEnv> => {
+    const measured = bodyLimit({ maxSize: limit, onError: (c) => payloadTooLarge(c, limit) });
+    return async (c, next) => {
+      const node = nodeBindings(c);
+      const body = node ? declaredBody(node.incoming) : "unknown";
+      if (body === "none") return next();
+      if (typeof body === "number") return body > limit ? payloadTooLarge(c, limit) : next();
+      return measured(c, next);
+    };
+  };
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
@@ -96,8 +115,28 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   for (const surface of deps.surfaces) {
     const fixedLimit = tooLarge(surface.bodyLimit ?? deps.bodyLimit);
     const ownsLimit = surface.ownsBodyLimit;
-    const limit: MiddlewareHandler<HttpEnv> = ownsLimit ? (c, next) => (ownsLimit(c.req.raw) ? next() : fixedLimit(c, next)) : fixedLimit;
-    const handle = (c: Context<HttpEnv>) => surface.fetch(c.req.raw, { requestId: c.get("requestId"), log: c.get("log") });
+    const head = (c: Context<HttpEnv>): RequestHead => {
+      const node = nodeBindings(c);
+      return node ? requestHead(node.incoming) : fetchRequestHead(c.req.raw);
+    };
+    const limit: MiddlewareHandler<HttpEnv> = ownsLimit ? (c, next) => (ownsLimit(head(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
+    const handle = async (c: Context<HttpEnv>) => {
+      const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log") };
+      const node = surface.handleNode ? nodeBindings(c) : undefined;
+      // Bodies of unknown length were read by the body limit into c.req.raw; they take the fetch path.
+      if (node && surface.handleNode && declaredBody(node.incoming) !== "unknown" && !ownsLimit?.(requestHead(node.incoming))) {
+        const response = await surface.handleNode(node.incoming, node.outgoing, env);
+        // A native Response (under @hono/node-server, its light subclass) goes back to Hono, which
+        // writes it best; another implementation's (yoga's whatwg-node Response) is written by
+        // whatwg-node, which knows its body without a stream.
+        if (isNativeResponse(response)) return response;
+        node.outgoing.setHeader("X-Request-Id", env.requestId);
+        c.set("sentStatus", response.status);
+        await sendNodeResponse(response, node.outgoing, node.incoming, true);
+        return RESPONSE_ALREADY_SENT;
+      }
+      return surface.fetch(c.req.raw, env);
+    };
     app.use(surface.path, limit);
     app.use(`${surface.path}/*`, limit);
     app.all(surface.path, handle);

@@ -2,5 +2,10 @@ import type { Logger } from "../core/logger.ts";
 
 /** Hono variables every route can rely on. */
 export interface HttpEnv {
-  Variables: { requestId: string; log: Logger };
+  Variables: {
+    requestId: string;
+    log: Logger;
+    /** Set when a surface sent its response itself (the Node fast path, see ./node.ts). */
+    sentStatus?: number;
+  };
 }

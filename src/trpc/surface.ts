@@ -1,9 +1,12 @@
 // tRPC at /trpc on the gateway's server, through the fetch adapter.
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import * as lightFetch from "@whatwg-node/fetch";
+import { normalizeNodeRequest } from "@whatwg-node/server";
 import type { RequestContext } from "../core/context.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../gateway.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
+import type { RequestHead } from "../http/node.ts";
 import { failThroughFormData, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
@@ -41,7 +44,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     });
   // files.upload's FormData is streamed to temp files first (see src/uploads); other multipart
   // requests keep tRPC's own parsing under the normal body limit.
-  const accepts = (request: Request) => isMultipartFormData(request) && new URL(request.url).pathname === "/trpc/files.upload";
+  const accepts = (request: RequestHead) => isMultipartFormData(request) && request.path === "/trpc/files.upload";
   const fetch = withUploads(
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
@@ -53,5 +56,13 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     },
     (request, env) => handle(request, env),
   );
-  return { path: "/trpc", bodyLimit: options.bodyLimit, ownsBodyLimit: accepts, fetch };
+  return {
+    path: "/trpc",
+    bodyLimit: options.bodyLimit,
+    ownsBodyLimit: accepts,
+    fetch,
+    // whatwg-node's light Request over the Node request: the body is read straight off the socket,
+    // and its AbortSignal fires when the client hangs up.
+    handleNode: (incoming, outgoing, env) => handle(normalizeNodeRequest(incoming, lightFetch, outgoing, false), env),
+  };
 }

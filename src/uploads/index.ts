@@ -11,11 +11,12 @@ import type { GatewayError } from "../core/errors.ts";
 import { toGatewayError } from "../core/errors.ts";
 import type { FetchHandler, SurfaceEnv } from "../http/app.ts";
 import { errorHeaders } from "../http/errors.ts";
+import { fetchRequestHead, type RequestHead } from "../http/node.ts";
 import { spoolForm, type UploadLimits } from "./spool.ts";
 
 export { maxUploadBodyBytes, spoolForm, TEMP_PREFIX, type SpooledForm, type UploadLimits } from "./spool.ts";
 
-export const isMultipartFormData = (request: Request): boolean =>
+export const isMultipartFormData = (request: RequestHead): boolean =>
   request.method === "POST" && /^multipart\/form-data\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
 
 /** The caller's request with its body replaced by an already-parsed form. */
@@ -42,7 +43,7 @@ export interface UploadRoute<A> {
   /** Where temp files go; default the OS temp dir (TMPDIR). */
   tmpDir?: string;
   /** Is this request an upload? Only these are spooled (and exempt from the surface's small body limit). */
-  accepts(request: Request): boolean;
+  accepts(request: RequestHead): boolean;
   /** Runs before a byte of the body is read: authentication and rate limit. */
   authenticate(request: Request, env: SurfaceEnv): Promise<A>;
   /** Serves the upload: `request.formData()` resolves with the spooled form. */
@@ -54,7 +55,7 @@ export interface UploadRoute<A> {
 /** Wraps a surface's handler: upload requests are spooled, everything else goes to `next` as is. */
 export function withUploads<A>(route: UploadRoute<A>, next: FetchHandler): FetchHandler {
   return async (request, env) => {
-    if (!route.accepts(request)) return next(request, env);
+    if (!route.accepts(fetchRequestHead(request))) return next(request, env);
     let authenticated: A;
     try {
       authenticated = await route.authenticate(request, env);

@@ -1,0 +1,58 @@
+// The Node.js fast path. Under @hono/node-server every route can reach the raw IncomingMessage
+// and ServerResponse (c.env). Building a WHATWG Request from them (undici's Request, a web
+// ReadableStream over the socket, an AbortController) and reading a JSON body back through web
+// streams costs more than a small GraphQL or tRPC call itself, so the body limit checks the
+// declared length on the IncomingMessage, and surfaces that can take a Node request (yoga) do.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Context } from "hono";
+
+export interface NodeBindings {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
+
+/** The Node request and response behind a Hono context, when there are some. */
+export function nodeBindings(c: Context): NodeBindings | undefined {
+  const env = c.env as Partial<NodeBindings> | undefined;
+  return env?.incoming && env.outgoing ? { incoming: env.incoming, outgoing: env.outgoing } : undefined;
+}
+
+/**
+ * What a request's headers say about its body: "none" (GET/HEAD), its declared length, or
+ * "unknown" (chunked, or no Content-Length): only then must the body be read to be measured.
+ */
+export function declaredBody(incoming: IncomingMessage): "none" | "unknown" | number {
+  if (incoming.method === "GET" || incoming.method === "HEAD") return "none";
+  const length = incoming.headers["content-length"];
+  if (length === undefined || incoming.headers["transfer-encoding"] !== undefined) return "unknown";
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : "unknown";
+}
+
+/** The little of a request that routing decisions read (method, path, headers), for a Node request. */
+export function requestHead(incoming: IncomingMessage): RequestHead {
+  const url = incoming.url ?? "/";
+  const query = url.indexOf("?");
+  return {
+    method: incoming.method ?? "GET",
+    path: query < 0 ? url : url.slice(0, query),
+    headers: {
+      get: (name: string) => {
+        const value = incoming.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+  };
+}
+
+/** The same, for a Fetch API request. */
+export function fetchRequestHead(request: Request): RequestHead {
+  return { method: request.method, path: new URL(request.url).pathname, headers: request.headers };
+}
+
+export interface RequestHead {
+  method: string;
+  /** The URL's path, without the query. */
+  path: string;
+  headers: Pick<Headers, "get">;
+}
