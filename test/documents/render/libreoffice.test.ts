@@ -64,6 +64,12 @@ beforeAll(async () => {
     { timeout: 120_000 },
   );
   for (const sample of samples) sample.converted = await readFile(join(dir, `${sample.name}.txt`), "utf8");
+  // And the check the issue names: conversion to PDF succeeds.
+  await run(
+    soffice,
+    [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", "pdf", "--outdir", dir, join(dir, "kitchen-sink.docx")],
+    { timeout: 120_000 },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -77,6 +83,12 @@ describe("LibreOffice opens the rendered .docx", () => {
       expect(sample.converted, sample.name).toBeTruthy();
       expect(comparable(sample.converted!), sample.name).toBe(comparable(sample.text!));
     }
+  });
+
+  it("converts the kitchen-sink document to PDF", async () => {
+    const pdf = await readFile(join(dir, "kitchen-sink.pdf"));
+    expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(pdf.byteLength).toBeGreaterThan(10_000);
   });
 
   it("shows list numbering, bullets and checkboxes as Word numbering", () => {
