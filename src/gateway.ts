@@ -56,6 +56,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     new RenderPool({
       ...(config.RENDER_WORKERS > 0 ? { size: config.RENDER_WORKERS } : {}),
       maxQueue: config.RENDER_QUEUE,
+      warmup: config.RENDER_WARMUP,
       onReject: () => metrics.renderQueueRejected.inc(),
     });
   const authenticator = createAuthenticator({ store, verifyAccessToken: createAccessTokenVerifier(config) });

@@ -50,6 +50,7 @@ export const configSchema = z
     UPLOAD_LIMIT_BYTES: int(100 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),
     RENDER_WORKERS: int(0, 0, 64),
     RENDER_QUEUE: int(16, 0, 10_000),
+    RENDER_WARMUP: int(0, 0, 100),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
     GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
   })

@@ -54,8 +54,16 @@ export class Recorder {
   readonly requests: RecordedRequest[] = [];
   private seq = 0;
 
+  /**
+   * At most `limit` requests are kept (the oldest half goes when it is reached): a sandbox under
+   * a bench's hundred thousand requests must not grow its heap, and pay for it in GC pauses,
+   * without end. Tests look at the last few requests only.
+   */
+  constructor(private readonly limit = 10_000) {}
+
   add(entry: Omit<RecordedRequest, "seq">): RecordedRequest {
     const record: RecordedRequest = { seq: ++this.seq, ...entry };
+    if (this.requests.length >= this.limit) this.requests.splice(0, Math.ceil(this.limit / 2));
     this.requests.push(record);
     return record;
   }

@@ -23,8 +23,8 @@ export interface RenderPoolOptions {
   youngGenerationMb?: number;
   /**
    * Sample renders each worker runs when it starts, before its first job and only while no job
-   * waits, so the first real render is not a cold one. Default 4, and 0 under vitest (the tests
-   * start many gateways and do not measure speed).
+   * waits, so the first real render is not a cold one. Default 0: on a small machine they take a
+   * core for seconds while requests are being served (RENDER_WARMUP turns them on).
    */
   warmup?: number;
 }
@@ -62,7 +62,7 @@ export class RenderPool implements DocumentRenderer {
     this.onReject = options.onReject;
     this.maxHeapMb = options.maxHeapMb ?? 1024;
     this.youngGenerationMb = options.youngGenerationMb ?? 48;
-    this.warmup = Math.max(0, options.warmup ?? (process.env["VITEST"] ? 0 : 4));
+    this.warmup = Math.max(0, options.warmup ?? 0);
     for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
 

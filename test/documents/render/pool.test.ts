@@ -37,6 +37,12 @@ describe("RenderPool", () => {
     expect(await mammothText(docx)).toBe(text);
   });
 
+  it("a worker warming up (RENDER_WARMUP) still takes real work, between its sample renders", async () => {
+    const renderer = pool({ size: 1, warmup: 3 });
+    await expect(renderer.render("# first", "first")).resolves.toMatchObject({ text: "first" });
+    await expect(renderer.render("# second", "second")).resolves.toMatchObject({ text: "second" });
+  });
+
   it("runs at most `size` renders and queues at most `maxQueue`; beyond that refuses at once", async () => {
     const renderer = pool({ size: 1, maxQueue: 1 });
     const first = renderer.render(big, "first");
