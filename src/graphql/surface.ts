@@ -2,7 +2,6 @@
 // masked errors and yoga's parse/validation caches. One yoga instance for the process.
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { ContextFactory } from "../core/request-context.ts";
@@ -39,7 +38,9 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // GraphiQL's assets are served from the package itself: no CDN, works offline and behind firewalls.
-    renderGraphiQL,
+    // They are loaded on the first GraphiQL page, not at start-up: the package inlines its assets
+    // and costs ~50 MB of memory that an API-only gateway never needs.
+    renderGraphiQL: async (graphiql) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(graphiql),
     graphiql: { title: "workspace-gateway", headers: JSON.stringify({ Authorization: "Bearer <your key or token>" }) },
     logging: false,
     // The app's body limit (GRAPHQL_BODY_LIMIT_BYTES) has already applied, and upload bodies are
