@@ -9,7 +9,7 @@ export type MeetingParent = Pick<Meeting, "id"> & Partial<Meeting>;
 
 export const meetingsResolvers: Resolvers = {
   Query: {
-    meeting: async (_root, { id }) => ({ id }),
+    meeting: async (_root, { id }, { services, request }) => services.products.meetings.get(await request(), { id }),
   },
   Mutation: {
     createMeeting: async (_root, { input }, { services, request }) =>

@@ -118,6 +118,11 @@ export interface ProductServices {
   };
   search: { query: Op<SearchQueryInput, SearchAnswer>; chat: Op<SearchChatInput, ChatAnswer> };
   meetings: {
+    /**
+     * A meeting by id. The meetings product has no metadata lookup, so this checks the caller and
+     * the id and returns the reference that transcript and summary hang off.
+     */
+    get: Op<MeetingIdInput, Pick<Meeting, "id">>;
     create: Op<CreateMeetingInput, Meeting>;
     /** Through the request's transcript loader. */
     transcript: Op<MeetingIdInput, Transcript>;
@@ -252,6 +257,10 @@ export function createProductServices(deps: ProductServicesDeps): ProductService
       },
     },
     meetings: {
+      async get(ctx, input) {
+        requireAccessToken(ctx);
+        return { id: parseInput(meetingIdInputSchema, input).id };
+      },
       async create(ctx, input) {
         const call = requireAccessToken(ctx);
         return meetings.create(call, parseInput(createMeetingInputSchema, input));

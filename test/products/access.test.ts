@@ -8,6 +8,7 @@ import { fromConnection, fromPage, type ListResult } from "./cases.ts";
 import {
   SURFACES,
   expectOk,
+  graphqlFetch,
   newRequestId,
   onlyRequest,
   runOperation,
@@ -183,6 +184,30 @@ describe("credentials on product operations", () => {
   it.each(SURFACES)("%s: a token signed with another secret → UNAUTHENTICATED", async (surface) => {
     const forged = await signAccessToken({ sub: "ann", tenant: "acme" }, { secret: "some-other-secret-that-is-32-characters-long" });
     expect(expectFailure(await run(surface, messages, forged)).code).toBe("UNAUTHENTICATED");
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("GraphQL meeting(id), which makes no upstream call of its own, still checks the caller and the id", async () => {
+    const query = `{ meeting(id: "m_1") { id } }`;
+    const anonymous = await fetch(`${gateway.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
+    const anonymousBody = (await anonymous.json()) as { data: { meeting: unknown } | null; errors?: { extensions?: { code?: string } }[] };
+    expect(anonymousBody.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    expect(anonymousBody.data?.meeting ?? null).toBeNull();
+
+    const key = await gateway.key({ user: "ann", tenant: "acme" });
+    const withKey = await graphqlFetch(gateway.url, { query }, { token: key });
+    expect(withKey.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+
+    const badId = await graphqlFetch(gateway.url, { query: `{ meeting(id: "../admin") { id } }` }, { token: tokens.acme });
+    expect(badId.body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+
+    const ok = await graphqlFetch(gateway.url, { query }, { token: tokens.acme });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data).toEqual({ meeting: { id: "m_1" } });
     expect(sandbox.requests).toEqual([]);
   });
 
