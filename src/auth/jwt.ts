@@ -16,10 +16,12 @@ export type AccessTokenVerifier = (token: string) => Promise<VerifiedClaims>;
 /**
  * Verified tokens are remembered, so an agent sending the same token on every call pays for one
  * signature check, not one per request. An entry lives until the token's `exp` and at most
- * VERIFIED_TTL_MS: a key withdrawn from the JWKS stops being honoured within that time.
+ * VERIFIED_TTL_MS. With the key set itself cached for JWKS_MAX_AGE_MS, a key withdrawn from the
+ * JWKS stops being honoured within the sum of the two (two minutes).
  */
 const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 10_000;
+const JWKS_MAX_AGE_MS = 60_000;
 
 const asymmetricAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
@@ -35,7 +37,7 @@ export function createAccessTokenVerifier(config: Config): AccessTokenVerifier |
     // jose caches the key set, refetches on an unknown `kid` (key rotation), with a cooldown.
     key = createRemoteJWKSet(new URL(config.JWT_JWKS_URL), {
       cooldownDuration: config.JWT_JWKS_COOLDOWN_MS,
-      cacheMaxAge: 600_000,
+      cacheMaxAge: JWKS_MAX_AGE_MS,
     });
     algorithms = asymmetricAlgorithms;
   } else {
