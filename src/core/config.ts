@@ -37,7 +37,7 @@ export const configSchema = z
     JWT_JWKS_COOLDOWN_MS: int(30_000, 0, 3_600_000),
     JWT_TENANT_CLAIM: z.preprocess(emptyToUndefined, z.string().default("tenant")),
     UPSTREAM_TIMEOUT_MS: int(10_000, 100, 300_000),
-    RATE_LIMIT_PER_MINUTE: int(600, 0, 1_000_000),
+    RATE_LIMIT_PER_MINUTE: int(1200, 0, 1_000_000),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
