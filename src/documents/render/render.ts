@@ -104,6 +104,7 @@ class InlineBuilder {
         this.append(" ", false);
         break;
       case "hardbreak":
+        this.endWithSpace();
         this.flush();
         this.target.push(breakRun());
         break;
@@ -158,6 +159,21 @@ class InlineBuilder {
       this.pendingKey = key;
     }
     this.pending += raw;
+  }
+
+  /**
+   * mammoth's raw text gives a w:br no character, so the words either side of a hard break would
+   * be glued together in the stored text ("follows:this line"). A real space before the w:br, in
+   * the run and in the text alike, keeps them apart and keeps the text equal to mammoth's.
+   */
+  private endWithSpace(): void {
+    if (this.pending !== "") {
+      // Into the run being built, so the space carries the preceding text's formatting.
+      // Tested as written to the run: runText turns \v and \f into U+FFFD, which is no space.
+      if (!/\s$/.test(runText(this.pending))) this.pending += " ";
+    } else if (this.text !== "" && !/\s$/.test(this.text)) {
+      this.append(" ", false);
+    }
   }
 
   private formatKey(code: boolean): number {

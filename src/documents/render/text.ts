@@ -1,7 +1,8 @@
 // The text side of a rendered document. The renderer derives it from the same paragraphs it writes,
 // following mammoth's raw-text rules (mammoth.extractRawText), so reads never re-parse the .docx:
 //   - every paragraph (body, list item, table cell, code line) is its text followed by "\n\n";
-//   - w:t text as written, w:tab → "\t", w:br → "" (mammoth gives a line break no text);
+//   - w:t text as written, w:tab → "\t", w:br → "" (mammoth gives a line break no text, so the
+//     renderer writes a space before each hard break's w:br);
 //   - hyperlinks give their text, images give nothing, tables give only their cells' paragraphs.
 
 /**

@@ -78,10 +78,11 @@ describe("kitchen-sink fixture as Word structure", async () => {
     expect(targets).toEqual(["https://example.com/plan?q=1&amp;x=2", "https://example.org/path"]);
   });
 
-  it("a hard line break is a w:br inside the paragraph", () => {
+  it("a hard line break is a w:br inside the paragraph, after a space that keeps the words apart", () => {
     const opening = parts.paragraphs.find((p) => paragraphText(p).startsWith("An opening paragraph"))!;
-    expect(opening).toContain("<w:br/>");
-    expect(paragraphText(opening)).toContain("this line belongs to the same paragraph.");
+    expect(opening).toMatch(/<w:t xml:space="preserve">[^<]*follows: <\/w:t><\/w:r><w:r><w:br\/><\/w:r>/);
+    expect(paragraphText(opening)).toContain("follows: this line belongs to the same paragraph.");
+    expect(parts.text).toContain("A hard line break follows: this line belongs to the same paragraph.");
   });
 
   it("bullet lists use bullet numbering, indented by nesting level", () => {
@@ -197,6 +198,20 @@ describe("constructs beyond the fixtures", () => {
     const parts = await render("# Title\n\nSome **bold** and `code`.\n\n- one\n- two\n\n| h1 | h2 |\n|----|----|\n| c1 | c2 |\n\n> quoted\n");
     expect(parts.text.split("\n").filter(Boolean)).toEqual(["Title", "Some bold and code.", "one", "two", "h1", "h2", "c1", "c2", "quoted"]);
     expect(parts.text).toBe(await mammothText(parts.docx));
+  });
+
+  it("hard breaks: the edge-cases backslash break keeps a space, as does one after formatting or a link", async () => {
+    const edge = await render(readFileSync(`${fixtureDir}edge-cases.md`, "utf8"));
+    expect(edge.text).toContain("A line with trailing backslash break.");
+    expect(paragraph(edge, "A line with trailing backslash break.")).toContain("<w:br/>");
+    const parts = await render("**bold**  \nnext `code`\\\n[link](https://example.com)  \nend   \nspaced\n");
+    expect(parts.text).toBe("bold next code link end spaced");
+    expect(parts.text).toBe(await mammothText(parts.docx));
+    // Each of the four breaks follows a run whose text ends with the space.
+    expect(parts.paragraphs[0]!.match(/<w:br\/>/g)).toHaveLength(4);
+    expect(parts.paragraphs[0]!.match(/ <\/w:t><\/w:r><w:r><w:br\/><\/w:r>/g)).toHaveLength(4);
+    // A break after text that already ends in a space adds none.
+    expect(parts.paragraphs[0]).not.toContain("end  ");
   });
 
   it("escaped markdown characters stay as literal text", async () => {
