@@ -1,13 +1,18 @@
 // An external MCP client: the MCP Inspector's CLI mode against /mcp.
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 const run = promisify(execFile);
-// Pinned 0.18.0: its CLI mode runs on Node 20 (the package's engines field asks for 22).
-const inspector = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js", import.meta.url));
+// @modelcontextprotocol/inspector-cli is what the umbrella package's `--cli` runs; unlike the
+// umbrella (engines node >=22.7.5 since 0.16), it installs cleanly on Node 20. Its bin, as declared.
+const pkgJson = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector-cli/package.json");
+const { bin } = JSON.parse(readFileSync(pkgJson, "utf8")) as { bin: Record<string, string> };
+const inspector = resolve(dirname(pkgJson), bin["mcp-inspector-cli"]!);
 let tg: TestGateway;
 let key: string;
 
@@ -25,6 +30,9 @@ afterAll(() => tg.close());
 const cli = (...args: string[]) =>
   run(process.execPath, [inspector, "--cli", `${tg.url}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${key}`, ...args], {
     timeout: 60_000,
+    // Its build/index.js checks `existsSync("../package.json")` against the cwd but imports it
+    // relative to itself (modelcontextprotocol/inspector#1334): run it from its own build dir.
+    cwd: dirname(inspector),
   });
 
 describe("MCP Inspector CLI", () => {
