@@ -236,6 +236,8 @@ interface ListFrame {
   reference: string | NumberingDefinition;
   instance: number;
   level: number;
+  /** Ordered lists: the number the previous item was written with. */
+  written?: number;
 }
 
 interface ItemFrame {
@@ -285,8 +287,7 @@ class DocumentBuilder {
             this.lists.push({ reference: BULLET_REFERENCE, instance: 0, level });
           } else {
             // Each ordered list is a list of its own (its own w:num), so it restarts at its own start.
-            const start = Number(token.attrGet("start") ?? 1);
-            this.lists.push({ reference: decimalDefinition(Number.isSafeInteger(start) && start >= 0 ? start : 1), instance: this.nextInstance++, level });
+            this.lists.push({ reference: decimalDefinition(listNumber(token.attrGet("start"))), instance: this.nextInstance++, level });
           }
           break;
         }
@@ -295,6 +296,7 @@ class DocumentBuilder {
           this.lists.pop();
           break;
         case "list_item_open":
+          this.restartIfRenumbered(token);
           this.items.push({ list: this.lists[this.lists.length - 1]!, numbered: false });
           markTask(tokens, i);
           break;
@@ -343,6 +345,24 @@ class DocumentBuilder {
       this.emit(new Paragraph({}), "");
     }
     return { blocks: this.blocks, text: this.textParts.join("") };
+  }
+
+  /**
+   * CommonMark keeps "3. 4. ⏎⏎ 1." one list (numbered 3, 4, 5), though whoever wrote "1." meant a
+   * new list. An ordered item written with a number below the next one due, and not the same as
+   * the previous item's (so lazy "1. 1. 1." still counts 1, 2, 3), starts a new numbering instance
+   * at its written number.
+   */
+  private restartIfRenumbered(token: Token): void {
+    const list = this.lists[this.lists.length - 1];
+    if (!list || list.reference === BULLET_REFERENCE) return;
+    const written = listNumber(token.info);
+    const previous = list.written;
+    list.written = written;
+    if (previous === undefined || written >= previous + 1 || written === previous) return;
+    // Items already written keep the old instance: their paragraphs captured it when built.
+    list.reference = decimalDefinition(written);
+    list.instance = this.nextInstance++;
   }
 
   private emit(block: Paragraph, text: string): void {
@@ -450,6 +470,12 @@ class DocumentBuilder {
     }
     return i;
   }
+}
+
+/** An ordered list's start or an item's written number (markdown-it caps it at 9 digits); 1 when unreadable. */
+function listNumber(value: string | null | undefined): number {
+  const n = value ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : 1;
 }
 
 /** The lines of a code or HTML block; the block's final line ending ends its last line. */

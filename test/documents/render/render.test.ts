@@ -104,6 +104,17 @@ describe("kitchen-sink fixture as Word structure", async () => {
     expect(startOf(parts.numbering, nested.numId)).toBe(1);
   });
 
+  it("the item written \"1.\" after \"3. 4.\" restarts numbering at one, as the fixture says", () => {
+    const three = numberingOf(paragraph(parts, "ordered, starting at three"))!;
+    const four = numberingOf(paragraph(parts, "four"))!;
+    const again = numberingOf(paragraph(parts, "a second ordered list restarts at one"))!;
+    expect(four).toEqual(three);
+    expect(again.level).toBe(0);
+    expect(again.numId).not.toBe(three.numId);
+    expect(formatOf(parts.numbering, again.numId)).toBe("decimal");
+    expect(startOf(parts.numbering, again.numId)).toBe(1);
+  });
+
   it("task items carry ☐ / ☒ before their text", () => {
     expect(numberingOf(paragraph(parts, "☐ an open task"))).toBeDefined();
     expect(numberingOf(paragraph(parts, "☒ a finished task"))).toBeDefined();
@@ -167,6 +178,22 @@ describe("constructs beyond the fixtures", () => {
     expect(new Set([alpha.numId, gamma.numId, seven.numId]).size).toBe(3);
     expect(numberingOf(paragraph(parts, "delta"))?.numId).toBe(gamma.numId);
     expect([startOf(parts.numbering, alpha.numId), startOf(parts.numbering, gamma.numId), startOf(parts.numbering, seven.numId)]).toEqual([1, 1, 7]);
+  });
+
+  it.each([
+    // [markdown, numId group of each item (same letter = same Word list), start of each group]
+    ["1. a\n1. b\n1. c\n", "AAA", [1]],
+    ["1. a\n2. b\n1. c\n2. d\n", "AABB", [1, 1]],
+    ["3. a\n4. b\n\n1. c\n", "AAB", [3, 1]],
+    ["2. a\n5. b\n9. c\n", "AAA", [2]],
+    ["5. a\n3. b\n3. c\n4. d\n0. e\n", "ABBBC", [5, 3, 0]],
+  ] as const)("renumbered ordered items: %j", async (markdown, groups, starts) => {
+    const parts = await render(markdown);
+    const ids = ["a", "b", "c", "d", "e"].slice(0, groups.length).map((text) => numberingOf(paragraph(parts, text))!.numId);
+    const letters = new Map<number, string>();
+    for (const id of ids) if (!letters.has(id)) letters.set(id, String.fromCharCode(65 + letters.size));
+    expect(ids.map((id) => letters.get(id)).join("")).toBe(groups);
+    expect([...letters.keys()].map((id) => startOf(parts.numbering, id))).toEqual(starts);
   });
 
   it("lists nested deeper than Word's nine levels still render, capped at level 8", async () => {
