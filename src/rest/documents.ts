@@ -6,6 +6,13 @@ import { GatewayError } from "../core/errors.ts";
 import type { HttpEnv } from "../http/env.ts";
 import type { DocumentsService } from "../services/documents.ts";
 
+/**
+ * The download's file name. A name may contain "/" and "\\" ("Q3/Q4 review"), but content-disposition
+ * keeps only path.basename of it ("Q4 review.docx") and browsers treat either as a path separator,
+ * so both become "_".
+ */
+const downloadFilename = (name: string): string => `${name.replace(/[/\\]/g, "_")}.docx`;
+
 /** Plain-ASCII stand-in for old clients; the exact name travels in filename* (RFC 6266). */
 const asciiFilename = (name: string): string =>
   name
@@ -59,10 +66,11 @@ export function documentsRoutes(deps: { documents: DocumentsService; createConte
     .get("/:id/content", async (c) => {
       const ctx = await context(c);
       const { name, docx } = await documents.download(ctx, c.req.param("id"));
+      const filename = downloadFilename(name);
       return c.body(docx as Uint8Array<ArrayBuffer>, 200, {
         "Content-Type": DOCX_MEDIA_TYPE,
         "Content-Length": String(docx.byteLength),
-        "Content-Disposition": contentDisposition(`${name}.docx`, { type: "attachment", fallback: asciiFilename(`${name}.docx`) }),
+        "Content-Disposition": contentDisposition(filename, { type: "attachment", fallback: asciiFilename(filename) }),
         "Cache-Control": "private, no-store",
         "X-Content-Type-Options": "nosniff",
       });

@@ -97,6 +97,21 @@ describe("GET /api/v1/documents/{id}/content", () => {
     expect(zip.file("word/document.xml")).not.toBeNull();
   });
 
+  it.each([
+    ["Q3/Q4 review", 'attachment; filename="Q3_Q4 review.docx"'],
+    ["a/", 'attachment; filename="a_.docx"'],
+    ["/", 'attachment; filename="_.docx"'],
+    ["back\\slash\\", 'attachment; filename="back_slash_.docx"'],
+    ["../../etc/passwd", 'attachment; filename=".._.._etc_passwd.docx"'],
+    ["Ré/sumé", "attachment; filename=\"Re_sume.docx\"; filename*=UTF-8''R%C3%A9_sum%C3%A9.docx"],
+  ])("a name with path separators keeps every part in the file name: %j", async (name, expected) => {
+    const created = (await (await post(JSON.stringify({ name, markdown: "x" }))).json()) as { name: string; downloadUrl: string };
+    expect(created.name).toBe(name);
+    const response = await fetch(`${tg.url}${created.downloadUrl}`, { headers: auth });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toBe(expected);
+  });
+
   it("someone else's document → 404", async () => {
     const created = (await (await post(JSON.stringify({ name: "mine", markdown: "x" }))).json()) as { downloadUrl: string };
     const other = `Bearer ${await tg.key({ user: "mallory" })}`;
