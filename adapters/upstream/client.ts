@@ -110,6 +110,17 @@ export function upstreamOptionsFromConfig(config: Pick<Config, "UPSTREAM_TIMEOUT
 
 const MAX_ERROR_BODY = 64 * 1024;
 
+/**
+ * undici's headers timeout runs from the moment a request starts to be sent, so an upload's
+ * budget includes sending it: the usual timeout plus the time the file takes at this slowest
+ * accepted intake (a 100 MiB upload gets 100 s more).
+ */
+export const UPLOAD_MIN_BYTES_PER_SECOND = 1024 * 1024;
+
+export function uploadHeadersTimeout(timeoutMs: number, bytes: number): number {
+  return timeoutMs + Math.ceil((bytes / UPLOAD_MIN_BYTES_PER_SECOND) * 1000);
+}
+
 class TooLarge extends Error {}
 
 /** Drops a response body we will not read. (A bare destroy() makes undici emit an error nobody handles.) */
@@ -233,6 +244,7 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
     method: Method,
     makeBody: () => { body?: Dispatcher.DispatchOptions["body"]; headers?: Record<string, string> },
     bodyError?: () => GatewayError | undefined,
+    headersTimeout = timeoutMs,
   ): Promise<{ response: Dispatcher.ResponseData; started: number; breaker: CircuitBreaker }> {
     const breaker = breakerFor(target.base.origin);
     const idempotent = method === "GET";
@@ -256,7 +268,7 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
           headers: headersFor(call, headers),
           body: body ?? null,
           signal: call.signal ?? null,
-          headersTimeout: timeoutMs,
+          headersTimeout,
           bodyTimeout: timeoutMs,
           idempotent,
         });
@@ -372,6 +384,7 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
           },
         }),
         () => streamError,
+        uploadHeadersTimeout(timeoutMs, multipart.length ?? uploadLimit),
       ).catch((error: unknown) => {
         discard(multipart.body);
         throw streamError ?? error;

@@ -86,6 +86,40 @@ describe("upstream client", () => {
     }
   });
 
+  it("gives an upload the time to send its bytes, not just the usual timeout", async () => {
+    // The upstream drains the body at ~2 MiB/s: 8 MiB take ~4 s, far beyond the 300 ms timeout
+    // that still applies to everything else.
+    handler = (req, res) => {
+      let received = 0;
+      req.on("data", (chunk: Buffer) => {
+        received += chunk.byteLength;
+        req.pause();
+        setTimeout(() => req.resume(), chunk.byteLength / 2048);
+      });
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ ok: true, received }));
+      });
+    };
+    const slow = createUpstreamClient({ timeoutMs: 300 });
+    try {
+      const bytes = 8 * 1024 * 1024;
+      const started = performance.now();
+      const result = await slow.upload(call, {
+        product: "drive",
+        base,
+        path: "/upload",
+        file: { data: new Uint8Array(bytes), filename: "big.bin", contentType: "application/octet-stream", size: bytes },
+        schema: z.object({ ok: z.boolean(), received: z.number() }),
+      });
+      expect(performance.now() - started).toBeGreaterThan(1_000); // the upload really was slow
+      expect(result.ok).toBe(true);
+      expect(result.received).toBeGreaterThan(bytes);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("reads Retry-After as an HTTP date", async () => {
     handler = (_req, res) => {
       res.writeHead(429, { "retry-after": new Date(Date.now() + 60_000).toUTCString(), "content-type": "application/json" });
