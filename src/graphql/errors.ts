@@ -1,9 +1,11 @@
 // Every GraphQL error carries a §3 code in extensions.code: gateway errors keep theirs, request
-// errors (syntax, validation, limits, variables) are BAD_USER_INPUT, anything else is masked as INTERNAL.
+// errors (syntax, validation, limits, variables) are BAD_USER_INPUT, anything else is masked as
+// INTERNAL and logged with the request id.
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isGatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
+import type { SurfaceEnv } from "../http/app.ts";
 
 function withCode(error: GraphQLError, code: string, extra: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(error.message, {
@@ -39,45 +41,60 @@ function tagClientError(error: GraphQLError, requestError: boolean): GraphQLErro
   return withCode(error, code as string, status === undefined ? {} : { http: { ...http, status } });
 }
 
+/** What yoga's maskError must return: the error the caller sees. */
+export type MaskError = (error: unknown, message: string) => Error;
+
 /**
- * Every error the caller caused gets a code (BAD_USER_INPUT unless its HTTP status says
- * otherwise); a result with no data at all (the request never executed) answers HTTP 400, as
- * GraphQL over HTTP asks.
+ * Error masking and codes, in two halves. yoga calls `maskError` with no request context: it
+ * decides what the caller sees (gateway errors keep their code and message; INTERNAL ones and
+ * anything unexpected become `message`, "Internal error", with code INTERNAL) and remembers what it
+ * hid. The plugin's onResultProcess has the request's logger (its lines carry the requestId): it
+ * logs what was hidden, then gives every error the caller caused a code (BAD_USER_INPUT unless its
+ * HTTP status says otherwise); a result with no data at all (the request never executed) answers
+ * HTTP 400, as GraphQL over HTTP asks. A result without errors costs one check.
  */
-export function useRequestErrorCodes(): Plugin {
-  return {
-    onResultProcess({ result, setResult }) {
+export function createGraphQLErrors(fallbackLog: Logger): {
+  maskError: MaskError;
+  plugin: Plugin<Record<string, unknown>, Partial<SurfaceEnv>>;
+} {
+  // Masked error → what it hid. Weak: an error that never reaches a result leaves nothing behind.
+  const hidden = new WeakMap<GraphQLError, { err: unknown; path: GraphQLError["path"] }>();
+
+  const maskError: MaskError = (error, message) => {
+    const graphQLError = isGraphQLError(error) ? error : undefined;
+    const original = graphQLError?.originalError ?? error;
+    const nodes = graphQLError?.nodes ?? null;
+    const path = graphQLError?.path ?? null;
+    if (isGatewayError(original) && original.code !== "INTERNAL") {
+      const extensions: Record<string, unknown> = { code: original.code };
+      if (original.details !== undefined) extensions["details"] = original.details;
+      if (original.retryAfter !== undefined) extensions["retryAfter"] = original.retryAfter;
+      return new GraphQLError(original.message, { nodes, path, extensions });
+    }
+    if (!isGatewayError(original) && isClientError(error)) return error;
+    const masked = new GraphQLError(message, { nodes, path, extensions: { code: "INTERNAL", unexpected: true } });
+    hidden.set(masked, { err: original, path: graphQLError?.path });
+    return masked;
+  };
+
+  const plugin: Plugin<Record<string, unknown>, Partial<SurfaceEnv>> = {
+    onResultProcess({ result, setResult, serverContext }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
       const requestError = result.data == null;
       setResult({
         ...result,
-        errors: result.errors.map((error) => (isClientError(error) ? tagClientError(error, requestError) : error)),
+        errors: result.errors.map((error) => {
+          const cause = hidden.get(error);
+          if (cause) {
+            // A GatewayError is logged whole: pino prints its message with its cause's. The process
+            // logger only serves a yoga called without the gateway's env (no request id to give).
+            (serverContext.log ?? fallbackLog).error(cause, "unexpected GraphQL error");
+            return error;
+          }
+          return isClientError(error) ? tagClientError(error, requestError) : error;
+        }),
       });
     },
   };
-}
-
-/** Yoga's maskError: gateway errors shown with their code, the rest hidden behind INTERNAL. */
-export function createMaskError(logger: Logger) {
-  return (error: unknown, message: string): Error => {
-    const graphQLError = isGraphQLError(error) ? error : undefined;
-    const original = graphQLError?.originalError ?? error;
-    if (isGatewayError(original)) {
-      const extensions: Record<string, unknown> = { code: original.code };
-      if (original.details !== undefined) extensions["details"] = original.details;
-      if (original.retryAfter !== undefined) extensions["retryAfter"] = original.retryAfter;
-      return new GraphQLError(original.message, {
-        nodes: graphQLError?.nodes ?? null,
-        path: graphQLError?.path ?? null,
-        extensions,
-      });
-    }
-    if (isClientError(error)) return error;
-    logger.error({ err: original, path: graphQLError?.path }, "unexpected GraphQL error");
-    return new GraphQLError(message, {
-      nodes: graphQLError?.nodes ?? null,
-      path: graphQLError?.path ?? null,
-      extensions: { code: "INTERNAL", unexpected: true },
-    });
-  };
+  return { maskError, plugin };
 }

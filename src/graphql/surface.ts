@@ -11,12 +11,13 @@ import type { Services } from "../gateway.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
 import { graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "./context.ts";
-import { createMaskError, useRequestErrorCodes } from "./errors.ts";
+import { createGraphQLErrors } from "./errors.ts";
 import { buildSchema } from "./schema.ts";
 
 export interface GraphQLSurfaceOptions {
   services: Services;
   createContext: ContextFactory;
+  /** For errors of a request served without the gateway's env; others log with the request's logger. */
   logger: Logger;
   introspection: boolean;
   bodyLimit: number;
@@ -33,6 +34,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
   const disableIntrospection: Plugin = {
     onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
   };
+  const errors = createGraphQLErrors(options.logger);
   const yoga = createYoga<ServerContext>({
     schema: buildSchema(),
     graphqlEndpoint: "/graphql",
@@ -47,7 +49,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     // spooled (src/uploads): yoga's own 25 MB check would only pipe every body through one more
     // TransformStream.
     maxRequestBodySize: false,
-    maskedErrors: { maskError: createMaskError(options.logger), errorMessage: "Internal error" },
+    maskedErrors: { maskError: errors.maskError, errorMessage: "Internal error" },
     plugins: [
       // Bearer credentials are never ambient, so a request carrying one is not a CSRF vector.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "apollo-require-preflight", "authorization"] }),
@@ -59,7 +61,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
         costLimit: { maxCost: graphqlLimits.maxCost, ignoreIntrospection: true },
         blockFieldSuggestion: { enabled: !options.introspection },
       }),
-      useRequestErrorCodes(),
+      errors.plugin,
       ...(options.introspection ? [] : [disableIntrospection]),
     ],
     context: ({ request, requestId, authenticated }): GraphQLContext => {
