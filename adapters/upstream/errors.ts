@@ -85,7 +85,8 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
   const retryAfter = parseRetryAfter(retryAfterHeader);
   if (status >= 500) {
     return {
-      error: new GatewayError("UPSTREAM_ERROR", `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`),
+      // An upstream that says when to come back (503 + Retry-After) is worth passing on.
+      error: new GatewayError("UPSTREAM_ERROR", `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`, retryAfter === undefined ? {} : { retryAfter }),
       outcome: "server_error",
       breakerFailure: true,
       retryable: RETRYABLE_STATUS.has(status),

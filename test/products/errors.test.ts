@@ -70,7 +70,7 @@ describe.each(SURFACES)("%s", (surface) => {
   ];
 
   it.each(statuses)("upstream %i → %s", async (status, code, trpcCode) => {
-    const fault: FaultSpec = { type: "status", path: "/email/v1/messages", status, message: `upstream says no (${status})`, ...(status === 429 ? { retryAfter: 7 } : {}) };
+    const fault: FaultSpec = { type: "status", path: "/email/v1/messages", status, message: `upstream says no (${status})`, ...(status === 429 || status === 503 ? { retryAfter: 7 } : {}) };
     env.sandbox.setFaults([fault]);
     const failure = expectFailure(await call(surface, listInbox));
     expect(failure.code).toBe(code);
@@ -78,7 +78,7 @@ describe.each(SURFACES)("%s", (surface) => {
     // 4xx pass the upstream's message on; 5xx say it was the upstream, with its message.
     expect(failure.message).toContain(`upstream says no (${status})`);
     if (status >= 500) expect(failure.message).toContain(`HTTP ${status}`);
-    if (status === 429) {
+    if (status === 429 || status === 503) {
       // Kept for the caller; and a 7 s wait is longer than the gateway would sleep, so no retry.
       expect(failure.retryAfter).toBe(7);
       expect(env.sandbox.countRequests("/email/v1/messages")).toBe(1);
