@@ -2,19 +2,25 @@
 // the same zod schemas the other surfaces validate with, and how a result or error is shown.
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { driveFileSchema, driveSearchHitSchema } from "../../adapters/drive.ts";
 import { isGatewayError } from "../core/errors.ts";
 import {
   DEFAULT_MAX_CHARS,
   MARKDOWN_LIMIT,
+  MAX_CHARS_LIMIT,
   createDocumentInputSchema,
+  documentListSchema,
+  documentSummarySchema,
+  documentTextSchema,
   listDocumentsInputSchema,
   readDocumentInputSchema,
+  type DocumentText,
 } from "../documents/schemas.ts";
 
 /** What the tools need; bound to the service layer over HTTP, to the tRPC client over stdio. */
 export interface McpBackend {
   docsList(input: unknown): Promise<unknown>;
-  docsRead(input: unknown): Promise<{ text: string } & Record<string, unknown>>;
+  docsRead(input: unknown): Promise<DocumentText>;
   docsCreate(input: unknown): Promise<unknown>;
   driveSearch(input: unknown): Promise<unknown>;
   driveGet(input: unknown): Promise<unknown>;
@@ -25,6 +31,8 @@ interface ToolDefinition {
   title: string;
   description: string;
   input: z.ZodType;
+  /** Advertised as outputSchema: the SDK client checks structuredContent against it. */
+  output: z.ZodType;
   readOnly: boolean;
   run(backend: McpBackend, args: unknown): Promise<CallToolResult>;
 }
@@ -33,6 +41,31 @@ const asJson = (value: unknown): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
   structuredContent: value as Record<string, unknown>,
 });
+
+// The adapters' `parentId`/`score` are nullish-to-undefined transforms, which JSON Schema cannot
+// express (they would come out as required and untyped); after JSON they are simply optional.
+const driveFileOutput = driveFileSchema.extend({ parentId: z.string().optional() });
+const driveSearchOutput = z.object({
+  files: z.array(driveSearchHitSchema.extend({ parentId: z.string().optional(), score: z.number().optional() })),
+});
+
+/**
+ * docs_read's text, plus a note when it is cut short: many hosts show the model only `content`,
+ * so `truncated`/`totalChars` in structuredContent alone would go unnoticed.
+ */
+function readResult(body: DocumentText): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: body.text }];
+  if (body.truncated) {
+    const shown = body.text.length.toLocaleString("en");
+    const total = body.totalChars.toLocaleString("en");
+    const next =
+      body.text.length < MAX_CHARS_LIMIT
+        ? `call docs_read again with a larger maxChars (up to ${MAX_CHARS_LIMIT.toLocaleString("en")})`
+        : `docs_read returns at most ${MAX_CHARS_LIMIT.toLocaleString("en")} characters; download the .docx for the rest`;
+    content.push({ type: "text", text: `[truncated: showing ${shown} of ${total} characters; ${next}]` });
+  }
+  return { content, structuredContent: body };
+}
 
 const driveSearchInput = z.object({ query: z.string().min(1).max(1000).meta({ description: "What to look for in file names and contents" }) });
 const driveGetInput = z.object({ id: z.string().min(1).max(256).meta({ description: "Drive file id" }) });
@@ -45,6 +78,7 @@ export const tools: ToolDefinition[] = [
       "List the caller's documents, newest first. Returns JSON {documents:[{id,name,createdAt,updatedAt,sizeBytes,characters,url,downloadUrl}], nextCursor}. " +
       "Filter with `query` (case-insensitive substring of the name); page with `limit` (1-100, default 50) and the `cursor` from nextCursor.",
     input: listDocumentsInputSchema,
+    output: documentListSchema,
     readOnly: true,
     run: async (backend, args) => asJson(await backend.docsList(args)),
   },
@@ -54,13 +88,11 @@ export const tools: ToolDefinition[] = [
     description:
       `Return the plain text of one document (extracted from its .docx: paragraphs separated by blank lines, list items and table cells on their own lines). ` +
       `At most \`maxChars\` characters (1-1,000,000, default ${DEFAULT_MAX_CHARS.toLocaleString("en")}); \`truncated\` says whether more exists and \`totalChars\` how much. ` +
-      "Use docs_list to find the id.",
+      "When cut short, a second text block says so. Use docs_list to find the id.",
     input: readDocumentInputSchema,
+    output: documentTextSchema,
     readOnly: true,
-    run: async (backend, args) => {
-      const body = await backend.docsRead(args);
-      return { content: [{ type: "text", text: body.text }], structuredContent: body };
-    },
+    run: async (backend, args) => readResult(await backend.docsRead(args)),
   },
   {
     name: "docs_create",
@@ -70,6 +102,7 @@ export const tools: ToolDefinition[] = [
       `\`markdown\` may be at most ${MARKDOWN_LIMIT.toLocaleString("en")} characters; \`name\` 1-255 characters. ` +
       "Returns the created document as JSON, including downloadUrl for the .docx.",
     input: createDocumentInputSchema.pick({ name: true, markdown: true }),
+    output: documentSummarySchema,
     readOnly: false,
     run: async (backend, args) => asJson(await backend.docsCreate(args)),
   },
@@ -78,6 +111,7 @@ export const tools: ToolDefinition[] = [
     title: "Search drive files",
     description: "Search the caller's drive. Returns JSON {files:[{id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl,score}]}. Needs an access token (not an API key).",
     input: driveSearchInput,
+    output: driveSearchOutput,
     readOnly: true,
     run: async (backend, args) => asJson({ files: await backend.driveSearch(args) }),
   },
@@ -86,20 +120,26 @@ export const tools: ToolDefinition[] = [
     title: "Get a drive file's metadata",
     description: "Metadata of one drive file by id: {id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl}. Needs an access token (not an API key).",
     input: driveGetInput,
+    output: driveFileOutput,
     readOnly: true,
     run: async (backend, args) => asJson(await backend.driveGet(args)),
   },
 ];
 
-/** A tool's input as a plain object schema: a schema registered with an id comes back as a root $ref. */
-function inputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown> & {
+/**
+ * A schema as the plain object schema MCP wants at the root: a schema registered with an id
+ * comes back as a root $ref, which is inlined; other $defs stay for the refs that point at them.
+ */
+function objectJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] & Tool["outputSchema"] {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown> & {
     $ref?: string;
     $defs?: Record<string, Record<string, unknown>>;
   };
   const { $ref, $defs, ...rest } = json;
-  const root = $ref?.startsWith("#/$defs/") ? $defs?.[$ref.slice("#/$defs/".length)] : undefined;
-  return (root ? { ...rest, ...root } : json) as Tool["inputSchema"];
+  const rootId = $ref?.startsWith("#/$defs/") ? $ref.slice("#/$defs/".length) : undefined;
+  if (rootId === undefined || !$defs?.[rootId]) return json as Tool["inputSchema"];
+  const { [rootId]: root, ...others } = $defs;
+  return { ...rest, ...root, ...(Object.keys(others).length > 0 ? { $defs: others } : {}) } as Tool["inputSchema"];
 }
 
 /** Tool descriptors for tools/list, built once. */
@@ -107,11 +147,16 @@ export const toolDescriptors: Tool[] = tools.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: inputJsonSchema(tool.input),
+  inputSchema: objectJsonSchema(tool.input, "input"),
+  outputSchema: objectJsonSchema(tool.output, "output"),
   annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.name.startsWith("drive_") },
 }));
 
-/** A failure as an MCP tool result: `isError`, with the §3 code and message in the text. */
+/**
+ * A failure as an MCP tool result: `isError`, with the §3 code and message in the text. No
+ * structuredContent: the SDK client validates any it finds against the tool's outputSchema,
+ * error or not, and an error body would fail that.
+ */
 export function errorResult(error: unknown): CallToolResult {
   let code = "INTERNAL";
   let message = "Internal error";
@@ -129,6 +174,5 @@ export function errorResult(error: unknown): CallToolResult {
   return {
     isError: true,
     content: [{ type: "text", text: `${code}: ${message}` }],
-    structuredContent: { error: { code, message } },
   };
 }

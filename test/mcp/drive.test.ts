@@ -12,6 +12,8 @@ async function connect(token: string): Promise<Client> {
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${env.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
   );
+  // Known output schemas make callTool check each structuredContent against them.
+  await client.listTools();
   return client;
 }
 

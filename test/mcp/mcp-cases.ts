@@ -25,10 +25,21 @@ export async function expectToolList(client: Client): Promise<void> {
   expect(byName["docs_read"]!.description).toMatch(/20,000/);
   expect(byName["docs_create"]!.description).toMatch(/400,000/);
   expect(byName["drive_search"]!.inputSchema.required).toEqual(["query"]);
+  // Every tool's result is structured, and says so; the SDK client checks results against it.
+  for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object" });
+  expect(byName["docs_list"]!.outputSchema).toMatchObject({ required: ["documents", "nextCursor"] });
+  expect(byName["docs_read"]!.outputSchema).toMatchObject({
+    properties: { text: { type: "string" }, truncated: { type: "boolean" }, totalChars: { type: "integer" } },
+  });
+  expect(byName["docs_create"]!.outputSchema!.required).toEqual(expect.arrayContaining(["id", "downloadUrl", "characters"]));
+  expect(byName["drive_get"]!.outputSchema!.required).not.toContain("parentId");
+  expect(byName["drive_search"]!.outputSchema).toMatchObject({ required: ["files"] });
 }
 
 /** Creates the kitchen-sink document through MCP, finds it, reads it; returns its id. */
 export async function expectDocumentRoundTrip(client: Client, name: string): Promise<string> {
+  // Listing the tools makes the SDK client check every structuredContent against its outputSchema.
+  await client.listTools();
   const markdown = await readFile(new URL("kitchen-sink.md", fixturesDir), "utf8");
   const created = (await client.callTool({ name: "docs_create", arguments: { name, markdown } })) as ToolResult;
   expect(created.isError, textOf(created)).toBeFalsy();
@@ -45,13 +56,22 @@ export async function expectDocumentRoundTrip(client: Client, name: string): Pro
   expect(read.isError).toBeFalsy();
   expect(textOf(read)).toMatch(/^Quarterly review — Acme & Co\./);
   expect(read.structuredContent).toMatchObject({ id: doc.id, truncated: false, totalChars: doc.characters });
+  expect(read.content).toHaveLength(1);
   const small = (await client.callTool({ name: "docs_read", arguments: { id: doc.id, maxChars: 9 } })) as ToolResult;
   expect(textOf(small)).toBe("Quarterly");
   expect(small.structuredContent).toMatchObject({ truncated: true });
+  // Hosts that show only `content` must still see that the text was cut short.
+  expect(small.content[1]).toEqual({
+    type: "text",
+    text: `[truncated: showing 9 of ${doc.characters.toLocaleString("en")} characters; call docs_read again with a larger maxChars (up to 1,000,000)]`,
+  });
   return doc.id;
 }
 
 export async function expectToolErrors(client: Client): Promise<void> {
+  // With the output schemas known, an error result that carried non-conforming structuredContent
+  // would make callTool throw instead of returning the isError result.
+  await client.listTools();
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })) as ToolResult;
   const tooBig = await call("docs_create", { name: "big", markdown: "x".repeat(400_001) });
@@ -60,6 +80,7 @@ export async function expectToolErrors(client: Client): Promise<void> {
   const unknown = await call("docs_read", { id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
   expect(unknown.isError).toBe(true);
   expect(textOf(unknown)).toMatch(/^NOT_FOUND: /);
+  expect(unknown.structuredContent).toBeUndefined();
   for (const args of [{ id: 42 }, { id: "doc_x", maxChars: "many" }, { id: "doc_x", maxChars: 0 }]) {
     const bad = await call("docs_read", args);
     expect(bad.isError, JSON.stringify(args)).toBe(true);
