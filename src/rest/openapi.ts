@@ -42,12 +42,19 @@ export function buildOpenApiDocument(version: string) {
         post: {
           operationId: "createDocument",
           summary: "Render markdown to .docx and store it (scope docs:write)",
-          requestParams: { header: z.object({ "idempotency-key": z.string().max(255).optional() }) },
+          requestParams: {
+            header: z.object({
+              "idempotency-key": z
+                .string()
+                .max(255)
+                .optional()
+                .meta({ description: "Reused by the same caller within 24 h: the first 201 again (Idempotent-Replayed: true), whatever the body" }),
+            }),
+          },
           requestBody: json(createDocumentInputSchema.omit({ idempotencyKey: true })),
           responses: {
             "201": { description: "Created", ...json(documentSummarySchema) },
             ...common,
-            "409": error("CONFLICT: Idempotency-Key reused with a different body"),
             "413": error("PAYLOAD_TOO_LARGE: markdown over 400,000 characters or body over the limit"),
             "415": error("UNSUPPORTED_MEDIA_TYPE"),
             "503": error("SERVICE_UNAVAILABLE: render queue full, retry after Retry-After"),

@@ -130,9 +130,11 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
           }
         : undefined;
 
+      // CONTRACT §4: a key already used answers with the first result, whatever this body says. The
+      // fingerprint only tells the log that a caller reused a key for a different document.
       const replay = async (documentId: string, fingerprint: string) => {
         if (fingerprint !== claim?.fingerprint) {
-          throw new GatewayError("CONFLICT", "This Idempotency-Key was already used with a different request body");
+          ctx.log.info({ documentId }, "idempotency key reused with a different body; replaying the first result");
         }
         const record = await store.getDocument(ownerId, documentId);
         if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");

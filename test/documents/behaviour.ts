@@ -201,8 +201,16 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
       const second = expectOk(await driver.create(user, { name: "once", markdown: "# once" }, key));
       expect(second).toEqual(first);
       expect(expectOk(await driver.list(user)).documents).toHaveLength(1);
-      const reused = await driver.create(user, { name: "different", markdown: "x" }, key);
-      expect(codeOf(reused)).toBe("CONFLICT");
+    });
+
+    it("the same key with a different body answers with the first result and creates nothing new (CONTRACT §4)", async () => {
+      const user = bearer(await tg.key({ user: `idem-diff-${driver.surface}` }));
+      const key = `idem-${randomBytes(8).toString("hex")}`;
+      const first = expectOk(await driver.create(user, { name: "first", markdown: "# first body" }, key));
+      const reused = expectOk(await driver.create(user, { name: "different", markdown: "another body entirely" }, key));
+      expect(reused).toEqual(first);
+      expect(expectOk(await driver.list(user)).documents).toEqual([first]);
+      expect(expectOk(await driver.read(user, first.id)).text).toBe("first body");
     });
 
     it("keys are per principal", async () => {

@@ -35,6 +35,21 @@ describe("POST /api/v1/documents", () => {
     );
   });
 
+  it("a reused Idempotency-Key replays the first 201, with Idempotent-Replayed, even for a different body", async () => {
+    const key = { "idempotency-key": `rest-replay-${Date.now()}` };
+    const first = await post(JSON.stringify({ name: "first", markdown: "one" }), key);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const firstBody = await first.json();
+    for (const body of [{ name: "first", markdown: "one" }, { name: "second", markdown: "two" }]) {
+      const again = await post(JSON.stringify(body), key);
+      expect(again.status).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.headers.get("location")).toBe(first.headers.get("location"));
+      expect(await again.json()).toEqual(firstBody);
+    }
+  });
+
   it("malformed JSON → 400 BAD_USER_INPUT", async () => {
     const response = await post("{not json");
     expect(response.status).toBe(400);
