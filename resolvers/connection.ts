@@ -14,10 +14,9 @@ export interface Page<T> {
 
 /** For lists whose items carry their own position (documents: the id is the cursor). */
 export function toConnection<T>(page: Page<T>): Connection<T> {
-  return {
-    edges: page.items.map((node) => ({ cursor: page.cursorOf(node), node })),
-    pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
-  };
+  const edges = page.items.map((node) => ({ cursor: page.cursorOf(node), node }));
+  // Relay: endCursor is the last edge's cursor, also on the last page; null only with no edges.
+  return { edges, pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: edges.at(-1)?.cursor ?? null } };
 }
 
 // Upstream lists only hand out a cursor per page. An edge's cursor is therefore "the page that

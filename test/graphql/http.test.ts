@@ -142,3 +142,29 @@ describe("viewer, errors and partial data", () => {
     }
   });
 });
+
+describe("Relay connections", () => {
+  type Page = { documents: { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+  const page = async (key: string, after: string | null) =>
+    (
+      await graphqlRequest<Page>(tg.url, key, "query ($after: String) { documents(first: 2, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }", {
+        after,
+      })
+    ).body.data!.documents;
+
+  it("endCursor is the last edge's cursor, on the last page too; null only without edges", async () => {
+    const key = `Bearer ${await tg.key({ user: "pager" })}`;
+    expect((await page(key, null)).pageInfo).toEqual({ hasNextPage: false, endCursor: null });
+    for (const name of ["one", "two", "three"]) {
+      const created = await graphqlRequest(tg.url, key, `mutation { createDocument(input: { name: "${name}", markdown: "x" }) { id } }`);
+      expect(created.body.errors).toBeUndefined();
+    }
+    const first = await page(key, null);
+    expect(first.pageInfo).toEqual({ hasNextPage: true, endCursor: first.edges[1]!.cursor });
+    const last = await page(key, first.pageInfo.endCursor);
+    expect(last.edges).toHaveLength(1);
+    expect(last.pageInfo).toEqual({ hasNextPage: false, endCursor: last.edges[0]!.cursor });
+    const beyond = await page(key, last.pageInfo.endCursor);
+    expect(beyond).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
+  });
+});
