@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { createApiKey, parseDuration } from "../auth/api-keys.ts";
 import type { DocumentStore } from "../documents/store/types.ts";
+import { TENANT_ID } from "../../adapters/tenants.ts";
 
 export const keysUsage = `Usage:
   workspace-gateway keys create --user <id> [--tenant <id>] [--scopes docs:read,docs:write] [--expires-in 90d] [--json]
@@ -29,6 +30,10 @@ export async function runKeys(store: DocumentStore, argv: string[], out: (line: 
   switch (command) {
     case "create": {
       if (!values.user) throw new UsageError("keys create needs --user <id>");
+      // A tenant the gateway would refuse on every tenant call is better refused now.
+      if (values.tenant !== undefined && !TENANT_ID.test(values.tenant)) {
+        throw new UsageError(`--tenant must match [a-z0-9][a-z0-9-]{0,62}, got ${JSON.stringify(values.tenant)}`);
+      }
       const { key, record } = await createApiKey(store, {
         userId: values.user,
         tenant: values.tenant ?? null,
