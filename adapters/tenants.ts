@@ -67,7 +67,7 @@ export function createTenantResolver(config: Pick<Config, "TENANT_URL_TEMPLATE" 
       // the caller's credential, and we refuse to act for a tenant id we cannot vouch is a
       // plain host label (it could otherwise steer the URL template to another host or path).
       if (!TENANT_ID.test(tenant)) {
-        throw new GatewayError("FORBIDDEN", "The credential's tenant id is not acceptable");
+        throw new GatewayError("FORBIDDEN", "The credential's tenant id is not acceptable (tenant ids match [a-z0-9][a-z0-9-]{0,62})");
       }
       const mapped = map.get(tenant);
       if (mapped) return mapped;
