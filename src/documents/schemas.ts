@@ -15,7 +15,15 @@ const integer = (min: number, max: number) =>
     z.number().int().min(min).max(max),
   );
 
-export const documentIdSchema = z.string().min(1).max(64).meta({ description: "Document id (doc_…)", example: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
+/** The ids the documents service issues: "doc_" + a ULID (Crockford base32, 26 characters). */
+export const DOCUMENT_ID_PATTERN = /^doc_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const isDocumentId = (id: string): boolean => DOCUMENT_ID_PATTERN.test(id);
+
+/**
+ * Any string: an id that cannot exist (malformed, too long) is "no such id", NOT_FOUND on every
+ * surface and route alike (CONTRACT §3), which the service decides, not BAD_USER_INPUT here.
+ */
+export const documentIdSchema = z.string().meta({ description: "Document id (doc_…)", example: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
 
 export const documentNameSchema = z
   .string()

@@ -9,6 +9,7 @@ import { parseInput } from "../core/validate.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
   createDocumentInputSchema,
+  isDocumentId,
   listDocumentsInputSchema,
   readDocumentInputSchema,
   type CreateDocumentInput,
@@ -45,7 +46,7 @@ export const encodeCursor = (id: string): string => CURSOR_PREFIX + Buffer.from(
 
 function decodeCursor(cursor: string): string {
   const id = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), "base64url").toString() : "";
-  if (!/^doc_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) throw new GatewayError("BAD_USER_INPUT", "cursor: not a cursor this API issued");
+  if (!isDocumentId(id)) throw new GatewayError("BAD_USER_INPUT", "cursor: not a cursor this API issued");
   return id;
 }
 
@@ -95,6 +96,8 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
 
     async get(ctx, id) {
       const ownerId = reader(ctx);
+      // An id this service never issues cannot be anyone's: no store lookup for it.
+      if (!isDocumentId(id)) return null;
       const record = await store.getDocument(ownerId, id);
       return record ? toSummary(record) : null;
     },
@@ -102,7 +105,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
     async read(ctx, input) {
       const ownerId = reader(ctx);
       const { id, maxChars } = parseInput(readDocumentInputSchema, input);
-      const found = await store.readText(ownerId, id);
+      const found = isDocumentId(id) ? await store.readText(ownerId, id) : null;
       if (!found) throw notFound("Document");
       const text = truncateText(found.text, maxChars);
       const { document } = found;
@@ -159,7 +162,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
 
     async download(ctx, id) {
       const ownerId = reader(ctx);
-      const found = await store.readContent(ownerId, id);
+      const found = isDocumentId(id) ? await store.readContent(ownerId, id) : null;
       if (!found) throw notFound("Document");
       return { name: found.document.name, docx: found.docx };
     },

@@ -139,6 +139,17 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
     it("unknown id → NOT_FOUND", async () => {
       expect(codeOf(await driver.read(alice, "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A"))).toBe("NOT_FOUND");
     });
+
+    // An id that cannot exist is "no such id" too (CONTRACT §3), not a shape error.
+    it.each([
+      ["malformed", "doc_x"],
+      ["lower-case", "doc_01jd7q6r1v2s3t4u5w6x7y8z9a"],
+      ["65 characters", `doc_${"A".repeat(61)}`],
+      ["1,000 characters", "x".repeat(1000)],
+      ["empty", ""],
+    ])("%s id → NOT_FOUND", async (_label, id) => {
+      expect(codeOf(await driver.read(alice, id))).toBe("NOT_FOUND");
+    });
   });
 
   describe("reading", () => {

@@ -127,6 +127,22 @@ describe("GET /api/v1/documents/{id}/content", () => {
     expect(response.headers.get("content-disposition")).toBe(expected);
   });
 
+  it.each([
+    ["malformed", "doc_x"],
+    ["65 characters", `doc_${"A".repeat(61)}`],
+    ["1,000 characters", "x".repeat(1000)],
+    ["lower-case", "doc_01jd7q6r1v2s3t4u5w6x7y8z9a"],
+  ])(
+    "a %s id that cannot exist is 404 NOT_FOUND on the text and the download route alike",
+    async (_label, id) => {
+      for (const path of [`/api/v1/documents/${id}`, `/api/v1/documents/${id}/content`]) {
+        const response = await fetch(`${tg.url}${path}`, { headers: auth });
+        expect(response.status, path).toBe(404);
+        expect(await response.json(), path).toMatchObject({ error: { code: "NOT_FOUND" } });
+      }
+    },
+  );
+
   it("someone else's document → 404", async () => {
     const created = (await (await post(JSON.stringify({ name: "mine", markdown: "x" }))).json()) as { downloadUrl: string };
     const other = `Bearer ${await tg.key({ user: "mallory" })}`;
