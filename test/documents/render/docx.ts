@@ -23,6 +23,11 @@ export async function part(zip: JSZip, name: string): Promise<string> {
 
 export async function render(markdown: string, title = "Test document"): Promise<RenderedParts> {
   const { docx, text } = await renderDocument(markdown, { title });
+  return readDocx(docx, text);
+}
+
+/** The parts of a .docx from anywhere (a download, say), with the text the caller was given for it. */
+export async function readDocx(docx: Uint8Array, text: string): Promise<RenderedParts> {
   const zip = await JSZip.loadAsync(docx);
   const document = await part(zip, "word/document.xml");
   return {

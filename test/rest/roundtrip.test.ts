@@ -1,0 +1,101 @@
+// Every fixture through the real server: POST the markdown, read the text back, download the
+// .docx, and check that what a caller downloads is what the text says it is (mammoth's text of
+// the downloaded bytes equals the stored text) and that it is Word structure, not markdown.
+import { readFileSync, readdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import { fixturesDir, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { formatOf, mammothText, numberingOf, paragraph, paragraphText, readDocx, startOf, styleOf, type RenderedParts } from "../documents/render/docx.ts";
+
+const fixtures = readdirSync(fixturesDir).filter((name) => name.endsWith(".md"));
+
+let tg: TestGateway;
+let auth: { authorization: string };
+const trips = new Map<string, ReturnType<typeof roundTrip>>();
+/** Each fixture's round trip runs once, for whichever test asks first. */
+const trip = (file: string) => {
+  let found = trips.get(file);
+  if (!found) trips.set(file, (found = roundTrip(file)));
+  return found;
+};
+
+beforeAll(async () => {
+  tg = await startTestGateway();
+  auth = { authorization: `Bearer ${await tg.key({ user: "roundtrip" })}` };
+});
+afterAll(() => tg.close());
+
+/** POST → GET text → GET content, for one fixture; the parts of the downloaded .docx. */
+async function roundTrip(file: string): Promise<{ created: DocumentSummary; read: DocumentText; parts: RenderedParts }> {
+  const markdown = readFileSync(new URL(file, fixturesDir), "utf8");
+  const name = file.replace(/\.md$/, "");
+  const post = await fetch(`${tg.url}/api/v1/documents`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ name, markdown }),
+  });
+  expect(post.status).toBe(201);
+  const created = (await post.json()) as DocumentSummary;
+
+  const text = await fetch(`${tg.url}${created.url}?maxChars=1000000`, { headers: auth });
+  expect(text.status).toBe(200);
+  const read = (await text.json()) as DocumentText;
+
+  const content = await fetch(`${tg.url}${created.downloadUrl}`, { headers: auth });
+  expect(content.status).toBe(200);
+  const bytes = new Uint8Array(await content.arrayBuffer());
+  expect(bytes.byteLength).toBe(created.sizeBytes);
+  return { created, read, parts: await readDocx(bytes, read.text) };
+}
+
+describe("each fixture over HTTP: POST, GET text, GET .docx", () => {
+  it("there are fixtures to run", () => {
+    expect(fixtures).toEqual(expect.arrayContaining(["kitchen-sink.md", "edge-cases.md"]));
+  });
+
+  it.each(fixtures)("%s: the downloaded .docx's text is the text the API returns", async (file) => {
+    const { created, read, parts } = await trip(file);
+    expect(read).toMatchObject({ id: created.id, name: created.name, truncated: false, totalChars: created.characters });
+    expect(read.text.length).toBe(created.characters);
+    expect(read.text.length).toBeGreaterThan(0);
+    expect(await mammothText(parts.docx)).toBe(read.text);
+    expect(parts.core).toContain(`<dc:title>${created.name}</dc:title>`);
+  });
+});
+
+describe("the downloaded .docx is Word structure", () => {
+  const parts = async (file: string): Promise<RenderedParts> => (await trip(file)).parts;
+
+  it("kitchen-sink: headings, run formatting, links, lists, table, code, hard break", async () => {
+    const kitchen = await parts("kitchen-sink.md");
+    expect(styleOf(paragraph(kitchen, "Quarterly review — Acme & Co."))).toBe("Heading1");
+    expect(styleOf(paragraph(kitchen, "Setext heading, level two"))).toBe("Heading2");
+    const opening = kitchen.paragraphs.find((p) => paragraphText(p).startsWith("An opening paragraph"))!;
+    expect(opening).toMatch(/<w:rPr><w:b\/><w:bCs\/><\/w:rPr><w:t xml:space="preserve">bold<\/w:t>/);
+    expect(opening).toContain("<w:hyperlink");
+    expect(kitchen.rels).toContain('Target="https://example.org/path" TargetMode="External"');
+    expect(opening).toContain("<w:br/>");
+    expect(kitchen.text).toContain("follows: this line belongs");
+
+    const three = numberingOf(paragraph(kitchen, "ordered, starting at three"))!;
+    const again = numberingOf(paragraph(kitchen, "a second ordered list restarts at one"))!;
+    expect(formatOf(kitchen.numbering, three.numId)).toBe("decimal");
+    expect([startOf(kitchen.numbering, three.numId), startOf(kitchen.numbering, again.numId)]).toEqual([3, 1]);
+    expect(formatOf(kitchen.numbering, numberingOf(paragraph(kitchen, "first bullet"))!.numId)).toBe("bullet");
+
+    const table = /<w:tbl>[\s\S]*?<\/w:tbl>/.exec(kitchen.document)![0];
+    expect(table.match(/<w:tr>/g)).toHaveLength(4);
+    expect(table).toContain("<w:tblHeader/>");
+    expect(styleOf(paragraph(kitchen, "export function total(xs: number[]): number {"))).toBe("SourceCode");
+    expect(styleOf(paragraph(kitchen, "A quotation, with bold inside."))).toBe("Quote");
+  });
+
+  it("edge-cases: loose bullets, ) ordered lists, escapes, backslash break, unterminated fence", async () => {
+    const edge = await parts("edge-cases.md");
+    expect(formatOf(edge.numbering, numberingOf(paragraph(edge, "loose list item one"))!.numId)).toBe("bullet");
+    expect(formatOf(edge.numbering, numberingOf(paragraph(edge, "parenthesised ordered"))!.numId)).toBe("decimal");
+    expect(paragraph(edge, "Escaped *not italic* and `not code` and a literal # hash.")).not.toContain("<w:i/>");
+    expect(paragraph(edge, "A line with trailing backslash break.")).toContain("<w:br/>");
+    expect(styleOf(paragraph(edge, "unterminated fence at end of document"))).toBe("SourceCode");
+  });
+});
