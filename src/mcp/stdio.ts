@@ -3,37 +3,110 @@
 // stdout carries only MCP messages; every log line goes to stderr.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
-import { createGatewayClient } from "../client/index.ts";
+import { createGatewayClient, type GatewayClient } from "../client/index.ts";
+import { GatewayError } from "../core/errors.ts";
 import { createMcpServer } from "./server.ts";
 import type { McpBackend } from "./tools.ts";
 
-const envSchema = z.object({
-  GATEWAY_URL: z.url({ protocol: /^https?$/, error: "GATEWAY_URL must be the gateway's http(s) base URL, e.g. http://127.0.0.1:4000" }),
-  GATEWAY_API_KEY: z
-    .string({ error: "GATEWAY_API_KEY is required (a personal API key wgk_… or an access token)" })
-    .min(1, "GATEWAY_API_KEY is required (a personal API key wgk_… or an access token)"),
-});
+const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the drive tools";
+
+const envSchema = z
+  .object({
+    GATEWAY_URL: z.url({ protocol: /^https?$/, error: "GATEWAY_URL must be the gateway's http(s) base URL, e.g. http://127.0.0.1:4000" }),
+    GATEWAY_API_KEY: z.string().min(1).optional(),
+    // Same thing under a name that does not suggest only API keys (drive tools need an access token).
+    GATEWAY_TOKEN: z.string().min(1).optional(),
+    GATEWAY_STARTUP_TIMEOUT_MS: z.coerce
+      .number({ error: "GATEWAY_STARTUP_TIMEOUT_MS must be a number of milliseconds" })
+      .int()
+      .min(1)
+      .max(600_000)
+      .default(10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.GATEWAY_API_KEY && !env.GATEWAY_TOKEN) {
+      ctx.addIssue({ code: "custom", path: ["GATEWAY_API_KEY"], message: `GATEWAY_API_KEY (or GATEWAY_TOKEN) is required: ${tokenHelp}` });
+    } else if (env.GATEWAY_API_KEY && env.GATEWAY_TOKEN) {
+      ctx.addIssue({ code: "custom", path: ["GATEWAY_TOKEN"], message: "set GATEWAY_API_KEY or GATEWAY_TOKEN, not both" });
+    }
+  });
 
 export class McpConfigError extends Error {
   override name = "McpConfigError";
 }
 
+/** How a fetch to the gateway failed at the network level (ECONNREFUSED, ENOTFOUND, …), or null. */
+export function networkFailure(error: unknown): string | null {
+  // TRPCClientError → TypeError("fetch failed") → the socket error (or an AggregateError of them).
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof TypeError && e.message === "fetch failed") {
+      let cause: unknown = e.cause;
+      if (cause instanceof AggregateError && cause.errors[0] instanceof Error) cause = cause.errors[0];
+      if (!(cause instanceof Error)) return "fetch failed";
+      const code = (cause as Error & { code?: unknown }).code;
+      return typeof code === "string" && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message || String(code ?? "fetch failed");
+    }
+  }
+  return null;
+}
+
+function gatewayCodeOf(error: unknown): string | undefined {
+  const data = error instanceof Error && "data" in error ? (error as { data?: { gatewayCode?: unknown } }).data : undefined;
+  return typeof data?.gatewayCode === "string" ? data.gatewayCode : undefined;
+}
+
+/** One call before serving, so a wrong URL or credential is an exit at start, not a failure per tool call. */
+async function checkGateway(client: GatewayClient, url: string, tokenVar: string, timeoutMs: number): Promise<void> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    await client.viewer.query(undefined, { signal });
+  } catch (error) {
+    const network = networkFailure(error);
+    if (network) throw new McpConfigError(`GATEWAY_URL ${url} could not be reached: ${network}`);
+    if (signal.aborted) {
+      throw new McpConfigError(`GATEWAY_URL ${url} did not answer within ${timeoutMs} ms (GATEWAY_STARTUP_TIMEOUT_MS)`);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const code = gatewayCodeOf(error);
+    if (code === "UNAUTHENTICATED") throw new McpConfigError(`${tokenVar} was rejected by ${url}: ${message}`);
+    if (code) throw new McpConfigError(`GATEWAY_URL ${url} refused the start-up check: ${code}: ${message}`);
+    throw new McpConfigError(`GATEWAY_URL ${url} did not answer as a workspace gateway: ${message}`);
+  }
+}
+
 export async function runStdioMcp(env: Record<string, string | undefined> = process.env): Promise<void> {
-  const parsed = envSchema.safeParse(env);
+  // stdout is the protocol channel: a stray console.log from any library would corrupt it.
+  console.log = console.info = console.debug = console.error;
+  // Empty variables (e.g. GATEWAY_TOKEN= in a config) count as unset.
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
   if (!parsed.success) {
     throw new McpConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n"));
   }
-  const client = createGatewayClient({ url: parsed.data.GATEWAY_URL, token: parsed.data.GATEWAY_API_KEY });
+  const { GATEWAY_URL: url, GATEWAY_API_KEY, GATEWAY_TOKEN, GATEWAY_STARTUP_TIMEOUT_MS } = parsed.data;
+  const tokenVar = GATEWAY_API_KEY ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN";
+  const client = createGatewayClient({ url, token: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)! });
+  await checkGateway(client, url, tokenVar, GATEWAY_STARTUP_TIMEOUT_MS);
+
+  // A gateway that goes away later: say so with the §3 code, not as an INTERNAL error.
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      const network = networkFailure(error);
+      if (network) throw new GatewayError("UPSTREAM_UNAVAILABLE", `The gateway at ${url} could not be reached: ${network}`);
+      throw error;
+    }
+  };
   const backend: McpBackend = {
-    docsList: (input) => client.documents.list.query(input as never),
-    docsRead: (input) => client.documents.read.query(input as never),
-    docsCreate: (input) => client.documents.create.mutate(input as never),
-    driveSearch: (input) => client.files.search.query(input as never),
-    driveGet: (input) => client.files.get.query(input as never),
+    docsList: (input) => call(() => client.documents.list.query(input as never)),
+    docsRead: (input) => call(() => client.documents.read.query(input as never)),
+    docsCreate: (input) => call(() => client.documents.create.mutate(input as never)),
+    driveSearch: (input) => call(() => client.files.search.query(input as never)),
+    driveGet: (input) => call(() => client.files.get.query(input as never)),
   };
   const server = createMcpServer(backend, (error, tool) => {
     process.stderr.write(`[workspace-gateway mcp] ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`);
   });
   await server.connect(new StdioServerTransport());
-  process.stderr.write(`[workspace-gateway mcp] serving on stdio for ${parsed.data.GATEWAY_URL}\n`);
+  process.stderr.write(`[workspace-gateway mcp] serving on stdio for ${url}\n`);
 }

@@ -92,3 +92,15 @@ export async function expectToolErrors(client: Client): Promise<void> {
   const list = await call("docs_list", {});
   expect(list.isError).toBeFalsy();
 }
+
+/** A credential without docs:read (here: docs:write only) may neither list nor read. */
+export async function expectReadScopeRequired(client: Client): Promise<void> {
+  for (const [name, args] of [
+    ["docs_list", {}],
+    ["docs_read", { id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" }],
+  ] as const) {
+    const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+    expect(result.isError, name).toBe(true);
+    expect(textOf(result), name).toMatch(/^FORBIDDEN: .*docs:read/);
+  }
+}
