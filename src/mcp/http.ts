@@ -26,13 +26,7 @@ export function createMcpSurface(options: { services: Services; createContext: C
     path: "/mcp",
     bodyLimit: options.bodyLimit,
     fetch: async (request, env) => {
-      if (request.method !== "POST") {
-        // Stateless server: no standalone SSE stream (GET) and no sessions to delete (DELETE).
-        return Response.json(
-          { error: { code: "NOT_FOUND", message: "This MCP endpoint is stateless: send JSON-RPC messages with POST" } },
-          { status: 405, headers: { Allow: "POST" } },
-        );
-      }
+      // Authenticate whatever the method: an unauthenticated caller gets 401, like on every route.
       let ctx: RequestContext;
       try {
         ctx = await options.createContext({
@@ -42,6 +36,14 @@ export function createMcpSurface(options: { services: Services; createContext: C
         });
       } catch (error) {
         return errorResponse(error, env.log);
+      }
+      if (request.method !== "POST") {
+        // Stateless server: no standalone SSE stream (GET), no sessions to delete (DELETE). The
+        // body is the one the SDK's stateless examples send.
+        return Response.json(
+          { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null },
+          { status: 405, headers: { Allow: "POST" } },
+        );
       }
       const server = createMcpServer(serviceBackend(options.services, ctx), (error, tool) => {
         if (!(error instanceof GatewayError) || error.code === "INTERNAL") ctx.log.error({ err: error, tool }, "MCP tool failed");

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { expectDocumentRoundTrip, expectToolErrors, expectToolList, textOf } from "./mcp-cases.ts";
+import { expectDocumentRoundTrip, expectReadScopeRequired, expectToolErrors, expectToolList, textOf } from "./mcp-cases.ts";
 
 let tg: TestGateway;
 let key: string;
@@ -47,6 +47,12 @@ describe("MCP over Streamable HTTP", () => {
     await client.close();
   });
 
+  it("a key without docs:read gets FORBIDDEN from docs_list and docs_read", async () => {
+    const client = await connect(await tg.key({ user: "agent", scopes: ["docs:write"] }));
+    await expectReadScopeRequired(client);
+    await client.close();
+  });
+
   it("a missing scope is FORBIDDEN", async () => {
     const client = await connect(await tg.key({ user: "agent", scopes: ["docs:read"] }));
     const result = await client.callTool({ name: "docs_create", arguments: { name: "x", markdown: "x" } });
@@ -71,5 +77,43 @@ describe("MCP over Streamable HTTP", () => {
       expect(await response.json()).toMatchObject({ error: { code: "UNAUTHENTICATED" } });
     }
     await expect(connect(null)).rejects.toThrow();
+  });
+
+  it("an unauthenticated docs_create is refused with 401 and creates nothing", async () => {
+    // An expired key of a real user: the one case where "that user's documents" can be checked.
+    const user = "expired-agent";
+    const expired = await tg.key({ user, expiresInMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const auth of [undefined, `Bearer ${expired}`]) {
+      const response = await fetch(`${tg.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(auth ? { authorization: auth } : {}) },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "docs_create", arguments: { name: "should not exist", markdown: "# no" } },
+        }),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    }
+    const list = await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${await tg.key({ user })}` } });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual({ documents: [], nextCursor: null });
+  });
+
+  it("GET and DELETE authenticate first (401), then answer 405 with Allow: POST and a JSON-RPC error", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const anonymous = await fetch(`${tg.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      expect(anonymous.status, method).toBe(401);
+      expect(anonymous.headers.get("www-authenticate"), method).toMatch(/^Bearer/);
+      expect(await anonymous.json()).toMatchObject({ error: { code: "UNAUTHENTICATED" } });
+
+      const response = await fetch(`${tg.url}/mcp`, { method, headers: { accept: "text/event-stream", authorization: `Bearer ${key}` } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow"), method).toBe("POST");
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
+    }
   });
 });
