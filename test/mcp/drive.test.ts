@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductsEnv, type ProductsEnv } from "../products/harness.ts";
 import { textOf } from "./mcp-cases.ts";
+import { connectStdio } from "./stdio-client.ts";
 
 let env: ProductsEnv;
 
@@ -57,5 +58,48 @@ describe("MCP drive tools", () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/^FORBIDDEN: .*access token/);
     await withKey.close();
+  });
+});
+
+describe("MCP drive tools over stdio", () => {
+  it("work with an access token in GATEWAY_TOKEN, forwarded through the gateway to the upstream", async () => {
+    const file = env.sandbox.data.files[0]!;
+    const mcp = await connectStdio({ GATEWAY_URL: env.gateway.url, GATEWAY_TOKEN: env.token });
+    try {
+      await mcp.client.listTools();
+      env.sandbox.clearRequests();
+      const got = await mcp.client.callTool({ name: "drive_get", arguments: { id: file.id } });
+      expect(got.isError, textOf(got)).toBeFalsy();
+      expect(JSON.parse(textOf(got))).toMatchObject({ id: file.id, name: file.name });
+      expect(env.sandbox.requestsTo(`/drive/v1/files/${file.id}`, "GET")[0]?.headers["authorization"]).toBe(`Bearer ${env.token}`);
+      const word = file.name.split(/[^A-Za-z0-9]+/).find((w) => w.length > 3) ?? file.name;
+      const found = await mcp.client.callTool({ name: "drive_search", arguments: { query: word } });
+      expect(found.isError, textOf(found)).toBeFalsy();
+      expect((JSON.parse(textOf(found)) as { files: { id: string }[] }).files.map((f) => f.id)).toContain(file.id);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("the same access token works in GATEWAY_API_KEY", async () => {
+    const file = env.sandbox.data.files[0]!;
+    const mcp = await connectStdio({ GATEWAY_URL: env.gateway.url, GATEWAY_API_KEY: env.token });
+    try {
+      const got = await mcp.client.callTool({ name: "drive_get", arguments: { id: file.id } });
+      expect(got.isError, textOf(got)).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("with a personal API key, drive tools are FORBIDDEN and say an access token is needed", async () => {
+    const mcp = await connectStdio({ GATEWAY_URL: env.gateway.url, GATEWAY_API_KEY: await env.gateway.key({ user: "stdio-key" }) });
+    try {
+      const refused = await mcp.client.callTool({ name: "drive_get", arguments: { id: env.sandbox.data.files[0]!.id } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^FORBIDDEN: .*access token/);
+    } finally {
+      await mcp.close();
+    }
   });
 });
