@@ -6,6 +6,7 @@ import { driveFileSchema, driveSearchHitSchema } from "../../adapters/drive.ts";
 import { isGatewayError } from "../core/errors.ts";
 import {
   DEFAULT_MAX_CHARS,
+  DEFAULT_PAGE_SIZE,
   MARKDOWN_LIMIT,
   MAX_CHARS_LIMIT,
   createDocumentInputSchema,
@@ -16,6 +17,7 @@ import {
   readDocumentInputSchema,
   type DocumentText,
 } from "../documents/schemas.ts";
+import { fileIdInputSchema, searchFilesInputSchema } from "../products/schemas.ts";
 
 /** What the tools need; bound to the service layer over HTTP, to the tRPC client over stdio. */
 export interface McpBackend {
@@ -33,6 +35,8 @@ interface ToolDefinition {
   input: z.ZodType;
   /** Advertised as outputSchema: the SDK client checks structuredContent against it. */
   output: z.ZodType;
+  /** Defaults zod applies but its JSON Schema leaves out (a default behind a preprocess is lost). */
+  defaults?: Record<string, unknown>;
   readOnly: boolean;
   run(backend: McpBackend, args: unknown): Promise<CallToolResult>;
 }
@@ -67,8 +71,21 @@ function readResult(body: DocumentText): CallToolResult {
   return { content, structuredContent: body };
 }
 
-const driveSearchInput = z.object({ query: z.string().min(1).max(1000).meta({ description: "What to look for in file names and contents" }) });
-const driveGetInput = z.object({ id: z.string().min(1).max(256).meta({ description: "Drive file id" }) });
+// The schemas the service validates with, plus descriptions for the agent: what is advertised is
+// what is checked. (.meta() clones a field with the same checks.)
+const driveSearchInput = searchFilesInputSchema.extend({
+  query: searchFilesInputSchema.shape.query.meta({ description: "What to look for in file names and contents" }),
+});
+const driveGetInput = fileIdInputSchema.extend({
+  id: fileIdInputSchema.shape.id.meta({ description: "Drive file id, from drive_search" }),
+});
+const docsCreateInput = createDocumentInputSchema.extend({
+  idempotencyKey: createDocumentInputSchema.shape.idempotencyKey.meta({
+    description:
+      "Optional, up to 255 characters. Send the same key when retrying a docs_create whose answer you did not get: " +
+      "within 24 hours it returns the first document instead of creating another.",
+  }),
+});
 
 export const tools: ToolDefinition[] = [
   {
@@ -79,6 +96,7 @@ export const tools: ToolDefinition[] = [
       "Filter with `query` (case-insensitive substring of the name); page with `limit` (1-100, default 50) and the `cursor` from nextCursor.",
     input: listDocumentsInputSchema,
     output: documentListSchema,
+    defaults: { limit: DEFAULT_PAGE_SIZE },
     readOnly: true,
     run: async (backend, args) => asJson(await backend.docsList(args)),
   },
@@ -91,6 +109,7 @@ export const tools: ToolDefinition[] = [
       "When cut short, a second text block says so. Use docs_list to find the id.",
     input: readDocumentInputSchema,
     output: documentTextSchema,
+    defaults: { maxChars: DEFAULT_MAX_CHARS },
     readOnly: true,
     run: async (backend, args) => readResult(await backend.docsRead(args)),
   },
@@ -100,8 +119,9 @@ export const tools: ToolDefinition[] = [
     description:
       `Render markdown (CommonMark + GitHub tables, task lists, strikethrough) into a real .docx and store it for the caller. ` +
       `\`markdown\` may be at most ${MARKDOWN_LIMIT.toLocaleString("en")} characters; \`name\` 1-255 characters. ` +
-      "Returns the created document as JSON, including downloadUrl for the .docx.",
-    input: createDocumentInputSchema.pick({ name: true, markdown: true }),
+      "Returns the created document as JSON, including downloadUrl for the .docx. " +
+      "Pass an `idempotencyKey` so that a retry does not create a second document.",
+    input: docsCreateInput,
     output: documentSummarySchema,
     readOnly: false,
     run: async (backend, args) => asJson(await backend.docsCreate(args)),
@@ -142,12 +162,18 @@ function objectJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inpu
   return { ...rest, ...root, ...(Object.keys(others).length > 0 ? { $defs: others } : {}) } as Tool["inputSchema"];
 }
 
+function withDefaults(schema: Tool["inputSchema"], defaults: Record<string, unknown> = {}): Tool["inputSchema"] {
+  const properties = { ...schema.properties } as Record<string, Record<string, unknown>>;
+  for (const [name, value] of Object.entries(defaults)) properties[name] = { ...properties[name], default: value };
+  return { ...schema, properties };
+}
+
 /** Tool descriptors for tools/list, built once. */
 export const toolDescriptors: Tool[] = tools.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: objectJsonSchema(tool.input, "input"),
+  inputSchema: withDefaults(objectJsonSchema(tool.input, "input"), tool.defaults),
   outputSchema: objectJsonSchema(tool.output, "output"),
   annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.name.startsWith("drive_") },
 }));

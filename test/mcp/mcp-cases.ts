@@ -18,13 +18,42 @@ export async function expectToolList(client: Client): Promise<void> {
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
   expect(byName["docs_create"]!.inputSchema).toMatchObject({
     type: "object",
-    properties: { name: { type: "string", maxLength: 255 }, markdown: { type: "string", maxLength: 400_000 } },
-    required: expect.arrayContaining(["name", "markdown"]),
+    properties: {
+      name: { type: "string", minLength: 1, maxLength: 255 },
+      markdown: { type: "string", maxLength: 400_000 },
+      // Advertised so that a retrying agent does not create the document twice.
+      idempotencyKey: { type: "string", minLength: 1, maxLength: 255, description: expect.stringMatching(/retry/) },
+    },
   });
-  expect(byName["docs_read"]!.inputSchema.required).toEqual(["id"]);
+  expect(byName["docs_create"]!.inputSchema.required).toEqual(["name", "markdown"]);
+  expect(byName["docs_list"]!.inputSchema).toMatchObject({
+    type: "object",
+    properties: {
+      query: { type: "string", maxLength: 255 },
+      limit: { type: "integer", minimum: 1, maximum: 100, default: 50 },
+      cursor: { type: "string" },
+    },
+  });
+  expect(byName["docs_list"]!.inputSchema.required ?? []).toEqual([]);
+  expect(byName["docs_read"]!.inputSchema).toMatchObject({
+    type: "object",
+    properties: { id: { type: "string" }, maxChars: { type: "integer", minimum: 1, maximum: 1_000_000, default: 20_000 } },
+    required: ["id"],
+  });
   expect(byName["docs_read"]!.description).toMatch(/20,000/);
   expect(byName["docs_create"]!.description).toMatch(/400,000/);
-  expect(byName["drive_search"]!.inputSchema.required).toEqual(["query"]);
+  expect(byName["drive_search"]!.inputSchema).toMatchObject({
+    type: "object",
+    properties: { query: { type: "string", minLength: 1, maxLength: 1000, description: expect.any(String) } },
+    required: ["query"],
+  });
+  expect(byName["drive_get"]!.inputSchema).toMatchObject({
+    type: "object",
+    properties: { id: { type: "string", minLength: 1, maxLength: 256, description: expect.any(String) } },
+    required: ["id"],
+  });
+  for (const tool of tools) expect(tool.description, tool.name).toBeTruthy();
+  for (const name of ["drive_search", "drive_get"]) expect(byName[name]!.description).toMatch(/access token/);
   // Every tool's result is structured, and says so; the SDK client checks results against it.
   for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object" });
   expect(byName["docs_list"]!.outputSchema).toMatchObject({ required: ["documents", "nextCursor"] });
@@ -65,6 +94,15 @@ export async function expectDocumentRoundTrip(client: Client, name: string): Pro
     type: "text",
     text: `[truncated: showing 9 of ${doc.characters.toLocaleString("en")} characters; call docs_read again with a larger maxChars (up to 1,000,000)]`,
   });
+
+  // A retried docs_create with the same idempotencyKey answers with the first document.
+  const idempotencyKey = `retry-${name}`;
+  const first = (await client.callTool({ name: "docs_create", arguments: { name: `${name} (retried)`, markdown: "# Once", idempotencyKey } })) as ToolResult;
+  const again = (await client.callTool({ name: "docs_create", arguments: { name: `${name} (retried)`, markdown: "# Once", idempotencyKey } })) as ToolResult;
+  expect(first.isError, textOf(first)).toBeFalsy();
+  expect((again.structuredContent as { id: string }).id).toBe((first.structuredContent as { id: string }).id);
+  const retried = (await client.callTool({ name: "docs_list", arguments: { query: `${name} (retried)` } })) as ToolResult;
+  expect((retried.structuredContent as { documents: unknown[] }).documents).toHaveLength(1);
   return doc.id;
 }
 

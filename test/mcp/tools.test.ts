@@ -50,3 +50,22 @@ describe("errorResult", () => {
     expect(errorResult(new Error("secret detail"))).toEqual({ isError: true, content: [{ type: "text", text: "INTERNAL: Internal error" }] });
   });
 });
+
+describe("advertised input schemas are the ones the service validates with", () => {
+  const input = (name: string) => tools.find((t) => t.name === name)!.input;
+
+  it("drive_get refuses an id that is not one path segment, as the drive service does", () => {
+    expect(input("drive_get").safeParse({ id: ".." }).success).toBe(false);
+    expect(input("drive_get").safeParse({ id: "a/b" }).success).toBe(false);
+    expect(input("drive_get").safeParse({ id: "file_1" }).success).toBe(true);
+  });
+
+  it("drive_search trims the query before requiring one character, as the drive service does", () => {
+    expect(input("drive_search").safeParse({ query: "   " }).success).toBe(false);
+    expect(input("drive_search").safeParse({ query: " budget " }).success).toBe(true);
+  });
+
+  it("docs_create takes an idempotencyKey", () => {
+    expect(input("docs_create").parse({ name: "n", markdown: "m", idempotencyKey: "k" })).toMatchObject({ idempotencyKey: "k" });
+  });
+});
