@@ -95,6 +95,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     path: "/graphql",
     bodyLimit: options.bodyLimit,
     ownsBodyLimit: accepts,
+    fail: graphqlFailure,
     fetch,
     // yoga reads the body straight off the socket, into its own light Request.
     handleNode: (incoming, outgoing, env) => yoga.handleNodeRequestAndResponse(incoming, outgoing, env),

@@ -21,6 +21,9 @@ export interface SurfaceEnv {
 
 export type FetchHandler = (request: Request, env: SurfaceEnv) => Response | Promise<Response>;
 
+/** Answers a request that failed before its surface ran, in that surface's error shape. */
+export type FailureHandler = (error: GatewayError, request: Request, env: SurfaceEnv) => Response | Promise<Response>;
+
 export interface Surface {
   /** Path prefix, e.g. "/graphql" or "/trpc". */
   path: string;
@@ -29,6 +32,8 @@ export interface Surface {
   bodyLimit?: number;
   /** Requests whose body the surface limits itself while streaming it (file uploads); `bodyLimit` is not applied to them. */
   ownsBodyLimit?: (request: RequestHead) => boolean;
+  /** Errors the app raises for this surface (a body over the limit); default the REST error body. */
+  fail?: FailureHandler;
   /**
    * The same handling from Node's request and response (see ./node.ts), used when the server is
    * Node's and the body's length is declared. The app sends the Response it returns.
@@ -71,24 +76,24 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     }
   });
 
-  const payloadTooLarge = (c: Context<HttpEnv>, limit: number) => {
-    const response = errorResponse(
-      new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } }),
-      c.get("log"),
-    );
+  const payloadTooLarge = async (c: Context<HttpEnv>, limit: number, fail: FailureHandler | undefined) => {
+    const error = new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } });
+    const response = fail
+      ? await fail(error, c.req.raw, { requestId: c.get("requestId"), log: c.get("log") })
+      : errorResponse(error, c.get("log"));
     // The rest of the body is never read, so the connection cannot be reused.
     response.headers.set("Connection", "close");
     return response;
   };
   // A declared length is checked without touching the body; only a body of unknown length is
   // read (by hono's bodyLimit) to be measured.
-  const tooLarge = (limit: number): MiddlewareHandler<HttpEnv> => {
-    const measured = bodyLimit({ maxSize: limit, onError: (c) => payloadTooLarge(c, limit) });
+  const tooLarge = (limit: number, fail?: FailureHandler): MiddlewareHandler<HttpEnv> => {
+    const measured = bodyLimit({ maxSize: limit, onError: (c) => payloadTooLarge(c, limit, fail) });
     return async (c, next) => {
       const node = nodeBindings(c);
       const body = node ? declaredBody(node.incoming) : "unknown";
       if (body === "none") return next();
-      if (typeof body === "number") return body > limit ? payloadTooLarge(c, limit) : next();
+      if (typeof body === "number") return body > limit ? payloadTooLarge(c, limit, fail) : next();
       return measured(c, next);
     };
   };
@@ -113,7 +118,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     app.route(route.path, route.app);
   }
   for (const surface of deps.surfaces) {
-    const fixedLimit = tooLarge(surface.bodyLimit ?? deps.bodyLimit);
+    const fixedLimit = tooLarge(surface.bodyLimit ?? deps.bodyLimit, surface.fail);
     const ownsLimit = surface.ownsBodyLimit;
     const head = (c: Context<HttpEnv>): RequestHead => {
       const node = nodeBindings(c);

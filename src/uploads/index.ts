@@ -80,15 +80,6 @@ export function withUploads<A>(route: UploadRoute<A>, next: FetchHandler): Fetch
 }
 
 /**
- * A `fail` for surfaces that report a GatewayError thrown by `request.formData()` themselves
- * (tRPC: a TRPCError with data.gatewayCode, like any other input failure).
- */
-export const failThroughFormData =
-  (next: FetchHandler) =>
-  (error: GatewayError, request: Request, env: SurfaceEnv): Response | Promise<Response> =>
-    next(new FormRequest(request, () => Promise.reject(error)), env);
-
-/**
  * A `fail` for GraphQL: a GraphQL-over-HTTP error response whose `errors[0].extensions.code` is the
  * gateway's code, with the code's HTTP status (yoga itself would turn an error from formData()
  * into a generic 400 "invalid multipart data").

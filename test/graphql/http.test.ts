@@ -1,6 +1,7 @@
 // GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
 import { serverAudits } from "graphql-http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DocumentStore } from "../../src/documents/store/types.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 
@@ -24,13 +25,48 @@ describe("GraphQL over HTTP compliance (graphql-http serverAudits)", () => {
   }
 });
 
-describe("limits are enforced before execution", () => {
+describe("limits are enforced before execution, without touching the store", () => {
   const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code;
+
+  // Every store method: authentication (findApiKeyByHash) and every read or write would show here.
+  const storeMethods = [
+    "createDocument",
+    "findIdempotent",
+    "getDocument",
+    "getDocuments",
+    "readText",
+    "readContent",
+    "listDocuments",
+    "insertApiKey",
+    "findApiKeyByHash",
+    "listApiKeys",
+    "revokeApiKey",
+    "pruneIdempotency",
+    "ping",
+  ] as const satisfies readonly (keyof DocumentStore)[];
+
+  /** Runs `request` and returns the store methods it called. */
+  async function storeCallsDuring(request: () => Promise<unknown>): Promise<string[]> {
+    const spies = storeMethods.map((method) => [method, vi.spyOn(tg.gateway.store, method)] as const);
+    try {
+      await request();
+      return spies.filter(([, spy]) => spy.mock.calls.length > 0).map(([method]) => method);
+    } finally {
+      for (const [, spy] of spies) spy.mockRestore();
+    }
+  }
+
+  it("(the spy sees a query that does run: authentication and the list)", async () => {
+    const calls = await storeCallsDuring(() => graphqlRequest(tg.url, auth, "{ documents(first: 1) { edges { cursor } } }"));
+    expect(calls).toEqual(["listDocuments", "findApiKeyByHash"]);
+  });
 
   it("a query nested 30 deep is refused", async () => {
     // Depth is counted before field resolution, so the nesting need not exist in the schema.
     const query = "{ " + "documents { edges { node { ".repeat(10) + "id" + " } } }".repeat(10) + " }";
-    const { status, body } = await graphqlRequest(tg.url, auth, query);
+    let result: Awaited<ReturnType<typeof graphqlRequest>> | undefined;
+    expect(await storeCallsDuring(async () => (result = await graphqlRequest(tg.url, auth, query)))).toEqual([]);
+    const { status, body } = result!;
     expect(status).toBe(400);
     expect(codeOf(body)).toBe("BAD_USER_INPUT");
     // Depth and cost both grow with nesting; whichever limit trips first refuses it.
@@ -39,21 +75,36 @@ describe("limits are enforced before execution", () => {
 
   it("500 aliases are refused", async () => {
     const query = `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: viewer { id }`).join(" ")} }`;
-    const { status, body } = await graphqlRequest(tg.url, auth, query);
+    let result: Awaited<ReturnType<typeof graphqlRequest>> | undefined;
+    expect(await storeCallsDuring(async () => (result = await graphqlRequest(tg.url, auth, query)))).toEqual([]);
+    const { status, body } = result!;
     expect(status).toBe(400);
     expect(codeOf(body)).toBe("BAD_USER_INPUT");
     expect(body.errors?.[0]?.message).toMatch(/alias/i);
   });
 
-  it("a 1 MB body is refused with PAYLOAD_TOO_LARGE before parsing", async () => {
+  it("a 1 MB body is refused with PAYLOAD_TOO_LARGE, as a GraphQL error, before parsing", async () => {
     const query = `{ viewer { id } } # ${"x".repeat(1_000_000)}`;
-    const response = await fetch(`${tg.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: auth },
-      body: JSON.stringify({ query }),
+    let response: Response | undefined;
+    const calls = await storeCallsDuring(async () => {
+      response = await fetch(`${tg.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/graphql-response+json", authorization: auth },
+        body: JSON.stringify({ query }),
+      });
     });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE" } });
+    expect(calls).toEqual([]);
+    expect(response!.status).toBe(413);
+    expect(response!.headers.get("content-type")).toMatch(/^application\/graphql-response\+json/);
+    expect(response!.headers.get("x-request-id")).toBeTruthy();
+    expect(await response!.json()).toEqual({
+      errors: [
+        {
+          message: `The request body is over the ${tg.config.GRAPHQL_BODY_LIMIT_BYTES}-byte limit`,
+          extensions: { code: "PAYLOAD_TOO_LARGE", details: { limit: tg.config.GRAPHQL_BODY_LIMIT_BYTES } },
+        },
+      ],
+    });
   });
 
   it("a syntax error is BAD_USER_INPUT", async () => {
