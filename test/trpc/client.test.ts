@@ -1,8 +1,22 @@
-// tRPC specifics through a real @trpc/client: a body over the limit answered in tRPC's own error shape.
+// tRPC specifics through a real @trpc/client: the order of checks (credential, then scope, then
+// input, as on REST and GraphQL) and a body over the limit answered in tRPC's own error shape.
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { inferRouterInputs } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { CreateDocumentInput, ListDocumentsInput, ReadDocumentInput } from "../../src/documents/schemas.ts";
+import type { CreateShareInput, SendMessageInput } from "../../src/products/schemas.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+
+// Checked by tsc (npm run typecheck): inputs validated by the services, not by tRPC, keep the
+// schemas' exact input types for clients (`void`: tRPC lets an optional input be left out).
+type Inputs = inferRouterInputs<AppRouter>;
+expectTypeOf<Inputs["documents"]["list"]>().toEqualTypeOf<ListDocumentsInput | undefined | void>();
+expectTypeOf<Inputs["documents"]["read"]>().toEqualTypeOf<ReadDocumentInput>();
+expectTypeOf<Inputs["documents"]["create"]>().toEqualTypeOf<CreateDocumentInput>();
+expectTypeOf<Inputs["messages"]["send"]>().toEqualTypeOf<SendMessageInput>();
+expectTypeOf<Inputs["files"]["share"]>().toEqualTypeOf<CreateShareInput>();
+expectTypeOf<Inputs["files"]["upload"]>().toEqualTypeOf<FormData>();
 
 /** A client with `token` as its bearer credential, or none when null. */
 const clientFor = (url: string, token: string | null) =>
@@ -19,6 +33,45 @@ async function failure(call: Promise<unknown>) {
   if (!(error instanceof TRPCClientError)) throw error;
   return { message: error.message, data: (error as TRPCClientError<AppRouter>).data };
 }
+
+describe("credential and scope are checked before the input", () => {
+  let tg: TestGateway;
+  beforeAll(async () => {
+    tg = await startTestGateway();
+  });
+  afterAll(() => tg.close());
+
+  it("no credential and invalid input → UNAUTHENTICATED (documents and products)", async () => {
+    const anonymous = clientFor(tg.url, null);
+    expect((await failure(anonymous.documents.list.query({ limit: 0 }))).data).toMatchObject({ code: "UNAUTHORIZED", gatewayCode: "UNAUTHENTICATED", httpStatus: 401 });
+    expect((await failure(anonymous.documents.read.query({ id: "", maxChars: -1 }))).data).toMatchObject({ code: "UNAUTHORIZED", gatewayCode: "UNAUTHENTICATED" });
+    expect((await failure(anonymous.messages.list.query({ limit: 0 }))).data).toMatchObject({ code: "UNAUTHORIZED", gatewayCode: "UNAUTHENTICATED" });
+  });
+
+  it("a docs:read-only key sending 400,001 characters → FORBIDDEN, not PAYLOAD_TOO_LARGE", async () => {
+    const reader = clientFor(tg.url, await tg.key({ user: "reader", scopes: ["docs:read"] }));
+    const { data } = await failure(reader.documents.create.mutate({ name: "too big", markdown: "a".repeat(400_001) }));
+    expect(data).toMatchObject({ code: "FORBIDDEN", gatewayCode: "FORBIDDEN", httpStatus: 403 });
+  });
+
+  it("with the credential and scope, the input is still validated (by the service)", async () => {
+    const writer = clientFor(tg.url, await tg.key({ user: "writer" }));
+    expect((await failure(writer.documents.list.query({ limit: 0 }))).data).toMatchObject({ code: "BAD_REQUEST", gatewayCode: "BAD_USER_INPUT" });
+    const tooBig = await failure(writer.documents.create.mutate({ name: "too big", markdown: "a".repeat(400_001) }));
+    expect(tooBig.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", gatewayCode: "PAYLOAD_TOO_LARGE", details: { limit: 400_000, length: 400_001 } });
+    // Input the schema transforms reaches the service as sent, and is transformed there once.
+    const created = await writer.documents.create.mutate({ name: "  trimmed  ", markdown: "# Hi\n" });
+    expect(created.name).toBe("trimmed");
+    expect((await failure(writer.documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({ gatewayCode: "BAD_USER_INPUT" });
+    expect((await failure(clientFor(tg.url, null).documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({ gatewayCode: "UNAUTHENTICATED" });
+  });
+
+  it("files.upload without FormData → BAD_USER_INPUT once authenticated", async () => {
+    const writer = clientFor(tg.url, "not-a-key-but-an-access-token");
+    const { data } = await failure(writer.files.upload.mutate({ file: "nope" } as unknown as FormData));
+    expect(data).toMatchObject({ code: "BAD_REQUEST", gatewayCode: "BAD_USER_INPUT" });
+  });
+});
 
 describe("a body over BODY_LIMIT_BYTES", () => {
   let tg: TestGateway;
