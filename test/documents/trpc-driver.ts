@@ -1,5 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
+import { expect } from "vitest";
 import { createGatewayClient } from "../../src/client/index.ts";
+import { errorCodes } from "../../src/core/errors.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
 import type { DocumentsDriver, Outcome } from "./driver.ts";
 
@@ -8,8 +10,13 @@ async function outcome<T>(run: () => Promise<T>): Promise<Outcome<T>> {
     return { ok: true, data: await run() };
   } catch (error) {
     if (error instanceof TRPCClientError) {
-      const data = (error as TRPCClientError<AppRouter>).data as { gatewayCode?: string; httpStatus?: number } | undefined;
-      return { ok: false, code: data?.gatewayCode ?? "?", message: error.message, ...(data?.httpStatus ? { httpStatus: data.httpStatus } : {}) };
+      const data = (error as TRPCClientError<AppRouter>).data;
+      // §3: data.code is the tRPC code that matches data.gatewayCode, on every error.
+      expect(data, error.message).toBeDefined();
+      const { code, gatewayCode, httpStatus } = data!;
+      expect(code, `data.code for ${gatewayCode}`).toBe(errorCodes[gatewayCode].trpc);
+      expect(httpStatus, `data.httpStatus for ${gatewayCode}`).toBe(errorCodes[gatewayCode].status);
+      return { ok: false, code: gatewayCode, message: error.message, httpStatus };
     }
     throw error;
   }
