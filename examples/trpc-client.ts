@@ -1,13 +1,20 @@
-// A TypeScript agent using the gateway's typed tRPC client. Type-checked in CI (`npm run typecheck`).
+// A TypeScript agent using the gateway's typed tRPC client. Type-checked in CI (`npm run typecheck`)
+// through the package's own name, as an installed package resolves it; the README shows this code.
 // Run: GATEWAY_URL=http://127.0.0.1:4000 GATEWAY_API_KEY=wgk_… npx tsx examples/trpc-client.ts
-import { createGatewayClient } from "../src/client/index.ts";
+import { TRPCClientError } from "@trpc/client";
+import { createGatewayClient } from "workspace-gateway/client";
+import type { AppRouter } from "workspace-gateway"; // type-only entry
 
-const gateway = createGatewayClient({
-  url: process.env["GATEWAY_URL"] ?? "http://127.0.0.1:4000",
-  token: process.env["GATEWAY_API_KEY"] ?? "",
-});
-
+const gateway = createGatewayClient({ url: process.env.GATEWAY_URL ?? "http://127.0.0.1:4000", token: process.env.GATEWAY_API_KEY ?? "" });
 const doc = await gateway.documents.create.mutate({ name: "Plan", markdown: "# Plan\n\n- ship\n- measure" });
 const { text, truncated } = await gateway.documents.read.query({ id: doc.id, maxChars: 1000 });
 const { documents } = await gateway.documents.list.query({ query: "plan", limit: 10 });
 console.log(doc.downloadUrl, text, truncated, documents.length);
+
+try {
+  await gateway.documents.read.query({ id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
+} catch (error) {
+  if (!(error instanceof TRPCClientError)) throw error;
+  const { data } = error as TRPCClientError<AppRouter>;
+  console.log(data?.code, data?.gatewayCode); // NOT_FOUND NOT_FOUND
+}
