@@ -51,7 +51,8 @@ export type MaskError = (error: unknown, message: string) => Error;
  * hid. The plugin's onResultProcess has the request's logger (its lines carry the requestId): it
  * logs what was hidden, then gives every error the caller caused a code (BAD_USER_INPUT unless its
  * HTTP status says otherwise); a result with no data at all (the request never executed) answers
- * HTTP 400, as GraphQL over HTTP asks. A result without errors costs one check.
+ * HTTP 400, as GraphQL over HTTP asks. Masked errors are not the caller's and keep yoga's status
+ * (500 when nothing executed, else 200). A result without errors costs one check.
  */
 export function createGraphQLErrors(fallbackLog: Logger): {
   maskError: MaskError;
