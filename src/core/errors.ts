@@ -55,8 +55,12 @@ export class GatewayError extends Error {
     return errorCodes[this.code].trpc;
   }
 
-  /** The body every surface shows a caller: code, message, optional details — never a stack. */
+  /**
+   * The body every surface shows a caller: code, message, optional details — never a stack, and
+   * for INTERNAL nothing of what went wrong (that goes to the log).
+   */
   toBody(): { error: { code: ErrorCode; message: string; details?: unknown } } {
+    if (this.code === "INTERNAL") return { error: { code: "INTERNAL", message: "Internal error" } };
     return {
       error: {
         code: this.code,

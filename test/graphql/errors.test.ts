@@ -96,3 +96,36 @@ describe("unexpected errors are masked and logged with the request id", () => {
     expect(logLines.filter((l) => l["requestId"] === "gql-forbidden-1" && l["level"] === "error")).toEqual([]);
   });
 });
+
+describe("REST and tRPC mask them the same way", () => {
+  it.each([
+    ["a thrown Error", "boom"],
+    ["a GatewayError with code INTERNAL", "internal"],
+  ])("REST: %s → 500 INTERNAL \"Internal error\"", async (_label, name) => {
+    const response = await fetch(`${running.url}/api/v1/documents`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: auth },
+      body: JSON.stringify({ name, markdown: "# x" }),
+    });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { code: "INTERNAL", message: "Internal error" } });
+    await loggedError(response.headers.get("x-request-id")!);
+  });
+
+  it.each([
+    ["a thrown Error", "boom"],
+    ["a GatewayError with code INTERNAL", "internal"],
+  ])("tRPC: %s → INTERNAL_SERVER_ERROR \"Internal error\"", async (_label, name) => {
+    const response = await fetch(`${running.url}/trpc/documents.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: auth },
+      body: JSON.stringify({ name, markdown: "# x" }),
+    });
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(text).not.toMatch(/exploded|secret|Rendering failed|paper/);
+    const body = JSON.parse(text) as { error: { message: string; data: { code: string; gatewayCode: string } } };
+    expect(body.error.message).toBe("Internal error");
+    expect(body.error.data).toMatchObject({ code: "INTERNAL_SERVER_ERROR", gatewayCode: "INTERNAL" });
+  });
+});
