@@ -50,8 +50,8 @@ export type MaskError = (error: unknown, message: string) => Error;
  * anything unexpected become `message`, "Internal error", with code INTERNAL) and remembers what it
  * hid. The plugin's onResultProcess has the request's logger (its lines carry the requestId): it
  * logs what was hidden, then gives every error the caller caused a code (BAD_USER_INPUT unless its
- * HTTP status says otherwise); a result with no data at all (the request never executed) answers
- * HTTP 400, as GraphQL over HTTP asks. Masked errors are not the caller's and keep yoga's status
+ * HTTP status says otherwise); a result with no data entry at all (the request never executed)
+ * answers HTTP 400, as GraphQL over HTTP asks. Masked errors are not the caller's and keep yoga's status
  * (500 when nothing executed, else 200). A result without errors costs one check.
  */
 export function createGraphQLErrors(fallbackLog: Logger): {
@@ -81,7 +81,9 @@ export function createGraphQLErrors(fallbackLog: Logger): {
   const plugin: Plugin<Record<string, unknown>, Partial<SurfaceEnv>> = {
     onResultProcess({ result, setResult, serverContext }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
-      const requestError = result.data == null;
+      // No data entry: the request never executed. `data: null` is an executed request whose
+      // error reached a non-null root field; GraphQL over HTTP answers that 200 like any partial result.
+      const requestError = result.data === undefined;
       setResult({
         ...result,
         errors: result.errors.map((error) => {

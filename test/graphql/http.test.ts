@@ -139,8 +139,15 @@ describe("viewer, errors and partial data", () => {
   });
 
   it("no credential → UNAUTHENTICATED; introspection still works", async () => {
-    const { body } = await graphqlRequest(tg.url, null, "{ viewer { id } }");
+    const { status, body } = await graphqlRequest(tg.url, null, "{ viewer { id } }");
     expect(body.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    // The request executed (data is present, null): GraphQL over HTTP answers it 200, unlike a
+    // request that never executed (a syntax error: no data entry, 400).
+    expect(status).toBe(200);
+    expect(body).toHaveProperty("data", null);
+    const syntax = await graphqlRequest(tg.url, null, "{ viewer { ");
+    expect(syntax.status).toBe(400);
+    expect(syntax.body).not.toHaveProperty("data");
     const intro = await graphqlRequest<{ __schema: { queryType: { name: string } } }>(tg.url, null, "{ __schema { queryType { name } } }");
     expect(intro.body.data?.__schema.queryType.name).toBe("Query");
   });
