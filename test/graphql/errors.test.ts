@@ -74,7 +74,7 @@ describe("unexpected errors are masked and logged with the request id", () => {
     // Execution ran (data is null, not absent): GraphQL over HTTP answers 200.
     expect(status).toBe(200);
     expect(body.data).toBeNull();
-    expect(body.errors).toEqual([{ message: "Internal error", locations: expect.any(Array), path: ["createDocument"], extensions: { code: "INTERNAL", unexpected: true } }]);
+    expect(body.errors).toEqual([{ message: "Internal error", locations: expect.any(Array), path: ["createDocument"], extensions: { code: "INTERNAL" } }]);
     expect(JSON.stringify(body)).not.toMatch(/exploded|secret|Rendering failed|paper/);
 
     expect(requestId).toBeTruthy();
