@@ -25,6 +25,13 @@ export function createMcpSurface(options: { services: Services; createContext: C
   return {
     path: "/mcp",
     bodyLimit: options.bodyLimit,
+    // A body over the limit never reaches the transport; an MCP client still gets JSON-RPC, with
+    // the gateway's code in error.data as tool errors carry it in their text.
+    fail: (error) =>
+      Response.json(
+        { jsonrpc: "2.0", error: { code: -32600, message: error.message, data: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) } }, id: null },
+        { status: error.status },
+      ),
     fetch: async (request, env) => {
       // Authenticate whatever the method: an unauthenticated caller gets 401, like on every route.
       let ctx: RequestContext;

@@ -116,4 +116,25 @@ describe("MCP over Streamable HTTP", () => {
       expect(await response.json()).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
     }
   });
+
+  it("a body over the limit is 413 with a JSON-RPC error carrying PAYLOAD_TOO_LARGE", async () => {
+    const limit = tg.config.BODY_LIMIT_BYTES;
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "docs_create", arguments: { name: "huge", markdown: "x".repeat(limit) } },
+    });
+    const response = await fetch(`${tg.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${key}` },
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: `The request body is over the ${limit}-byte limit`, data: { code: "PAYLOAD_TOO_LARGE", details: { limit } } },
+      id: null,
+    });
+  });
 });
