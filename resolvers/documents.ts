@@ -13,7 +13,7 @@ export const documentsResolvers: Resolvers = {
       });
       return toConnection({ items: page.documents, cursorOf: (d) => encodeCursor(d.id), nextCursor: page.nextCursor });
     },
-    document: async (_root, { id }, { services, request }) => services.documents.get(await request(), id),
+    document: async (_root, { id }, { services, request }) => services.documents.get(await request(), { id }),
   },
   Mutation: {
     createDocument: async (_root, { input }, { services, request }) => {

@@ -70,6 +70,10 @@ export const readDocumentInputSchema = z
   })
   .meta({ id: "ReadDocumentInput" });
 
+/** A document by id (GraphQL `document`, tRPC `documents.get`). */
+export const getDocumentInputSchema = z.object({ id: documentIdSchema });
+export type GetDocumentInput = z.input<typeof getDocumentInputSchema>;
+
 export const documentSummarySchema = z
   .object({
     id: z.string(),

@@ -9,6 +9,7 @@ import { parseInput } from "../core/validate.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
   createDocumentInputSchema,
+  getDocumentInputSchema,
   isDocumentId,
   listDocumentsInputSchema,
   readDocumentInputSchema,
@@ -16,6 +17,7 @@ import {
   type DocumentList,
   type DocumentSummary,
   type DocumentText,
+  type GetDocumentInput,
   type ListDocumentsInput,
   type ReadDocumentInput,
 } from "../documents/schemas.ts";
@@ -60,7 +62,7 @@ function truncateText(text: string, max: number): string {
 export interface DocumentsService {
   list(ctx: RequestContext, input: ListDocumentsInput): Promise<DocumentList>;
   /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
-  get(ctx: RequestContext, id: string): Promise<DocumentSummary | null>;
+  get(ctx: RequestContext, input: GetDocumentInput): Promise<DocumentSummary | null>;
   read(ctx: RequestContext, input: ReadDocumentInput): Promise<DocumentText>;
   create(ctx: RequestContext, input: CreateDocumentInput): Promise<{ document: DocumentSummary; replayed: boolean }>;
   download(ctx: RequestContext, id: string): Promise<{ name: string; docx: Uint8Array }>;
@@ -94,8 +96,9 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
       };
     },
 
-    async get(ctx, id) {
+    async get(ctx, input) {
       const ownerId = reader(ctx);
+      const { id } = parseInput(getDocumentInputSchema, input);
       // An id this service never issues cannot be anyone's: no store lookup for it.
       if (!isDocumentId(id)) return null;
       const record = await store.getDocument(ownerId, id);

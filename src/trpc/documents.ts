@@ -1,11 +1,7 @@
 // Documents procedures (CONTRACT §7): each is one service call. Inputs are typed by the shared zod
 // schemas and validated by the service, after authentication and the scope check (see unvalidated).
-import { z } from "zod";
-import { parseInput } from "../core/validate.ts";
-import { createDocumentInputSchema, listDocumentsInputSchema, readDocumentInputSchema } from "../documents/schemas.ts";
+import { createDocumentInputSchema, getDocumentInputSchema, listDocumentsInputSchema, readDocumentInputSchema } from "../documents/schemas.ts";
 import { procedure, router, unvalidated } from "./init.ts";
-
-const getInputSchema = z.object({ id: readDocumentInputSchema.shape.id });
 
 export const documentsRouter = router({
   list: procedure
@@ -18,9 +14,7 @@ export const documentsRouter = router({
     .input(unvalidated(createDocumentInputSchema))
     .mutation(async ({ ctx, input }) => (await ctx.services.documents.create(await ctx.request(), input)).document),
   /** Same as `read` but only the summary (for clients that need downloadUrl by id). */
-  get: procedure.input(unvalidated(getInputSchema)).query(async ({ ctx, input }) => {
-    const request = await ctx.request();
-    // The service's get takes a bare id (GraphQL's ID! is one already), so it is checked here.
-    return ctx.services.documents.get(request, parseInput(getInputSchema, input).id);
-  }),
+  get: procedure
+    .input(unvalidated(getDocumentInputSchema))
+    .query(async ({ ctx, input }) => ctx.services.documents.get(await ctx.request(), input)),
 });

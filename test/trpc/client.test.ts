@@ -52,6 +52,9 @@ describe("credential and scope are checked before the input", () => {
     const reader = clientFor(tg.url, await tg.key({ user: "reader", scopes: ["docs:read"] }));
     const { data } = await failure(reader.documents.create.mutate({ name: "too big", markdown: "a".repeat(400_001) }));
     expect(data).toMatchObject({ code: "FORBIDDEN", gatewayCode: "FORBIDDEN", httpStatus: 403 });
+    // documents.get too: a write-only key with an id of the wrong type is refused for its scope.
+    const writeOnly = clientFor(tg.url, await tg.key({ user: "writer-only", scopes: ["docs:write"] }));
+    expect((await failure(writeOnly.documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({ gatewayCode: "FORBIDDEN" });
   });
 
   it("with the credential and scope, the input is still validated (by the service)", async () => {
