@@ -13,6 +13,7 @@ import { graphqlFailure, isMultipartFormData, withUploads } from "../uploads/ind
 import type { GraphQLContext } from "./context.ts";
 import { createGraphQLErrors } from "./errors.ts";
 import { buildSchema } from "./schema.ts";
+import { requireAccessToken } from "../services/products.ts";
 
 export interface GraphQLSurfaceOptions {
   services: Services;
@@ -84,8 +85,13 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
-      authenticate: (request, env) =>
-        options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal }),
+      authenticate: async (request, env) => {
+        const ctx = await options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal });
+        // Uploads are product operations: a personal API key is refused now, not after its file
+        // has been spooled to disk.
+        requireAccessToken(ctx);
+        return ctx;
+      },
       serve: (request, env, authenticated) => yoga.fetch(request, { ...env, authenticated: Promise.resolve(authenticated) }),
       fail: graphqlFailure,
     },

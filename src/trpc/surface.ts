@@ -13,6 +13,7 @@ import type { RequestHead } from "../http/node.ts";
 import { isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
+import { requireAccessToken } from "../services/products.ts";
 
 export interface TrpcSurfaceOptions {
   services: Services;
@@ -73,8 +74,13 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
-      authenticate: (request, env) =>
-        options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal }),
+      authenticate: async (request, env) => {
+        const ctx = await options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal });
+        // Uploads are product operations: a personal API key is refused now, not after its file
+        // has been spooled to disk.
+        requireAccessToken(ctx);
+        return ctx;
+      },
       serve: (request, env, authenticated) => handle(request, env, Promise.resolve(authenticated)),
       fail,
     },
