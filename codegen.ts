@@ -21,6 +21,8 @@ const config: CodegenConfig = {
           Viewer: "../src/services/viewer.ts#ViewerInfo",
           Message: "../src/services/products.ts#Message as MessageModel",
           Meeting: "../resolvers/meetings.ts#MeetingParent",
+          // downloadUrl is the gateway's, resolved from the id; search hits add an optional score.
+          DriveFile: "../resolvers/drive.ts#DriveFileParent",
         },
         emitLegacyCommonJSImports: false,
         importExtension: ".ts",

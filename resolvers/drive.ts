@@ -1,5 +1,10 @@
+import type { DriveFile, DriveSearchHit } from "../adapters/drive.ts";
+import { fileDownloadUrl } from "../src/services/products.ts";
 import { defined, orNull } from "./nullable.ts";
 import type { Resolvers } from "./types.generated.ts";
+
+/** A drive file as the products give it; search hits also carry a score. */
+export type DriveFileParent = DriveFile & Partial<Pick<DriveSearchHit, "score">>;
 
 /**
  * The upload's bytes for the service: a native File as is; yoga's ponyfill File (not a Blob to
@@ -25,5 +30,8 @@ export const driveResolvers: Resolvers = {
     uploadFile: async (_root, { file, name, folderId }, { services, request }) =>
       services.products.files.upload(await request(), { ...uploadSource(file), ...defined({ name, folderId }) }),
     createShare: async (_root, { input }, { services, request }) => services.products.files.share(await request(), defined(input) as never),
+  },
+  DriveFile: {
+    downloadUrl: (file) => fileDownloadUrl(file.id),
   },
 };

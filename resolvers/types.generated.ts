@@ -5,6 +5,7 @@ import type { DocumentSummary } from '../src/documents/schemas.ts';
 import type { ViewerInfo } from '../src/services/viewer.ts';
 import type { Message as MessageModel } from '../src/services/products.ts';
 import type { MeetingParent } from '../resolvers/meetings.ts';
+import type { DriveFileParent } from '../resolvers/drive.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -214,6 +215,8 @@ export type DraftGenerationInput = {
 export type DriveFile = {
   __typename?: 'DriveFile';
   createdAt: Scalars['DateTime']['output'];
+  /** The gateway path that streams the file's bytes: GET it with the same Authorization (an access token). */
+  downloadUrl: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   mimeType: Scalars['String']['output'];
   modifiedAt: Scalars['DateTime']['output'];
@@ -665,7 +668,7 @@ export type ResolversTypes = {
   DocumentText: ResolverTypeWrapper<DocumentText>;
   Draft: ResolverTypeWrapper<Draft>;
   DraftGenerationInput: DraftGenerationInput;
-  DriveFile: ResolverTypeWrapper<DriveFile>;
+  DriveFile: ResolverTypeWrapper<DriveFileParent>;
   EmailAddress: ResolverTypeWrapper<EmailAddress>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -724,7 +727,7 @@ export type ResolversParentTypes = {
   DocumentText: DocumentText;
   Draft: Draft;
   DraftGenerationInput: DraftGenerationInput;
-  DriveFile: DriveFile;
+  DriveFile: DriveFileParent;
   EmailAddress: EmailAddress;
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
@@ -876,6 +879,7 @@ export type DraftResolvers<ContextType = GraphQLContext, ParentType extends Reso
 
 export type DriveFileResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DriveFile'] = ResolversParentTypes['DriveFile']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  downloadUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mimeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   modifiedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

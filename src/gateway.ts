@@ -15,6 +15,7 @@ import { createHttpApp } from "./http/app.ts";
 import type { HttpEnv } from "./http/env.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
 import { documentsRoutes } from "./rest/documents.ts";
+import { filesRoutes } from "./rest/files.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
 import { createDocumentsService, type DocumentsService } from "./services/documents.ts";
@@ -79,7 +80,10 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     bodyLimit: config.BODY_LIMIT_BYTES,
     ready: () => store.ping(),
     openapi: buildOpenApiDocument(packageVersion),
-    routes: [{ path: "/api/v1/documents", app: documentsRoutes({ documents: services.documents, createContext }) }],
+    routes: [
+      { path: "/api/v1/documents", app: documentsRoutes({ documents: services.documents, createContext }) },
+      { path: "/api/v1/files", app: filesRoutes({ products: services.products, createContext }) },
+    ],
     surfaces: [
       createGraphQLSurface({
         services,

@@ -2,6 +2,7 @@
 import contentDisposition from "content-disposition";
 import { Hono, type Context } from "hono";
 import type { ContextFactory } from "../core/request-context.ts";
+import { routeContext } from "./context.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { HttpEnv } from "../http/env.ts";
 import type { DocumentsService } from "../services/documents.ts";
@@ -38,8 +39,7 @@ async function readJson(c: Context<HttpEnv>): Promise<unknown> {
 
 export function documentsRoutes(deps: { documents: DocumentsService; createContext: ContextFactory }): Hono<HttpEnv> {
   const { documents } = deps;
-  const context = (c: Context<HttpEnv>) =>
-    deps.createContext({ requestId: c.get("requestId"), authorization: c.req.header("authorization"), signal: c.req.raw.signal });
+  const context = routeContext(deps.createContext);
 
   return new Hono<HttpEnv>()
     .post("/", async (c) => {

@@ -155,6 +155,9 @@ export function requireAccessToken(ctx: RequestContext): TenantCall {
   return { requestId: ctx.requestId, accessToken: principal.accessToken, signal: ctx.signal, tenant: principal.tenant };
 }
 
+/** Where the gateway streams a drive file's bytes (GET, with the same access token): src/rest/files.ts. */
+export const fileDownloadUrl = (id: string): string => `/api/v1/files/${encodeURIComponent(id)}/content`;
+
 const LOADERS = Symbol("product-loaders");
 
 /** Each key its own upstream call (the upstream has no batch endpoints); failures stay per key. */
