@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { requireScope, requireUser } from "../auth/authenticate.ts";
-import type { RequestContext } from "../core/context.ts";
+import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
@@ -24,6 +24,14 @@ import {
 import { foldName, type DocumentRecord, type DocumentStore } from "../documents/store/types.ts";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Characters of document text one request may read, whatever the surface: five full-size reads.
+ * GraphQL's cost limit cannot see `first` or `maxChars`, so 20 aliased lists of 100 documents'
+ * text would otherwise build a response of billions of characters.
+ */
+export const TEXT_PER_REQUEST = 5_000_000;
+const TEXT_READ = Symbol("text-read");
 const CURSOR_PREFIX = "c1.";
 const newDocumentId = (() => {
   const ulid = monotonicFactory();
@@ -111,6 +119,15 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
       const found = isDocumentId(id) ? await store.readText(ownerId, id) : null;
       if (!found) throw notFound("Document");
       const text = truncateText(found.text, maxChars);
+      const read = memoize(ctx, TEXT_READ, () => ({ chars: 0 }));
+      if (read.chars + text.length > TEXT_PER_REQUEST) {
+        throw new GatewayError(
+          "PAYLOAD_TOO_LARGE",
+          `One request may read at most ${TEXT_PER_REQUEST} characters of document text; ask for fewer documents or a smaller maxChars`,
+          { details: { limit: TEXT_PER_REQUEST } },
+        );
+      }
+      read.chars += text.length;
       const { document } = found;
       return {
         id: document.id,

@@ -1,7 +1,9 @@
 // GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
+import { execFileSync } from "node:child_process";
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DocumentStore } from "../../src/documents/store/types.ts";
+import { TEXT_PER_REQUEST } from "../../src/services/documents.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 
@@ -234,5 +236,30 @@ describe("Relay connections", () => {
     expect(last.pageInfo).toEqual({ hasNextPage: false, endCursor: last.edges[0]!.cursor });
     const beyond = await page(key, last.pageInfo.endCursor);
     expect(beyond).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
+  });
+});
+
+describe("a request's document text is bounded whatever its shape", () => {
+  it(`aliases cannot read more than ${TEXT_PER_REQUEST} characters of text in one request`, async () => {
+    const generator = new URL("../../../shared/tools/gen-markdown.mjs", import.meta.url).pathname;
+    const markdown = execFileSync(process.execPath, [generator, "400000"], { encoding: "utf8", maxBuffer: 8 * 1024 * 1024 });
+    const created = await fetch(`${tg.url}/api/v1/documents`, {
+      method: "POST",
+      headers: { authorization: auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: "big", markdown }),
+    });
+    const { id, characters } = (await created.json()) as { id: string; characters: number };
+    const aliases = 20; // armor's alias limit
+    expect(characters * aliases).toBeGreaterThan(TEXT_PER_REQUEST);
+    const fields = Array.from({ length: aliases }, (_, i) => `d${i}: document(id: "${id}") { text(maxChars: 1000000) { totalChars } }`);
+    const { status, body } = await graphqlRequest<Record<string, { text: { totalChars: number } } | null>>(tg.url, auth, `{ ${fields.join(" ")} }`);
+    expect(status).toBe(200);
+    const served = Object.values(body.data ?? {}).filter((d) => d !== null).length;
+    expect(served).toBe(Math.floor(TEXT_PER_REQUEST / characters));
+    expect(body.errors?.length).toBe(aliases - served);
+    expect(body.errors?.every((e) => e.extensions?.code === "PAYLOAD_TOO_LARGE")).toBe(true);
+    // The budget is per request: the next one reads again.
+    const again = await graphqlRequest(tg.url, auth, `{ ${fields[0]} }`);
+    expect(again.body.errors).toBeUndefined();
   });
 });
