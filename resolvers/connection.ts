@@ -43,6 +43,14 @@ function decode(cursor: string): Position {
 export const DEFAULT_FIRST = 20;
 const UPSTREAM_MAX = 100;
 
+/** `first` in GraphQL's own words (the services would name their `limit`). */
+export function checkFirst(first: number): number {
+  if (!Number.isInteger(first) || first < 1 || first > UPSTREAM_MAX) {
+    throw new GatewayError("BAD_USER_INPUT", `first: must be between 1 and ${UPSTREAM_MAX}`);
+  }
+  return first;
+}
+
 /**
  * Runs one upstream page for (first, after) and shapes it as a connection.
  * `fetchPage(cursor, limit)` is the service call.
@@ -51,10 +59,7 @@ export async function upstreamConnection<T>(
   args: { first?: number | null; after?: string | null },
   fetchPage: (cursor: string | undefined, limit: number) => Promise<{ data: T[]; nextCursor: string | null }>,
 ): Promise<Connection<T>> {
-  const first = args.first ?? DEFAULT_FIRST;
-  if (!Number.isInteger(first) || first < 1 || first > UPSTREAM_MAX) {
-    throw new GatewayError("BAD_USER_INPUT", `first: must be between 1 and ${UPSTREAM_MAX}`);
-  }
+  const first = checkFirst(args.first ?? DEFAULT_FIRST);
   const start: Position = args.after ? decode(args.after) : { c: null, o: 0 };
   const limit = Math.min(UPSTREAM_MAX, start.o + first);
   const page = await fetchPage(start.c ?? undefined, limit);

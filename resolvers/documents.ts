@@ -1,6 +1,6 @@
 // Documents resolvers: one service call each.
 import { encodeCursor } from "../src/services/documents.ts";
-import { toConnection } from "./connection.ts";
+import { checkFirst, toConnection } from "./connection.ts";
 import type { Resolvers } from "./types.generated.ts";
 
 export const documentsResolvers: Resolvers = {
@@ -8,7 +8,7 @@ export const documentsResolvers: Resolvers = {
     documents: async (_root, args, { services, request }) => {
       const page = await services.documents.list(await request(), {
         ...(args.query == null ? {} : { query: args.query }),
-        ...(args.first == null ? {} : { limit: args.first }),
+        ...(args.first == null ? {} : { limit: checkFirst(args.first) }),
         ...(args.after == null ? {} : { cursor: args.after }),
       });
       return toConnection({ items: page.documents, cursorOf: (d) => encodeCursor(d.id), nextCursor: page.nextCursor });

@@ -119,6 +119,14 @@ describe("limits are enforced before execution, without touching the store", () 
     });
   });
 
+  it("an out-of-range first is BAD_USER_INPUT named in GraphQL's words", async () => {
+    for (const query of ["{ documents(first: 500) { edges { cursor } } }", "{ messages(first: 0) { edges { cursor } } }"]) {
+      const { body } = await graphqlRequest(tg.url, auth, query);
+      expect(codeOf(body), query).toBe("BAD_USER_INPUT");
+      expect(body.errors?.[0]?.message, query).toBe("first: must be between 1 and 100");
+    }
+  });
+
   it("a syntax error is BAD_USER_INPUT", async () => {
     const { body } = await graphqlRequest(tg.url, auth, "{ viewer { ");
     expect(codeOf(body)).toBe("BAD_USER_INPUT");
