@@ -15,7 +15,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const gateway = await createGateway(config);
-  const running = await listen(gateway, { port: config.PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+  const running = await listen(gateway, { port: config.PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS }).catch(
+    async (error: unknown) => {
+      await gateway.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConfigError(`HOST/PORT: cannot listen on ${config.HOST}:${config.PORT}: ${reason}`, { cause: error });
+    },
+  );
   gateway.logger.info({ url: running.url, store: gateway.store.kind }, "workspace-gateway listening");
 
   const shutdown = (signal: string) => {
@@ -23,8 +29,8 @@ async function main(): Promise<void> {
     running.stop().then(
       () => {
         gateway.logger.info("stopped");
-        gateway.logger.flush();
-        process.exit(0);
+        // The destination writes asynchronously: exit once the last lines are out.
+        gateway.logger.flush(() => process.exit(0));
       },
       (error: unknown) => {
         gateway.logger.error({ err: error }, "shutdown failed");
@@ -37,6 +43,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`workspace-gateway failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // A configuration problem is said in one line that names the variable; anything else with its stack.
+  const detail = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`workspace-gateway failed to start: ${detail}\n`);
   process.exit(1);
 });

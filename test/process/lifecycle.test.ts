@@ -118,4 +118,22 @@ describe("graceful shutdown", () => {
     expect(stderr).toMatch(/PORT/);
     expect(stderr).toMatch(/DATABASE_URL/);
   });
+
+  it.each([
+    ["a DATA_DIR that cannot hold the store", { DATA_DIR: "/dev/null/store" }, /DATA_DIR \(\/dev\/null\/store\): the store could not be opened: ENOTDIR/],
+    ["an unreachable DATABASE_URL", { DATABASE_URL: "postgres://postgres@127.0.0.1:1/test" }, /DATABASE_URL: the store could not be opened: .*ECONNREFUSED/],
+    ["a HOST this machine does not have", { HOST: "192.0.2.1", PORT: "0" }, /HOST\/PORT: cannot listen on 192\.0\.2\.1:0: .*EADDRNOTAVAIL/],
+  ])("%s stops the process with one line naming the variable", async (_label, env, message) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: "silent", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace for a configuration problem
+  });
 });
