@@ -8,7 +8,8 @@ const usage = `workspace-gateway <command>
 
 Commands:
   keys create|list|revoke   manage personal API keys (uses DATA_DIR or DATABASE_URL)
-  mcp                       MCP server on stdio, talking to a running gateway (GATEWAY_URL, GATEWAY_API_KEY)
+  mcp                       MCP server on stdio, talking to a running gateway (GATEWAY_URL; GATEWAY_API_KEY
+                            or GATEWAY_TOKEN for an access token; GATEWAY_STARTUP_TIMEOUT_MS)
   serve                     run the gateway (same as npm start)
 
 ${keysUsage}`;
