@@ -5,6 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { bearer, expectOk, type DocumentsDriver } from "./driver.ts";
 
+/** Every combination of the documents scopes, labelled: the scope matrix of each surface. */
+export const scopeSets: [string, string[]][] = [
+  ["none", []],
+  ["docs:read", ["docs:read"]],
+  ["docs:write", ["docs:write"]],
+  ["both", ["docs:read", "docs:write"]],
+];
+
 export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDriver, env: Record<string, string> = {}): void {
   let tg: TestGateway;
   let driver: DocumentsDriver;
@@ -54,12 +62,6 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
   });
 
   describe("scopes", () => {
-    const scopeSets: [string, string[]][] = [
-      ["none", []],
-      ["docs:read", ["docs:read"]],
-      ["docs:write", ["docs:write"]],
-      ["both", ["docs:read", "docs:write"]],
-    ];
     it.each(scopeSets)("scopes %s", async (_label, scopes) => {
       const key = bearer(await tg.key({ user: "scoped", scopes }));
       const doc = expectOk(await driver.create(alice, { name: "scoped", markdown: "text" }));

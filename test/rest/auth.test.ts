@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { scopeSets } from "../documents/behaviour.ts";
 
 let tg: TestGateway;
 /** A document of user "owner", so the read routes answer 200 when the scope is there. */
@@ -94,13 +95,6 @@ describe("401 UNAUTHENTICATED carries WWW-Authenticate: Bearer on every route", 
 });
 
 describe("403 FORBIDDEN names the missing scope in WWW-Authenticate", () => {
-  const scopeSets: [string, string[]][] = [
-    ["none", []],
-    ["docs:read", ["docs:read"]],
-    ["docs:write", ["docs:write"]],
-    ["both", ["docs:read", "docs:write"]],
-  ];
-
   it.each(scopeSets)("scopes %s", async (_label, scopes) => {
     const authorization = `Bearer ${await tg.key({ user: "owner", scopes })}`;
     for (const route of routes) {
