@@ -9,11 +9,10 @@ import type { RequestContext } from "../core/context.ts";
 import type { Logger } from "../core/logger.ts";
 import type { Services } from "../gateway.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
-import { graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
+import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "./context.ts";
 import { createGraphQLErrors } from "./errors.ts";
 import { buildSchema } from "./schema.ts";
-import { requireAccessToken } from "../services/products.ts";
 
 export interface GraphQLSurfaceOptions {
   services: Services;
@@ -85,13 +84,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
-      authenticate: async (request, env) => {
-        const ctx = await options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal });
-        // Uploads are product operations: a personal API key is refused now, not after its file
-        // has been spooled to disk.
-        requireAccessToken(ctx);
-        return ctx;
-      },
+      authenticate: authenticateUpload(options.createContext),
       serve: (request, env, authenticated) => yoga.fetch(request, { ...env, authenticated: Promise.resolve(authenticated) }),
       fail: graphqlFailure,
     },

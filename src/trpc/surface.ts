@@ -10,10 +10,9 @@ import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../gateway.ts";
 import type { FailureHandler, Surface, SurfaceEnv } from "../http/app.ts";
 import type { RequestHead } from "../http/node.ts";
-import { isMultipartFormData, withUploads } from "../uploads/index.ts";
+import { authenticateUpload, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
-import { requireAccessToken } from "../services/products.ts";
 
 export interface TrpcSurfaceOptions {
   services: Services;
@@ -74,13 +73,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
-      authenticate: async (request, env) => {
-        const ctx = await options.createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal });
-        // Uploads are product operations: a personal API key is refused now, not after its file
-        // has been spooled to disk.
-        requireAccessToken(ctx);
-        return ctx;
-      },
+      authenticate: authenticateUpload(options.createContext),
       serve: (request, env, authenticated) => handle(request, env, Promise.resolve(authenticated)),
       fail,
     },

@@ -7,17 +7,33 @@
 //      upstream multipart encoder streams from disk, and
 //   4. removes the temp files when the surface has answered (success, error or client abort).
 // Failures are answered in the surface's own error shape (`fail`).
+import type { RequestContext } from "../core/context.ts";
 import type { GatewayError } from "../core/errors.ts";
 import { toGatewayError } from "../core/errors.ts";
+import type { ContextFactory } from "../core/request-context.ts";
 import type { FetchHandler, SurfaceEnv } from "../http/app.ts";
 import { errorHeaders } from "../http/errors.ts";
 import { fetchRequestHead, type RequestHead } from "../http/node.ts";
+import { requireAccessToken } from "../services/products.ts";
 import { spoolForm, type UploadLimits } from "./spool.ts";
 
 export { maxUploadBodyBytes, spoolForm, TEMP_PREFIX, type SpooledForm, type UploadLimits } from "./spool.ts";
 
 export const isMultipartFormData = (request: RequestHead): boolean =>
   request.method === "POST" && /^multipart\/form-data\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
+
+/**
+ * An upload route's `authenticate`: the request context, before a byte of the body is read.
+ * Uploads are product operations, so a personal API key is refused here, not after its file has
+ * been spooled to disk.
+ */
+export const authenticateUpload =
+  (createContext: ContextFactory) =>
+  async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
+    const ctx = await createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal });
+    requireAccessToken(ctx);
+    return ctx;
+  };
 
 /** The caller's request with its body replaced by an already-parsed form. */
 export class FormRequest extends Request {
