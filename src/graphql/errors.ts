@@ -7,14 +7,19 @@ import { isGatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { SurfaceEnv } from "../http/app.ts";
 
-function withCode(error: GraphQLError, code: string, extra: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(error.message, {
-    nodes: error.nodes ?? null,
-    source: error.source ?? null,
-    positions: error.positions ?? null,
-    path: error.path ?? null,
-    extensions: { ...error.extensions, ...extra, code },
+/** An error made in place of `from`, at the same place in the query (compiled operations' errors have positions, not nodes). */
+function replacing(from: GraphQLError | undefined, message: string, options: { extensions: Record<string, unknown> }): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: from?.nodes ?? null,
+    source: from?.source ?? null,
+    positions: from?.positions ?? null,
+    path: from?.path ?? null,
+    extensions: options.extensions,
   });
+}
+
+function withCode(error: GraphQLError, code: string, extra: Record<string, unknown> = {}): GraphQLError {
+  return replacing(error, error.message, { extensions: { ...error.extensions, ...extra, code } });
 }
 
 const codeOf = (error: GraphQLError) => error.extensions?.["code"];
@@ -64,16 +69,14 @@ export function createGraphQLErrors(fallbackLog: Logger): {
   const maskError: MaskError = (error, message) => {
     const graphQLError = isGraphQLError(error) ? error : undefined;
     const original = graphQLError?.originalError ?? error;
-    const nodes = graphQLError?.nodes ?? null;
-    const path = graphQLError?.path ?? null;
     if (isGatewayError(original) && original.code !== "INTERNAL") {
       const extensions: Record<string, unknown> = { code: original.code };
       if (original.details !== undefined) extensions["details"] = original.details;
       if (original.retryAfter !== undefined) extensions["retryAfter"] = original.retryAfter;
-      return new GraphQLError(original.message, { nodes, path, extensions });
+      return replacing(graphQLError, original.message, { extensions });
     }
     if (!isGatewayError(original) && isClientError(error)) return error;
-    const masked = new GraphQLError(message, { nodes, path, extensions: { code: "INTERNAL", unexpected: true } });
+    const masked = replacing(graphQLError, message, { extensions: { code: "INTERNAL", unexpected: true } });
     hidden.set(masked, { err: original, path: graphQLError?.path });
     return masked;
   };

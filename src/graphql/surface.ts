@@ -12,6 +12,7 @@ import type { Surface, SurfaceEnv } from "../http/app.ts";
 import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "./context.ts";
 import { createGraphQLErrors } from "./errors.ts";
+import { useJit } from "./jit.ts";
 import { buildSchema } from "./schema.ts";
 
 export interface GraphQLSurfaceOptions {
@@ -62,6 +63,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
         blockFieldSuggestion: { enabled: !options.introspection },
       }),
       errors.plugin,
+      ...useJit(options.logger),
       ...(options.introspection ? [] : [disableIntrospection]),
     ],
     context: ({ request, requestId, authenticated }): GraphQLContext => {
