@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { Agent, request } from "undici";
+import { startArgs } from "../test/helpers/process.ts";
 
 // ---- shared with bench/graphql.ts --------------------------------------------------------
 
@@ -54,7 +55,7 @@ async function freePort(): Promise<number> {
  */
 export async function startGateway(env: Record<string, string>, nodeArgs: string[] = []): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, [...nodeArgs, ...startArgs()], {
     cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "inherit", "inherit"],

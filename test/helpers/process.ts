@@ -13,9 +13,20 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The arguments `npm start` gives node (its V8 flags included), read from package.json so that
+ * tests and benches run the gateway exactly as it is started.
+ */
+export function startArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } };
+  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  if (command !== "node") throw new Error(`npm start is not a plain node command: ${pkg.scripts.start}`);
+  return args;
+}
+
 /** `src/main.ts` as its own process (as `npm start` runs it); resolves with its URL from the listening log line. */
 export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, startArgs(), {
     cwd: root,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
