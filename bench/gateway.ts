@@ -183,7 +183,7 @@ export async function measure(
  * `overallRate` instead sends each connection's whole per-second budget at the top of every
  * second, which measures the drain time of a burst rather than the latency the gateway adds.
  */
-export async function paced(target: Target, options: { rate: number; seconds: number; connections: number }): Promise<{ p50: number; p99: number; requests: number; failed: number }> {
+export async function paced(target: Target, options: { rate: number; seconds: number; connections: number }): Promise<{ p50: number; p90: number; p99: number; requests: number; failed: number }> {
   const agent = new Agent({ connections: options.connections, pipelining: 1 });
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
@@ -213,7 +213,7 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   }
   await Promise.all(inflight);
   await agent.close();
-  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), requests: latencies.length, failed };
+  return { p50: quantile(latencies, 0.5), p90: quantile(latencies, 0.9), p99: quantile(latencies, 0.99), requests: latencies.length, failed };
 }
 
 /** Fails loudly when a target does not answer 200 with what it should (a bench of errors is no bench). */
@@ -378,7 +378,7 @@ ${row(bHalf)}
   added p99 latency (b) − (a) at half of peak   ${ms(addedP99)}   target ≤ 5 ms
     (autocannon's overallRate fires each connection's per-second budget at once: bursts of ${half} requests)
   the same rate paced evenly (open loop, ${evenly.seconds} s per run), (a) and (b) alternated ${PACED_PAIRS} times:
-${pairs.map((pair, i) => `    pair ${i + 1}: (a) p50 ${pad(ms(pair.a.p50), 9)} p99 ${pad(ms(pair.a.p99), 9)} (b) p50 ${pad(ms(pair.b.p50), 9)} p99 ${pad(ms(pair.b.p99), 9)} added ${ms(added(pair))}${pair.a.failed + pair.b.failed ? ` (${pair.a.failed + pair.b.failed} failed!)` : ""}`).join("\n")}
+${pairs.map((pair, i) => `    pair ${i + 1}: (a) p50 ${pad(ms(pair.a.p50), 8)} p90 ${pad(ms(pair.a.p90), 8)} p99 ${pad(ms(pair.a.p99), 8)}  (b) p50 ${pad(ms(pair.b.p50), 8)} p90 ${pad(ms(pair.b.p90), 8)} p99 ${pad(ms(pair.b.p99), 8)}  added p99 ${ms(added(pair))}${pair.a.failed + pair.b.failed ? ` (${pair.a.failed + pair.b.failed} failed!)` : ""}`).join("\n")}
   added p99 latency (b) − (a), paced, median pair   ${ms(bPaced.p99 - aPaced.p99)}   target ≤ 5 ms
   gateway peak RSS (VmHWM)                     ${rss.toFixed(0)} MB
 `);
