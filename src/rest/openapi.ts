@@ -12,6 +12,7 @@ import {
   listDocumentsInputSchema,
   readDocumentInputSchema,
 } from "../documents/schemas.ts";
+import { fileIdInputSchema } from "../products/schemas.ts";
 import { DOCX_MEDIA_TYPE } from "./documents.ts";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
@@ -29,9 +30,10 @@ export function buildOpenApiDocument(version: string) {
   return createDocument({
     openapi: "3.1.0",
     info: {
-      title: "workspace-gateway documents API",
+      title: "workspace-gateway REST API",
       version,
-      description: "Markdown in, real .docx out; text extracted once and kept. Errors use one body: {error:{code,message,details?}}.",
+      description:
+        "Documents: markdown in, real .docx out; text extracted once and kept. Files: a drive file's bytes, streamed from the drive product. Errors use one body: {error:{code,message,details?}}.",
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Personal API key (wgk_…) or access token" } },
@@ -84,6 +86,24 @@ export function buildOpenApiDocument(version: string) {
             "200": { description: "The .docx bytes", content: { [DOCX_MEDIA_TYPE]: { schema: z.string().meta({ format: "binary" }) } } },
             ...common,
             "404": error("NOT_FOUND"),
+          },
+        },
+      },
+      "/api/v1/files/{id}/content": {
+        get: {
+          operationId: "downloadFile",
+          summary: "A drive file's bytes, streamed from the drive product with the caller's access token (personal API keys: FORBIDDEN); where GraphQL's DriveFile.downloadUrl points",
+          requestParams: { path: fileIdInputSchema },
+          responses: {
+            "200": {
+              description: "The file's bytes, with the drive product's Content-Type and Content-Disposition",
+              content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }) } },
+            },
+            ...common,
+            "404": error("NOT_FOUND"),
+            "502": error("UPSTREAM_ERROR or UPSTREAM_UNAVAILABLE"),
+            "503": error("UPSTREAM_NOT_CONFIGURED: API_URL is not set"),
+            "504": error("UPSTREAM_TIMEOUT"),
           },
         },
       },

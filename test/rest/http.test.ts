@@ -186,6 +186,7 @@ describe("the rest of the HTTP surface", () => {
       "/api/v1/documents",
       "/api/v1/documents/{id}",
       "/api/v1/documents/{id}/content",
+      "/api/v1/files/{id}/content",
     ]);
     const input = doc.paths["/api/v1/documents"]?.post?.requestBody.content["application/json"].schema;
     expect(input?.properties?.["markdown"]?.maxLength).toBe(400_000);
