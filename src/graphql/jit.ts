@@ -32,8 +32,8 @@ export function useJit(logger: Logger): Plugin[] {
  * graphql-jit's field errors carry `locations` but neither AST nodes nor source positions, and
  * every later step that re-creates an error (masking, yoga's serializer) rebuilds locations from
  * those. Such errors are re-made at the same place in the document's source, so a compiled
- * operation's errors read exactly as graphql-js's. This runs before yoga's masking (user plugins
- * come first).
+ * operation's errors read exactly as graphql-js's, in the same place in the body. This runs
+ * before yoga's masking (user plugins come first).
  */
 const compiledErrorsLocated: Plugin = {
   onExecute({ args }) {
@@ -41,8 +41,10 @@ const compiledErrorsLocated: Plugin = {
     if (!source) return;
     return {
       onExecuteDone({ result, setResult }) {
-        if (Symbol.asyncIterator in result || !result.errors?.some(unplaced)) return;
-        setResult({ ...result, errors: result.errors.map((error) => (unplaced(error) ? placed(error, source) : error)) });
+        if (Symbol.asyncIterator in result || !result.errors?.length) return;
+        // Errors first, as graphql-js serializes a result (graphql-jit puts data first).
+        const { errors, ...rest } = result;
+        setResult({ errors: errors.some(unplaced) ? errors.map((error) => (unplaced(error) ? placed(error, source) : error)) : errors, ...rest });
       },
     };
   },
