@@ -2,24 +2,14 @@
 // second execution on (src/graphql/jit.ts). Both must answer alike: the same data for every §9
 // case, and the same errors (message, locations, path, code) when fields fail.
 import { parse, type ExecutionArgs } from "graphql";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/core/logger.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
 import { JIT_AFTER_EXECUTIONS, useJit } from "../../src/graphql/jit.ts";
 import { productCases } from "./cases.ts";
-import { expectOk, graphqlFetch, newRequestId, runOperation, startProductsEnv, type ProductsEnv } from "./harness.ts";
+import { expectOk, graphqlFetch, newRequestId, runOperation, useProductsEnv } from "./harness.ts";
 
-let env: ProductsEnv;
-
-beforeAll(async () => {
-  env = await startProductsEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
-beforeEach(async () => {
-  await env.sandbox.reset();
-});
+const env = useProductsEnv();
 
 const EXECUTIONS = 3;
 
@@ -35,9 +25,9 @@ describe("a document's first execution and its compiled ones", () => {
   it.each(productCases.map((c) => [c.graphqlField, c] as const))("%s: the same result each time", async (_field, productCase) => {
     const results: unknown[] = [];
     for (let i = 0; i < EXECUTIONS; i++) {
-      await env.sandbox.reset();
-      const { op, check } = productCase.build(env.sandbox);
-      const result = expectOk(await runOperation("graphql", env.gateway.url, op, { token: env.token, requestId: newRequestId("compiled") }));
+      await env().sandbox.reset();
+      const { op, check } = productCase.build(env().sandbox);
+      const result = expectOk(await runOperation("graphql", env().gateway.url, op, { token: env().token, requestId: newRequestId("compiled") }));
       check(result);
       results.push(withoutNow(result));
     }
@@ -60,8 +50,8 @@ describe("a document's first execution and its compiled ones", () => {
 }`;
     const bodies = [];
     for (let i = 0; i < EXECUTIONS; i++) {
-      env.sandbox.setFaults([{ type: "status", path: "/email/v1/threads/", status: 500 }]);
-      const { status, body } = await graphqlFetch(env.gateway.url, { query }, { token: env.token, requestId: newRequestId("compiled-errors") });
+      env().sandbox.setFaults([{ type: "status", path: "/email/v1/threads/", status: 500 }]);
+      const { status, body } = await graphqlFetch(env().gateway.url, { query }, { token: env().token, requestId: newRequestId("compiled-errors") });
       expect(status).toBe(200);
       bodies.push(body);
     }

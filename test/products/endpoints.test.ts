@@ -1,33 +1,22 @@
 // Every §9 endpoint through GraphQL and through tRPC, against the sandbox, from one table of cases:
 // the sandbox must receive the right method, path, query and body with the caller's exact access
 // token and request id, and the result must be the upstream's answer, mapped.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { productCases } from "./cases.ts";
-import { SURFACES, expectOk, newRequestId, onlyRequest, runOperation, startProductsEnv, type ProductsEnv } from "./harness.ts";
+import { SURFACES, expectOk, newRequestId, onlyRequest, runOperation, useProductsEnv } from "./harness.ts";
 
-let env: ProductsEnv;
-
-beforeAll(async () => {
-  env = await startProductsEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
-beforeEach(async () => {
-  // Fresh seed, no requests, no faults: each case sees exactly its own upstream call.
-  await env.sandbox.reset();
-});
+const env = useProductsEnv();
 
 describe.each(SURFACES)("%s", (surface) => {
   it.each(productCases.map((c) => [c.name, c.graphqlField, c] as const))(`${surface}: %s (GraphQL: %s)`, async (_name, _field, productCase) => {
-    const { op, request: expected, check } = productCase.build(env.sandbox);
+    const { op, request: expected, check } = productCase.build(env().sandbox);
     const requestId = newRequestId(surface);
-    const result = expectOk(await runOperation(surface, env.gateway.url, op, { token: env.token, requestId }));
+    const result = expectOk(await runOperation(surface, env().gateway.url, op, { token: env().token, requestId }));
 
-    const seen = onlyRequest(env.sandbox, { token: env.token, requestId });
+    const seen = onlyRequest(env().sandbox, { token: env().token, requestId });
     expect(seen.method).toBe(expected.method);
     expect(seen.scopedPath).toBe(expected.path);
-    const base = expected.tenant ? new URL(env.sandbox.tenantBaseUrl(expected.tenant)).pathname.replace(/\/$/, "") : "";
+    const base = expected.tenant ? new URL(env().sandbox.tenantBaseUrl(expected.tenant)).pathname.replace(/\/$/, "") : "";
     expect(seen.path).toBe(base + expected.path);
     expect(seen.tenant).toBe(expected.tenant);
     expect(seen.query).toEqual(expected.query ?? {});

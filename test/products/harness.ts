@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TRPCClientError } from "@trpc/client";
 import { SignJWT } from "jose";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createGatewayClient, type GatewayClient } from "../../src/client/index.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions } from "../sandbox/index.ts";
@@ -211,6 +212,27 @@ export async function startProductsEnv(options: ProductsEnvOptions = {}): Promis
       await gateway.close();
       await sandbox.close();
     },
+  };
+}
+
+/**
+ * One products environment for a test file: started before its tests, closed after them, and its
+ * sandbox reset (fresh seed, no recorded requests, no faults) before each test.
+ */
+export function useProductsEnv(options: ProductsEnvOptions = {}): () => ProductsEnv {
+  let env: ProductsEnv | undefined;
+  beforeAll(async () => {
+    env = await startProductsEnv(options);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+  beforeEach(async () => {
+    await env?.sandbox.reset();
+  });
+  return () => {
+    if (!env) throw new Error("the products environment is not started (use it inside a test)");
+    return env;
   };
 }
 

@@ -1,23 +1,13 @@
 // How GraphQL loads product data: per-request DataLoaders (one upstream call per distinct id) and
 // Relay connections over the upstream's cursors (every item exactly once, resumable from any edge).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MESSAGE_FIELDS } from "./cases.ts";
-import { graphqlFetch, newRequestId, startProductsEnv, trpcClient, type ProductsEnv } from "./harness.ts";
+import { graphqlFetch, newRequestId, trpcClient, useProductsEnv } from "./harness.ts";
 
-let env: ProductsEnv;
-
-beforeAll(async () => {
-  env = await startProductsEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
-beforeEach(async () => {
-  await env.sandbox.reset();
-});
+const env = useProductsEnv();
 
 async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const { body } = await graphqlFetch(env.gateway.url, { query, variables }, { token: env.token, requestId: newRequestId("loading") });
+  const { body } = await graphqlFetch(env().gateway.url, { query, variables }, { token: env().token, requestId: newRequestId("loading") });
   if (body.errors?.length || !body.data) throw new Error(`GraphQL errors: ${JSON.stringify(body.errors)}`);
   return body.data as T;
 }
@@ -32,17 +22,17 @@ describe("DataLoader", () => {
     // No seeded folder or query gives 20 messages over exactly 3 threads, so put them there: 7 + 7
     // + 6 replies into three seeded threads, each carrying a marker the `q` filter finds.
     const marker = "dataloader-marker-7f3a";
-    const threads = env.sandbox.data.threads.slice(0, 3);
+    const threads = env().sandbox.data.threads.slice(0, 3);
     for (let i = 0; i < 20; i++) {
       const thread = threads[i % 3];
-      const response = await fetch(`${env.sandbox.url}/email/v1/messages`, {
+      const response = await fetch(`${env().sandbox.url}/email/v1/messages`, {
         method: "POST",
-        headers: { authorization: `Bearer ${env.token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${env().token}`, "content-type": "application/json" },
         body: JSON.stringify({ to: ["ann@example.com"], subject: `reply ${i}`, body: `${marker} number ${i}`, threadId: thread?.id }),
       });
       expect(response.status).toBe(201);
     }
-    env.sandbox.clearRequests();
+    env().sandbox.clearRequests();
 
     const data = await gql<{ messages: Conn<{ id: string; threadId: string; thread: { id: string } | null }> }>(
       `query ($q: String) { messages(q: $q, first: 20) { edges { node { id threadId thread { id } } } pageInfo { hasNextPage endCursor } } }`,
@@ -53,14 +43,14 @@ describe("DataLoader", () => {
     for (const node of nodes) expect(node.thread?.id).toBe(node.threadId);
     expect(new Set(nodes.map((n) => n.threadId))).toEqual(new Set(threads.map((t) => t.id)));
 
-    expect(env.sandbox.countRequests("/email/v1/messages", "GET")).toBe(1);
-    const threadCalls = env.sandbox.requestsTo("/email/v1/threads/", "GET").map((r) => r.path);
+    expect(env().sandbox.countRequests("/email/v1/messages", "GET")).toBe(1);
+    const threadCalls = env().sandbox.requestsTo("/email/v1/threads/", "GET").map((r) => r.path);
     expect(threadCalls).toHaveLength(3);
     expect(new Set(threadCalls)).toEqual(new Set(threads.map((t) => `/email/v1/threads/${t.id}`)));
   });
 
   it("meeting(id) { transcript summary } twice under aliases → one transcript and one summary call", async () => {
-    const meeting = env.sandbox.data.meetings.find((m) => m.status === "completed");
+    const meeting = env().sandbox.data.meetings.find((m) => m.status === "completed");
     if (!meeting) throw new Error("the seed has no completed meeting");
     const data = await gql<Record<"a" | "b", { id: string; transcript: { meetingId: string; segments: unknown[] }; summary: { summary: string } }>>(
       `query ($id: ID!) {
@@ -70,20 +60,20 @@ describe("DataLoader", () => {
       { id: meeting.id },
     );
     expect(data.a.transcript.meetingId).toBe(meeting.id);
-    expect(data.b.transcript.segments).toHaveLength(env.sandbox.data.transcripts[meeting.id]?.segments.length ?? -1);
-    expect(data.a.summary.summary).toBe(env.sandbox.data.summaries[meeting.id]?.summary);
-    expect(env.sandbox.counts()).toEqual({
+    expect(data.b.transcript.segments).toHaveLength(env().sandbox.data.transcripts[meeting.id]?.segments.length ?? -1);
+    expect(data.a.summary.summary).toBe(env().sandbox.data.summaries[meeting.id]?.summary);
+    expect(env().sandbox.counts()).toEqual({
       [`GET /meetings/v1/meetings/${meeting.id}/transcript`]: 1,
       [`GET /meetings/v1/meetings/${meeting.id}/summary`]: 1,
     });
   });
 
   it("loaders live for one request: the same query again calls the upstream again", async () => {
-    const meeting = env.sandbox.data.meetings.find((m) => m.status === "completed");
+    const meeting = env().sandbox.data.meetings.find((m) => m.status === "completed");
     const query = `query ($id: ID!) { meeting(id: $id) { transcript { meetingId } } }`;
     await gql(query, { id: meeting?.id });
     await gql(query, { id: meeting?.id });
-    expect(env.sandbox.countRequests("/meetings/v1/meetings/")).toBe(2);
+    expect(env().sandbox.countRequests("/meetings/v1/meetings/")).toBe(2);
   });
 });
 
@@ -92,7 +82,7 @@ describe("Relay paging over upstream cursors", () => {
   const page = async (first: number, after?: string | null) => (await gql<{ messages: Conn<{ id: string }> }>(pageQuery, { first, after: after ?? null })).messages;
 
   it("first: 7, then after: endCursor until the end, visits every inbox message exactly once, in order", async () => {
-    const inbox = env.sandbox.data.messages.filter((m) => m.folder === "inbox").map((m) => m.id);
+    const inbox = env().sandbox.data.messages.filter((m) => m.folder === "inbox").map((m) => m.id);
     expect(inbox.length).toBeGreaterThan(7 * 3);
     const seen: string[] = [];
     let after: string | null = null;
@@ -110,14 +100,14 @@ describe("Relay paging over upstream cursors", () => {
     expect(seen).toEqual(inbox);
     expect(pages).toBe(Math.ceil(inbox.length / 7));
     // One upstream page per connection page, each asking for 7 and passing the upstream's cursor on.
-    const upstream = env.sandbox.requestsTo("/email/v1/messages", "GET");
+    const upstream = env().sandbox.requestsTo("/email/v1/messages", "GET");
     expect(upstream).toHaveLength(pages);
     expect(upstream[0]?.query).toEqual({ folder: "inbox", limit: "7" });
     for (const r of upstream.slice(1)) expect(r.query).toEqual({ folder: "inbox", limit: "7", cursor: expect.any(String) });
   });
 
   it("resumes from a middle edge's cursor", async () => {
-    const inbox = env.sandbox.data.messages.filter((m) => m.folder === "inbox").map((m) => m.id);
+    const inbox = env().sandbox.data.messages.filter((m) => m.folder === "inbox").map((m) => m.id);
     const first = await page(7);
     const second = await page(7, first.pageInfo.endCursor);
     // The 4th edge of the second page is inbox[10]: resuming after it starts at inbox[11].
@@ -131,14 +121,14 @@ describe("Relay paging over upstream cursors", () => {
   });
 
   it("a cursor the API did not issue → BAD_USER_INPUT, no upstream call", async () => {
-    const { body } = await graphqlFetch(env.gateway.url, { query: pageQuery, variables: { first: 3, after: "not-a-cursor" } }, { token: env.token });
+    const { body } = await graphqlFetch(env().gateway.url, { query: pageQuery, variables: { first: 3, after: "not-a-cursor" } }, { token: env().token });
     expect(body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
-    expect(env.sandbox.countRequests()).toBe(0);
+    expect(env().sandbox.countRequests()).toBe(0);
   });
 
   it("tRPC lists pass the upstream's nextCursor through: every message once", async () => {
-    const client = trpcClient(env.gateway.url, { token: env.token });
-    const all = env.sandbox.data.messages.map((m) => m.id);
+    const client = trpcClient(env().gateway.url, { token: env().token });
+    const all = env().sandbox.data.messages.map((m) => m.id);
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 20; i++) {
@@ -153,6 +143,6 @@ describe("Relay paging over upstream cursors", () => {
 
 it("message fields match the upstream message exactly (nulls for absent optionals)", async () => {
   const data = await gql<{ messages: Conn<Record<string, unknown>> }>(`{ messages(first: 1) { edges { node { ${MESSAGE_FIELDS} } } pageInfo { hasNextPage endCursor } } }`);
-  const { body: _body, ...expected } = env.sandbox.data.messages[0] ?? { body: "" };
+  const { body: _body, ...expected } = env().sandbox.data.messages[0] ?? { body: "" };
   expect(data.messages.edges[0]?.node).toMatchObject(expected);
 });
