@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { RequestContext } from "./context.ts";
-import type { Logger } from "./logger.ts";
+import { lazyChild, type Logger } from "./logger.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 
 export interface ContextInput {
@@ -26,7 +26,7 @@ export function createContextFactory(deps: { authenticator: Authenticator; rateL
       requestId,
       principal,
       signal,
-      log: deps.logger.child({ requestId, principal: principal.keyId ?? principal.userId ?? undefined }),
+      log: lazyChild(deps.logger, { requestId, principal: principal.keyId ?? principal.userId ?? undefined }),
       memo: new Map(),
     };
   };

@@ -6,11 +6,11 @@ import { sendNodeResponse } from "@whatwg-node/server";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { GatewayError } from "../core/errors.ts";
-import type { Logger } from "../core/logger.ts";
+import { lazyChild, type Logger } from "../core/logger.ts";
 import type { HttpEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
 import type { Metrics } from "./metrics.ts";
-import { declaredBody, fetchRequestHead, nodeBindings, requestHead, type RequestHead } from "./node.ts";
+import { declaredBody, fetchRequestHead, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
 import { requestIdFrom } from "./request-id.ts";
 
 /** What a surface gets besides the request: the id and logger the gateway assigned. */
@@ -59,9 +59,9 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
 
   app.use(async (c, next) => {
     const started = performance.now();
-    const requestId = requestIdFrom(c.req.header("x-request-id"));
+    const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
     c.set("requestId", requestId);
-    c.set("log", logger.child({ requestId }));
+    c.set("log", lazyChild(logger, { requestId }));
     c.header("X-Request-Id", requestId);
     await next();
     // A response the surface sent itself (the Node fast path) already carries the id.

@@ -31,18 +31,39 @@ export function declaredBody(incoming: IncomingMessage): "none" | "unknown" | nu
 
 /** The little of a request that routing decisions read (method, path, headers), for a Node request. */
 export function requestHead(incoming: IncomingMessage): RequestHead {
-  const url = incoming.url ?? "/";
-  const query = url.indexOf("?");
-  return {
-    method: incoming.method ?? "GET",
-    path: query < 0 ? url : url.slice(0, query),
-    headers: {
-      get: (name: string) => {
-        const value = incoming.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-      },
-    },
-  };
+  return new NodeRequestHead(incoming);
+}
+
+// A class rather than an object literal with a closure: this is made on every request, and the
+// methods live once on the prototype.
+class NodeRequestHead implements RequestHead {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Pick<Headers, "get">;
+  constructor(incoming: IncomingMessage) {
+    const url = incoming.url ?? "/";
+    const query = url.indexOf("?");
+    this.method = incoming.method ?? "GET";
+    this.path = query < 0 ? url : url.slice(0, query);
+    this.headers = new NodeHeaders(incoming);
+  }
+}
+
+class NodeHeaders implements Pick<Headers, "get"> {
+  constructor(private readonly incoming: IncomingMessage) {}
+  get(name: string): string | null {
+    const value = this.incoming.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  }
+}
+
+/**
+ * One request header. Under Node it is read off the IncomingMessage: hono's `c.req.header()` would
+ * first build a full Fetch API Headers object from all of them.
+ */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const node = nodeBindings(c);
+  return node ? (new NodeHeaders(node.incoming).get(name) ?? undefined) : c.req.header(name);
 }
 
 /** The same, for a Fetch API request. */
