@@ -12,11 +12,36 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+// Edges and page info compute their cursors only when a query selects them: most queries ask for
+// nodes alone, and encoding a cursor for every edge of every page is wasted work then.
+class Edge<T> {
+  constructor(
+    readonly node: T,
+    /** The edge's index in its connection. */
+    private readonly index: number,
+    private readonly cursorAt: (node: T, index: number) => string,
+  ) {}
+  get cursor(): string {
+    return this.cursorAt(this.node, this.index);
+  }
+}
+
+class PageInfo {
+  constructor(
+    readonly hasNextPage: boolean,
+    private readonly last: { cursor: string } | undefined,
+  ) {}
+  // Relay: endCursor is the last edge's cursor, also on the last page; null only with no edges.
+  get endCursor(): string | null {
+    return this.last?.cursor ?? null;
+  }
+}
+
 /** For lists whose items carry their own position (documents: the id is the cursor). */
 export function toConnection<T>(page: Page<T>): Connection<T> {
-  const edges = page.items.map((node) => ({ cursor: page.cursorOf(node), node }));
-  // Relay: endCursor is the last edge's cursor, also on the last page; null only with no edges.
-  return { edges, pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: edges.at(-1)?.cursor ?? null } };
+  const cursorAt = (node: T) => page.cursorOf(node);
+  const edges = page.items.map((node, i) => new Edge(node, i, cursorAt));
+  return { edges, pageInfo: new PageInfo(page.nextCursor !== null, edges.at(-1)) };
 }
 
 // Upstream lists only hand out a cursor per page. An edge's cursor is therefore "the page that
@@ -66,19 +91,12 @@ export async function upstreamConnection<T>(
   const items = page.data.slice(start.o, start.o + first);
   const consumed = start.o + items.length;
   const exhaustedPage = consumed >= page.data.length;
-  const edges = items.map((node, i) => {
-    const offset = start.o + i + 1;
-    const cursor =
-      offset >= page.data.length && page.nextCursor !== null
-        ? encode({ c: page.nextCursor, o: 0 })
-        : encode({ c: start.c, o: offset });
-    return { cursor, node };
-  });
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: !exhaustedPage || page.nextCursor !== null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
+  const cursorAt = (_node: T, index: number) => {
+    const offset = start.o + index + 1;
+    return offset >= page.data.length && page.nextCursor !== null
+      ? encode({ c: page.nextCursor, o: 0 })
+      : encode({ c: start.c, o: offset });
   };
+  const edges = items.map((node, i) => new Edge(node, i, cursorAt));
+  return { edges, pageInfo: new PageInfo(!exhaustedPage || page.nextCursor !== null, edges.at(-1)) };
 }
