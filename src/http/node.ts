@@ -31,24 +31,12 @@ export function declaredBody(incoming: IncomingMessage): "none" | "unknown" | nu
 
 /** The little of a request that routing decisions read (method, path, headers), for a Node request. */
 export function requestHead(incoming: IncomingMessage): RequestHead {
-  return new NodeRequestHead(incoming);
+  const url = incoming.url ?? "/";
+  const query = url.indexOf("?");
+  return { method: incoming.method ?? "GET", path: query < 0 ? url : url.slice(0, query), headers: new NodeHeaders(incoming) };
 }
 
-// A class rather than an object literal with a closure: this is made on every request, and the
-// methods live once on the prototype.
-class NodeRequestHead implements RequestHead {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Pick<Headers, "get">;
-  constructor(incoming: IncomingMessage) {
-    const url = incoming.url ?? "/";
-    const query = url.indexOf("?");
-    this.method = incoming.method ?? "GET";
-    this.path = query < 0 ? url : url.slice(0, query);
-    this.headers = new NodeHeaders(incoming);
-  }
-}
-
+/** `get` over a Node request's headers (lower-cased names; repeats joined as Fetch does). */
 class NodeHeaders implements Pick<Headers, "get"> {
   constructor(private readonly incoming: IncomingMessage) {}
   get(name: string): string | null {

@@ -26,44 +26,43 @@ const ENDPOINT = "/trpc";
 
 /** The procedure path of a /trpc URL path ("/trpc/messages.list" → "messages.list"). */
 const procedurePath = (pathname: string) => pathname.slice(ENDPOINT.length).replace(/^\/+|\/+$/g, "");
+const pathOf = (request: Request) => procedurePath(new URL(request.url).pathname);
 
-// A class rather than an object literal with closures: one is made for every tRPC request.
+/** One tRPC request's context. */
 class SurfaceContext implements TrpcContext {
   readonly services: Services;
   readonly requestId: string;
   readonly log: Logger;
-  readonly #createContext: ContextFactory;
-  readonly #http: Request;
+  readonly #start: () => Promise<RequestContext>;
   #pending: Promise<RequestContext> | undefined;
-  /** `pending`: the request context when it was built before the body was read (uploads), or a failure. */
-  constructor(options: TrpcSurfaceOptions, http: Request, env: SurfaceEnv, pending?: Promise<RequestContext>) {
+  /**
+   * `start` overrides where the request context comes from: one built before the body was read
+   * (uploads), or the failure that stopped the request before tRPC ran.
+   */
+  constructor(options: TrpcSurfaceOptions, http: Request, env: SurfaceEnv, start?: () => Promise<RequestContext>) {
     this.services = options.services;
     this.requestId = env.requestId;
     this.log = env.log;
-    this.#createContext = options.createContext;
-    this.#http = http;
-    this.#pending = pending;
+    this.#start =
+      start ??
+      (() => options.createContext({ requestId: env.requestId, authorization: http.headers.get("authorization"), signal: http.signal }));
   }
   /** Authenticates on first use (once per HTTP request, so once per batch). */
   request(): Promise<RequestContext> {
-    return (this.#pending ??= this.#createContext({
-      requestId: this.requestId,
-      authorization: this.#http.headers.get("authorization"),
-      signal: this.#http.signal,
-    }));
+    return (this.#pending ??= this.#start());
   }
 }
 
 export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
   // tRPC's resolveResponse, called as its fetch adapter would, without the adapter's own copies
   // of the options, URL and response headers on every request.
-  const handle = (request: Request, path: string, env: SurfaceEnv, authenticated?: Promise<RequestContext>) =>
+  const handle = (request: Request, path: string, env: SurfaceEnv, start?: () => Promise<RequestContext>) =>
     resolveResponse({
       router: appRouter,
       req: request,
       path,
       allowMethodOverride: false,
-      createContext: async () => new SurfaceContext(options, request, env, authenticated),
+      createContext: async () => new SurfaceContext(options, request, env, start),
       error: null,
     });
   /**
@@ -77,14 +76,10 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     return resolveResponse({
       router: appRouter,
       req: request,
-      path: procedurePath(new URL(request.url).pathname),
+      path: pathOf(request),
       allowMethodOverride: false,
       // No procedure runs, so nothing authenticates; were one to ask, it would get the error.
-      createContext: async () => {
-        const failed = Promise.reject(error);
-        failed.catch(() => {}); // handled by whoever asks, if anyone does
-        return new SurfaceContext(options, request, env, failed);
-      },
+      createContext: async () => new SurfaceContext(options, request, env, () => Promise.reject(error)),
       error: new TRPCError({ code: error.trpcCode, message: error.message, cause: error }),
     });
   };
@@ -96,11 +91,10 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
       authenticate: authenticateUpload(options.createContext),
-      serve: (request, env, authenticated) =>
-        handle(request, procedurePath(new URL(request.url).pathname), env, Promise.resolve(authenticated)),
+      serve: (request, env, authenticated) => handle(request, pathOf(request), env, async () => authenticated),
       fail,
     },
-    (request, env) => handle(request, procedurePath(new URL(request.url).pathname), env),
+    (request, env) => handle(request, pathOf(request), env),
   );
   return {
     path: "/trpc",
