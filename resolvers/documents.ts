@@ -1,7 +1,13 @@
 // Documents resolvers: one service call each.
-import { encodeCursor } from "../src/services/documents.ts";
+import { decodeCursor, encodeCursor } from "../src/services/documents.ts";
 import { checkFirst, toConnection } from "./connection.ts";
 import type { Resolvers } from "./types.generated.ts";
+
+/** `after` checked in GraphQL's own words (the service checks it again as its `cursor`). */
+function checkAfter(after: string): string {
+  decodeCursor(after, "after");
+  return after;
+}
 
 export const documentsResolvers: Resolvers = {
   Query: {
@@ -9,7 +15,7 @@ export const documentsResolvers: Resolvers = {
       const page = await services.documents.list(await request(), {
         ...(args.query == null ? {} : { query: args.query }),
         ...(args.first == null ? {} : { limit: checkFirst(args.first) }),
-        ...(args.after == null ? {} : { cursor: args.after }),
+        ...(args.after == null ? {} : { cursor: checkAfter(args.after) }),
       });
       return toConnection({ items: page.documents, cursorOf: (d) => encodeCursor(d.id), nextCursor: page.nextCursor });
     },

@@ -54,9 +54,10 @@ export function toSummary(record: DocumentRecord): DocumentSummary {
 
 export const encodeCursor = (id: string): string => CURSOR_PREFIX + Buffer.from(id).toString("base64url");
 
-function decodeCursor(cursor: string): string {
+/** The document id a list cursor stands for; `field` is the name the caller gave it (REST `cursor`, GraphQL `after`). */
+export function decodeCursor(cursor: string, field = "cursor"): string {
   const id = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), "base64url").toString() : "";
-  if (!isDocumentId(id)) throw new GatewayError("BAD_USER_INPUT", "cursor: not a cursor this API issued");
+  if (!isDocumentId(id)) throw new GatewayError("BAD_USER_INPUT", `${field}: not a cursor this API issued`);
   return id;
 }
 

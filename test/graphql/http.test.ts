@@ -245,6 +245,16 @@ describe("Relay connections", () => {
     const beyond = await page(key, last.pageInfo.endCursor);
     expect(beyond).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
   });
+
+  it("a cursor the API did not issue is BAD_USER_INPUT naming `after`", async () => {
+    const key = `Bearer ${await tg.key({ user: "pager" })}`;
+    const result = await graphqlRequest(tg.url, key, 'query { documents(after: "c1.bm90LWFuLWlk") { edges { cursor } } }');
+    expect(result.body.errors?.[0]).toMatchObject({
+      message: "after: not a cursor this API issued",
+      path: ["documents"],
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+  });
 });
 
 describe("a request's document text is bounded whatever its shape", () => {
