@@ -1,4 +1,4 @@
-// tRPC at /trpc on the gateway's server, through the fetch adapter.
+// tRPC at /trpc on the gateway's server: tRPC's resolveResponse, called directly (see handle).
 import { TRPCError } from "@trpc/server";
 import { resolveResponse } from "@trpc/server/http";
 import * as lightFetch from "@whatwg-node/fetch";
