@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // The fault suite runs on its own: `npm run test:faults` (vitest.faults.config.ts).
+    exclude: ["test/faults/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -1,11 +1,11 @@
-// Pieces every product adapter shares: the list envelope of CONTRACT §9 and the API_URL base.
+// Pieces every product adapter shares: the list envelope of docs/api.md "Upstreams" and the API_URL base.
 import { z } from "zod";
 import type { Config } from "../src/core/config.ts";
 import { GatewayError } from "../src/core/errors.ts";
 import { parseBase, type UpstreamBase } from "./upstream/base.ts";
 
 // Response objects are plain z.object: unknown fields are tolerated and dropped, so callers
-// see exactly the §9 shape; a missing or mistyped field fails with its path.
+// see exactly the shape in docs/api.md "Upstreams"; a missing or mistyped field fails with its path.
 
 /** `{data:[…], nextCursor: string|null}` */
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), nextCursor: z.string().nullable() });

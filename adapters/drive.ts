@@ -1,4 +1,4 @@
-// Drive product (CONTRACT §9): upload (streamed multipart), metadata, download (streamed),
+// Drive product (docs/api.md "Upstreams"): upload (streamed multipart), metadata, download (streamed),
 // search, shares.
 import { z } from "zod";
 import { optional } from "./common.ts";

@@ -1,4 +1,4 @@
-// Enterprise (tenant) product (CONTRACT §9): data query, invoices, workflow runs — each sent to
+// Enterprise (tenant) product (docs/api.md "Upstreams"): data query, invoices, workflow runs — each sent to
 // the caller's tenant base URL, which only configuration decides (see tenants.ts).
 import { z } from "zod";
 import { listOf, optional, type Page, type PageQuery } from "./common.ts";

@@ -1,4 +1,4 @@
-// Mail product (CONTRACT §9): messages, threads, drafts, calendar events, bookings.
+// Mail product (docs/api.md "Upstreams"): messages, threads, drafts, calendar events, bookings.
 import { z } from "zod";
 import { listOf, optional, type Page, type PageQuery } from "./common.ts";
 import { path, type UpstreamBase } from "./upstream/base.ts";

@@ -1,4 +1,4 @@
-// Meetings product (CONTRACT §9): create, transcript, summary.
+// Meetings product (docs/api.md "Upstreams"): create, transcript, summary.
 import { z } from "zod";
 import { optional } from "./common.ts";
 import { path, type UpstreamBase } from "./upstream/base.ts";

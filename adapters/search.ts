@@ -1,4 +1,4 @@
-// Search product (CONTRACT §9): one-shot query and chat sessions.
+// Search product (docs/api.md "Upstreams"): one-shot query and chat sessions.
 import { z } from "zod";
 import { optional } from "./common.ts";
 import type { UpstreamBase } from "./upstream/base.ts";

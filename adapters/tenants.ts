@@ -1,6 +1,10 @@
-// Tenant base URLs, from configuration only (CONTRACT §9): the TENANTS_FILE map (loaded and
+// Tenant base URLs, from configuration only (docs/api.md "Upstreams"): the TENANTS_FILE map (loaded and
 // validated once, at start-up) wins, then TENANT_URL_TEMPLATE with {tenant} filled in. The
 // tenant is the principal's (a verified credential's claim), never anything in the request.
+// When the tenant fills in the template's host, that host is the tenant's choice: unless the
+// result is an operator-configured origin (API_URL's, a TENANTS_FILE entry's) or
+// UPSTREAM_ALLOW_PRIVATE_NETWORKS is true, its base is `restricted` and the client connects to it only at public addresses
+// (upstream/address-guard.ts; docs/resilience.md).
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Config } from "../src/core/config.ts";
@@ -52,11 +56,26 @@ export function loadTenantsFile(file: string): Map<string, UpstreamBase> {
 
 const MAX_CACHED = 1024;
 
-export function createTenantResolver(config: Pick<Config, "TENANT_URL_TEMPLATE" | "TENANTS_FILE">): TenantResolver {
+/** The host part of a URL template (before any path), where `{tenant}` may appear. */
+function templateHost(template: string): string {
+  const afterScheme = template.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+  return afterScheme.split(/[/?#]/, 1)[0] ?? "";
+}
+
+export function createTenantResolver(
+  config: Pick<Config, "TENANT_URL_TEMPLATE" | "TENANTS_FILE"> & Partial<Pick<Config, "API_URL" | "UPSTREAM_ALLOW_PRIVATE_NETWORKS">>,
+): TenantResolver {
   const map = config.TENANTS_FILE ? loadTenantsFile(config.TENANTS_FILE) : new Map<string, UpstreamBase>();
   const template = config.TENANT_URL_TEMPLATE;
   if (template) parseBase(template.replaceAll("{tenant}", "t"), "TENANT_URL_TEMPLATE");
   const fromTemplate = new Map<string, UpstreamBase>();
+  // Origins the operator configured: a template that lands on one of them (scheme, host and port)
+  // reaches nothing the operator did not point the gateway at. Origins, not host names: with
+  // API_URL on 127.0.0.1:4010, tenant "2130706433" must still not reach 127.0.0.1 on another port.
+  const operatorOrigins = new Set<string>();
+  if (config.API_URL) operatorOrigins.add(new URL(config.API_URL).origin);
+  for (const base of map.values()) operatorOrigins.add(base.origin);
+  const tenantPicksHost = template !== undefined && templateHost(template).includes("{tenant}") && config.UPSTREAM_ALLOW_PRIVATE_NETWORKS !== true;
 
   return {
     resolve(tenant) {
@@ -75,6 +94,7 @@ export function createTenantResolver(config: Pick<Config, "TENANT_URL_TEMPLATE" 
       let base = fromTemplate.get(tenant);
       if (!base) {
         base = parseBase(template.replaceAll("{tenant}", tenant), "TENANT_URL_TEMPLATE");
+        if (tenantPicksHost && !operatorOrigins.has(base.origin)) base = { ...base, restricted: true };
         if (fromTemplate.size >= MAX_CACHED) fromTemplate.clear();
         fromTemplate.set(tenant, base);
       }

@@ -7,13 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
 import { fmt, median, peakRssMb, quantile, startGatewayProcess, timed } from "./lib.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "wg-bench-"));
-const markdown = execFileSync(process.execPath, [new URL("../../shared/tools/gen-markdown.mjs", import.meta.url).pathname, "400000"], {
-  encoding: "utf8",
-  maxBuffer: 16 * 1024 * 1024,
-});
+const markdown = generateMarkdown(400_000);
 const mdFile = join(dir, "big.md");
 await writeFile(mdFile, markdown);
 

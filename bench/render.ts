@@ -1,18 +1,15 @@
 // npx tsx bench/render.ts [CHARS] [RUNS] — markdown → .docx on a generated document
-// (/work/shared/tools/gen-markdown.mjs): the renderer in this thread, split into parse+build and
+// (test/fixtures/gen-markdown.ts): the renderer in this thread, split into parse+build and
 // pack, then the same document through a one-worker RenderPool (round trip, bytes transferred).
 // Prints medians; the first renders are warm-up and not counted.
-import { execFileSync } from "node:child_process";
 import { Packer } from "docx";
 import { RenderPool } from "../src/documents/pool/index.ts";
 import { buildDocument } from "../src/documents/render/render.ts";
+import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
 
 const chars = Number(process.argv[2] ?? 400_000);
 const runs = Number(process.argv[3] ?? 9);
-const markdown = execFileSync(process.execPath, [new URL("../../shared/tools/gen-markdown.mjs", import.meta.url).pathname, String(chars)], {
-  encoding: "utf8",
-  maxBuffer: 64 * 1024 * 1024,
-});
+const markdown = generateMarkdown(chars);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ms = (x: number) => `${x.toFixed(0)} ms`;

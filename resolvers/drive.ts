@@ -32,6 +32,6 @@ export const driveResolvers: Resolvers = {
     createShare: async (_root, { input }, { services, request }) => services.products.files.share(await request(), defined(input) as never),
   },
   DriveFile: {
-    downloadUrl: (file) => fileDownloadUrl(file.id),
+    downloadUrl: (file, _args, { services }) => services.publicUrl + fileDownloadUrl(file.id),
   },
 };

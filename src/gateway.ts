@@ -5,9 +5,10 @@ import { createAuthenticator } from "./auth/authenticate.ts";
 import { createAccessTokenVerifier } from "./auth/jwt.ts";
 import type { Config } from "./core/config.ts";
 import { createLogger, type Logger } from "./core/logger.ts";
-import { createRateLimiter } from "./core/rate-limit.ts";
+import { createRateLimiters } from "./core/rate-limit.ts";
+import { createClientAddressResolver } from "./auth/client-address.ts";
 import { createContextFactory, type ContextFactory } from "./core/request-context.ts";
-import { RenderPool } from "./documents/pool/index.ts";
+import { createRenderPool } from "./documents/pool/configure.ts";
 import type { DocumentRenderer } from "./documents/renderer.ts";
 import { openStore } from "./documents/store/index.ts";
 import type { DocumentStore } from "./documents/store/types.ts";
@@ -20,15 +21,19 @@ import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
 import { createDocumentsService, type DocumentsService } from "./services/documents.ts";
 import { createProductServices, type ProductServices } from "./services/products.ts";
-import { createUpstreamClient } from "../adapters/upstream/client.ts";
+import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
-import { createMcpSurface } from "./mcp/http.ts";
+import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
+import { selectTools } from "./mcp/tools.ts";
+import { readTracingSettings, startTracing } from "./observability/tracing.ts";
 
 
 export interface Services {
   documents: DocumentsService;
   products: ProductServices;
+  /** PUBLIC_URL without its trailing slash, or "" when unset: what links the gateway builds start with. */
+  publicUrl: string;
 }
 
 export interface Gateway {
@@ -41,45 +46,70 @@ export interface Gateway {
   createContext: ContextFactory;
   /** Closes what the gateway opened: render workers, rate-limit connections, the store. */
   close(): Promise<void>;
+  /** Shutdown began: /readyz answers 503 "draining" from now on (src/server.ts). */
+  drain(): void;
+  readonly draining: boolean;
 }
 
 export interface GatewayOptions {
   logger?: Logger;
   renderer?: DocumentRenderer;
+  /** Where the OTEL_* tracing variables come from (docs/observability.md); default process.env. */
+  tracingEnv?: Record<string, string | undefined>;
 }
 
 export async function createGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
+  // Checked before anything is opened: an unknown MCP_TOOLS name stops start-up (ConfigError).
+  const mcpTools = selectTools(config.MCP_TOOLS);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const metrics = createMetrics();
-  const store = await openStore(config);
-  const renderer =
-    options.renderer ??
-    new RenderPool({
-      ...(config.RENDER_WORKERS > 0 ? { size: config.RENDER_WORKERS } : {}),
-      maxQueue: config.RENDER_QUEUE,
-      warmup: config.RENDER_WARMUP,
-      onReject: () => metrics.renderQueueRejected.inc(),
-    });
+  const tracingSettings = readTracingSettings(options.tracingEnv ?? process.env);
+  const tracing = tracingSettings ? await startTracing(tracingSettings, logger) : undefined;
+  const store = await openStore(config, {
+    onSharedDataDir: (holder, dataDir) =>
+      logger.warn(
+        { dataDir, otherPid: holder.pid, otherHost: holder.hostname, otherSince: holder.startedAt },
+        "DATA_DIR: another gateway is using this store; both stay consistent (SQLite WAL), but each counts rate limits on its own unless REDIS_URL is set",
+      ),
+  });
+  const renderer = options.renderer ?? createRenderPool(config, metrics);
   const authenticator = createAuthenticator({ store, verifyAccessToken: createAccessTokenVerifier(config) });
-  const rateLimiter = createRateLimiter({ perMinute: config.RATE_LIMIT_PER_MINUTE, redisUrl: config.REDIS_URL, log: logger });
-  const createContext = createContextFactory({ authenticator, rateLimiter, logger });
+  const rateLimiter = createRateLimiters({
+    perMinute: config.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    redisUrl: config.REDIS_URL,
+    log: logger,
+  });
+  const createContext = createContextFactory({ authenticator, limits: rateLimiter, logger });
   const upstream = createUpstreamClient({
-    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    ...upstreamOptionsFromConfig(config),
     metrics,
     userAgent: `workspace-gateway/${packageVersion}`,
   });
   const services: Services = {
-    documents: createDocumentsService({ store, renderer }),
+    documents: createDocumentsService({ store, renderer, ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}) }),
     products: createProductServices({ config, upstream }),
+    publicUrl: config.PUBLIC_URL ?? "",
   };
 
+  let draining = false;
   const app = createHttpApp({
     logger,
     metrics,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
+    corsOrigins: config.CORS_ORIGINS,
+    metricsRoute: { token: config.METRICS_TOKEN, onMainPort: config.METRICS_PORT === undefined },
     ready: () => store.ping(),
+    ...(store.poolStats ? { pool: store.poolStats.bind(store) } : {}),
+    draining: () => draining,
+    degraded: () => {
+      const redis = rateLimiter.degraded();
+      return redis === undefined ? [] : [redis];
+    },
     openapi: buildOpenApiDocument(packageVersion),
+    index: { version: packageVersion, publicUrl: services.publicUrl },
+    tracing: tracing?.middleware,
     routes: [
       { path: "/api/v1/documents", app: documentsRoutes({ documents: services.documents, createContext }) },
       { path: "/api/v1/files", app: filesRoutes({ products: services.products, createContext }) },
@@ -94,7 +124,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
       }),
       createTrpcSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
-      createMcpSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES }),
+      createMcpSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, ...mcpRequestGuard(config), tools: mcpTools }),
     ],
   });
 
@@ -107,12 +137,19 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     store,
     services,
     createContext,
+    drain: () => {
+      draining = true;
+    },
+    get draining() {
+      return draining;
+    },
     close: () =>
       (closed ??= (async () => {
         await renderer.close();
         await upstream.close();
         await rateLimiter.close();
         await store.close();
+        await tracing?.shutdown();
       })()),
   };
 }

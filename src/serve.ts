@@ -1,7 +1,19 @@
 // The gateway process: configuration from the environment, the gateway on one port, clean shutdown.
-import { ConfigError, loadConfig } from "./core/config.ts";
+import { ConfigError, configSchema, loadConfig } from "./core/config.ts";
+import { loadedEnvFile } from "./core/env-file.ts";
+import { describeStore } from "./documents/store/index.ts";
 import { createGateway } from "./gateway.ts";
 import { listen } from "./server.ts";
+
+/**
+ * A problem with the configuration rather than a bug: said in one line that names the variable.
+ * Errors from below src/core follow the naming: the adapters' TenantConfigError (TENANTS_FILE), and
+ * their URL checks, whose message starts with the variable ("API_URL: must not contain a query").
+ */
+const variables = new Set(Object.keys(configSchema.shape));
+const isConfigProblem = (error: unknown): error is Error =>
+  error instanceof ConfigError ||
+  (error instanceof Error && (error.name.endsWith("ConfigError") || variables.has(/^([A-Z][A-Z0-9_]*):/.exec(error.message)?.[1] ?? "")));
 
 async function main(): Promise<void> {
   let config;
@@ -15,14 +27,24 @@ async function main(): Promise<void> {
     throw error;
   }
   const gateway = await createGateway(config);
-  const running = await listen(gateway, { port: config.PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS }).catch(
+  const running = await listen(gateway, { port: config.PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS }).catch(
     async (error: unknown) => {
       await gateway.close();
       const reason = error instanceof Error ? error.message : String(error);
       throw new ConfigError(`HOST/PORT: cannot listen on ${config.HOST}:${config.PORT}: ${reason}`, { cause: error });
     },
   );
-  gateway.logger.info({ url: running.url, store: gateway.store.kind }, "workspace-gateway listening");
+  const envFile = loadedEnvFile();
+  gateway.logger.info(
+    {
+      url: running.url,
+      store: gateway.store.kind,
+      storeLocation: describeStore(config),
+      ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+      ...(envFile?.path ? { envFile: envFile.path, envFileApplied: envFile.applied, envFileOverridden: envFile.overridden } : {}),
+    },
+    "workspace-gateway listening",
+  );
 
   const shutdown = (signal: string) => {
     gateway.logger.info({ signal }, "shutting down");
@@ -44,7 +66,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A configuration problem is said in one line that names the variable; anything else with its stack.
-  const detail = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+  const detail = isConfigProblem(error) ? error.message : error instanceof Error ? error.stack : String(error);
   process.stderr.write(`workspace-gateway failed to start: ${detail}\n`);
   process.exit(1);
 });

@@ -9,6 +9,11 @@ export interface UpstreamBase {
   readonly origin: string;
   /** Path prefix from the configured URL, without trailing slash: "" or "/erp". */
   readonly prefix: string;
+  /**
+   * The host was chosen by a tenant claim (TENANT_URL_TEMPLATE): connect only to public
+   * addresses, checked after DNS resolution (address-guard.ts).
+   */
+  readonly restricted?: boolean;
 }
 
 /**
@@ -32,10 +37,16 @@ export function parseBase(url: string, what: string): UpstreamBase {
 // segments, no control characters, a sane length.
 // eslint-disable-next-line no-control-regex
 const UNSAFE_SEGMENT = /[/\\\u0000-\u001f\u007f]/;
+// Half a UTF-16 surrogate pair has no UTF-8 form: encodeURIComponent throws on it (an INTERNAL).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isSafeSegment(value: string): boolean {
-  return value.length > 0 && value.length <= 256 && value !== "." && value !== ".." && !UNSAFE_SEGMENT.test(value);
+  return value.length > 0 && value.length <= 256 && value !== "." && value !== ".." && !UNSAFE_SEGMENT.test(value) && !LONE_SURROGATE.test(value);
 }
+
+/** encodeURIComponent, with a lone surrogate sent as U+FFFD (as any UTF-8 encoder does) instead of throwing. */
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+const encodeComponent = (value: string): string => encodeURIComponent(value.replace(LONE_SURROGATES, "\uFFFD"));
 
 /** One checked, percent-encoded path segment. */
 export function segment(value: string, field = "id"): string {
@@ -59,7 +70,7 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
   for (const key in query) {
     const value = query[key];
     if (value === undefined || value === null) continue;
-    out += `${out ? "&" : "?"}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+    out += `${out ? "&" : "?"}${encodeComponent(key)}=${encodeComponent(String(value))}`;
   }
   return out;
 }

@@ -1,30 +1,117 @@
-// A circuit breaker per upstream origin. Closed: calls pass; after `threshold` consecutive
-// failures (connection errors, timeouts, 5xx) it opens and answers at once for `cooldownMs`;
-// then one probe call is let through (half-open): success closes it, failure re-opens it.
+// A circuit breaker per upstream origin that measures a failure *rate*, not a streak (in the
+// manner of resilience4j's sliding window and Envoy's outlier detection; see docs/resilience.md).
+//
+// closed    every call passes; outcomes go into a sliding time window. Once the window holds at
+//           least `minCalls` calls and at least `failureRate` of them failed, the circuit opens.
+//           Two fast paths for a sudden outage, because after a busy healthy spell the whole
+//           window holds so many successes that a dead upstream would take seconds to reach the
+//           rate: the same rate over the window's latest `recentBuckets` (2 s of 10 s), and
+//           `consecutiveFailures` (20) in a row (Envoy's consecutive_5xx beside its success-rate
+//           ejection). Both count only fast answers — successes, resets, refusals, 5xx, bad
+//           bodies — and leave timeouts to the whole window: a pause of the gateway's own event
+//           loop (a loaded machine) times out every call in flight at once, and a pause of 2 s
+//           leaves nothing else in the latest 2 s; that says nothing about the upstream (the
+//           fault suite saw such pauses open a healthy-enough circuit). At a 20% rate of fast
+//           failures, 20 in a row happen by chance once in ~10^14 calls.
+// open      calls are refused at once for the open interval: `openMs` the first time, doubled
+//           each time it re-opens while the upstream stays down, at most `openMaxMs`. The
+//           interval goes back to `openMs` once the circuit has stayed closed for a window.
+// half-open up to `probes` calls go through at once (the others are refused), and are judged by
+//           the same rate (as resilience4j's permitted calls in half-open): once `failureRate` of
+//           `probes` have failed it re-opens, once all `probes` are done below that it closes with
+//           an empty window. (Requiring every probe to succeed would keep an upstream that fails
+//           27% of calls open most of the time: 3 probes all succeed only 39% of the time.)
+//
+// What counts as a failure is the caller's decision (client.ts: 5xx, resets, timeouts,
+// malformed bodies; never 4xx); release() reports a call that says nothing about the upstream
+// (the caller hung up).
+import { SlidingWindow } from "./window.ts";
 
 export type CircuitState = "closed" | "open" | "half-open";
 
-export interface BreakerOptions {
-  threshold: number;
-  cooldownMs: number;
-  now?: () => number;
+/** 0 closed, 1 half-open, 2 open: the value of the circuit-state gauge. */
+export const circuitStateValue: Record<CircuitState, number> = { closed: 0, "half-open": 1, open: 2 };
+
+export interface BreakerSettings {
+  /** Share of failed calls in the window that opens the circuit, 0 < rate ≤ 1. */
+  failureRate: number;
+  /** Calls the window must hold before the rate may open the circuit. */
+  minCalls: number;
+  /** Length of the sliding window. */
+  windowMs: number;
+  /** Buckets the window is kept in (its time resolution). Default 10. */
+  buckets?: number;
+  /** First open interval. */
+  openMs: number;
+  /** Longest open interval. */
+  openMaxMs: number;
+  /** Concurrent probe calls in half-open, judged together by `failureRate`. */
+  probes: number;
+  /** The latest buckets the rate is also judged over (a sudden outage's fast path). Default 2. */
+  recentBuckets?: number;
+  /** Fast (non-timeout) failures in a row that open the circuit; 0: never. Default 20. */
+  consecutiveFailures?: number;
 }
+
+export const DEFAULT_BREAKER: Readonly<BreakerSettings> = {
+  failureRate: 0.5,
+  minCalls: 20,
+  windowMs: 10_000,
+  buckets: 10,
+  openMs: 500,
+  openMaxMs: 1_500,
+  probes: 3,
+  recentBuckets: 2,
+  consecutiveFailures: 20,
+};
+
+export interface BreakerOptions extends Partial<BreakerSettings> {
+  now?: () => number;
+  /** Called on every transition (for the circuit-state gauge). */
+  onStateChange?: (state: CircuitState) => void;
+}
+
+/** What tryAcquire() granted: an ordinary call (closed) or a probe (half-open). */
+export type Ticket = "call" | "probe";
 
 export class CircuitBreaker {
   private state: CircuitState = "closed";
-  private failures = 0;
+  private readonly window: SlidingWindow;
+  /** Fast answers only (no timeouts): what the latest-2-s fast path judges. */
+  private readonly fast: SlidingWindow;
   private openUntil = 0;
-  private probing = false;
-  private readonly threshold: number;
-  private readonly cooldownMs: number;
+  /** Re-opens in a row without a healthy spell: the exponent of the open interval. */
+  private level = 0;
+  private closedAt = Number.NEGATIVE_INFINITY;
+  /** Fast failures since the last success (closed state). */
+  private run = 0;
+  private probesInFlight = 0;
+  private probeSuccesses = 0;
+  private probeFailures = 0;
+  private readonly settings: BreakerSettings;
   private readonly now: () => number;
+  private readonly onStateChange: ((state: CircuitState) => void) | undefined;
 
-  constructor(options: BreakerOptions) {
-    this.threshold = Math.max(1, options.threshold);
-    this.cooldownMs = Math.max(0, options.cooldownMs);
+  constructor(options: BreakerOptions = {}) {
+    const s = { ...DEFAULT_BREAKER, ...definedOnly(options) };
+    this.settings = {
+      failureRate: Math.min(1, Math.max(Number.EPSILON, s.failureRate)),
+      minCalls: Math.max(1, Math.floor(s.minCalls)),
+      windowMs: Math.max(1, s.windowMs),
+      buckets: Math.max(1, Math.floor(s.buckets ?? 10)),
+      openMs: Math.max(0, s.openMs),
+      openMaxMs: Math.max(s.openMs, s.openMaxMs),
+      probes: Math.max(1, Math.floor(s.probes)),
+      recentBuckets: Math.max(1, Math.floor(s.recentBuckets ?? 2)),
+      consecutiveFailures: Math.max(0, Math.floor(s.consecutiveFailures ?? 20)),
+    };
     this.now = options.now ?? Date.now;
+    this.onStateChange = options.onStateChange;
+    this.window = new SlidingWindow(this.settings.windowMs, this.settings.buckets ?? 10, this.now);
+    this.fast = new SlidingWindow(this.settings.windowMs, this.settings.buckets ?? 10, this.now);
   }
 
+  /** The state as a caller would meet it now (an open circuit whose interval is over is half-open). */
   get current(): CircuitState {
     if (this.state === "open" && this.now() >= this.openUntil) return "half-open";
     return this.state;
@@ -35,43 +122,118 @@ export class CircuitBreaker {
     return this.state === "open" ? Math.max(0, Math.ceil((this.openUntil - this.now()) / 1000)) : 0;
   }
 
-  /** May a call go out now? A `true` must be followed by success(), failure() or release(). */
-  tryAcquire(): boolean {
-    if (this.state === "closed") return true;
+  /** The interval the circuit stays open for the next (or current) time it opens. */
+  get openIntervalMs(): number {
+    return Math.min(this.settings.openMaxMs, this.settings.openMs * 2 ** this.level);
+  }
+
+  /** [calls, failures] in the window (closed state). */
+  get counts(): [number, number] {
+    return this.window.totals();
+  }
+
+  /** May a call go out now? A ticket must be followed by success(), failure() or release() with it. */
+  tryAcquire(): Ticket | null {
+    if (this.state === "closed") return "call";
     if (this.state === "open") {
-      if (this.now() < this.openUntil) return false;
-      this.state = "half-open";
-      this.probing = false;
+      if (this.now() < this.openUntil) return null;
+      this.transition("half-open");
+      this.probesInFlight = 0;
+      this.probeSuccesses = 0;
+      this.probeFailures = 0;
     }
-    if (this.probing) return false;
-    this.probing = true;
-    return true;
+    if (this.probesInFlight + this.probeSuccesses + this.probeFailures >= this.settings.probes) return null;
+    this.probesInFlight += 1;
+    return "probe";
   }
 
-  success(): void {
-    this.state = "closed";
-    this.failures = 0;
-    this.probing = false;
-  }
-
-  failure(): void {
-    this.probing = false;
-    if (this.state === "half-open") {
-      this.open();
+  success(ticket: Ticket): void {
+    if (ticket === "call") {
+      if (this.state === "closed") {
+        this.window.add(false);
+        this.fast.add(false);
+        this.run = 0;
+      }
       return;
     }
-    this.failures += 1;
-    if (this.state === "closed" && this.failures >= this.threshold) this.open();
+    if (this.state !== "half-open") return; // a probe of an earlier round
+    this.probesInFlight = Math.max(0, this.probesInFlight - 1);
+    this.probeSuccesses += 1;
+    this.judgeProbes();
+  }
+
+  /** `timeout`: the call failed by running out of time (counted in the window, not in the run). */
+  failure(ticket: Ticket, timeout = false): void {
+    if (ticket === "call") {
+      if (this.state !== "closed") return;
+      this.window.add(true);
+      if (!timeout) {
+        this.fast.add(true);
+        this.run += 1;
+      }
+      const { consecutiveFailures, recentBuckets } = this.settings;
+      if (
+        (consecutiveFailures! > 0 && this.run >= consecutiveFailures!) ||
+        this.tripped(...this.fast.totals(recentBuckets)) ||
+        this.tripped(...this.window.totals())
+      ) {
+        // Re-opening soon after recovering is the same outage: keep growing the interval.
+        this.level = this.now() - this.closedAt < this.settings.windowMs ? this.level + 1 : 0;
+        this.open();
+      }
+      return;
+    }
+    if (this.state !== "half-open") return;
+    this.probesInFlight = Math.max(0, this.probesInFlight - 1);
+    this.probeFailures += 1;
+    this.judgeProbes();
+  }
+
+  private tripped(calls: number, failures: number): boolean {
+    return calls >= this.settings.minCalls && failures >= this.settings.failureRate * calls;
+  }
+
+  /** Half-open: re-open once the probes' failures reach the rate, close once all are done below it. */
+  private judgeProbes(): void {
+    const { probes, failureRate } = this.settings;
+    if (this.probeFailures >= failureRate * probes) {
+      this.level += 1;
+      this.open();
+    } else if (this.probeSuccesses + this.probeFailures >= probes) {
+      this.close();
+    }
   }
 
   /** The call ended without telling anything about the upstream (the caller hung up). */
-  release(): void {
-    if (this.state === "half-open") this.probing = false;
+  release(ticket: Ticket): void {
+    if (ticket === "probe" && this.state === "half-open") this.probesInFlight = Math.max(0, this.probesInFlight - 1);
   }
 
   private open(): void {
-    this.state = "open";
-    this.openUntil = this.now() + this.cooldownMs;
-    this.failures = 0;
+    this.run = 0;
+    // Cap the exponent too, so a long outage cannot overflow it.
+    this.level = Math.min(this.level, 30);
+    this.openUntil = this.now() + this.openIntervalMs;
+    this.transition("open");
   }
+
+  private close(): void {
+    this.window.reset();
+    this.fast.reset();
+    this.run = 0;
+    this.closedAt = this.now();
+    this.transition("closed");
+  }
+
+  private transition(state: CircuitState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.onStateChange?.(state);
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) out[key] = value[key];
+  return out;
 }

@@ -1,6 +1,8 @@
-// Upstream outcomes → the gateway's error vocabulary (CONTRACT §3 and §9).
+// Upstream outcomes → the gateway's error vocabulary (docs/api.md "Errors" and "Upstreams").
 import type { z } from "zod";
 import { GatewayError, type ErrorCode } from "../../src/core/errors.ts";
+import { ADDRESS_BLOCKED } from "./address-guard.ts";
+import { isDeadlineExceeded } from "./timeout.ts";
 
 /** Metrics label for how an upstream call ended. */
 export type Outcome =
@@ -12,14 +14,22 @@ export type Outcome =
   | "unavailable"
   | "circuit_open"
   | "invalid_response"
-  | "aborted";
+  | "aborted"
+  | "blocked";
+
+/**
+ * What an attempt's end says about the upstream, for its circuit: `failure` (5xx, reset,
+ * timeout, malformed body), `success` (it answered, 4xx included) or `neutral` (it was not the
+ * upstream's doing: the caller hung up, the request's deadline passed, the address was refused).
+ */
+export type Verdict = "success" | "failure" | "neutral";
 
 /** A classified failure: the error to throw and what it says about the upstream. */
 export interface Failure {
   error: GatewayError;
   outcome: Outcome;
-  /** Counts toward opening the circuit. */
-  breakerFailure: boolean;
+  /** What it tells the circuit breaker. */
+  verdict: Verdict;
   /** A retry of an idempotent call may help. */
   retryable: boolean;
   /** Seconds the upstream asked us to wait (Retry-After). */
@@ -49,7 +59,9 @@ const defaultMessages: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: "The upstream is rate limiting this caller",
 };
 
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+// 500 too: under a retry budget a retry of an idempotent call costs little, and an upstream's
+// transient 500 is common (Envoy's `retry_on: 5xx` does the same).
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /** Retry-After as whole seconds (delta-seconds or HTTP-date), or undefined. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -62,7 +74,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Math.max(0, Math.min(Math.ceil((date - now) / 1000), 86_400));
 }
 
-/** The upstream's `error.message` (CONTRACT §9 error body), if the body has one. */
+/** The upstream's `error.message` (docs/api.md "Upstreams" error body), if the body has one. */
 export function upstreamMessage(body: string): string | undefined {
   if (!body) return undefined;
   try {
@@ -88,7 +100,7 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
       // An upstream that says when to come back (503 + Retry-After) is worth passing on.
       error: new GatewayError("UPSTREAM_ERROR", `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`, retryAfter === undefined ? {} : { retryAfter }),
       outcome: "server_error",
-      breakerFailure: true,
+      verdict: "failure",
       retryable: RETRYABLE_STATUS.has(status),
       retryAfter,
     };
@@ -98,17 +110,17 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
     return {
       error: new GatewayError("UPSTREAM_ERROR", `Unexpected upstream answer (HTTP ${status})${message ? `: ${message}` : ""}`),
       outcome: "invalid_response",
-      breakerFailure: false,
+      verdict: "neutral",
       retryable: false,
     };
   }
   if (code === "RATE_LIMITED") {
-    // The caller always gets a Retry-After (CONTRACT §3); the upstream's when it sent one.
+    // The caller always gets a Retry-After (docs/api.md "Errors"); the upstream's when it sent one.
     const seconds = retryAfter ?? 1;
     return {
       error: new GatewayError(code, message ?? defaultMessages[code] ?? "Rate limited", { retryAfter: seconds }),
       outcome: "rate_limited",
-      breakerFailure: false,
+      verdict: "success",
       retryable: true,
       retryAfter: seconds,
     };
@@ -116,7 +128,7 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
   return {
     error: new GatewayError(code, message ?? defaultMessages[code] ?? `Upstream answered HTTP ${status}`),
     outcome: "client_error",
-    breakerFailure: false,
+    verdict: "success",
     retryable: false,
   };
 }
@@ -140,7 +152,7 @@ const CONNECTION_CODES = new Set([
 function errorCodeOf(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (TIMEOUT_CODES.has(code) || CONNECTION_CODES.has(code))) return code;
+    if (typeof code === "string" && (TIMEOUT_CODES.has(code) || CONNECTION_CODES.has(code) || code === ADDRESS_BLOCKED)) return code;
     // AggregateError from happy-eyeballs connects
     const errors = (e as { errors?: unknown }).errors;
     if (Array.isArray(errors) && errors.length > 0) return errorCodeOf(errors[0]);
@@ -148,41 +160,75 @@ function errorCodeOf(error: unknown): string | undefined {
   return (error as { code?: unknown } | null)?.code as string | undefined;
 }
 
-/** A thrown error from undici (or from reading a body) → Failure. */
+/** An attempt that ended in a classified failure (thrown inside an attempt, caught by the retry loop). */
+export class AttemptFailed extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.error.message);
+  }
+}
+
+/** A 2xx body that is not what the contract says: truncated JSON (worth a retry), or the wrong shape. */
+export function bodyFailure(error: GatewayError, retryable: boolean): Failure {
+  return { error, outcome: "invalid_response", verdict: "failure", retryable };
+}
+
+/** A thrown error from undici (or from reading a body) → Failure. `timeoutMs`: the attempt's. */
 export function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): Failure {
+  if (error instanceof AttemptFailed) return error.failure;
   if (error instanceof GatewayError) {
-    return { error, outcome: "invalid_response", breakerFailure: false, retryable: false };
+    return { error, outcome: "invalid_response", verdict: "neutral", retryable: false };
   }
   if (signal?.aborted) {
+    if (isDeadlineExceeded(signal.reason)) {
+      // The request's own time is up: a timeout for the caller, not a verdict on the upstream.
+      return {
+        error: new GatewayError("UPSTREAM_TIMEOUT", `The upstream did not answer within the request's deadline of ${signal.reason.deadlineMs} ms`, {
+          cause: error,
+        }),
+        outcome: "timeout",
+        verdict: "neutral",
+        retryable: false,
+      };
+    }
     // The caller hung up; nobody will read this answer. Not the upstream's fault.
     return {
       error: new GatewayError("UPSTREAM_UNAVAILABLE", "The upstream call was cancelled: the caller went away", { cause: error }),
       outcome: "aborted",
-      breakerFailure: false,
+      verdict: "neutral",
       retryable: false,
     };
   }
   const code = errorCodeOf(error);
+  if (code === ADDRESS_BLOCKED) {
+    // A tenant host that resolves to a loopback/private address (docs/resilience.md): refused
+    // as the tenant id pattern is, and said without naming the address.
+    return {
+      error: new GatewayError("FORBIDDEN", "The tenant's upstream address is not allowed (loopback, private or link-local network)", { cause: error }),
+      outcome: "blocked",
+      verdict: "neutral",
+      retryable: false,
+    };
+  }
   if (code && TIMEOUT_CODES.has(code)) {
     return {
       error: new GatewayError("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms`, { cause: error }),
       outcome: "timeout",
-      breakerFailure: true,
-      retryable: false,
+      verdict: "failure",
+      retryable: true,
     };
   }
   if (code && CONNECTION_CODES.has(code)) {
     return {
       error: new GatewayError("UPSTREAM_UNAVAILABLE", `The upstream is unavailable (${code})`, { cause: error }),
       outcome: "unavailable",
-      breakerFailure: true,
+      verdict: "failure",
       retryable: true,
     };
   }
   return {
     error: new GatewayError("UPSTREAM_ERROR", "The upstream call failed", { cause: error }),
     outcome: "server_error",
-    breakerFailure: true,
+    verdict: "failure",
     retryable: false,
   };
 }

@@ -11,10 +11,15 @@ export interface Authenticator {
 
 const bearerPattern = /^Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
+/** Longest credential looked at: API keys are 47 characters, real access tokens a few hundred to a few KB. */
+export const MAX_CREDENTIAL_LENGTH = 8192;
+
 export function createAuthenticator(deps: { store: DocumentStore; verifyAccessToken: AccessTokenVerifier | null }): Authenticator {
   return {
     async authenticate(authorization) {
       if (!authorization) throw unauthenticated("Missing Authorization header (expected: Bearer <token>)");
+      // Checked before the pattern: a regular expression over an oversized header costs for nothing.
+      if (authorization.length > MAX_CREDENTIAL_LENGTH + 16) throw unauthenticated(`Credential longer than ${MAX_CREDENTIAL_LENGTH} characters`);
       const match = bearerPattern.exec(authorization);
       if (!match?.[1]) throw unauthenticated("Malformed Authorization header (expected: Bearer <token>)");
       const token = match[1];
@@ -60,6 +65,18 @@ export function requireUser(principal: Principal): string {
     throw unauthenticated("Documents need a personal API key or a verified access token");
   }
   return principal.userId;
+}
+
+/**
+ * The owner of the documents a principal sees: its user within its tenant. The same user id under
+ * another tenant is another owner (docs/security.md). A tenant-less principal owns under its bare
+ * user id, as every document created before tenants counted did. User ids never hold control
+ * characters (API key ids are [A-Za-z0-9._@:-]; a JWT `sub` with one is refused), so the unit
+ * separator keeps the two parts apart.
+ */
+export function requireOwner(principal: Principal): string {
+  const userId = requireUser(principal);
+  return principal.tenant === null ? userId : `${userId}\u001f${principal.tenant}`;
 }
 
 export function requireScope(principal: Principal, scope: string): void {

@@ -1,5 +1,7 @@
 // Access-token verification with jose: signature, exp, nbf, issuer, audience.
 // Algorithms are pinned per key type so `alg: none` and HS/RS confusion are rejected.
+// `exp` is required and bounded by JWT_MAX_TOKEN_LIFETIME_S (docs/security.md): a token that
+// never expires, or lives longer than the gateway allows, is refused.
 import { createSecretKey, type KeyObject } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import type { Config } from "../core/config.ts";
@@ -43,9 +45,12 @@ export function createAccessTokenVerifier(config: Config): AccessTokenVerifier |
   } else {
     return null;
   }
+  const clockTolerance = 5;
+  const maxLifetime = config.JWT_MAX_TOKEN_LIFETIME_S;
   const options = {
     algorithms,
-    clockTolerance: 5,
+    clockTolerance,
+    requiredClaims: ["exp"],
     ...(config.JWT_ISSUER ? { issuer: config.JWT_ISSUER } : {}),
     ...(config.JWT_AUDIENCE ? { audience: config.JWT_AUDIENCE } : {}),
   };
@@ -60,6 +65,13 @@ export function createAccessTokenVerifier(config: Config): AccessTokenVerifier |
     }
     const { payload } = typeof key === "function" ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options);
     if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("token has no sub claim");
+    // Control characters in a user id could forge another owner's key (requireOwner).
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(payload.sub)) throw new Error("token's sub claim holds control characters");
+    // jose has checked that exp is a number in the future (requiredClaims).
+    const exp = payload.exp as number;
+    if (typeof payload.iat === "number" && exp - payload.iat > maxLifetime) throw new Error("token lifetime (exp - iat) is too long");
+    if (exp - now / 1000 > maxLifetime + clockTolerance) throw new Error("token expires too far in the future");
     const scope = payload["scope"];
     const tenant = payload[tenantClaim];
     const claims: VerifiedClaims = {
@@ -68,7 +80,7 @@ export function createAccessTokenVerifier(config: Config): AccessTokenVerifier |
       tenant: typeof tenant === "string" && tenant !== "" ? tenant : null,
       payload,
     };
-    const until = Math.min(now + VERIFIED_TTL_MS, typeof payload.exp === "number" ? payload.exp * 1000 : Infinity);
+    const until = Math.min(now + VERIFIED_TTL_MS, exp * 1000);
     if (until > now) {
       // Oldest first out: a Map iterates in insertion order.
       if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);

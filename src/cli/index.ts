@@ -1,13 +1,15 @@
 // Entry of the `workspace-gateway` command.
 import { ConfigError, loadConfig } from "../core/config.ts";
+import { loadEnvFile } from "../core/env-file.ts";
 import { GatewayError } from "../core/errors.ts";
-import { openStore } from "../documents/store/index.ts";
+import { describeStore, openStore } from "../documents/store/index.ts";
 import { keysUsage, runKeys, UsageError } from "./keys.ts";
 
 const usage = `workspace-gateway <command>
 
 Commands:
-  keys create|list|revoke   manage personal API keys (uses DATA_DIR or DATABASE_URL)
+  keys create|list|revoke   manage personal API keys in the server's store (DATA_DIR or DATABASE_URL;
+                            --init creates an empty store when DATA_DIR has none yet)
   mcp                       MCP server on stdio, talking to a running gateway (GATEWAY_URL; GATEWAY_API_KEY
                             or GATEWAY_TOKEN for an access token; GATEWAY_STARTUP_TIMEOUT_MS)
   serve                     run the gateway (same as npm start)
@@ -20,6 +22,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage}\n`);
     return command ? 0 : 2;
   }
+  // Every command reads .env (or ENV_FILE) as the server does; the real environment wins.
+  loadEnvFile();
   if (command === "serve") {
     await import("../main.ts");
     return -1;
@@ -31,9 +35,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "keys") {
     const config = loadConfig();
-    const store = await openStore(config);
+    // Which store this is, before anything happens to it: a key made in another store than the
+    // server's is the classic first-hour mistake. On stderr, so that --json output stays JSON.
+    process.stderr.write(`Store: ${describeStore(config)}\n`);
+    const init = rest.includes("--init");
+    const store = await openStore(config, { create: init });
     try {
-      await runKeys(store, rest, (line) => process.stdout.write(`${line}\n`));
+      await runKeys(store, rest.filter((arg) => arg !== "--init"), (line) => process.stdout.write(`${line}\n`));
     } finally {
       await store.close();
     }

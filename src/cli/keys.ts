@@ -5,9 +5,13 @@ import type { DocumentStore } from "../documents/store/types.ts";
 import { TENANT_ID } from "../../adapters/tenants.ts";
 
 export const keysUsage = `Usage:
-  workspace-gateway keys create --user <id> [--tenant <id>] [--scopes docs:read,docs:write] [--expires-in 90d] [--json]
+  workspace-gateway keys create --user <id> [--tenant <id>] [--scopes docs:read,docs:write] [--expires-in 90d] [--json] [--init]
   workspace-gateway keys list [--user <id>] [--json]
-  workspace-gateway keys revoke <keyId>`;
+  workspace-gateway keys revoke <keyId>
+
+The keys go to the store the server uses: run with the server's DATA_DIR (or DATABASE_URL), from
+the same directory or with an absolute path. Without --init, a DATA_DIR holding no store is an
+error rather than a new empty store the server never reads.`;
 
 export class UsageError extends Error {
   override name = "UsageError";

@@ -1,8 +1,12 @@
-// A typed tRPC client for agents: `createGatewayClient({ url, token })`.
+// A typed tRPC client for agents: `createGatewayClient({ url, token })`, and how to tell the
+// gateway's errors apart without `instanceof` (docs/consumers.md).
 import { createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink } from "@trpc/client";
+import type { ErrorCode } from "../core/errors.ts";
 import type { AppRouter } from "../trpc/router.ts";
 
 export type { AppRouter } from "../trpc/router.ts";
+/** The gateway's error codes (docs/api.md), as `data.gatewayCode` carries them. */
+export type GatewayErrorCode = ErrorCode;
 
 export interface GatewayClientOptions {
   /** The gateway's base URL, e.g. http://127.0.0.1:4000 (the /trpc path is added). */
@@ -30,3 +34,41 @@ export function createGatewayClient(options: GatewayClientOptions) {
 }
 
 export type GatewayClient = ReturnType<typeof createGatewayClient>;
+
+/** What the gateway puts in a tRPC error's `data` (besides tRPC's own `code`, `httpStatus`, `path`). */
+export interface GatewayErrorData {
+  code: string;
+  httpStatus?: number;
+  path?: string;
+  gatewayCode: GatewayErrorCode;
+  details?: unknown;
+  /** Seconds, on RATE_LIMITED and SERVICE_UNAVAILABLE. */
+  retryAfter?: number;
+}
+
+/** An error the gateway answered (a TRPCClientError from this client, whichever copy of @trpc/client made it). */
+export type GatewayClientError = Error & { data: GatewayErrorData };
+
+const dataOf = (error: unknown): unknown => {
+  if (!error || typeof error !== "object") return undefined;
+  const { data, shape } = error as { data?: unknown; shape?: { data?: unknown } };
+  return data ?? shape?.data;
+};
+
+/**
+ * Whether `error` is an answer from the gateway: it carries `data.gatewayCode`. Checks the shape,
+ * not the class: `instanceof TRPCClientError` is false when two copies of @trpc/client are loaded
+ * (a package installed from a path keeps its own), and this is not.
+ */
+export function isGatewayError(error: unknown): error is GatewayClientError {
+  const data = dataOf(error);
+  return error instanceof Error && !!data && typeof data === "object" && typeof (data as { gatewayCode?: unknown }).gatewayCode === "string";
+}
+
+/**
+ * The gateway's code for an error (`NOT_FOUND`, `BAD_USER_INPUT`, `RATE_LIMITED`, …), or undefined
+ * when `error` did not come from the gateway (a network failure, a bug in the caller).
+ */
+export function gatewayCode(error: unknown): GatewayErrorCode | undefined {
+  return isGatewayError(error) ? error.data.gatewayCode : undefined;
+}

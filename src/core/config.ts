@@ -1,17 +1,35 @@
-// Configuration from the environment (CONTRACT §10), validated once at start-up.
+// Configuration from the environment (docs/api.md "Configuration"), validated once at start-up.
 // A bad value stops the process with a message naming the variable.
 import { z } from "zod";
+import { isAddressOrCidr } from "../auth/client-address.ts";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional());
+/** Comma-separated origins (`https://app.example.com`, `http://localhost:3000`), each exactly as a browser sends it. */
+const originList = z
+  .preprocess(emptyToUndefined, z.string().default(""))
+  .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
+  .refine((list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o), "must be comma-separated origins like https://app.example.com (scheme, host, port; no path)");
 const int = (def: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
+const ratio = (def: number, min: number, max: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max).default(def));
 
 export const configSchema = z
   .object({
     PORT: int(4000, 0, 65535),
     HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
+    // Where callers reach the gateway (scheme, host, optional path prefix behind a proxy). When set,
+    // `Location`, `url` and `downloadUrl` are absolute on every surface (docs/configuration.md).
+    PUBLIC_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url({ protocol: /^https?$/ })
+        .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
+        .transform((v) => v.replace(/\/+$/, ""))
+        .optional(),
+    ),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
     DATABASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
     REDIS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
@@ -36,13 +54,38 @@ export const configSchema = z
     // jose refetches the key set for an unknown `kid` (key rotation) at most this often.
     JWT_JWKS_COOLDOWN_MS: int(30_000, 0, 3_600_000),
     JWT_TENANT_CLAIM: z.preprocess(emptyToUndefined, z.string().default("tenant")),
+    // Longest an access token may live (exp − iat, and exp − now); tokens must carry exp. See docs/security.md.
+    JWT_MAX_TOKEN_LIFETIME_S: int(86_400, 60, 31_536_000),
     UPSTREAM_TIMEOUT_MS: int(10_000, 100, 300_000),
+    // Upstream resilience (docs/resilience.md): the request deadline, retries and their budget,
+    // the failure-rate circuit breaker, and the private-network guard for tenant hosts.
+    REQUEST_DEADLINE_MS: int(30_000, 0, 600_000),
+    UPSTREAM_RETRIES: int(2, 0, 10),
+    UPSTREAM_RETRY_BUDGET_RATIO: ratio(0.2, 0, 10),
+    UPSTREAM_RETRY_BUDGET_MIN_PER_SEC: ratio(5, 0, 10_000),
+    UPSTREAM_BREAKER_FAILURE_RATE: ratio(0.5, 0.01, 1),
+    UPSTREAM_BREAKER_MIN_CALLS: int(20, 1, 1_000_000),
+    UPSTREAM_BREAKER_WINDOW_MS: int(10_000, 1_000, 600_000),
+    UPSTREAM_BREAKER_OPEN_MS: int(500, 0, 600_000),
+    UPSTREAM_BREAKER_OPEN_MAX_MS: int(1_500, 0, 3_600_000),
+    UPSTREAM_BREAKER_PROBES: int(3, 1, 1_000),
+    UPSTREAM_BREAKER_CONSECUTIVE_FAILURES: int(20, 0, 1_000_000),
+    UPSTREAM_ALLOW_PRIVATE_NETWORKS: z
+      .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("false"))
+      .transform((v) => v === "true"),
     RATE_LIMIT_PER_MINUTE: int(1200, 0, 1_000_000),
+    // Failed authentications per client address per minute; 0 turns it off. See docs/security.md.
+    AUTH_FAILURES_PER_MINUTE: int(30, 0, 1_000_000),
+    // Proxies whose X-Forwarded-For is believed (comma-separated IPs/CIDRs); none by default.
+    TRUSTED_PROXIES: z
+      .preprocess(emptyToUndefined, z.string().default(""))
+      .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .refine((list) => list.every(isAddressOrCidr), "must be comma-separated IP addresses or CIDR ranges"),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ),
-    // Beyond §10: operational knobs with safe defaults, documented in the README.
+    // Beyond the contract's list: operational knobs with safe defaults, documented in the README.
     // 3 MiB fits 400,000 characters of markdown even when JSON-escaped.
     BODY_LIMIT_BYTES: int(3 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     // GraphQL bodies are queries, not files: anything near 1 MB is refused before parsing.
@@ -51,7 +94,44 @@ export const configSchema = z
     RENDER_WORKERS: int(0, 0, 64),
     RENDER_QUEUE: int(16, 0, 10_000),
     RENDER_WARMUP: int(0, 0, 100),
+    // Bounds on each render (docs/rendering-limits.md): running time, time waiting for a worker,
+    // a worker's V8 heap, renders per worker before it is replaced, and render threads' nice value.
+    RENDER_TIMEOUT_MS: int(30_000, 0, 600_000),
+    RENDER_QUEUE_TIMEOUT_MS: int(15_000, 0, 600_000),
+    RENDER_WORKER_MAX_MB: int(512, 16, 16_384),
+    RENDER_WORKER_MAX_JOBS: int(100, 1, 1_000_000),
+    RENDER_WORKER_NICE: int(0, 0, 19),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
+    // After SIGTERM, /readyz answers 503 for this long before the listener closes (a load
+    // balancer's health-check interval × failures; docs/deploy.md). 0: close at once.
+    SHUTDOWN_DRAIN_MS: int(0, 0, 600_000),
+    // PostgreSQL pool, per replica (docs/deploy.md#postgresql). Statement timeout 0 = none.
+    PG_POOL_MAX: int(10, 1, 10_000),
+    PG_CONNECT_TIMEOUT_MS: int(10_000, 0, 600_000),
+    PG_IDLE_TIMEOUT_MS: int(30_000, 0, 3_600_000),
+    PG_STATEMENT_TIMEOUT_MS: int(30_000, 0, 3_600_000),
+    // Behind PgBouncer in transaction mode: no startup parameters besides application_name, no named statements.
+    PG_PGBOUNCER: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("false")).transform((v) => v === "true"),
+    // Slow clients (docs/security.md): all headers within HEADERS_TIMEOUT_MS, the whole request
+    // (headers and body) within REQUEST_TIMEOUT_MS (100 MiB uploads at 1 MiB/s fit the default).
+    HEADERS_TIMEOUT_MS: int(20_000, 100, 600_000),
+    REQUEST_TIMEOUT_MS: int(120_000, 100, 3_600_000),
+    // Browser origins allowed cross-origin on every surface; none by default (no CORS headers at all).
+    CORS_ORIGINS: originList,
+    // /mcp: origins allowed besides CORS_ORIGINS, and Host names accepted (default: loopback names when HOST is loopback).
+    MCP_ALLOWED_ORIGINS: originList,
+    MCP_ALLOWED_HOSTS: z
+      .preprocess(emptyToUndefined, z.string().default(""))
+      .transform((v) => v.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean)),
+    // /metrics: a bearer token it requires, and/or its own listener (then not on PORT). See docs/security.md.
+    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+    METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+    METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
+    // MCP tools offered: comma-separated tool names and/or `read-only`; unset offers all. The names
+    // are checked against the tools when the gateway starts (src/mcp/tools.ts selectTools).
+    MCP_TOOLS: z
+      .preprocess(emptyToUndefined, z.string().optional())
+      .transform((v) => (v === undefined ? undefined : v.split(",").map((entry) => entry.trim()).filter(Boolean))),
     GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
   })
   .refine((c) => !(c.JWT_JWKS_URL && c.JWT_SECRET), {

@@ -1,4 +1,4 @@
-// One error vocabulary for every surface (CONTRACT §3). Surfaces translate a GatewayError
+// One error vocabulary for every surface (docs/api.md "Errors"). Surfaces translate a GatewayError
 // into their own shape; nothing below them knows about HTTP, GraphQL or tRPC.
 
 export const errorCodes = {
@@ -6,13 +6,15 @@ export const errorCodes = {
   FORBIDDEN: { status: 403, trpc: "FORBIDDEN" },
   BAD_USER_INPUT: { status: 400, trpc: "BAD_REQUEST" },
   NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
+  // A REST route that exists, asked with a method it does not have (with `Allow`); see docs/api.md.
+  METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   RATE_LIMITED: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   TENANT_REQUIRED: { status: 400, trpc: "BAD_REQUEST" },
   CONFLICT: { status: 409, trpc: "CONFLICT" },
   UPSTREAM_NOT_CONFIGURED: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
-  // The gateway itself is saturated (render queue full); not in CONTRACT §3's table, documented in the README.
+  // The gateway itself is saturated (render queue full); not in the contract's original error table; listed in docs/api.md "Errors" and the README.
   SERVICE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
   UPSTREAM_TIMEOUT: { status: 504, trpc: "GATEWAY_TIMEOUT" },
   UPSTREAM_UNAVAILABLE: { status: 502, trpc: "BAD_GATEWAY" },

@@ -1,43 +1,128 @@
-// Per-principal rate limit. With REDIS_URL the counters are shared by every replica;
-// without it each process counts on its own.
+// Rate limits (docs/security.md). With REDIS_URL the counters are shared by every replica;
+// without it each process counts on its own. Three budgets:
+//   requests  — per principal (API key, user, or an unverified token's hash), RATE_LIMIT_PER_MINUTE;
+//   addresses — per client address, the same budget, for unverified access tokens: without JWT
+//               verification every new random string would otherwise be a fresh principal;
+//   failures  — failed authentications per client address, AUTH_FAILURES_PER_MINUTE.
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { GatewayError } from "./errors.ts";
 import type { Logger } from "./logger.ts";
 
 export interface RateLimiter {
-  /** Throws RATE_LIMITED (with Retry-After) when `subject` is over its budget. */
-  consume(subject: string): Promise<void>;
+  /** Throws RATE_LIMITED (with Retry-After) when `subject` is over its budget; `points` (default 1) are the calls this request makes. */
+  consume(subject: string, points?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createRateLimiter(options: { perMinute: number; redisUrl?: string | undefined; log: Logger }): RateLimiter {
-  if (options.perMinute <= 0) return { consume: async () => {}, close: async () => {} };
-  let redis: Redis | undefined;
-  let limiter: RateLimiterAbstract;
-  const common = { points: options.perMinute, duration: 60, keyPrefix: "wg:rl" };
-  if (options.redisUrl) {
-    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    redis.on("error", (error) => options.log.warn({ err: error.message }, "redis error"));
-    // If Redis is unreachable, fall back to per-process counting rather than refusing every request.
-    limiter = new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: new RateLimiterMemory(common) });
-  } else {
-    limiter = new RateLimiterMemory(common);
+export interface AuthFailureLimiter {
+  /** Throws RATE_LIMITED when `address` has used up its failed authentications (known to this process). */
+  check(address: string): void;
+  /** Counts one failed authentication; throws RATE_LIMITED once `address` is over the budget. */
+  record(address: string): Promise<void>;
+}
+
+export interface RateLimiters {
+  requests: RateLimiter;
+  addresses: RateLimiter;
+  failures: AuthFailureLimiter;
+  /** Why the limiters are degraded ("redis: …", Redis unreachable: counting per process), or undefined. */
+  degraded(): string | undefined;
+  close(): Promise<void>;
+}
+
+const unlimited: RateLimiter = { consume: async () => {}, close: async () => {} };
+
+function rateLimited(error: unknown, message: string): never {
+  if (error instanceof RateLimiterRes) {
+    const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    throw new GatewayError("RATE_LIMITED", message, { retryAfter });
   }
-  return {
-    async consume(subject) {
-      try {
-        await limiter.consume(subject);
-      } catch (result) {
-        if (result instanceof RateLimiterRes) {
-          const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-          throw new GatewayError("RATE_LIMITED", `Rate limit of ${options.perMinute} requests per minute exceeded`, { retryAfter });
-        }
-        throw result;
+  throw error;
+}
+
+function limiterFor(points: number, keyPrefix: string, redis: Redis | undefined): RateLimiterAbstract {
+  const common = { points, duration: 60, keyPrefix };
+  // If Redis is unreachable, fall back to per-process counting rather than refusing every request.
+  return redis ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: new RateLimiterMemory(common) }) : new RateLimiterMemory(common);
+}
+
+export function createRateLimiters(options: {
+  perMinute: number;
+  authFailuresPerMinute: number;
+  redisUrl?: string | undefined;
+  log: Logger;
+}): RateLimiters {
+  let redis: Redis | undefined;
+  let redisDown: string | undefined;
+  if (options.redisUrl && (options.perMinute > 0 || options.authFailuresPerMinute > 0)) {
+    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // ioredis reports every failed reconnect attempt (several a second): the log says when Redis
+    // goes away and when it is back, and /readyz says "degraded" in between (docs/configuration.md).
+    redis.on("error", (error) => {
+      const reason = `redis: ${error.message || (error as NodeJS.ErrnoException).code || String(error)}`;
+      if (redisDown === undefined) {
+        options.log.warn({ reason }, "redis unreachable: rate limits are counted per process until it is back");
       }
-    },
+      redisDown = reason;
+    });
+    redis.on("ready", () => {
+      if (redisDown !== undefined) options.log.info("redis reachable again: rate limits are shared again");
+      redisDown = undefined;
+    });
+  }
+  const budget = (keyPrefix: string, what: string): RateLimiter => {
+    if (options.perMinute <= 0) return unlimited;
+    const limiter = limiterFor(options.perMinute, keyPrefix, redis);
+    const message = `Rate limit of ${options.perMinute} requests per minute ${what} exceeded`;
+    return {
+      consume: (subject, points = 1) => limiter.consume(subject, points).then(() => undefined, (error: unknown) => rateLimited(error, message)),
+      close: async () => {},
+    };
+  };
+  return {
+    requests: budget("wg:rl", "per credential"),
+    addresses: budget("wg:rl:addr", "per client address for unverified access tokens"),
+    failures: failureLimiter(options.authFailuresPerMinute, redis),
+    degraded: () => redisDown,
     async close() {
       await redis?.quit().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Failed authentications per address. Once an address is over its budget it is refused before its
+ * credential is even looked at, so guessing cannot go on behind the 429s; that block is kept in
+ * process (a bounded map) until the window ends, so checking it costs no Redis round trip.
+ */
+function failureLimiter(perMinute: number, redis: Redis | undefined): AuthFailureLimiter {
+  if (perMinute <= 0) return { check: () => {}, record: async () => {} };
+  const limiter = limiterFor(perMinute, "wg:rl:authfail", redis);
+  const message = `Too many failed authentications from this address (${perMinute} per minute)`;
+  const blockedUntil = new Map<string, number>();
+  const MAX_BLOCKED = 10_000;
+  return {
+    check(address) {
+      const until = blockedUntil.get(address);
+      if (until === undefined) return;
+      const left = until - Date.now();
+      if (left <= 0) {
+        blockedUntil.delete(address);
+        return;
+      }
+      throw new GatewayError("RATE_LIMITED", message, { retryAfter: Math.max(1, Math.ceil(left / 1000)) });
+    },
+    async record(address) {
+      try {
+        await limiter.consume(address);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          if (blockedUntil.size >= MAX_BLOCKED) blockedUntil.delete(blockedUntil.keys().next().value as string);
+          blockedUntil.set(address, Date.now() + error.msBeforeNext);
+        }
+        rateLimited(error, message);
+      }
     },
   };
 }

@@ -1,27 +1,46 @@
 // Builds the RequestContext: authenticate once, rate-limit once, attach request id and logger.
+// Limits (docs/security.md): failed authentications per client address; every request per
+// principal; requests with an unverified access token per client address as well.
 import { createHash } from "node:crypto";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { RequestContext } from "./context.ts";
+import { isGatewayError } from "./errors.ts";
 import { lazyChild, type Logger } from "./logger.ts";
-import type { RateLimiter } from "./rate-limit.ts";
+import type { RateLimiters } from "./rate-limit.ts";
 
 export interface ContextInput {
   requestId: string;
   authorization: string | null | undefined;
   signal: AbortSignal;
+  /** The client's address (src/auth/client-address.ts): the bucket of limits no credential can dodge. */
+  clientAddress: string;
+  /** Operations this request carries (a tRPC batch's calls), each counted against the limits; default 1. */
+  calls?: number;
 }
 
 export type ContextFactory = (input: ContextInput) => Promise<RequestContext>;
 
-export function createContextFactory(deps: { authenticator: Authenticator; rateLimiter: RateLimiter; logger: Logger }): ContextFactory {
-  return async ({ requestId, authorization, signal }) => {
-    const principal = await deps.authenticator.authenticate(authorization);
+export function createContextFactory(deps: { authenticator: Authenticator; limits: RateLimiters; logger: Logger }): ContextFactory {
+  const { limits } = deps;
+  return async ({ requestId, authorization, signal, clientAddress, calls = 1 }) => {
+    // An address over its failed-authentication budget is refused before its credential is looked at.
+    if (authorization) limits.failures.check(clientAddress);
+    let principal;
+    try {
+      principal = await deps.authenticator.authenticate(authorization);
+    } catch (error) {
+      // A credential was presented and refused (no credential at all is not a guess).
+      if (authorization && isGatewayError(error) && error.code === "UNAUTHENTICATED") await limits.failures.record(clientAddress);
+      throw error;
+    }
     const subject =
       principal.keyId ??
       (principal.userId
         ? `user:${principal.userId}`
         : `token:${createHash("sha256").update(principal.accessToken ?? "").digest("base64url").slice(0, 22)}`);
-    await deps.rateLimiter.consume(subject);
+    // Anyone can mint a new unverified token per request: the address bounds them all together.
+    if (!principal.verified) await limits.addresses.consume(clientAddress, calls);
+    await limits.requests.consume(subject, calls);
     return {
       requestId,
       principal,

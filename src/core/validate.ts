@@ -11,7 +11,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
 
 /** zod issues for `value` → BAD_USER_INPUT naming the field, or PAYLOAD_TOO_LARGE for long markdown. */
 export function inputError(issues: readonly z.core.$ZodIssue[], value: unknown): GatewayError {
-  // Markdown over the limit is a size problem, not a shape problem (CONTRACT §4).
+  // Markdown over the limit is a size problem, not a shape problem (docs/api.md "REST documents interface").
   const tooLong = issues.find((i) => i.code === "too_big" && i.path.length === 1 && i.path[0] === "markdown");
   if (tooLong && value && typeof value === "object" && typeof (value as { markdown?: unknown }).markdown === "string") {
     const length = withoutTrailingLineEndings((value as { markdown: string }).markdown).length;
@@ -19,7 +19,10 @@ export function inputError(issues: readonly z.core.$ZodIssue[], value: unknown):
       details: { limit: MARKDOWN_LIMIT, length },
     });
   }
-  const details = issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  // An unknown field comes first: `{"nmae": …}` is better told `unknown field "nmae" (did you mean
+  // "name"?)` (see strict-object.ts) than that `name` is missing, which follows from it.
+  const ordered = [...issues.filter((i) => i.code === "unrecognized_keys"), ...issues.filter((i) => i.code !== "unrecognized_keys")];
+  const details = ordered.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
   const first = details[0];
   const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : "Invalid input";
   return new GatewayError("BAD_USER_INPUT", message, { details });

@@ -1,6 +1,7 @@
 // zod schemas at the edge of the documents service: REST, GraphQL, tRPC and MCP validate with
 // these, and the OpenAPI description is generated from them.
 import { z } from "zod";
+import { strictObject } from "../core/strict-object.ts";
 
 export const MARKDOWN_LIMIT = 400_000;
 export const MAX_CHARS_LIMIT = 1_000_000;
@@ -21,9 +22,12 @@ export const isDocumentId = (id: string): boolean => DOCUMENT_ID_PATTERN.test(id
 
 /**
  * Any string: an id that cannot exist (malformed, too long) is "no such id", NOT_FOUND on every
- * surface and route alike (CONTRACT §3), which the service decides, not BAD_USER_INPUT here.
+ * surface and route alike (docs/api.md "Errors"), which the service decides, not BAD_USER_INPUT here.
  */
 export const documentIdSchema = z.string().meta({ description: "Document id (doc_…)", example: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" });
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const documentNameSchema = z
   .string()
@@ -32,46 +36,54 @@ export const documentNameSchema = z
   .max(255, "name must be at most 255 characters")
   // Control characters break headers and filenames, and PostgreSQL text cannot hold NUL.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "name must not contain control characters");
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "name must not contain control characters")
+  // A lone UTF-16 surrogate is no character: stores and JSON encoders turn it into U+FFFD, so the
+  // name read back would differ from the one echoed on create. Refused on every surface alike.
+  .refine((name) => !LONE_SURROGATE.test(name), "name must not contain lone UTF-16 surrogates (unpaired \\uD800–\\uDFFF)");
 
 /**
  * The markdown as it counts against the limit and as it is rendered: trailing line endings (a
  * file's final newline) carry no content, so `gen-markdown.mjs 400000`'s output (400,000
  * characters and a newline) is within the 400,000-character limit.
  */
-export const withoutTrailingLineEndings = (markdown: string): string => markdown.replace(/[\r\n]+$/, "");
+export function withoutTrailingLineEndings(markdown: string): string {
+  // A scan from the end, not /[\r\n]+$/: that regex retries from every line ending in the text,
+  // which is quadratic on a run of them ("\n" × 200,000 then "x" held the event loop for 40 s).
+  let end = markdown.length;
+  while (end > 0 && (markdown.charCodeAt(end - 1) === 10 || markdown.charCodeAt(end - 1) === 13)) end--;
+  return end === markdown.length ? markdown : markdown.slice(0, end);
+}
 
-export const idempotencyKeySchema = z.string().min(1).max(255);
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((key) => !LONE_SURROGATE.test(key), "idempotencyKey must not contain lone UTF-16 surrogates");
 
-export const createDocumentInputSchema = z
-  .object({
-    name: documentNameSchema.meta({ description: "Document name, 1–255 characters after trimming" }),
-    markdown: z
-      .string()
-      .overwrite(withoutTrailingLineEndings)
-      .max(MARKDOWN_LIMIT)
-      .meta({ description: "CommonMark + GFM, up to 400,000 characters (trailing line endings not counted)" }),
-    idempotencyKey: idempotencyKeySchema.optional().meta({ description: "tRPC/GraphQL/MCP: same as the Idempotency-Key header" }),
-  })
-  .meta({ id: "CreateDocumentInput" });
+// Inputs are strict: an unknown field is BAD_USER_INPUT naming it and the closest known one.
+export const createDocumentInputSchema = strictObject({
+  name: documentNameSchema.meta({ description: "Document name, 1–255 characters after trimming" }),
+  markdown: z
+    .string()
+    .overwrite(withoutTrailingLineEndings)
+    .max(MARKDOWN_LIMIT)
+    .meta({ description: "CommonMark + GFM, up to 400,000 characters (trailing line endings not counted)" }),
+  idempotencyKey: idempotencyKeySchema.optional().meta({ description: "tRPC/GraphQL/MCP: same as the Idempotency-Key header" }),
+}).meta({ id: "CreateDocumentInput" });
 
-export const listDocumentsInputSchema = z
-  .object({
-    query: z.string().max(255).optional().meta({ description: "Case-insensitive substring of the name" }),
-    limit: integer(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: "1–100, default 50" }),
-    cursor: z.string().max(512).optional().meta({ description: "Opaque, from nextCursor" }),
-  })
-  .meta({ id: "ListDocumentsInput" });
+export const listDocumentsInputSchema = strictObject({
+  query: z.string().max(255).optional().meta({ description: "Case-insensitive substring of the name" }),
+  limit: integer(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: "1–100, default 50" }),
+  cursor: z.string().max(512).optional().meta({ description: "Opaque, from nextCursor" }),
+}).meta({ id: "ListDocumentsInput" });
 
-export const readDocumentInputSchema = z
-  .object({
-    id: documentIdSchema,
-    maxChars: integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" }),
-  })
-  .meta({ id: "ReadDocumentInput" });
+export const readDocumentInputSchema = strictObject({
+  id: documentIdSchema,
+  maxChars: integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" }),
+}).meta({ id: "ReadDocumentInput" });
 
 /** A document by id (GraphQL `document`, tRPC `documents.get`). */
-export const getDocumentInputSchema = z.object({ id: documentIdSchema });
+export const getDocumentInputSchema = strictObject({ id: documentIdSchema });
 export type GetDocumentInput = z.input<typeof getDocumentInputSchema>;
 
 export const documentSummarySchema = z

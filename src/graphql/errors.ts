@@ -1,4 +1,4 @@
-// Every GraphQL error carries a §3 code in extensions.code: gateway errors keep theirs, request
+// Every GraphQL error carries a code from docs/api.md "Errors" in extensions.code: gateway errors keep theirs, request
 // errors (syntax, validation, limits, variables) are BAD_USER_INPUT, anything else is masked as
 // INTERNAL and logged with the request id.
 import { GraphQLError } from "graphql";
@@ -6,6 +6,7 @@ import type { Plugin } from "graphql-yoga";
 import { isGatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { SurfaceEnv } from "../http/app.ts";
+import { markErrorCode } from "../observability/errors.ts";
 
 /** An error made in place of `from`, at the same place in the query (compiled operations' errors have positions, not nodes). */
 function replacing(from: GraphQLError | undefined, message: string, options: { extensions: Record<string, unknown> }): GraphQLError {
@@ -35,7 +36,7 @@ const isClientError = (error: unknown): error is GraphQLError =>
 const codeByHttpStatus: Record<number, string> = { 401: "UNAUTHENTICATED", 403: "FORBIDDEN", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE" };
 
 // Yoga's and graphql-js's own codes for a bad request, folded into the gateway's vocabulary.
-const foreignRequestCodes = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_REQUEST"]);
+const foreignRequestCodes = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_REQUEST", "OPERATION_RESOLUTION_FAILURE"]);
 
 function tagClientError(error: GraphQLError, requestError: boolean): GraphQLError {
   const http = error.extensions?.["http"] as { status?: number } | undefined;
@@ -43,7 +44,10 @@ function tagClientError(error: GraphQLError, requestError: boolean): GraphQLErro
   const code = (own && !foreignRequestCodes.has(own) ? own : undefined) ?? (http?.status && codeByHttpStatus[http.status]) ?? "BAD_USER_INPUT";
   const status = http?.status ?? (requestError ? 400 : undefined);
   if (own === code && http?.status === status) return error;
-  return withCode(error, code as string, status === undefined ? {} : { http: { ...http, status } });
+  // A request error we give a status to (armor's limits carry none) is marked `spec` like yoga's
+  // own parse and validation errors, so that all of them follow one rule (GraphQL over HTTP):
+  // 400 for application/graphql-response+json, 200 for a client that accepts only application/json.
+  return withCode(error, code as string, status === undefined ? {} : { http: http ? { ...http, status } : { spec: true, status } });
 }
 
 /** What yoga's maskError must return: the error the caller sees. */
@@ -56,7 +60,8 @@ export type MaskError = (error: unknown, message: string) => Error;
  * hid. The plugin's onResultProcess has the request's logger (its lines carry the requestId): it
  * logs what was hidden, then gives every error the caller caused a code (BAD_USER_INPUT unless its
  * HTTP status says otherwise); a result with no data entry at all (the request never executed)
- * answers HTTP 400, as GraphQL over HTTP asks. Masked errors are not the caller's and keep yoga's status
+ * answers HTTP 400 with application/graphql-response+json and 200 with application/json, as GraphQL
+ * over HTTP asks, whether it was a syntax, validation or limit error. Masked errors are not the caller's and keep yoga's status
  * (500 when nothing executed, else 200). A result without errors costs one check.
  */
 export function createGraphQLErrors(fallbackLog: Logger): {
@@ -87,9 +92,7 @@ export function createGraphQLErrors(fallbackLog: Logger): {
       // No data entry: the request never executed. `data: null` is an executed request whose
       // error reached a non-null root field; GraphQL over HTTP answers that 200 like any partial result.
       const requestError = result.data === undefined;
-      setResult({
-        ...result,
-        errors: result.errors.map((error) => {
+      const errors = result.errors.map((error) => {
           const cause = hidden.get(error);
           if (cause) {
             // A GatewayError is logged whole: pino prints its message with its cause's. The process
@@ -98,9 +101,43 @@ export function createGraphQLErrors(fallbackLog: Logger): {
             return error;
           }
           return isClientError(error) ? tagClientError(error, requestError) : error;
-        }),
-      });
+        });
+      markErrorCode(String(errors[0]?.extensions["code"]));
+      setResult({ ...result, errors });
     },
   };
   return { maskError, plugin };
 }
+
+/**
+ * Request-parsing failures yoga does not shape itself: a body of a media type it has no parser
+ * for (yoga answers 415 with an empty body), a GET whose `variables` or `extensions` are not
+ * JSON (yoga lets JSON.parse's SyntaxError through, which masking turns into INTERNAL), and a
+ * multipart request whose `map` points into an `operations` that is not an object, or is not a
+ * map of lists of paths (yoga's TypeError, INTERNAL too). They become GraphQL errors with their
+ * code. Listed among the user plugins, after yoga's parsers.
+ */
+export const requestParseErrors: Plugin = {
+  onRequestParse({ request, requestParser, setRequestParser }) {
+    if (!requestParser) {
+      setRequestParser(() => {
+        const type = request.headers.get("content-type");
+        throw new GraphQLError(`Send the request as application/json (or multipart/form-data with files)${type ? `, not ${type}` : ""}`, {
+          extensions: { code: "UNSUPPORTED_MEDIA_TYPE", http: { status: 415 } },
+        });
+      });
+      return;
+    }
+    const parse = requestParser;
+    setRequestParser(async (req) => {
+      try {
+        return await parse(req);
+      } catch (error) {
+        if (!(error instanceof SyntaxError || error instanceof TypeError)) throw error;
+        const what = req.method === "GET" ? "variables, extensions: not valid JSON" : "operations, map: not a valid GraphQL multipart request";
+        throw new GraphQLError(`${what} (${error.message})`, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
+      }
+    });
+  },
+};
+

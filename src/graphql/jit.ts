@@ -3,7 +3,7 @@
 // so a one-off query, or a stream of distinct ones, costs ordinary execution and never a compile;
 // the hot ones run as generated code, cheaper to execute than graphql-js's generic walk.
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { GraphQLError, type DocumentNode, type Source } from "graphql";
+import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type Source } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Logger } from "../core/logger.ts";
 
@@ -16,7 +16,8 @@ export function useJit(logger: Logger): Plugin[] {
   const jit = useGraphQlJit(
     {},
     {
-      enableIf: ({ document }) => {
+      enableIf: ({ document, schema }) => {
+        if (!compilable(document, schema)) return false;
         const seen = executions.get(document) ?? 0;
         if (seen >= JIT_AFTER_EXECUTIONS) {
           compiled.add(document);
@@ -51,6 +52,22 @@ export function useJit(logger: Logger): Plugin[] {
     },
   };
   return [jit, compiledErrorsLocated];
+}
+
+/**
+ * graphql-jit caches one compilation per DocumentNode, whatever the operationName: a document
+ * with two operations would run the first one compiled for every later request, whichever it
+ * names. And it throws (an INTERNAL) on an operation whose root type the schema lacks
+ * (`subscription`), where graphql-js answers a request error. Such documents stay on graphql-js.
+ */
+function compilable(document: DocumentNode, schema: GraphQLSchema): boolean {
+  let operation: OperationDefinitionNode | undefined;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (operation) return false;
+    operation = definition;
+  }
+  return operation !== undefined && Boolean(schema.getRootType(operation.operation));
 }
 
 const unplaced = (error: GraphQLError): boolean => !error.positions && !error.nodes && (error.locations?.length ?? 0) > 0;

@@ -11,7 +11,7 @@ import type { Services } from "../gateway.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
 import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "./context.ts";
-import { createGraphQLErrors } from "./errors.ts";
+import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { useJit } from "./jit.ts";
 import { buildSchema } from "./schema.ts";
 
@@ -40,6 +40,8 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     schema: buildSchema(),
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // CORS is the app's, the same for every surface (src/http/cors.ts); yoga's would echo any origin.
+    cors: false,
     // GraphiQL's assets are served from the package itself: no CDN, works offline and behind firewalls.
     // They are loaded on the first GraphiQL page, not at start-up: the package inlines its assets
     // and costs ~50 MB of memory that an API-only gateway never needs.
@@ -63,10 +65,11 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
         blockFieldSuggestion: { enabled: !options.introspection },
       }),
       errors.plugin,
+      requestParseErrors,
       ...useJit(options.logger),
       ...(options.introspection ? [] : [disableIntrospection]),
     ],
-    context: ({ request, requestId, authenticated }): GraphQLContext => {
+    context: ({ request, requestId, clientAddress, authenticated }): GraphQLContext => {
       let pending = authenticated;
       return {
         services: options.services,
@@ -76,6 +79,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
             requestId,
             authorization: request.headers.get("authorization"),
             signal: request.signal,
+            clientAddress: clientAddress ?? "unknown",
           })),
       };
     },

@@ -5,11 +5,15 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { sendNodeResponse } from "@whatwg-node/server";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { ClientAddressResolver } from "../auth/client-address.ts";
 import { GatewayError } from "../core/errors.ts";
 import { lazyChild, type Logger } from "../core/logger.ts";
+import { cors } from "./cors.ts";
 import type { HttpEnv } from "./env.ts";
+import { compressForNode, compressionMiddleware } from "./compression.ts";
 import { errorResponse } from "./errors.ts";
-import type { Metrics } from "./metrics.ts";
+import { indexHtml, indexJson, prefersHtml, type IndexInfo } from "./index-page.ts";
+import { metricsResponse, type Metrics } from "./metrics.ts";
 import { declaredBody, fetchRequestHead, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
 import { requestIdFrom } from "./request-id.ts";
 
@@ -17,6 +21,8 @@ import { requestIdFrom } from "./request-id.ts";
 export interface SurfaceEnv {
   requestId: string;
   log: Logger;
+  /** The client's address, for per-address limits (src/auth/client-address.ts). */
+  clientAddress: string;
 }
 
 export type FetchHandler = (request: Request, env: SurfaceEnv) => Response | Promise<Response>;
@@ -45,10 +51,29 @@ export interface HttpAppDeps {
   logger: Logger;
   metrics: Metrics;
   bodyLimit: number;
+  clientAddress: ClientAddressResolver;
+  /** /metrics: the bearer token it needs (METRICS_TOKEN), and whether it is served on the main port (not with METRICS_PORT). */
+  metricsRoute?: { token?: string | undefined; onMainPort: boolean };
+  /** CORS_ORIGINS: the browser origins allowed on every surface (none: no CORS headers). */
+  corsOrigins: readonly string[];
   ready: () => Promise<void>;
+  /**
+   * What works but not as configured (Redis unreachable: rate limits per process), one reason each.
+   * /readyz then answers 200 {"status":"degraded","reasons":[…]}: the gateway still serves every
+   * request (rate limits fail open), so a load balancer must keep sending traffic. docs/configuration.md.
+   */
+  degraded?: () => string[];
+  /** The store's connection pool (PostgreSQL), shown in /readyz. */
+  pool?: () => unknown;
+  /** True once shutdown began (SIGTERM): /readyz answers 503 "draining" so load balancers stop sending. */
+  draining?: () => boolean;
   routes: { path: string; app: Hono<HttpEnv> }[];
   surfaces: Surface[];
   openapi: unknown;
+  /** GET /: the links index (./index-page.ts). */
+  index?: IndexInfo;
+  /** The server span of each request (src/observability); absent when tracing is off, and then costs nothing. */
+  tracing?: MiddlewareHandler<HttpEnv> | undefined;
 }
 
 const isNativeResponse = (response: unknown): boolean => response instanceof globalThis.Response;
@@ -62,6 +87,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
     c.set("requestId", requestId);
     c.set("log", lazyChild(logger, { requestId }));
+    c.set("clientAddress", deps.clientAddress(nodeBindings(c)?.incoming.socket.remoteAddress, () => requestHeader(c, "x-forwarded-for")));
     c.header("X-Request-Id", requestId);
     await next();
     // A response the surface sent itself (the Node fast path) already carries the id.
@@ -75,11 +101,15 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
       c.get("log").info({ method: c.req.method, path: c.req.path, status, ms: Math.round(seconds * 1000) }, "request");
     }
   });
+  if (deps.tracing) app.use(deps.tracing);
+
+  // br/gzip for large text-like bodies; the Node fast path below compresses its own (./compression.ts).
+  app.use(compressionMiddleware());
 
   const payloadTooLarge = async (c: Context<HttpEnv>, limit: number, fail: FailureHandler | undefined) => {
     const error = new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } });
     const response = fail
-      ? await fail(error, c.req.raw, { requestId: c.get("requestId"), log: c.get("log") })
+      ? await fail(error, c.req.raw, { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") })
       : errorResponse(error, c.get("log"));
     // The rest of the body is never read, so the connection cannot be reused.
     response.headers.set("Connection", "close");
@@ -98,19 +128,33 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     };
   };
 
+  app.use(cors(deps.corsOrigins));
+
+  const index = deps.index ?? { version: "", publicUrl: "" };
+  app.get("/", (c) => {
+    c.header("Vary", "Accept");
+    return prefersHtml(requestHeader(c, "accept")) ? c.html(indexHtml(index)) : c.json(indexJson(index));
+  });
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
+    if (deps.draining?.()) return c.json({ status: "draining" }, 503);
+    const pool = () => {
+      const stats = deps.pool?.();
+      return stats === undefined ? {} : { pool: stats };
+    };
     try {
       await deps.ready();
-      return c.json({ status: "ready" });
+      const reasons = deps.degraded?.() ?? [];
+      return c.json(reasons.length > 0 ? { status: "degraded", reasons, ...pool() } : { status: "ready", ...pool() });
     } catch (error) {
       c.get("log").warn({ err: error }, "not ready");
-      return c.json({ status: "unavailable" }, 503);
+      return c.json({ status: "unavailable", ...pool() }, 503);
     }
   });
-  app.get("/metrics", async (c) =>
-    c.body(await metrics.registry.metrics(), 200, { "Content-Type": metrics.registry.contentType }),
-  );
+  // METRICS_TOKEN guards it; with METRICS_PORT it is served there instead (src/server.ts).
+  if (deps.metricsRoute?.onMainPort !== false) {
+    app.get("/metrics", (c) => metricsResponse(metrics, deps.metricsRoute?.token, requestHeader(c, "authorization")));
+  }
   app.get("/api/v1/openapi.json", (c) => c.json(deps.openapi));
 
   for (const route of deps.routes) {
@@ -126,7 +170,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     };
     const limit: MiddlewareHandler<HttpEnv> = ownsLimit ? (c, next) => (ownsLimit(head(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
     const handle = async (c: Context<HttpEnv>) => {
-      const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log") };
+      const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") };
       const node = surface.handleNode ? nodeBindings(c) : undefined;
       // Bodies of unknown length were read by the body limit into c.req.raw; they take the fetch path.
       if (node && surface.handleNode && declaredBody(node.incoming) !== "unknown" && !ownsLimit?.(requestHead(node.incoming))) {
@@ -137,7 +181,9 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
         if (isNativeResponse(response)) return response;
         node.outgoing.setHeader("X-Request-Id", env.requestId);
         c.set("sentStatus", response.status);
-        await sendNodeResponse(response, node.outgoing, node.incoming, true);
+        const { method = "GET", headers } = node.incoming;
+        const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
+        if (!(await compressForNode(response, request, node.outgoing))) await sendNodeResponse(response, node.outgoing, node.incoming, true);
         return RESPONSE_ALREADY_SENT;
       }
       return surface.fetch(c.req.raw, env);

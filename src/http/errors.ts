@@ -1,6 +1,7 @@
 // GatewayError → HTTP response, shared by every route that answers with the REST error body.
 import { toGatewayError, type GatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
+import { markErrorCode } from "../observability/errors.ts";
 
 export function errorHeaders(error: GatewayError): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -12,9 +13,10 @@ export function errorHeaders(error: GatewayError): Record<string, string> {
   return headers;
 }
 
-/** Logs what the caller must not see (INTERNAL causes), then builds the §3 body. */
+/** Logs what the caller must not see (INTERNAL causes), then builds the body of docs/api.md "Errors". */
 export function errorResponse(value: unknown, log: Logger): Response {
   const error = toGatewayError(value);
+  markErrorCode(error.code);
   if (error.code === "INTERNAL") log.error({ err: error.cause ?? error }, "unexpected error");
   else if (error.status >= 500) log.warn({ code: error.code, message: error.message }, "request failed");
   return Response.json(error.toBody(), { status: error.status, headers: errorHeaders(error) });

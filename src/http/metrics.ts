@@ -1,11 +1,15 @@
 // Prometheus metrics for /metrics. One registry per gateway instance so tests can run several.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { timingSafeEqual } from "node:crypto";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<"method" | "route" | "status">;
   upstreamDuration: Histogram<"product" | "outcome">;
   renderQueueRejected: Counter;
+  /** 0 closed, 1 half-open, 2 open (adapters/upstream/breaker.ts). */
+  upstreamCircuitState: Gauge<"origin">;
+  upstreamRetries: Counter<"origin" | "budget">;
 }
 
 export function createMetrics(): Metrics {
@@ -32,5 +36,41 @@ export function createMetrics(): Metrics {
       help: "Document renders refused because the render queue was full",
       registers: [registry],
     }),
+    upstreamCircuitState: new Gauge({
+      name: "gateway_upstream_circuit_state",
+      help: "Circuit breaker state per upstream origin: 0 closed, 1 half-open, 2 open",
+      labelNames: ["origin"],
+      registers: [registry],
+    }),
+    upstreamRetries: new Counter({
+      name: "gateway_upstream_retries_total",
+      help: "Retries of idempotent upstream calls the retry budget allowed or denied, per origin",
+      labelNames: ["origin", "budget"],
+      registers: [registry],
+    }),
   };
+}
+
+/**
+ * Whether a request may read /metrics: always without METRICS_TOKEN, else only with
+ * `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time).
+ */
+export function metricsAllowed(token: string | undefined, authorization: string | null | undefined): boolean {
+  if (token === undefined) return true;
+  const presented = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+  if (!presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The /metrics answer, with or without the token (the main app's route and METRICS_PORT's listener). */
+export async function metricsResponse(metrics: Metrics, token: string | undefined, authorization: string | null | undefined): Promise<Response> {
+  if (!metricsAllowed(token, authorization)) {
+    return Response.json(
+      { error: { code: "UNAUTHENTICATED", message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>" } },
+      { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="metrics"' } },
+    );
+  }
+  return new Response(await metrics.registry.metrics(), { status: 200, headers: { "Content-Type": metrics.registry.contentType } });
 }

@@ -2,6 +2,7 @@
 // per-session state: every POST is authenticated first (401 before any tool runs), then handled
 // by a fresh server bound to that request's context.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Config } from "../core/config.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { ContextFactory } from "../core/request-context.ts";
@@ -9,19 +10,54 @@ import type { Services } from "../gateway.ts";
 import type { Surface } from "../http/app.ts";
 import { errorResponse } from "../http/errors.ts";
 import { createMcpServer } from "./server.ts";
-import type { McpBackend } from "./tools.ts";
+import { allTools, withAbsoluteLinks, type McpBackend, type ToolSet } from "./tools.ts";
 
-export function serviceBackend(services: Services, ctx: RequestContext): McpBackend {
+/** `origin`: where links in results point when the gateway has no PUBLIC_URL (the request's origin). */
+export function serviceBackend(services: Services, ctx: RequestContext, origin = ""): McpBackend {
+  const base = services.publicUrl || origin;
   return {
-    docsList: (input) => services.documents.list(ctx, input as never),
+    docsList: async (input) => withAbsoluteLinks(await services.documents.list(ctx, input as never), base),
     docsRead: (input) => services.documents.read(ctx, input as never),
-    docsCreate: async (input) => (await services.documents.create(ctx, input as never)).document,
-    driveSearch: (input) => services.products.files.search(ctx, input as never),
-    driveGet: (input) => services.products.files.get(ctx, input as never),
+    docsCreate: async (input) => withAbsoluteLinks((await services.documents.create(ctx, input as never)).document, base),
+    operation: (name, input) => services.products.run(name, ctx, input),
   };
 }
 
-export function createMcpSurface(options: { services: Services; createContext: ContextFactory; bodyLimit: number }): Surface {
+/** Where the DNS-rebinding guard's lists come from (docs/security.md). */
+export function mcpRequestGuard(config: Config): { allowedOrigins: string[]; allowedHosts: string[] | null } {
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(config.HOST);
+  const hosts = config.MCP_ALLOWED_HOSTS.length > 0 || loopback ? [...config.MCP_ALLOWED_HOSTS] : null;
+  if (hosts && loopback) hosts.push("localhost", "127.0.0.1", "[::1]");
+  return { allowedOrigins: [...config.CORS_ORIGINS, ...config.MCP_ALLOWED_ORIGINS], allowedHosts: hosts };
+}
+
+/** The host name of a Host header (`localhost:4000` → `localhost`, `[::1]:4000` → `[::1]`), or null when malformed. */
+function hostName(host: string | null): string | null {
+  const match = host ? /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(host) : null;
+  return match ? (match[1] as string).toLowerCase() : null;
+}
+
+export interface McpSurfaceOptions {
+  services: Services;
+  createContext: ContextFactory;
+  bodyLimit: number;
+  /**
+   * DNS-rebinding protection, as the MCP Streamable HTTP transport asks: a request carrying an
+   * Origin not listed here is refused (403) before it is authenticated; a request without Origin
+   * (a non-browser client) is not. Default none: no browser page may call /mcp.
+   */
+  allowedOrigins?: readonly string[];
+  /** Host names the Host header may carry (any port); null accepts any (a non-loopback bind without MCP_ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[] | null;
+  /** The tools offered (MCP_TOOLS); default all. */
+  tools?: ToolSet;
+}
+
+export function createMcpSurface(options: McpSurfaceOptions): Surface {
+  const origins = new Set(options.allowedOrigins ?? []);
+  const hosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : null;
+  const forbidden = (message: string) =>
+    Response.json({ jsonrpc: "2.0", error: { code: -32000, message, data: { code: "FORBIDDEN" } }, id: null }, { status: 403 });
   return {
     path: "/mcp",
     bodyLimit: options.bodyLimit,
@@ -33,6 +69,25 @@ export function createMcpSurface(options: { services: Services; createContext: C
         { status: error.status },
       ),
     fetch: async (request, env) => {
+      // The SDK transport's own allowedHosts/allowedOrigins compare the Host header with its port
+      // and run after authentication here; this check runs first, by host name.
+      const origin = request.headers.get("origin");
+      if (origin !== null && !origins.has(origin)) return forbidden(`Origin ${origin} is not allowed`);
+      if (hosts) {
+        const host = hostName(request.headers.get("host"));
+        if (!host || !hosts.has(host)) return forbidden("Host header is not an allowed host");
+      }
+      // The body (already within the body limit) is read here, not by the transport, so that every
+      // message of a JSON-RPC batch counts against the rate limits, as every call of a tRPC batch does.
+      let body: { parsed: unknown } | undefined;
+      if (request.method === "POST") {
+        try {
+          body = { parsed: JSON.parse(await request.text()) as unknown };
+        } catch {
+          body = undefined;
+        }
+      }
+      const calls = Array.isArray(body?.parsed) ? Math.max(1, body.parsed.length) : 1;
       // Authenticate whatever the method: an unauthenticated caller gets 401, like on every route.
       let ctx: RequestContext;
       try {
@@ -40,6 +95,8 @@ export function createMcpSurface(options: { services: Services; createContext: C
           requestId: env.requestId,
           authorization: request.headers.get("authorization"),
           signal: request.signal,
+          clientAddress: env.clientAddress,
+          calls,
         });
       } catch (error) {
         return errorResponse(error, env.log);
@@ -52,13 +109,15 @@ export function createMcpSurface(options: { services: Services; createContext: C
           { status: 405, headers: { Allow: "POST" } },
         );
       }
-      const server = createMcpServer(serviceBackend(options.services, ctx), (error, tool) => {
+      // The transport's own answer to a body that is not JSON.
+      if (!body) return Response.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, { status: 400 });
+      const server = createMcpServer(serviceBackend(options.services, ctx, new URL(request.url).origin), (error, tool) => {
         if (!(error instanceof GatewayError) || error.code === "INTERNAL") ctx.log.error({ err: error, tool }, "MCP tool failed");
-      });
+      }, options.tools ?? allTools);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(request);
+        return await transport.handleRequest(request, { parsedBody: body.parsed });
       } finally {
         void server.close();
       }

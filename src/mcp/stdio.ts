@@ -6,15 +6,16 @@ import { z } from "zod";
 import { createGatewayClient, type GatewayClient } from "../client/index.ts";
 import { GatewayError } from "../core/errors.ts";
 import { createMcpServer } from "./server.ts";
-import type { McpBackend } from "./tools.ts";
+import { operationOf, type OperationName } from "../services/operations.ts";
+import { parseToolList, selectTools, withAbsoluteLinks, type McpBackend } from "./tools.ts";
 
-const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the drive tools";
+const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
 
 const envSchema = z
   .object({
     GATEWAY_URL: z.url({ protocol: /^https?$/, error: "GATEWAY_URL must be the gateway's http(s) base URL, e.g. http://127.0.0.1:4000" }),
     GATEWAY_API_KEY: z.string().min(1).optional(),
-    // Same thing under a name that does not suggest only API keys (drive tools need an access token).
+    // Same thing under a name that does not suggest only API keys (product tools need an access token).
     GATEWAY_TOKEN: z.string().min(1).optional(),
     GATEWAY_STARTUP_TIMEOUT_MS: z.coerce
       .number({ error: "GATEWAY_STARTUP_TIMEOUT_MS must be a number of milliseconds" })
@@ -22,6 +23,7 @@ const envSchema = z
       .min(1)
       .max(600_000)
       .default(10_000),
+    MCP_TOOLS: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (!env.GATEWAY_API_KEY && !env.GATEWAY_TOKEN) {
@@ -74,6 +76,32 @@ async function checkGateway(client: GatewayClient, url: string, tokenVar: string
   }
 }
 
+/** An operation's input as its tRPC procedure takes it: files.upload's bytes as multipart FormData. */
+function trpcInput(name: OperationName, input: unknown): unknown {
+  if (!operationOf(name).trpcFormData) return input;
+  const { file, name: fileName, filename, contentType, folderId } = input as {
+    file: Uint8Array<ArrayBuffer>;
+    name?: string;
+    filename?: string;
+    contentType?: string;
+    folderId?: string;
+  };
+  const form = new FormData();
+  form.append("file", new Blob([file], { type: contentType ?? "application/octet-stream" }), filename ?? fileName ?? "upload");
+  if (fileName !== undefined) form.append("name", fileName);
+  if (folderId !== undefined) form.append("folderId", folderId);
+  return form;
+}
+
+/** The gateway's procedure named as the operation (the tRPC path), a query or a mutation as the table says. */
+function callProcedure(client: GatewayClient, name: OperationName, input: unknown): Promise<unknown> {
+  const [namespace, procedure] = name.split(".") as [string, string];
+  const procedures = (client as unknown as Record<string, Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }>>)[namespace];
+  const target = procedures?.[procedure];
+  if (!target) throw new GatewayError("NOT_FOUND", `The gateway has no procedure ${name}`);
+  return operationOf(name).kind === "query" ? target.query!(input) : target.mutate!(trpcInput(name, input));
+}
+
 export async function runStdioMcp(env: Record<string, string | undefined> = process.env): Promise<void> {
   // stdout is the protocol channel: a stray console.log from any library would corrupt it.
   console.log = console.info = console.debug = console.error;
@@ -82,12 +110,18 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
   if (!parsed.success) {
     throw new McpConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n"));
   }
-  const { GATEWAY_URL: url, GATEWAY_API_KEY, GATEWAY_TOKEN, GATEWAY_STARTUP_TIMEOUT_MS } = parsed.data;
+  const { GATEWAY_URL: url, GATEWAY_API_KEY, GATEWAY_TOKEN, GATEWAY_STARTUP_TIMEOUT_MS, MCP_TOOLS } = parsed.data;
+  let toolSet;
+  try {
+    toolSet = selectTools(parseToolList(MCP_TOOLS));
+  } catch (error) {
+    throw new McpConfigError(error instanceof Error ? error.message : String(error));
+  }
   const tokenVar = GATEWAY_API_KEY ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN";
   const client = createGatewayClient({ url, token: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)! });
   await checkGateway(client, url, tokenVar, GATEWAY_STARTUP_TIMEOUT_MS);
 
-  // A gateway that goes away later: say so with the §3 code, not as an INTERNAL error.
+  // A gateway that goes away later: say so with the code of docs/api.md "Errors", not as an INTERNAL error.
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -98,15 +132,19 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
     }
   };
   const backend: McpBackend = {
-    docsList: (input) => call(() => client.documents.list.query(input as never)),
+    // Links are resolved against GATEWAY_URL unless the gateway made them absolute (PUBLIC_URL).
+    docsList: async (input) => withAbsoluteLinks(await call(() => client.documents.list.query(input as never)), url),
     docsRead: (input) => call(() => client.documents.read.query(input as never)),
-    docsCreate: (input) => call(() => client.documents.create.mutate(input as never)),
-    driveSearch: (input) => call(() => client.files.search.query(input as never)),
-    driveGet: (input) => call(() => client.files.get.query(input as never)),
+    docsCreate: async (input) => withAbsoluteLinks(await call(() => client.documents.create.mutate(input as never)), url),
+    operation: (name, input) => call(() => callProcedure(client, name, input)),
   };
-  const server = createMcpServer(backend, (error, tool) => {
-    process.stderr.write(`[workspace-gateway mcp] ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  });
+  const server = createMcpServer(
+    backend,
+    (error, tool) => {
+      process.stderr.write(`[workspace-gateway mcp] ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    },
+    toolSet,
+  );
   await server.connect(new StdioServerTransport());
   process.stderr.write(`[workspace-gateway mcp] serving on stdio for ${url}\n`);
 }

@@ -1,9 +1,13 @@
-// The MCP tools (CONTRACT §8): names, descriptions an agent can act on, JSON Schemas derived from
-// the same zod schemas the other surfaces validate with, and how a result or error is shown.
+// The MCP tools (docs/api.md "MCP"): names, descriptions an agent can act on, JSON Schemas derived from
+// the same zod schemas the other surfaces validate with, and how a result or error is shown. The
+// documents tools are declared here; every product tool is derived from the operation table
+// (src/services/operations.ts). MCP_TOOLS chooses which are offered (selectTools).
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { driveFileSchema, driveSearchHitSchema } from "../../adapters/drive.ts";
+import { ConfigError } from "../core/config.ts";
 import { isGatewayError } from "../core/errors.ts";
+import { parseInput } from "../core/validate.ts";
+import { markErrorCode } from "../observability/errors.ts";
 import {
   DEFAULT_MAX_CHARS,
   DEFAULT_PAGE_SIZE,
@@ -17,15 +21,37 @@ import {
   readDocumentInputSchema,
   type DocumentText,
 } from "../documents/schemas.ts";
-import { fileIdInputSchema, searchFilesInputSchema } from "../products/schemas.ts";
+import { operationsOn, type OperationAnnotations, type OperationName } from "../services/operations.ts";
+
+/**
+ * A document result with absolute links. An agent cannot resolve "/api/v1/documents/…" against
+ * anything, so MCP results always carry absolute `url`/`downloadUrl`: PUBLIC_URL when the gateway
+ * has one (the links are absolute already), else the origin the MCP client reached (the request's
+ * over HTTP, GATEWAY_URL over stdio). See docs/configuration.md.
+ */
+export function withAbsoluteLinks<T>(value: T, base: string): T {
+  const origin = base.replace(/\/+$/, "");
+  const fix = (doc: unknown): unknown => {
+    if (!doc || typeof doc !== "object") return doc;
+    const { url, downloadUrl } = doc as { url?: unknown; downloadUrl?: unknown };
+    return {
+      ...doc,
+      ...(typeof url === "string" && url.startsWith("/") ? { url: origin + url } : {}),
+      ...(typeof downloadUrl === "string" && downloadUrl.startsWith("/") ? { downloadUrl: origin + downloadUrl } : {}),
+    };
+  };
+  const list = value as { documents?: unknown } | null;
+  if (list && typeof list === "object" && Array.isArray(list.documents)) return { ...list, documents: list.documents.map(fix) } as T;
+  return fix(value) as T;
+}
 
 /** What the tools need; bound to the service layer over HTTP, to the tRPC client over stdio. */
 export interface McpBackend {
   docsList(input: unknown): Promise<unknown>;
   docsRead(input: unknown): Promise<DocumentText>;
   docsCreate(input: unknown): Promise<unknown>;
-  driveSearch(input: unknown): Promise<unknown>;
-  driveGet(input: unknown): Promise<unknown>;
+  /** Runs a product operation of the table by its name (e.g. "messages.list"). */
+  operation(name: OperationName, input: unknown): Promise<unknown>;
 }
 
 interface ToolDefinition {
@@ -37,7 +63,7 @@ interface ToolDefinition {
   output: z.ZodType;
   /** Defaults zod applies but its JSON Schema leaves out (a default behind a preprocess is lost). */
   defaults?: Record<string, unknown>;
-  readOnly: boolean;
+  annotations: OperationAnnotations;
   run(backend: McpBackend, args: unknown): Promise<CallToolResult>;
 }
 
@@ -46,12 +72,6 @@ const asJson = (value: unknown): CallToolResult => ({
   structuredContent: value as Record<string, unknown>,
 });
 
-// The adapters' `parentId`/`score` are nullish-to-undefined transforms, which JSON Schema cannot
-// express (they would come out as required and untyped); after JSON they are simply optional.
-const driveFileOutput = driveFileSchema.extend({ parentId: z.string().optional() });
-const driveSearchOutput = z.object({
-  files: z.array(driveSearchHitSchema.extend({ parentId: z.string().optional(), score: z.number().optional() })),
-});
 
 /**
  * docs_read's text, plus a note when it is cut short: many hosts show the model only `content`,
@@ -73,12 +93,6 @@ function readResult(body: DocumentText): CallToolResult {
 
 // The schemas the service validates with, plus descriptions for the agent: what is advertised is
 // what is checked. (.meta() clones a field with the same checks.)
-const driveSearchInput = searchFilesInputSchema.extend({
-  query: searchFilesInputSchema.shape.query.meta({ description: "What to look for in file names and contents" }),
-});
-const driveGetInput = fileIdInputSchema.extend({
-  id: fileIdInputSchema.shape.id.meta({ description: "Drive file id, from drive_search" }),
-});
 const docsCreateInput = createDocumentInputSchema.extend({
   idempotencyKey: createDocumentInputSchema.shape.idempotencyKey.meta({
     description:
@@ -87,7 +101,9 @@ const docsCreateInput = createDocumentInputSchema.extend({
   }),
 });
 
-export const tools: ToolDefinition[] = [
+const docsRead: OperationAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const documentTools: ToolDefinition[] = [
   {
     name: "docs_list",
     title: "List documents",
@@ -97,7 +113,7 @@ export const tools: ToolDefinition[] = [
     input: listDocumentsInputSchema,
     output: documentListSchema,
     defaults: { limit: DEFAULT_PAGE_SIZE },
-    readOnly: true,
+    annotations: docsRead,
     run: async (backend, args) => asJson(await backend.docsList(args)),
   },
   {
@@ -110,7 +126,7 @@ export const tools: ToolDefinition[] = [
     input: readDocumentInputSchema,
     output: documentTextSchema,
     defaults: { maxChars: DEFAULT_MAX_CHARS },
-    readOnly: true,
+    annotations: docsRead,
     run: async (backend, args) => readResult(await backend.docsRead(args)),
   },
   {
@@ -123,26 +139,9 @@ export const tools: ToolDefinition[] = [
       "Pass an `idempotencyKey` so that a retry does not create a second document.",
     input: docsCreateInput,
     output: documentSummarySchema,
-    readOnly: false,
+    // A retry with the same idempotencyKey creates nothing new; without one it creates another document.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (backend, args) => asJson(await backend.docsCreate(args)),
-  },
-  {
-    name: "drive_search",
-    title: "Search drive files",
-    description: "Search the caller's drive. Returns JSON {files:[{id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl,score}]}. Needs an access token (not an API key).",
-    input: driveSearchInput,
-    output: driveSearchOutput,
-    readOnly: true,
-    run: async (backend, args) => asJson({ files: await backend.driveSearch(args) }),
-  },
-  {
-    name: "drive_get",
-    title: "Get a drive file's metadata",
-    description: "Metadata of one drive file by id: {id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl}. Needs an access token (not an API key).",
-    input: driveGetInput,
-    output: driveFileOutput,
-    readOnly: true,
-    run: async (backend, args) => asJson(await backend.driveGet(args)),
   },
 ];
 
@@ -168,18 +167,85 @@ function withDefaults(schema: Tool["inputSchema"], defaults: Record<string, unkn
   return { ...schema, properties };
 }
 
+/** Each product operation with an MCP tool, as that tool. */
+const productTools: ToolDefinition[] = operationsOn("mcp").flatMap(([name, op]) => {
+  const spec = op.mcp;
+  if (!spec) return [];
+  const toInput = spec.toInput as ((args: unknown) => unknown) | undefined;
+  const toResult = spec.toResult as ((result: unknown) => Record<string, unknown>) | undefined;
+  const input = spec.input ?? op.input;
+  return [
+    {
+      name: spec.name,
+      title: spec.title,
+      description: op.description,
+      input,
+      output: spec.output ?? op.output,
+      annotations: op.annotations,
+      run: async (backend, args) => {
+        // A tool-only input shape (drive_upload's base64) is checked here; otherwise the service checks it.
+        const operationInput = toInput ? toInput(parseInput(input, args)) : args;
+        const result = await backend.operation(name, operationInput);
+        return asJson(toResult ? toResult(result) : result);
+      },
+    },
+  ];
+});
+
+/** Every tool: the documents tools, then one per product operation of the table. */
+export const tools: ToolDefinition[] = [...documentTools, ...productTools];
+
+/** How a tool is listed. Product outputs are described as the JSON callers get (io "input": the adapters' nullish fields are optional). */
+function describe(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: withDefaults(objectJsonSchema(tool.input, "input"), tool.defaults),
+    outputSchema: objectJsonSchema(tool.output, documentTools.includes(tool) ? "output" : "input"),
+    annotations: { ...tool.annotations },
+  };
+}
+
 /** Tool descriptors for tools/list, built once. */
-export const toolDescriptors: Tool[] = tools.map((tool) => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.description,
-  inputSchema: withDefaults(objectJsonSchema(tool.input, "input"), tool.defaults),
-  outputSchema: objectJsonSchema(tool.output, "output"),
-  annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.name.startsWith("drive_") },
-}));
+export const toolDescriptors: Tool[] = tools.map(describe);
+
+/** The tools offered and how they are listed. */
+export interface ToolSet {
+  tools: ToolDefinition[];
+  descriptors: Tool[];
+}
+
+export const allTools: ToolSet = { tools, descriptors: toolDescriptors };
 
 /**
- * A failure as an MCP tool result: `isError`, with the §3 code and message in the text. No
+ * MCP_TOOLS (docs/api.md "MCP"): tool names, and/or `read-only` for every tool whose readOnlyHint
+ * is true. Unset offers every tool; an unknown name is a configuration error naming MCP_TOOLS.
+ */
+export function selectTools(names: readonly string[] | undefined, variable = "MCP_TOOLS"): ToolSet {
+  if (names === undefined) return allTools;
+  const known = new Set(tools.map((t) => t.name));
+  const unknown = names.filter((n) => n !== "read-only" && !known.has(n));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${variable}: unknown tool ${unknown.map((n) => JSON.stringify(n)).join(", ")}; ` +
+        `use comma-separated names from ${[...known].join(", ")}, or read-only`,
+    );
+  }
+  if (names.length === 0) throw new ConfigError(`Invalid configuration:\n  ${variable}: names no tool; leave it unset to offer every tool`);
+  const wanted = new Set(names);
+  const chosen = tools.filter((t) => wanted.has(t.name) || (wanted.has("read-only") && t.annotations.readOnlyHint));
+  return { tools: chosen, descriptors: chosen.map((t) => toolDescriptors[tools.indexOf(t)] as Tool) };
+}
+
+/** MCP_TOOLS as written (comma-separated) to names; undefined when unset or blank. */
+export function parseToolList(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return value.split(",").map((n) => n.trim()).filter(Boolean);
+}
+
+/**
+ * A failure as an MCP tool result: `isError`, with the code of docs/api.md "Errors" and message in the text. No
  * structuredContent: the SDK client validates any it finds against the tool's outputSchema,
  * error or not, and an error body would fail that.
  */
@@ -197,6 +263,7 @@ export function errorResult(error: unknown): CallToolResult {
       message = error.message;
     }
   }
+  markErrorCode(code);
   return {
     isError: true,
     content: [{ type: "text", text: `${code}: ${message}` }],

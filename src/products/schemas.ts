@@ -1,7 +1,9 @@
 // zod INPUT schemas of the product operations (mail, drive, search, meetings, enterprise):
-// the service layer validates with these, and GraphQL, tRPC and MCP share them.
+// the service layer validates with these, and GraphQL, tRPC and MCP share them. Every object is
+// strict: an unknown field is BAD_USER_INPUT naming it and the closest known one.
 import { Readable } from "node:stream";
 import { z } from "zod";
+import { strictObject } from "../core/strict-object.ts";
 import { isSafeSegment } from "../../adapters/upstream/base.ts";
 import { isValidContentType, type UploadData } from "../../adapters/upstream/multipart.ts";
 
@@ -29,57 +31,51 @@ const pageFields = {
 
 // ---- mail -------------------------------------------------------------------------------
 
-export const listMessagesInputSchema = z
-  .object({ folder: text(128).min(1).optional(), q: text(1000).optional(), ...pageFields })
-  .meta({ id: "ListMessagesInput" });
+export const listMessagesInputSchema = strictObject({
+  folder: text(128).min(1).optional(),
+  q: text(1000).optional(),
+  ...pageFields,
+}).meta({ id: "ListMessagesInput" });
 
-export const sendMessageInputSchema = z
-  .object({
-    to: emails.min(1, "to: at least one recipient"),
-    cc: emails.optional(),
-    bcc: emails.optional(),
-    subject: text(998),
-    body: text(1_000_000),
-    html: z
-      .union([z.boolean(), text(2_000_000)])
-      .optional()
-      .meta({ description: "true when `body` is HTML, or an HTML alternative of the plain-text body" }),
-    threadId: upstreamIdSchema.optional(),
-  })
-  .meta({ id: "SendMessageInput" });
+export const sendMessageInputSchema = strictObject({
+  to: emails.min(1, "to: at least one recipient"),
+  cc: emails.optional(),
+  bcc: emails.optional(),
+  subject: text(998),
+  body: text(1_000_000),
+  html: z
+    .union([z.boolean(), text(2_000_000)])
+    .optional()
+    .meta({ description: "true when `body` is HTML, or an HTML alternative of the plain-text body" }),
+  threadId: upstreamIdSchema.optional(),
+}).meta({ id: "SendMessageInput" });
 
-export const threadInputSchema = z.object({ id: upstreamIdSchema }).meta({ id: "ThreadInput" });
+export const threadInputSchema = strictObject({ id: upstreamIdSchema }).meta({ id: "ThreadInput" });
 
-export const createDraftInputSchema = z
-  .object({
-    to: emails.optional(),
-    subject: text(998).optional(),
-    body: text(1_000_000).optional(),
-    threadId: upstreamIdSchema.optional(),
-    generate: z
-      .object({ instructions: z.string().trim().min(1).max(4000) })
-      .optional()
-      .meta({ description: "Ask the upstream to write the draft from these instructions" }),
-  })
-  .meta({ id: "CreateDraftInput" });
+export const createDraftInputSchema = strictObject({
+  to: emails.optional(),
+  subject: text(998).optional(),
+  body: text(1_000_000).optional(),
+  threadId: upstreamIdSchema.optional(),
+  generate: strictObject({ instructions: z.string().trim().min(1).max(4000) })
+    .optional()
+    .meta({ description: "Ask the upstream to write the draft from these instructions" }),
+}).meta({ id: "CreateDraftInput" });
 
-export const calendarEventsInputSchema = z
-  .object({ from: dateTime.optional(), to: dateTime.optional(), ...pageFields })
+export const calendarEventsInputSchema = strictObject({ from: dateTime.optional(), to: dateTime.optional(), ...pageFields })
   .refine((v) => !v.from || !v.to || Date.parse(v.from) <= Date.parse(v.to), { message: "must not be before from", path: ["to"] })
   .meta({ id: "CalendarEventsInput" });
 
-export const createBookingInputSchema = z
-  .object({
-    bookingTypeId: upstreamIdSchema,
-    start: dateTime,
-    attendee: z.object({ name: z.string().trim().min(1).max(255), email }),
-    notes: text(5000).optional(),
-  })
-  .meta({ id: "CreateBookingInput" });
+export const createBookingInputSchema = strictObject({
+  bookingTypeId: upstreamIdSchema,
+  start: dateTime,
+  attendee: strictObject({ name: z.string().trim().min(1).max(255), email }),
+  notes: text(5000).optional(),
+}).meta({ id: "CreateBookingInput" });
 
 // ---- drive ------------------------------------------------------------------------------
 
-export const fileIdInputSchema = z.object({ id: upstreamIdSchema }).meta({ id: "FileIdInput" });
+export const fileIdInputSchema = strictObject({ id: upstreamIdSchema }).meta({ id: "FileIdInput" });
 
 function isUploadData(value: unknown): value is UploadData {
   if (value === null || typeof value !== "object") return false;
@@ -97,66 +93,55 @@ function isUploadData(value: unknown): value is UploadData {
  * Readable or async iterable (a request body), a web ReadableStream, or a Uint8Array. It is
  * streamed upstream, never buffered. `filename`/`contentType` default to the File's own.
  */
-export const uploadFileInputSchema = z
-  .object({
-    file: z.custom<UploadData>(isUploadData, "expected a file or a byte stream"),
-    name: z.string().trim().min(1).max(255).optional().meta({ description: "Name to store the file under" }),
-    folderId: upstreamIdSchema.optional(),
-    filename: z.string().min(1).max(255).optional(),
-    contentType: z.string().refine(isValidContentType, "not a valid media type").optional(),
-    size: z.number().int().nonnegative().optional().meta({ description: "Declared size in bytes, when known" }),
-  })
-  .meta({ id: "UploadFileInput" });
+export const uploadFileInputSchema = strictObject({
+  file: z.custom<UploadData>(isUploadData, "expected a file or a byte stream"),
+  name: z.string().trim().min(1).max(255).optional().meta({ description: "Name to store the file under" }),
+  folderId: upstreamIdSchema.optional(),
+  filename: z.string().min(1).max(255).optional(),
+  contentType: z.string().refine(isValidContentType, "not a valid media type").optional(),
+  size: z.number().int().nonnegative().optional().meta({ description: "Declared size in bytes, when known" }),
+}).meta({ id: "UploadFileInput" });
 
-export const searchFilesInputSchema = z.object({ query: z.string().trim().min(1).max(1000) }).meta({ id: "SearchFilesInput" });
+export const searchFilesInputSchema = strictObject({ query: z.string().trim().min(1).max(1000) }).meta({ id: "SearchFilesInput" });
 
-export const createShareInputSchema = z
-  .object({
-    fileId: upstreamIdSchema,
-    permission: z.enum(["view", "comment", "edit"]),
-    emails: emails.optional(),
-    expiresAt: dateTime.optional(),
-  })
-  .meta({ id: "CreateShareInput" });
+export const createShareInputSchema = strictObject({
+  fileId: upstreamIdSchema,
+  permission: z.enum(["view", "comment", "edit"]),
+  emails: emails.optional(),
+  expiresAt: dateTime.optional(),
+}).meta({ id: "CreateShareInput" });
 
 // ---- search -----------------------------------------------------------------------------
 
-export const searchQueryInputSchema = z
-  .object({ query: z.string().trim().min(1).max(2000), sources: z.array(z.string().min(1).max(64)).max(20).optional() })
-  .meta({ id: "SearchQueryInput" });
+export const searchQueryInputSchema = strictObject({ query: z.string().trim().min(1).max(2000), sources: z.array(z.string().min(1).max(64)).max(20).optional() }).meta({ id: "SearchQueryInput" });
 
-export const searchChatInputSchema = z
-  .object({ sessionId: z.string().min(1).max(256).optional(), message: z.string().trim().min(1).max(8000) })
-  .meta({ id: "SearchChatInput" });
+export const searchChatInputSchema = strictObject({ sessionId: z.string().min(1).max(256).optional(), message: z.string().trim().min(1).max(8000) }).meta({ id: "SearchChatInput" });
 
 // ---- meetings ---------------------------------------------------------------------------
 
-export const createMeetingInputSchema = z
-  .object({
-    title: z.string().trim().min(1).max(255),
-    startsAt: dateTime,
-    durationMinutes: integer(1, 24 * 60),
-    attendees: z
-      .array(z.union([email, z.object({ email, name: z.string().max(255).optional() })]))
-      .max(100)
-      .optional()
-      .meta({ description: "Email addresses, or {email, name?}" }),
-  })
-  .meta({ id: "CreateMeetingInput" });
+export const createMeetingInputSchema = strictObject({
+  title: z.string().trim().min(1).max(255),
+  startsAt: dateTime,
+  durationMinutes: integer(1, 24 * 60),
+  attendees: z
+    .array(z.union([email, strictObject({ email, name: z.string().max(255).optional() })]))
+    .max(100)
+    .optional()
+    .meta({ description: "Email addresses, or {email, name?}" }),
+}).meta({ id: "CreateMeetingInput" });
 
-export const meetingIdInputSchema = z.object({ id: upstreamIdSchema }).meta({ id: "MeetingIdInput" });
+export const meetingIdInputSchema = strictObject({ id: upstreamIdSchema }).meta({ id: "MeetingIdInput" });
 
 // ---- enterprise (tenant) ----------------------------------------------------------------
 
-export const dataQueryInputSchema = z.object({ question: z.string().trim().min(1).max(4000) }).meta({ id: "DataQueryInput" });
+export const dataQueryInputSchema = strictObject({ question: z.string().trim().min(1).max(4000) }).meta({ id: "DataQueryInput" });
 
-export const invoicesInputSchema = z
-  .object({ status: text(64).min(1).optional(), ...pageFields })
-  .meta({ id: "InvoicesInput" });
+export const invoicesInputSchema = strictObject({ status: text(64).min(1).optional(), ...pageFields }).meta({ id: "InvoicesInput" });
 
-export const runWorkflowInputSchema = z
-  .object({ id: upstreamIdSchema, input: z.unknown().optional().meta({ description: "Any JSON; passed to the workflow" }) })
-  .meta({ id: "RunWorkflowInput" });
+export const runWorkflowInputSchema = strictObject({
+  id: upstreamIdSchema,
+  input: z.unknown().optional().meta({ description: "Any JSON; passed to the workflow" }),
+}).meta({ id: "RunWorkflowInput" });
 
 export type ListMessagesInput = z.input<typeof listMessagesInputSchema>;
 export type SendMessageInput = z.input<typeof sendMessageInputSchema>;

@@ -7,4 +7,9 @@ import type { HttpEnv } from "../http/env.ts";
 export const routeContext =
   (createContext: ContextFactory) =>
   (c: Context<HttpEnv>): Promise<RequestContext> =>
-    createContext({ requestId: c.get("requestId"), authorization: c.req.header("authorization"), signal: c.req.raw.signal });
+    createContext({
+      requestId: c.get("requestId"),
+      authorization: c.req.header("authorization"),
+      signal: c.req.raw.signal,
+      clientAddress: c.get("clientAddress"),
+    });

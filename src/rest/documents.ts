@@ -1,4 +1,4 @@
-// REST documents interface (CONTRACT §4): each route is one service call and its translation.
+// REST documents interface (docs/api.md "REST documents interface"): each route is one service call and its translation.
 import contentDisposition from "content-disposition";
 import { Hono, type Context } from "hono";
 import type { ContextFactory } from "../core/request-context.ts";
@@ -6,6 +6,7 @@ import { routeContext } from "./context.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { HttpEnv } from "../http/env.ts";
 import type { DocumentsService } from "../services/documents.ts";
+import { methodNotAllowed } from "./methods.ts";
 
 /**
  * The download's file name. A name may contain "/" and "\\" ("Q3/Q4 review"), but content-disposition
@@ -74,5 +75,10 @@ export function documentsRoutes(deps: { documents: DocumentsService; createConte
         "Cache-Control": "private, no-store",
         "X-Content-Type-Options": "nosniff",
       });
-    });
+    })
+    // Living documents (PUT/PATCH/DELETE on a document) are planned, not implemented: until then
+    // the other methods are 405 with what is allowed.
+    .all("/", methodNotAllowed("GET", "POST"))
+    .all("/:id", methodNotAllowed("GET"))
+    .all("/:id/content", methodNotAllowed("GET"));
 }

@@ -2,11 +2,11 @@
 // Scopes, validation, limits, paging and idempotency live here and nowhere else.
 import { createHash } from "node:crypto";
 import { monotonicFactory } from "ulid";
-import { requireScope, requireUser } from "../auth/authenticate.ts";
+import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
-import type { DocumentRenderer } from "../documents/renderer.ts";
+import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
 import {
   createDocumentInputSchema,
   getDocumentInputSchema,
@@ -38,8 +38,9 @@ const newDocumentId = (() => {
   return () => `doc_${ulid()}`;
 })();
 
-export function toSummary(record: DocumentRecord): DocumentSummary {
-  const url = `/api/v1/documents/${record.id}`;
+/** `base` is PUBLIC_URL (absolute links) or "" (paths, as CONTRACT §4 shows them); see docs/configuration.md. */
+export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
+  const url = `${base}/api/v1/documents/${record.id}`;
   return {
     id: record.id,
     name: record.name,
@@ -77,13 +78,14 @@ export interface DocumentsService {
   download(ctx: RequestContext, id: string): Promise<{ name: string; docx: Uint8Array }>;
 }
 
-export function createDocumentsService(deps: { store: DocumentStore; renderer: DocumentRenderer }): DocumentsService {
+export function createDocumentsService(deps: { store: DocumentStore; renderer: DocumentRenderer; publicUrl?: string }): DocumentsService {
   const { store, renderer } = deps;
+  const summary = (record: DocumentRecord) => toSummary(record, deps.publicUrl);
 
   function reader(ctx: RequestContext): string {
-    const userId = requireUser(ctx.principal);
+    const ownerId = requireOwner(ctx.principal);
     requireScope(ctx.principal, "docs:read");
-    return userId;
+    return ownerId;
   }
 
   return {
@@ -100,7 +102,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
-        documents: page.map(toSummary),
+        documents: page.map(summary),
         nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
       };
     },
@@ -111,7 +113,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
       // An id this service never issues cannot be anyone's: no store lookup for it.
       if (!isDocumentId(id)) return null;
       const record = await store.getDocument(ownerId, id);
-      return record ? toSummary(record) : null;
+      return record ? summary(record) : null;
     },
 
     async read(ctx, input) {
@@ -142,7 +144,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
     },
 
     async create(ctx, input) {
-      const ownerId = requireUser(ctx.principal);
+      const ownerId = requireOwner(ctx.principal);
       requireScope(ctx.principal, "docs:write");
       const { name, markdown, idempotencyKey } = parseInput(createDocumentInputSchema, input);
       const now = new Date();
@@ -154,7 +156,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
           }
         : undefined;
 
-      // CONTRACT §4: a key already used answers with the first result, whatever this body says. The
+      // docs/api.md "REST documents interface": a key already used answers with the first result, whatever this body says. The
       // fingerprint only tells the log that a caller reused a key for a different document.
       const replay = async (documentId: string, fingerprint: string) => {
         if (fingerprint !== claim?.fingerprint) {
@@ -162,7 +164,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
         }
         const record = await store.getDocument(ownerId, documentId);
         if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");
-        return { document: toSummary(record), replayed: true };
+        return { document: summary(record), replayed: true };
       };
 
       if (claim) {
@@ -170,7 +172,11 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
         if (hit) return replay(hit.documentId, hit.fingerprint);
       }
 
-      const rendered = await renderer.render(markdown, name, ctx.signal);
+      // The render is bounded in time and memory, fair across owners, and stops when the caller
+      // goes away (docs/rendering-limits.md); a render that fails stores nothing.
+      const rendered = await renderer.render(markdown, name, { signal: ctx.signal, principal: ownerId });
+      // The caller may have gone away while the last bytes came back: nothing is stored for it.
+      if (ctx.signal.aborted) throw cancelled();
       const result = await store.createDocument(
         { id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), docx: rendered.docx, text: rendered.text },
         claim,
@@ -178,7 +184,7 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
       // A concurrent request with the same key won the race: answer with its document.
       if (result.replayed) return replay(result.document.id, result.fingerprint);
       ctx.log.info({ documentId: result.document.id, sizeBytes: result.document.sizeBytes }, "document created");
-      return { document: toSummary(result.document), replayed: false };
+      return { document: summary(result.document), replayed: false };
     },
 
     async download(ctx, id) {

@@ -1,4 +1,4 @@
-// Documents procedures (CONTRACT §7): each is one service call. Inputs are typed by the shared zod
+// Documents procedures (docs/api.md "tRPC"): each is one service call. Inputs are typed by the shared zod
 // schemas and validated by the service, after authentication and the scope check (see unvalidated).
 import { createDocumentInputSchema, getDocumentInputSchema, listDocumentsInputSchema, readDocumentInputSchema } from "../documents/schemas.ts";
 import { procedure, router, unvalidated } from "./init.ts";

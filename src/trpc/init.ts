@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { isGatewayError, type ErrorCode } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
+import { markErrorCode } from "../observability/errors.ts";
 import type { Services } from "../gateway.ts";
 
 export interface TrpcContext {
@@ -45,6 +46,7 @@ const t = initTRPC.context<TrpcContext>().create({
     const { stack: _stack, ...data } = shape.data;
     // Unexpected errors keep their details in the log only.
     const message = gatewayCode === "INTERNAL" ? "Internal error" : shape.message;
+    markErrorCode(gatewayCode);
     return { ...shape, message, data: { ...data, gatewayCode, ...extra } };
   },
 });

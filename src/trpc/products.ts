@@ -1,29 +1,12 @@
-// tRPC procedures for the products (CONTRACT §7): each is one service call. Inputs are typed by
-// the zod schemas the service validates with, after authentication (see unvalidated).
-import { z } from "zod";
-import {
-  calendarEventsInputSchema,
-  createBookingInputSchema,
-  createDraftInputSchema,
-  createMeetingInputSchema,
-  createShareInputSchema,
-  dataQueryInputSchema,
-  fileIdInputSchema,
-  invoicesInputSchema,
-  listMessagesInputSchema,
-  meetingIdInputSchema,
-  runWorkflowInputSchema,
-  searchChatInputSchema,
-  searchFilesInputSchema,
-  searchQueryInputSchema,
-  sendMessageInputSchema,
-  threadInputSchema,
-} from "../products/schemas.ts";
+// tRPC procedures for the products (docs/api.md "tRPC"), derived from the operation table
+// (src/services/operations.ts): each operation offered on tRPC is one procedure at its name, a
+// query or a mutation as the table says, running the service's one runner. Inputs are typed by
+// the table's zod schemas and validated by the service, after authentication (see unvalidated).
+import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
+import type { z } from "zod";
 import { GatewayError } from "../core/errors.ts";
-import { procedure, router, unvalidated } from "./init.ts";
-
-/** files.upload: multipart FormData with `file` and optional `name`, `folderId`. */
-const uploadFormSchema = z.instanceof(FormData);
+import { operationsOn, type OperationDef, type OperationName, type Operations } from "../services/operations.ts";
+import { procedure, unvalidated } from "./init.ts";
 
 const formString = (form: FormData, field: string): string | undefined => {
   const value = form.get(field);
@@ -32,51 +15,52 @@ const formString = (form: FormData, field: string): string | undefined => {
   return value;
 };
 
-export const productRouters = {
-  messages: router({
-    list: procedure.input(unvalidated(listMessagesInputSchema.optional())).query(async ({ ctx, input }) => ctx.services.products.messages.list(await ctx.request(), input ?? {})),
-    send: procedure.input(unvalidated(sendMessageInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.messages.send(await ctx.request(), input)),
-    thread: procedure.input(unvalidated(threadInputSchema)).query(async ({ ctx, input }) => ctx.services.products.messages.thread(await ctx.request(), input)),
-    createDraft: procedure.input(unvalidated(createDraftInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.messages.createDraft(await ctx.request(), input)),
-  }),
-  calendar: router({
-    events: procedure.input(unvalidated(calendarEventsInputSchema.optional())).query(async ({ ctx, input }) => ctx.services.products.calendar.events(await ctx.request(), input ?? {})),
-  }),
-  bookings: router({
-    create: procedure.input(unvalidated(createBookingInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.bookings.create(await ctx.request(), input)),
-  }),
-  files: router({
-    get: procedure.input(unvalidated(fileIdInputSchema)).query(async ({ ctx, input }) => ctx.services.products.files.get(await ctx.request(), input)),
-    upload: procedure.input(unvalidated(uploadFormSchema)).mutation(async ({ ctx, input }) => {
-      const request = await ctx.request();
-      if (!(input instanceof FormData)) throw new GatewayError("BAD_USER_INPUT", "files.upload takes FormData (multipart/form-data)");
-      const file = input.get("file");
-      if (!(file instanceof Blob)) throw new GatewayError("BAD_USER_INPUT", "file: a file part is required");
-      const name = formString(input, "name");
-      const folderId = formString(input, "folderId");
-      return ctx.services.products.files.upload(request, {
-        file,
-        ...(name === undefined ? {} : { name }),
-        ...(folderId === undefined ? {} : { folderId }),
-      });
-    }),
-    search: procedure.input(unvalidated(searchFilesInputSchema)).query(async ({ ctx, input }) => ctx.services.products.files.search(await ctx.request(), input)),
-    share: procedure.input(unvalidated(createShareInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.files.share(await ctx.request(), input)),
-  }),
-  search: router({
-    query: procedure.input(unvalidated(searchQueryInputSchema)).query(async ({ ctx, input }) => ctx.services.products.search.query(await ctx.request(), input)),
-    chat: procedure.input(unvalidated(searchChatInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.search.chat(await ctx.request(), input)),
-  }),
-  meetings: router({
-    create: procedure.input(unvalidated(createMeetingInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.meetings.create(await ctx.request(), input)),
-    transcript: procedure.input(unvalidated(meetingIdInputSchema)).query(async ({ ctx, input }) => ctx.services.products.meetings.transcript(await ctx.request(), input)),
-    summary: procedure.input(unvalidated(meetingIdInputSchema)).query(async ({ ctx, input }) => ctx.services.products.meetings.summary(await ctx.request(), input)),
-  }),
-  enterprise: router({
-    dataQuery: procedure.input(unvalidated(dataQueryInputSchema)).query(async ({ ctx, input }) => ctx.services.products.enterprise.dataQuery(await ctx.request(), input)),
-    invoices: procedure.input(unvalidated(invoicesInputSchema.optional())).query(async ({ ctx, input }) => ctx.services.products.enterprise.invoices(await ctx.request(), input ?? {})),
-  }),
-  workflows: router({
-    run: procedure.input(unvalidated(runWorkflowInputSchema)).mutation(async ({ ctx, input }) => ctx.services.products.workflows.run(await ctx.request(), input)),
-  }),
+/** files.upload's FormData (`file`, optional `name`, `folderId`) as the operation's input. */
+function formInput(input: unknown): Record<string, unknown> {
+  if (!(input instanceof FormData)) throw new GatewayError("BAD_USER_INPUT", "files.upload takes FormData (multipart/form-data)");
+  const file = input.get("file");
+  if (!(file instanceof Blob)) throw new GatewayError("BAD_USER_INPUT", "file: a file part is required");
+  const name = formString(input, "name");
+  const folderId = formString(input, "folderId");
+  return { file, ...(name === undefined ? {} : { name }), ...(folderId === undefined ? {} : { folderId }) };
+}
+
+// ---- types: the table as tRPC procedures, so AppRouter's client types are the table's -----------
+
+type TrpcNames = { [N in OperationName]: "trpc" extends Operations[N]["surfaces"][number] ? N : never }[OperationName];
+type Namespace<N> = N extends `${infer A}.${string}` ? A : never;
+type ProcedureName<N, A extends string> = N extends `${A}.${infer P}` ? P : never;
+
+type InputOf<D> = D extends { trpcFormData?: true }
+  ? FormData
+  : D extends OperationDef<infer I, z.ZodType, "query" | "mutation">
+    ? D extends { optionalInput?: true }
+      ? z.input<I> | undefined | void
+      : z.input<I>
+    : never;
+type OutputOf<D> = D extends OperationDef<z.ZodType, infer O, "query" | "mutation"> ? z.output<O> : never;
+type ProcedureOf<D> = D extends { kind: "mutation" }
+  ? TRPCMutationProcedure<{ input: InputOf<D>; output: OutputOf<D>; meta: object }>
+  : TRPCQueryProcedure<{ input: InputOf<D>; output: OutputOf<D>; meta: object }>;
+
+export type ProductProcedures = {
+  [A in Namespace<TrpcNames>]: { [N in TrpcNames as ProcedureName<N, A>]: ProcedureOf<Operations[N]> };
 };
+
+// ---- the procedures --------------------------------------------------------------------------
+
+function buildProductRouters(): ProductProcedures {
+  const routers: Record<string, Record<string, unknown>> = {};
+  for (const [name, op] of operationsOn("trpc")) {
+    const [namespace, path] = name.split(".") as [string, string];
+    const built = procedure.input(unvalidated(op.input));
+    const resolve = async ({ ctx, input }: { ctx: { services: { products: { run(name: OperationName, ctx: never, input: unknown): Promise<unknown> } }; request(): Promise<unknown> }; input: unknown }) => {
+      const request = await ctx.request();
+      return ctx.services.products.run(name, request as never, op.trpcFormData ? formInput(input) : input);
+    };
+    (routers[namespace] ??= {})[path] = op.kind === "query" ? built.query(resolve) : built.mutation(resolve);
+  }
+  return routers as unknown as ProductProcedures;
+}
+
+export const productRouters: ProductProcedures = buildProductRouters();

@@ -1,4 +1,4 @@
-// The tRPC router (CONTRACT §7). `AppRouter` is the type agents import.
+// The tRPC router (docs/api.md "tRPC"). `AppRouter` is the type agents import.
 import { viewerOf } from "../services/viewer.ts";
 import { documentsRouter } from "./documents.ts";
 import { procedure, router } from "./init.ts";

@@ -28,6 +28,9 @@ const ENDPOINT = "/trpc";
 const procedurePath = (pathname: string) => pathname.slice(ENDPOINT.length).replace(/^\/+|\/+$/g, "");
 const pathOf = (request: Request) => procedurePath(new URL(request.url).pathname);
 
+/** Procedure calls in a request: a batch's path lists them comma-separated ("documents.list,viewer"). */
+const callsIn = (path: string) => path.split(",").length;
+
 /** One tRPC request's context. */
 class SurfaceContext implements TrpcContext {
   readonly services: Services;
@@ -39,15 +42,22 @@ class SurfaceContext implements TrpcContext {
    * `start` overrides where the request context comes from: one built before the body was read
    * (uploads), or the failure that stopped the request before tRPC ran.
    */
-  constructor(options: TrpcSurfaceOptions, http: Request, env: SurfaceEnv, start?: () => Promise<RequestContext>) {
+  constructor(options: TrpcSurfaceOptions, http: Request, env: SurfaceEnv, calls: number, start?: () => Promise<RequestContext>) {
     this.services = options.services;
     this.requestId = env.requestId;
     this.log = env.log;
     this.#start =
       start ??
-      (() => options.createContext({ requestId: env.requestId, authorization: http.headers.get("authorization"), signal: http.signal }));
+      (() =>
+        options.createContext({
+          requestId: env.requestId,
+          authorization: http.headers.get("authorization"),
+          signal: http.signal,
+          clientAddress: env.clientAddress,
+          calls,
+        }));
   }
-  /** Authenticates on first use (once per HTTP request, so once per batch). */
+  /** Authenticates on first use (once per HTTP request, so once per batch; the limits count every call of the batch). */
   request(): Promise<RequestContext> {
     return (this.#pending ??= this.#start());
   }
@@ -62,7 +72,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       req: request,
       path,
       allowMethodOverride: false,
-      createContext: async () => new SurfaceContext(options, request, env, start),
+      createContext: async () => new SurfaceContext(options, request, env, callsIn(path), start),
       error: null,
     });
   /**
@@ -79,7 +89,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       path: pathOf(request),
       allowMethodOverride: false,
       // No procedure runs, so nothing authenticates; were one to ask, it would get the error.
-      createContext: async () => new SurfaceContext(options, request, env, () => Promise.reject(error)),
+      createContext: async () => new SurfaceContext(options, request, env, 1, () => Promise.reject(error)),
       error: new TRPCError({ code: error.trpcCode, message: error.message, cause: error }),
     });
   };

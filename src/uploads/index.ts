@@ -30,7 +30,12 @@ export const isMultipartFormData = (request: RequestHead): boolean =>
 export const authenticateUpload =
   (createContext: ContextFactory) =>
   async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
-    const ctx = await createContext({ requestId: env.requestId, authorization: request.headers.get("authorization"), signal: request.signal });
+    const ctx = await createContext({
+      requestId: env.requestId,
+      authorization: request.headers.get("authorization"),
+      signal: request.signal,
+      clientAddress: env.clientAddress,
+    });
     requireAccessToken(ctx);
     return ctx;
   };

@@ -112,7 +112,13 @@ export async function spoolForm(request: Request, limits: UploadLimits, tmpRoot:
     discardRest(reader);
   };
 
-  parser.on("field", (name, value, info) => {
+  // busboy reports a part whose Content-Disposition has no name with name undefined (its types
+  // say string); left alone, Buffer.byteLength(undefined) threw out of the parser and took the
+  // process down.
+  const nameless = () => fail(new GatewayError("BAD_USER_INPUT", "multipart/form-data: a part has no name"));
+
+  parser.on("field", (name: string | undefined, value, info) => {
+    if (name === undefined) return nameless();
     fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (info.nameTruncated || info.valueTruncated || fieldBytes > limits.fieldBytes) {
       fail(tooLarge(`The form's text fields are over the ${limits.fieldBytes}-byte limit`, { limit: limits.fieldBytes, field: name }));
@@ -121,7 +127,12 @@ export async function spoolForm(request: Request, limits: UploadLimits, tmpRoot:
     entries.push(Promise.resolve([name, value]));
   });
 
-  parser.on("file", (name, stream, info) => {
+  parser.on("file", (name: string | undefined, stream, info) => {
+    if (name === undefined) {
+      // Nothing reads this stream: drain it, and take the error that destroying the parser gives it.
+      stream.on("error", () => undefined).resume();
+      return nameless();
+    }
     const path = join(dir, String(entries.length));
     openFiles.add(stream);
     const written = pipeline(

@@ -1,4 +1,4 @@
-// Every §9 endpoint through the product services against the sandbox: the right method, path,
+// Every upstream endpoint (docs/api.md "Upstreams") through the product services against the sandbox: the right method, path,
 // query and body, the caller's token and request id forwarded, the answer mapped.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -81,9 +81,10 @@ export async function startHarness(
     const upstream = createUpstreamClient({
       timeoutMs: 2_000,
       retryBaseDelayMs: 5,
-      breakerCooldownMs: 200,
-      // Tests that fail on purpose must not trip the shared client's circuit; the breaker tests build their own.
-      breakerThreshold: 10_000,
+      // Tests that fail on purpose must not trip the shared client's circuit nor run out of retry
+      // budget; the breaker and budget tests build their own.
+      breaker: { minCalls: 10_000, consecutiveFailures: 0, openMs: 200, openMaxMs: 200 },
+      retryBudget: { minPerSecond: 10_000 },
       metrics,
       ...options.client,
       ...more.client,

@@ -130,40 +130,77 @@ describe("retries", () => {
     expect(h.sandbox.countRequests("/drive/v1/files")).toBe(3);
   });
 
-  it("never retries a POST, nor a GET answered 500 or 4xx", async () => {
+  it("never retries a POST, nor a GET answered 4xx", async () => {
     h.sandbox.setFaults([{ type: "fail-once", status: 503, path: "/drive/v1/search" }]);
     expect((await rejection(h.products.files.search(makeContext(), { query: "a" }))).code).toBe("UPSTREAM_ERROR");
     expect(h.sandbox.countRequests("/drive/v1/search")).toBe(1);
 
-    h.sandbox.setFaults([{ type: "status", status: 500, path: "/drive/v1/files" }]);
+    h.sandbox.setFaults([{ type: "status", status: 404, path: "/drive/v1/files" }]);
     await rejection(h.products.files.get(makeContext(), { id: fileId() }));
     expect(h.sandbox.countRequests("/drive/v1/files")).toBe(1);
+  });
+
+  it("retries a GET answered 500, a timeout or a body cut short (under the retry budget)", async () => {
+    // A 500 used to be final; under a budget a retry costs little and helps a transient one.
+    h.sandbox.setFaults([{ type: "fail-once", status: 500, path: "/drive/v1/files" }]);
+    expect((await h.products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
+    expect(h.sandbox.countRequests("/drive/v1/files")).toBe(2);
+
+    h.sandbox.clearRequests();
+    h.sandbox.setFaults([{ type: "malformed", mode: "invalid-json", count: 1, path: "/drive/v1/files" }]);
+    expect((await h.products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
+    expect(h.sandbox.countRequests("/drive/v1/files")).toBe(2);
+
+    h.sandbox.clearRequests();
+    const { products } = h.build({ client: { timeoutMs: 150 } });
+    h.sandbox.setFaults([{ type: "hang", count: 1, path: "/drive/v1/files" }]);
+    expect((await products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
+    expect(h.sandbox.countRequests("/drive/v1/files")).toBe(2);
   });
 });
 
 describe("circuit breaker", () => {
-  it("opens after consecutive failures, answers at once, and closes after a good probe", async () => {
-    const { products, upstream } = h.build({ client: { breakerThreshold: 3, breakerCooldownMs: 150 } });
+  // The breaker measures a failure rate over a sliding window (adapters/upstream/breaker.ts);
+  // these tests used to count a streak of consecutive failures.
+  it("opens once the window's failure rate reaches the threshold, answers at once, and closes after its probes succeed", async () => {
+    const { products, upstream } = h.build({
+      client: { maxRetries: 0, breaker: { minCalls: 4, failureRate: 0.5, openMs: 150, openMaxMs: 150, probes: 2 } },
+    });
+    await products.search.query(makeContext(), { query: "x" });
+    await products.search.query(makeContext(), { query: "x" });
     h.sandbox.setFaults([{ type: "status", status: 500, path: "/search/v1/query" }]);
-    for (let i = 0; i < 3; i++) expect((await rejection(products.search.query(makeContext(), { query: "x" }))).code).toBe("UPSTREAM_ERROR");
-    expect(upstream.circuit(h.sandbox.url)).toBe("open");
+    expect((await rejection(products.search.query(makeContext(), { query: "x" }))).code).toBe("UPSTREAM_ERROR");
+    expect(upstream.circuit(h.sandbox.url)).toBe("closed"); // 1 of 3: below the minimum of calls
+    expect((await rejection(products.search.query(makeContext(), { query: "x" }))).code).toBe("UPSTREAM_ERROR");
+    expect(upstream.circuit(h.sandbox.url)).toBe("open"); // 2 of 4 failed: 50%
 
     const error = await rejection(products.files.get(makeContext(), { id: fileId() })); // same origin
     expect(error.code).toBe("UPSTREAM_UNAVAILABLE");
     expect(error.message).toMatch(/circuit open/);
-    expect(h.sandbox.requests).toHaveLength(3);
+    expect(h.sandbox.requests).toHaveLength(4);
 
     await new Promise((resolve) => setTimeout(resolve, 200));
     h.sandbox.clearFaults();
     expect(upstream.circuit(h.sandbox.url)).toBe("half-open");
     expect((await products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
+    expect(upstream.circuit(h.sandbox.url)).toBe("half-open"); // one of two probes
+    expect((await products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
+    expect(upstream.circuit(h.sandbox.url)).toBe("closed");
+  });
+
+  it("a failure rate under the threshold never opens it", async () => {
+    const { products, upstream } = h.build({ client: { maxRetries: 0, breaker: { minCalls: 20, failureRate: 0.5 } } });
+    h.sandbox.setFaults([{ type: "error-rate", rate: 0.2, status: 500, path: "/search/v1/query" }]);
+    let failed = 0;
+    for (let i = 0; i < 40; i++) await products.search.query(makeContext(), { query: "x" }).catch(() => failed++);
+    expect(failed).toBeGreaterThan(3);
     expect(upstream.circuit(h.sandbox.url)).toBe("closed");
   });
 
   it("is per origin: a dead API origin does not block tenant origins", async () => {
     const own = await startHarness({ sandbox: { tenantPorts: true } });
     try {
-      const { products, upstream } = own.build({ client: { breakerThreshold: 2, maxRetries: 0 }, config: { API_URL: "http://127.0.0.1:9" } });
+      const { products, upstream } = own.build({ client: { breaker: { minCalls: 2 }, maxRetries: 0 }, config: { API_URL: "http://127.0.0.1:9" } });
       for (let i = 0; i < 2; i++) await rejection(products.search.query(makeContext(), { query: "x" }));
       expect(upstream.circuit("http://127.0.0.1:9")).toBe("open");
       expect((await products.enterprise.invoices(makeContext({ tenant: "acme" }), {})).data.length).toBeGreaterThan(0);
@@ -173,9 +210,39 @@ describe("circuit breaker", () => {
   });
 
   it("4xx answers do not open it", async () => {
-    const { products, upstream } = h.build({ client: { breakerThreshold: 2 } });
+    const { products, upstream } = h.build({ client: { breaker: { minCalls: 2 } } });
     for (let i = 0; i < 4; i++) await rejection(products.files.get(makeContext(), { id: "nope" }));
     expect(upstream.circuit(h.sandbox.url)).toBe("closed");
+  });
+
+  it("reports its state and the retry budget's decisions as metrics", async () => {
+    const { products } = h.build({ client: { breaker: { minCalls: 2, openMs: 60_000 }, retryBudget: { ratio: 0, minPerSecond: 0.1 } } });
+    h.sandbox.setFaults([{ type: "status", status: 503, path: "/drive/v1/files" }]);
+    await rejection(products.files.get(makeContext(), { id: fileId() })); // one retry allowed (the floor: 1 per 10 s), one denied
+    const text = await h.metrics.registry.metrics();
+    const origin = h.sandbox.url;
+    expect(text).toContain(`gateway_upstream_circuit_state{origin="${origin}"} 2`);
+    expect(text).toContain(`gateway_upstream_retries_total{origin="${origin}",budget="allowed"} 1`);
+    expect(text).toContain(`gateway_upstream_retries_total{origin="${origin}",budget="denied"} 1`);
+  });
+});
+
+describe("request deadline", () => {
+  it("one request's upstream calls share it: a slow second call is cut at the deadline, not given its own timeout", async () => {
+    const { products } = h.build({ client: { timeoutMs: 5_000, requestDeadlineMs: 600 } });
+    h.sandbox.setFaults([
+      { type: "latency", ms: 350, path: "/email/v1/messages" },
+      { type: "latency", ms: 5_000, path: "/email/v1/threads/" },
+    ]);
+    const ctx = makeContext(); // one incoming request, as a GraphQL query resolving messages then a thread
+    const started = Date.now();
+    const page = await products.messages.list(ctx, { limit: 1 });
+    const error = await rejection(products.messages.thread(ctx, { id: page.data[0]!.threadId }));
+    expect(error.code).toBe("UPSTREAM_TIMEOUT");
+    expect(error.message).toMatch(/deadline of 600 ms/);
+    expect(Date.now() - started).toBeLessThan(1_100);
+    // The next request starts its own.
+    expect((await products.messages.list(makeContext(), { limit: 1 })).data).toHaveLength(1);
   });
 });
 

@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTenantResolver, loadTenantsFile } from "../../adapters/tenants.ts";
 import { parseBase, path, queryString, segment } from "../../adapters/upstream/base.ts";
-import { CircuitBreaker } from "../../adapters/upstream/breaker.ts";
 import { parseRetryAfter } from "../../adapters/upstream/errors.ts";
 import { multipartBody } from "../../adapters/upstream/multipart.ts";
 import { GatewayError } from "../../src/core/errors.ts";
@@ -49,7 +48,8 @@ describe("tenants", () => {
   it("prefers the map, then the template", () => {
     const resolver = createTenantResolver({ TENANTS_FILE: file, TENANT_URL_TEMPLATE: "https://{tenant}.erp.example.com" });
     expect(resolver.resolve("acme")).toEqual({ origin: "http://127.0.0.1:1", prefix: "/acme" });
-    expect(resolver.resolve("initech")).toEqual({ origin: "https://initech.erp.example.com", prefix: "" });
+    // The tenant picks the host: connected to only at public addresses (address-guard.ts).
+    expect(resolver.resolve("initech")).toEqual({ origin: "https://initech.erp.example.com", prefix: "", restricted: true });
   });
 
   it("answers TENANT_REQUIRED, FORBIDDEN and UPSTREAM_NOT_CONFIGURED", () => {
@@ -72,34 +72,6 @@ describe("tenants", () => {
     writeFileSync(bad, JSON.stringify({ ok: "not a url" }));
     expect(() => loadTenantsFile(bad)).toThrow(/TENANTS_FILE: ok/);
     expect(() => loadTenantsFile(join(dir, "missing.json"))).toThrow(/TENANTS_FILE/);
-  });
-});
-
-describe("circuit breaker", () => {
-  it("opens after the threshold, half-opens after the cooldown with one probe", () => {
-    let now = 0;
-    const breaker = new CircuitBreaker({ threshold: 3, cooldownMs: 1000, now: () => now });
-    for (let i = 0; i < 2; i++) {
-      expect(breaker.tryAcquire()).toBe(true);
-      breaker.failure();
-    }
-    breaker.tryAcquire();
-    breaker.success(); // a success resets the count
-    for (let i = 0; i < 3; i++) {
-      breaker.tryAcquire();
-      breaker.failure();
-    }
-    expect(breaker.current).toBe("open");
-    expect(breaker.tryAcquire()).toBe(false);
-    now = 1000;
-    expect(breaker.tryAcquire()).toBe(true); // the probe
-    expect(breaker.tryAcquire()).toBe(false); // only one
-    breaker.failure();
-    expect(breaker.current).toBe("open");
-    now = 2000;
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.success();
-    expect(breaker.current).toBe("closed");
   });
 });
 

@@ -1,4 +1,4 @@
-// Access tokens verified with jose (CONTRACT §2): HS256 secret and a JWKS endpoint with key rotation.
+// Access tokens verified with jose (docs/api.md "Credentials, identity, scopes"): HS256 secret and a JWKS endpoint with key rotation.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";

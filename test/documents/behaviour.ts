@@ -142,7 +142,7 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
       expect(codeOf(await driver.read(alice, "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A"))).toBe("NOT_FOUND");
     });
 
-    // An id that cannot exist is "no such id" too (CONTRACT §3), not a shape error.
+    // An id that cannot exist is "no such id" too (docs/api.md "Errors"), not a shape error.
     it.each([
       ["malformed", "doc_x"],
       ["lower-case", "doc_01jd7q6r1v2s3t4u5w6x7y8z9a"],
@@ -216,7 +216,7 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
       expect(expectOk(await driver.list(user)).documents).toHaveLength(1);
     });
 
-    it("the same key with a different body answers with the first result and creates nothing new (CONTRACT §4)", async () => {
+    it("the same key with a different body answers with the first result and creates nothing new (docs/api.md, REST documents interface)", async () => {
       const user = bearer(await tg.key({ user: `idem-diff-${driver.surface}` }));
       const key = `idem-${randomBytes(8).toString("hex")}`;
       const first = expectOk(await driver.create(user, { name: "first", markdown: "# first body" }, key));

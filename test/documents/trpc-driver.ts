@@ -11,7 +11,7 @@ async function outcome<T>(run: () => Promise<T>): Promise<Outcome<T>> {
   } catch (error) {
     if (error instanceof TRPCClientError) {
       const data = (error as TRPCClientError<AppRouter>).data;
-      // §3: data.code is the tRPC code that matches data.gatewayCode, on every error.
+      // docs/api.md "Errors": data.code is the tRPC code that matches data.gatewayCode, on every error.
       expect(data, error.message).toBeDefined();
       const { code, gatewayCode, httpStatus } = data!;
       expect(code, `data.code for ${gatewayCode}`).toBe(errorCodes[gatewayCode].trpc);

@@ -1,9 +1,9 @@
 // GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
-import { execFileSync } from "node:child_process";
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DocumentStore } from "../../src/documents/store/types.ts";
 import { TEXT_PER_REQUEST } from "../../src/services/documents.ts";
+import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 
@@ -259,8 +259,7 @@ describe("Relay connections", () => {
 
 describe("a request's document text is bounded whatever its shape", () => {
   it(`aliases cannot read more than ${TEXT_PER_REQUEST} characters of text in one request`, async () => {
-    const generator = new URL("../../../shared/tools/gen-markdown.mjs", import.meta.url).pathname;
-    const markdown = execFileSync(process.execPath, [generator, "400000"], { encoding: "utf8", maxBuffer: 8 * 1024 * 1024 });
+    const markdown = generateMarkdown(400_000);
     const created = await fetch(`${tg.url}/api/v1/documents`, {
       method: "POST",
       headers: { authorization: auth, "content-type": "application/json" },

@@ -23,7 +23,7 @@ export async function startTestGateway(
   options: { logTo?: NodeJS.WritableStream } = {},
 ): Promise<TestGateway> {
   const dataDir = env["DATA_DIR"] ?? (await mkdtemp(join(tmpdir(), "wg-test-")));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env });
   const gateway = await createGateway(
     config,
     options.logTo ? { logger: createLogger(env["LOG_LEVEL"] ?? "debug", options.logTo) } : {},
@@ -50,4 +50,5 @@ export async function startTestGateway(
   };
 }
 
-export const fixturesDir = new URL("../../../shared/fixtures/markdown/", import.meta.url);
+/** The project's own markdown fixtures (test/fixtures/markdown/), every construct of docs/api.md "Markdown to .docx". */
+export const fixturesDir = new URL("../fixtures/markdown/", import.meta.url);

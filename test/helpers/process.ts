@@ -14,21 +14,25 @@ export interface GatewayProcess {
 }
 
 /**
- * The arguments `npm start` gives node (its V8 flags included), read from package.json so that
- * tests and benches run the gateway exactly as it is started.
+ * The arguments `npm start` gives node (its V8 flags), read from package.json so that tests and
+ * benches run the gateway as it is started — but on the sources through tsx (`src/main.ts`)
+ * rather than on dist/ (`npm run build`), so that a test never runs a stale build.
+ * test/deploy/build.test.ts starts the built dist/src/main.js itself.
  */
 export function startArgs(): string[] {
   const pkg = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } };
   const [command, ...args] = pkg.scripts.start.split(/\s+/);
   if (command !== "node") throw new Error(`npm start is not a plain node command: ${pkg.scripts.start}`);
-  return args;
+  const entry = args.pop();
+  if (entry !== "dist/src/main.js") throw new Error(`npm start does not run dist/src/main.js: ${pkg.scripts.start}`);
+  return [...args, "--import", "tsx", "src/main.ts"];
 }
 
 /** `src/main.ts` as its own process (as `npm start` runs it); resolves with its URL from the listening log line. */
 export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, startArgs(), {
     cwd: root,
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", ...env },
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

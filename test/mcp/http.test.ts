@@ -36,7 +36,7 @@ describe("MCP over Streamable HTTP", () => {
     const id = await expectDocumentRoundTrip(client, "MCP kitchen sink");
     await client.close();
     const rest = await fetch(`${tg.url}/api/v1/documents/${id}?maxChars=9`, { headers: { authorization: `Bearer ${key}` } });
-    expect(await rest.json()).toMatchObject({ id, text: "Quarterly", truncated: true });
+    expect(await rest.json()).toMatchObject({ id, text: "Launch pl", truncated: true });
     const gql = await graphqlRequest<{ document: { name: string } }>(tg.url, `Bearer ${key}`, `{ document(id: "${id}") { name } }`);
     expect(gql.body.data).toEqual({ document: { name: "MCP kitchen sink" } });
   });

@@ -6,6 +6,7 @@ import { dirname, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { ALL_TOOLS } from "./mcp-cases.ts";
 
 const run = promisify(execFile);
 // @modelcontextprotocol/inspector-cli is what the umbrella package's `--cli` runs; unlike the
@@ -39,7 +40,7 @@ describe("MCP Inspector CLI", () => {
   it("lists the tools", async () => {
     const { stdout } = await cli("--method", "tools/list");
     const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(["docs_create", "docs_list", "docs_read", "drive_get", "drive_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([...ALL_TOOLS].sort());
   });
 
   it("calls docs_list", async () => {

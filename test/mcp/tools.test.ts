@@ -9,8 +9,7 @@ const backendReading = (text: string, totalChars: number): McpBackend => ({
   docsList: unused,
   docsRead: () => Promise.resolve({ ...doc, text, truncated: text.length < totalChars, totalChars }),
   docsCreate: unused,
-  driveSearch: unused,
-  driveGet: unused,
+  operation: unused,
 });
 const docsRead = tools.find((t) => t.name === "docs_read")!;
 

@@ -2,29 +2,14 @@
 // PostgreSQL store, rate limits shared by two replicas through Redis, and logs free of credentials.
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { documentsBehaviour } from "../documents/behaviour.ts";
 import { restDriver } from "../documents/rest-driver.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
+import { usePostgresSchema } from "../helpers/postgres.ts";
 
-const baseUrl = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
 const redisUrl = process.env["TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
-const schema = `gw_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-const databaseUrl = `${baseUrl}${baseUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-
-beforeAll(async () => {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
-});
-afterAll(async () => {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
-});
+const { databaseUrl } = usePostgresSchema("gw_test");
 
 describe("REST documents behaviour on the PostgreSQL store", () => {
   documentsBehaviour((tg) => restDriver(tg.url), { DATABASE_URL: databaseUrl });

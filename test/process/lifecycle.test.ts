@@ -31,23 +31,47 @@ describe("crash safety", () => {
     const { child, url, stop } = await startGatewayProcess({ DATA_DIR: dataDir });
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const markdown = (i: number) => `# Document ${i}\n\n${"Some **bold** text and a [link](https://example.com). ".repeat(200)}\n\n| a | b |\n|---|---|\n| ${i} | x |`;
+    // Kill on events, not after a fixed window (which a slow, shared machine can spend on start-up
+    // alone): once KILL_AFTER creates are acknowledged (committed rows), and at that moment, since
+    // every writer sends its next create as soon as its last one is answered, the other writers'
+    // creates are in flight: some rendering, some mid-transaction.
+    const KILL_AFTER = 12;
+    const WRITERS = 6;
     let acknowledged = 0;
     let stopWriters = false;
-    const writers = Array.from({ length: 6 }, async (_, w) => {
+    let inFlight = 0;
+    let enough!: () => void;
+    const reached = new Promise<void>((resolve) => (enough = resolve));
+    const writers = Array.from({ length: WRITERS }, async (_, w) => {
       for (let i = 0; !stopWriters; i++) {
+        let status: number;
         try {
+          inFlight++;
           const response = await fetch(`${url}/api/v1/documents`, {
             method: "POST",
             headers,
             body: JSON.stringify({ name: `w${w}-${i}`, markdown: markdown(i) }),
           });
-          if (response.status === 201) acknowledged++;
+          await response.arrayBuffer();
+          status = response.status;
         } catch {
           return; // the process is gone
+        } finally {
+          inFlight--;
         }
+        if (status !== 201) throw new Error(`create answered ${status} before the kill`);
+        if (++acknowledged >= KILL_AFTER) enough();
       }
     });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // A gateway that dies first, or a create that fails, ends the wait instead of the test timeout.
+    let killed = false;
+    const early = new Promise<void>((_, reject) => {
+      child.once("exit", (code) => !killed && reject(new Error(`gateway exited (${code}) before the kill`)));
+      void Promise.all(writers).catch(reject);
+    });
+    await Promise.race([reached, early]);
+    expect(inFlight).toBeGreaterThan(0);
+    killed = true;
     child.kill("SIGKILL");
     stopWriters = true;
     await stop();
@@ -90,14 +114,26 @@ describe("crash safety", () => {
 describe("graceful shutdown", () => {
   it("SIGTERM lets an in-flight create finish, then exits 0", async () => {
     const { dataDir, key } = await freshDataDir();
-    const { child, url } = await startGatewayProcess({ DATA_DIR: dataDir });
+    // One render worker and no queue, so that "the create is in flight" is an event to wait for,
+    // not a guess of 50 ms: once it renders, a probe create is refused with 503 (queue full).
+    const { child, url } = await startGatewayProcess({ DATA_DIR: dataDir, RENDER_WORKERS: "1", RENDER_QUEUE: "0" });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    const pending = fetch(`${url}/api/v1/documents`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "in flight", markdown: "# x\n\n".repeat(20_000) }),
-    });
-    await new Promise((r) => setTimeout(r, 50));
+    const create = (name: string, markdown: string) =>
+      fetch(`${url}/api/v1/documents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ name, markdown }),
+      });
+    const pending = create("in flight", "# x\n\n".repeat(20_000));
+    let settled = false;
+    void pending.finally(() => (settled = true));
+    for (;;) {
+      const probe = await create("probe", "p");
+      await probe.arrayBuffer();
+      if (probe.status === 503) break;
+      expect(probe.status).toBe(201); // it reached the worker first; probe again
+      if (settled) throw new Error("the create finished before it was seen in flight; make it larger");
+    }
     child.kill("SIGTERM");
     const response = await pending;
     expect(response.status).toBe(201);

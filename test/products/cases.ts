@@ -1,4 +1,4 @@
-// One table of product cases (CONTRACT §9), run over GraphQL and over tRPC: each case is the
+// One table of product cases (docs/api.md "Upstreams"), run over GraphQL and over tRPC: each case is the
 // GraphQL document, the tRPC call, the request the sandbox must receive and a check of the
 // mapped result. Both surfaces' results are brought to one shape so each check is written once.
 import { createHash } from "node:crypto";

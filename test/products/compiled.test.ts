@@ -1,5 +1,5 @@
 // A GraphQL document runs on graphql-js the first time and as graphql-jit's compiled code from its
-// second execution on (src/graphql/jit.ts). Both must answer alike: the same data for every §9
+// second execution on (src/graphql/jit.ts). Both must answer alike: the same data for every upstream (docs/api.md "Upstreams")
 // case, and the same errors (message, locations, path, code) when fields fail.
 import { parse, type ExecutionArgs } from "graphql";
 import { describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-// A drive file's bytes (§9 GET /drive/v1/files/:id?download=true) through the gateway: GraphQL's
+// A drive file's bytes (docs/api.md "Upstreams": GET /drive/v1/files/:id?download=true) through the gateway: GraphQL's
 // DriveFile.downloadUrl points at GET /api/v1/files/{id}/content, which streams the product's answer
 // with the caller's access token and request id.
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// Every §9 endpoint through GraphQL and through tRPC, against the sandbox, from one table of cases:
+// Every upstream endpoint (docs/api.md "Upstreams") through GraphQL and through tRPC, against the sandbox, from one table of cases:
 // the sandbox must receive the right method, path, query and body with the caller's exact access
 // token and request id, and the result must be the upstream's answer, mapped.
 import { describe, expect, it } from "vitest";
@@ -26,7 +26,7 @@ describe.each(SURFACES)("%s", (surface) => {
   });
 });
 
-it("the table covers every §9 endpoint reachable from GraphQL and tRPC", () => {
+it("the table covers every upstream endpoint reachable from GraphQL and tRPC", () => {
   expect(productCases.map((c) => c.name).sort()).toEqual(
     [
       "messages.list",

@@ -119,7 +119,7 @@ interface TrpcErrorData {
   details?: unknown;
 }
 
-/** Runs `op` on one surface; errors become `{ok:false, code}` with the §3 code of that surface. */
+/** Runs `op` on one surface; errors become `{ok:false, code}` with the code of docs/api.md "Errors" of that surface. */
 export async function runOperation<R>(surface: Surface, baseUrl: string, op: Operation<R>, options: CallOptions): Promise<Outcome<R>> {
   if (surface === "graphql") {
     const { body } = await graphqlFetch(baseUrl, op.graphql, options);

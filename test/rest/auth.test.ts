@@ -1,4 +1,4 @@
-// REST's side of the auth matrix (CONTRACT §3): the headers a 401 and a 403 carry, on every
+// REST's side of the auth matrix (docs/api.md "Errors"): the headers a 401 and a 403 carry, on every
 // documents route including the download. The surface-neutral codes are in ../documents/behaviour.ts.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

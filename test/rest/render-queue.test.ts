@@ -6,13 +6,11 @@
 // for hundreds of milliseconds, while all the concurrent requests reach the pool within a few; so
 // of the requests in flight together, only the first to reach the pool can render, and the
 // assertion holds for any interleaving in which they overlap at all.
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
-const generator = fileURLToPath(new URL("../../../shared/tools/gen-markdown.mjs", import.meta.url));
 const CONCURRENT = 8;
 
 let tg: TestGateway;
@@ -23,7 +21,7 @@ beforeAll(async () => {
   tg = await startTestGateway({ RENDER_WORKERS: "1", RENDER_QUEUE: "0" });
   auth = { authorization: `Bearer ${await tg.key({ user: "queue" })}` };
   // The largest document a caller may send (400,000 characters and a final newline).
-  markdown = execFileSync(process.execPath, [generator, "400000", "5"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  markdown = generateMarkdown(400_000, 5);
 }, 60_000);
 afterAll(() => tg.close());
 

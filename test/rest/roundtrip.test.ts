@@ -68,34 +68,39 @@ describe("the downloaded .docx is Word structure", () => {
 
   it("kitchen-sink: headings, run formatting, links, lists, table, code, hard break", async () => {
     const kitchen = await parts("kitchen-sink.md");
-    expect(styleOf(paragraph(kitchen, "Quarterly review — Acme & Co."))).toBe("Heading1");
-    expect(styleOf(paragraph(kitchen, "Setext heading, level two"))).toBe("Heading2");
-    const opening = kitchen.paragraphs.find((p) => paragraphText(p).startsWith("An opening paragraph"))!;
+    expect(styleOf(paragraph(kitchen, "Launch plan — Nordwind & Partners"))).toBe("Heading1");
+    expect(styleOf(paragraph(kitchen, "Milestones, level two"))).toBe("Heading2");
+    const opening = kitchen.paragraphs.find((p) => paragraphText(p).startsWith("Every construct of docs/api.md"))!;
     expect(opening).toMatch(/<w:rPr><w:b\/><w:bCs\/><\/w:rPr><w:t xml:space="preserve">bold<\/w:t>/);
     expect(opening).toContain("<w:hyperlink");
-    expect(kitchen.rels).toContain('Target="https://example.org/path" TargetMode="External"');
+    expect(kitchen.rels).toContain('Target="https://example.net/status" TargetMode="External"');
     expect(opening).toContain("<w:br/>");
-    expect(kitchen.text).toContain("follows: this line belongs");
+    expect(kitchen.text).toContain("hard break: still the same paragraph");
 
-    const three = numberingOf(paragraph(kitchen, "ordered, starting at three"))!;
-    const again = numberingOf(paragraph(kitchen, "a second ordered list restarts at one"))!;
-    expect(formatOf(kitchen.numbering, three.numId)).toBe("decimal");
-    expect([startOf(kitchen.numbering, three.numId), startOf(kitchen.numbering, again.numId)]).toEqual([3, 1]);
-    expect(formatOf(kitchen.numbering, numberingOf(paragraph(kitchen, "first bullet"))!.numId)).toBe("bullet");
+    const five = numberingOf(paragraph(kitchen, "ordered, starting at five"))!;
+    const again = numberingOf(paragraph(kitchen, "a new ordered list starts at one again"))!;
+    expect(formatOf(kitchen.numbering, five.numId)).toBe("decimal");
+    expect([startOf(kitchen.numbering, five.numId), startOf(kitchen.numbering, again.numId)]).toEqual([5, 1]);
+    expect(formatOf(kitchen.numbering, numberingOf(paragraph(kitchen, "design review"))!.numId)).toBe("bullet");
 
     const table = /<w:tbl>[\s\S]*?<\/w:tbl>/.exec(kitchen.document)![0];
     expect(table.match(/<w:tr>/g)).toHaveLength(4);
     expect(table).toContain("<w:tblHeader/>");
-    expect(styleOf(paragraph(kitchen, "export function total(xs: number[]): number {"))).toBe("SourceCode");
-    expect(styleOf(paragraph(kitchen, "A quotation, with bold inside."))).toBe("Quote");
+    expect(styleOf(paragraph(kitchen, "function share(total, people) {"))).toBe("SourceCode");
+    expect(styleOf(paragraph(kitchen, "A quoted remark, with emphasis inside."))).toBe("Quote");
   });
 
-  it("edge-cases: loose bullets, ) ordered lists, escapes, backslash break, unterminated fence", async () => {
+  it("edge-cases: loose bullets, ) ordered lists, escapes, hard breaks, bare links, unterminated fence", async () => {
     const edge = await parts("edge-cases.md");
-    expect(formatOf(edge.numbering, numberingOf(paragraph(edge, "loose list item one"))!.numId)).toBe("bullet");
-    expect(formatOf(edge.numbering, numberingOf(paragraph(edge, "parenthesised ordered"))!.numId)).toBe("decimal");
-    expect(paragraph(edge, "Escaped *not italic* and `not code` and a literal # hash.")).not.toContain("<w:i/>");
-    expect(paragraph(edge, "A line with trailing backslash break.")).toContain("<w:br/>");
-    expect(styleOf(paragraph(edge, "unterminated fence at end of document"))).toBe("SourceCode");
+    expect(formatOf(edge.numbering, numberingOf(paragraph(edge, "loose item alpha"))!.numId)).toBe("bullet");
+    expect(formatOf(edge.numbering, numberingOf(paragraph(edge, "first with a parenthesis"))!.numId)).toBe("decimal");
+    expect(paragraph(edge, "Escaped *not emphasis* and `not code` and a literal # sign.")).not.toContain("<w:i/>");
+    expect(paragraph(edge, "Ends with a backslash then continues.")).toContain("<w:br/>");
+    expect(paragraph(edge, "Two spaces at the end and a line after.")).toContain("<w:br/>");
+    // GFM's extended autolinks: www. and e-mail addresses become hyperlinks too.
+    expect(edge.rels).toContain('Target="http://www.example.com/docs" TargetMode="External"');
+    expect(edge.rels).toContain('Target="mailto:team@example.com" TargetMode="External"');
+    expect(numberingOf(paragraph(edge, "☒ nested task, done"))?.level).toBe(1);
+    expect(styleOf(paragraph(edge, "a fence left open until the end"))).toBe("SourceCode");
   });
 });

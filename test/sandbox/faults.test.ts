@@ -70,6 +70,17 @@ describe("faults", () => {
     expect(await statusOf(messages())).toBe(200);
   });
 
+  it("applies a fault to a share of requests with probability", async () => {
+    sb.setFaults([{ type: "status", status: 500, probability: 0.3, path: "/email/v1/messages" }]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push(await statusOf(messages()));
+    const failed = statuses.filter((s) => s === 500).length;
+    expect(failed).toBeGreaterThan(30);
+    expect(failed).toBeLessThan(90);
+    expect(statuses.every((s) => s === 200 || s === 500)).toBe(true);
+    expect(sb.listFaults()[0]).toMatchObject({ matched: 200, applied: failed });
+  });
+
   it("adds latency", async () => {
     sb.setFaults([{ type: "latency", ms: 300, path: "/email/v1/messages" }]);
     let started = Date.now();

@@ -15,6 +15,8 @@ const scopeShape = {
   count: z.number().int().min(0).optional(),
   /** Let this many matching requests through untouched before applying. */
   after: z.number().int().min(0).optional(),
+  /** Apply to this share of the (otherwise eligible) matching requests, drawn independently per fault (seeded). */
+  probability: z.number().min(0).max(1).optional(),
 };
 
 const errorShape = {
@@ -137,6 +139,7 @@ export class FaultController {
       const count = f.spec.type === "fail-once" ? (f.spec.count ?? 1) : f.spec.count;
       if (f.matched <= (f.spec.after ?? 0)) continue;
       if (count !== undefined && f.applied >= count) continue;
+      if (f.spec.probability !== undefined && this.rng.next() >= f.spec.probability) continue;
       eligible.push(f);
     }
     const apply = (f: ActiveFault): void => {

@@ -1,4 +1,4 @@
-// The sandbox upstream: a stand-in for the external products of CONTRACT.md §9, for tests and demos.
+// The sandbox upstream: a stand-in for the external products of docs/api.md "Upstreams", for tests and demos.
 // Never used by `npm start`.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,4 +1,4 @@
-// The shapes of CONTRACT.md §9, as the sandbox serves them, plus the seed that fills them.
+// The shapes of docs/api.md "Upstreams", as the sandbox serves them, plus the seed that fills them.
 
 export interface Address {
   name?: string;

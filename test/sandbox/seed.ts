@@ -102,6 +102,16 @@ const WIKI = [
 const CUSTOMERS = ["Acme Corp", "Globex", "Initech", "Umbrella", "Hooli", "Stark Industries", "Wayne Enterprises", "Soylent", "Tyrell", "Cyberdyne"];
 const CURRENCIES = ["EUR", "USD", "GBP"];
 
+/**
+ * A readable, stable id for a seeded object that examples name (threads, folders, files,
+ * meetings): `thr_team_offsite_agenda`, `fld_finance`, `file_q3_budget_csv`. It still draws the
+ * random id it replaces, so every other seeded value is what it was.
+ */
+function namedId(rng: Rng, prefix: string, name: string): string {
+  rng.id(prefix);
+  return `${prefix}_${name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`;
+}
+
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
@@ -140,7 +150,7 @@ export function byOldest<T extends { id: string }>(key: (t: T) => string): (a: T
 }
 
 function seedMail(rng: Rng): { messages: MessageWithBody[]; threads: Thread[] } {
-  const threads: Thread[] = rng.sample(SUBJECTS, 10).map((subject) => ({ id: rng.id("thr"), subject }));
+  const threads: Thread[] = rng.sample(SUBJECTS, 10).map((subject) => ({ id: namedId(rng, "thr", subject), subject }));
   const folders: Folder[] = ["inbox", "sent", "archive"];
   const messages: MessageWithBody[] = [];
   for (let i = 0; i < 60; i++) {
@@ -265,11 +275,11 @@ export function webUrlFor(fileId: string): string {
 }
 
 function seedDrive(rng: Rng): { folders: DriveFolder[]; files: SeedFile[] } {
-  const folders: DriveFolder[] = ["Finance", "Engineering", "Marketing"].map((name) => ({ id: rng.id("fld"), name }));
+  const folders: DriveFolder[] = ["Finance", "Engineering", "Marketing"].map((name) => ({ id: namedId(rng, "fld", name), name }));
   const files: SeedFile[] = FILE_NAMES.map((name) => {
     const content = fileContent(rng, name);
     const createdAt = SEED_EPOCH - rng.int(10, 200) * DAY + rng.int(0, 1000) * MINUTE;
-    const id = rng.id("file");
+    const id = namedId(rng, "file", name);
     const file: SeedFile = {
       id,
       name,
@@ -294,7 +304,7 @@ function seedMeetings(rng: Rng): Pick<SeedData, "meetings" | "transcripts" | "su
   MEETING_TITLES.forEach((title, i) => {
     const completed = i < 5;
     const startsAt = SEED_EPOCH + (completed ? -rng.int(1, 20) : rng.int(1, 20)) * DAY + rng.int(0, 16) * 30 * MINUTE;
-    const id = rng.id("mtg");
+    const id = namedId(rng, "mtg", title);
     const durationMinutes = rng.pick([30, 45, 60]);
     meetings.push({ id, title, startsAt: iso(startsAt), durationMinutes, joinUrl: `https://meet.sandbox.example/${id.slice(4)}`, status: completed ? "completed" : "scheduled" });
     if (!completed) return;

@@ -1,22 +1,29 @@
 // tRPC specifics through a real @trpc/client: the order of checks (credential, then scope, then
 // input, as on REST and GraphQL) and a body over the limit answered in tRPC's own error shape.
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
-import type { inferRouterInputs } from "@trpc/server";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import type { CreateDocumentInput, ListDocumentsInput, ReadDocumentInput } from "../../src/documents/schemas.ts";
-import type { CreateShareInput, SendMessageInput } from "../../src/products/schemas.ts";
+import type { CreateShareInput, ListMessagesInput, SendMessageInput } from "../../src/products/schemas.ts";
+import type { Message, WorkflowRun } from "../../src/services/products.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 // Checked by tsc (npm run typecheck): inputs validated by the services, not by tRPC, keep the
 // schemas' exact input types for clients (`void`: tRPC lets an optional input be left out).
 type Inputs = inferRouterInputs<AppRouter>;
+type Outputs = inferRouterOutputs<AppRouter>;
 expectTypeOf<Inputs["documents"]["list"]>().toEqualTypeOf<ListDocumentsInput | undefined | void>();
 expectTypeOf<Inputs["documents"]["read"]>().toEqualTypeOf<ReadDocumentInput>();
 expectTypeOf<Inputs["documents"]["create"]>().toEqualTypeOf<CreateDocumentInput>();
 expectTypeOf<Inputs["messages"]["send"]>().toEqualTypeOf<SendMessageInput>();
 expectTypeOf<Inputs["files"]["share"]>().toEqualTypeOf<CreateShareInput>();
 expectTypeOf<Inputs["files"]["upload"]>().toEqualTypeOf<FormData>();
+// Product procedures are derived from the operation table (src/services/operations.ts) and keep these types.
+expectTypeOf<Inputs["messages"]["list"]>().toEqualTypeOf<ListMessagesInput | undefined | void>();
+expectTypeOf<Outputs["messages"]["list"]["nextCursor"]>().toEqualTypeOf<string | null>();
+expectTypeOf<Outputs["messages"]["list"]["data"][number]["subject"]>().toEqualTypeOf<Message["subject"]>();
+expectTypeOf<Outputs["workflows"]["run"]>().toEqualTypeOf<WorkflowRun>();
 
 /** A client with `token` as its bearer credential, or none when null. */
 const clientFor = (url: string, token: string | null) =>

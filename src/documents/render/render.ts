@@ -1,6 +1,6 @@
 // markdown → .docx, and the document's text, in one pass over markdown-it's tokens.
 //
-// Every construct of CONTRACT §5 becomes Word structure (styles, run properties, hyperlinks with
+// Every construct of docs/api.md "Markdown to .docx" becomes Word structure (styles, run properties, hyperlinks with
 // external relationships, numbering, tables, borders, images). While each paragraph is built, its
 // text is appended following mammoth's raw-text rules (see ./text.ts), so the text never has to be
 // extracted from the .docx again.
@@ -8,21 +8,20 @@ import {
   AlignmentType,
   BorderStyle,
   Document,
-  ExternalHyperlink,
   HeadingLevel,
-  ImageRun,
   Packer,
   Paragraph,
   Table,
   TableCell,
   TableRow,
   WidthType,
+  type FileChild,
   type IParagraphOptions,
   type NumberingDefinition,
-  type ParagraphChild,
 } from "docx";
-import { decodeDataImage } from "./images.ts";
-import { BOLD, CODE, ITALIC, LINK, STRIKE, breakRun, textRun } from "./runs.ts";
+import { HtmlBlocks, type BlockSink, type HtmlRow, type ParagraphKind } from "./html.ts";
+import { InlineBuilder } from "./inline.ts";
+import { CODE, textRun } from "./runs.ts";
 import { parseMarkdown, type Token } from "./markdown.ts";
 import {
   BULLET_REFERENCE,
@@ -35,6 +34,7 @@ import {
   numbering,
   styles,
 } from "./styles.ts";
+import { rawTable, type CellAlignment, type TableInput } from "./table.ts";
 import { normalizeExtractedText, runText, xmlSafe } from "./text.ts";
 
 export interface RenderOptions {
@@ -68,176 +68,12 @@ const TASK_MARKER = /^\[([ xX])\][ \t]+/;
 const RULE_BORDER = { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } as const;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
-type Block = Paragraph | Table;
-
-interface Format {
-  bold: number;
-  italics: number;
-  strike: number;
-}
-
-/** Builds the children of one paragraph from an inline token stream, and the paragraph's text. */
-class InlineBuilder {
-  readonly children: ParagraphChild[] = [];
-  text = "";
-  private target: ParagraphChild[] = this.children;
-  private linkHref: string | undefined;
-  private pending = "";
-  private pendingKey = -1;
-  private readonly format: Format = { bold: 0, italics: 0, strike: 0 };
-
-  constructor(private readonly forceBold = false) {}
-
-  build(tokens: readonly Token[]): this {
-    for (const token of tokens) this.token(token);
-    this.flush();
-    this.closeLink();
-    return this;
-  }
-
-  private token(token: Token): void {
-    switch (token.type) {
-      case "text":
-        this.append(token.content, false);
-        break;
-      case "softbreak":
-        this.append(" ", false);
-        break;
-      case "hardbreak":
-        this.endWithSpace();
-        this.flush();
-        this.target.push(breakRun());
-        break;
-      case "code_inline":
-        this.append(token.content, true);
-        break;
-      case "html_inline":
-        this.append(token.content, false);
-        break;
-      case "strong_open":
-        this.format.bold++;
-        break;
-      case "strong_close":
-        this.format.bold--;
-        break;
-      case "em_open":
-        this.format.italics++;
-        break;
-      case "em_close":
-        this.format.italics--;
-        break;
-      case "s_open":
-        this.format.strike++;
-        break;
-      case "s_close":
-        this.format.strike--;
-        break;
-      case "link_open":
-        this.flush();
-        this.closeLink();
-        this.linkHref = token.attrGet("href") ?? "";
-        this.target = [];
-        break;
-      case "link_close":
-        this.flush();
-        this.closeLink();
-        break;
-      case "image":
-        this.image(token);
-        break;
-      default:
-        // Unknown inline tokens (none with this parser's rules) keep their literal content.
-        if (token.content) this.append(token.content, false);
-    }
-  }
-
-  /** Adjacent text with the same formatting goes into one run. */
-  private append(raw: string, code: boolean): void {
-    const key = this.formatKey(code);
-    if (key !== this.pendingKey) {
-      this.flush();
-      this.pendingKey = key;
-    }
-    this.pending += raw;
-  }
-
-  /**
-   * mammoth's raw text gives a w:br no character, so the words either side of a hard break would
-   * be glued together in the stored text ("follows:this line"). A real space before the w:br, in
-   * the run and in the text alike, keeps them apart and keeps the text equal to mammoth's.
-   */
-  private endWithSpace(): void {
-    if (this.pending !== "") {
-      // Into the run being built, so the space carries the preceding text's formatting.
-      // Tested as written to the run: runText turns \v and \f into U+FFFD, which is no space.
-      if (!/\s$/.test(runText(this.pending))) this.pending += " ";
-    } else if (this.text !== "" && !/\s$/.test(this.text)) {
-      this.append(" ", false);
-    }
-  }
-
-  private formatKey(code: boolean): number {
-    const f = this.format;
-    return (f.bold > 0 || this.forceBold ? BOLD : 0) | (f.italics > 0 ? ITALIC : 0) | (f.strike > 0 ? STRIKE : 0) | (code ? CODE : 0);
-  }
-
-  private flush(): void {
-    if (this.pending === "") return;
-    const text = runText(this.pending);
-    this.pending = "";
-    this.text += text;
-    this.target.push(textRun(text, this.pendingKey | (this.linkHref !== undefined ? LINK : 0)));
-  }
-
-  private closeLink(): void {
-    if (this.linkHref === undefined) return;
-    const runs = this.target;
-    const href = this.linkHref;
-    this.target = this.children;
-    this.linkHref = undefined;
-    if (runs.length === 0) return;
-    if (href === "") this.children.push(...runs);
-    else this.children.push(new ExternalHyperlink({ link: href, children: runs }));
-  }
-
-  private image(token: Token): void {
-    const alt = plainText(token.children ?? []);
-    const embedded = decodeDataImage(token.attrGet("src") ?? "");
-    if (!embedded) {
-      // Never fetched: the alt text stands in place of the image.
-      this.append(alt, false);
-      return;
-    }
-    this.flush();
-    const description = xmlSafe(alt);
-    this.target.push(
-      new ImageRun({
-        type: embedded.type,
-        data: embedded.data,
-        transformation: { width: embedded.width, height: embedded.height },
-        altText: { name: description || "image", description, title: xmlSafe(token.attrGet("title") ?? "") },
-      }),
-    );
-  }
-}
-
-/** The plain text of inline tokens (an image's alt text): what the HTML renderer would put in alt="". */
-function plainText(tokens: readonly Token[]): string {
-  let out = "";
-  for (const token of tokens) {
-    if (token.type === "text" || token.type === "code_inline" || token.type === "html_inline") out += token.content;
-    else if (token.type === "softbreak" || token.type === "hardbreak") out += " ";
-    else if (token.type === "image") out += plainText(token.children ?? []);
-  }
-  return out;
-}
+type Block = Paragraph | Table | FileChild;
 
 interface ListFrame {
   reference: string | NumberingDefinition;
   instance: number;
   level: number;
-  /** Ordered lists: the number the previous item was written with. */
-  written?: number;
 }
 
 interface ItemFrame {
@@ -248,121 +84,192 @@ interface ItemFrame {
 
 type ParagraphProps = Writable<IParagraphOptions>;
 
-class DocumentBuilder {
-  readonly blocks: Block[] = [];
-  private readonly textParts: string[] = [];
+const PARAGRAPH_ALIGNMENTS = {
+  left: AlignmentType.LEFT,
+  center: AlignmentType.CENTER,
+  right: AlignmentType.RIGHT,
+  both: AlignmentType.JUSTIFIED,
+} as const;
+
+/** markdown-it's container tokens, each open matched by its close in the token stream. */
+const CONTAINERS = new Set([
+  "bullet_list_open",
+  "bullet_list_close",
+  "ordered_list_open",
+  "ordered_list_close",
+  "list_item_open",
+  "list_item_close",
+  "blockquote_open",
+  "blockquote_close",
+]);
+
+class DocumentBuilder implements BlockSink {
+  private blocks: Block[] = [];
+  private textParts: string[] = [];
+  /** Word footnotes by id (markdown-it-footnote's id + 1; docx keeps 0 and -1 for separators). */
+  private readonly footnotes: Record<string, { children: Paragraph[] }> = {};
+  /** While a footnote's content is built: the body's blocks and text, put back at its end. */
+  private body: { blocks: Block[]; textParts: string[]; id: number } | undefined;
   private readonly lists: ListFrame[] = [];
   private readonly items: ItemFrame[] = [];
   private quoteDepth = 0;
   private nextInstance = 1;
+  /** Raw HTML blocks, made on the first one (docs/api.md, the raw-HTML row). */
+  private html: HtmlBlocks | undefined;
+  /** For each open markdown container: how many HTML elements were open when it opened. */
+  private readonly marks: number[] = [];
 
   constructor(private readonly tokens: Token[]) {}
 
-  build(): { blocks: Block[]; text: string } {
+  build(): { blocks: Block[]; text: string; footnotes: Record<string, { children: Paragraph[] }> } {
     const tokens = this.tokens;
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
+      if (token.type !== "html_block") {
+        // An HTML paragraph left open comes before this markdown; HTML elements left open inside
+        // a markdown container (a list, an item, a quote) close with it.
+        if (CONTAINERS.has(token.type)) {
+          if (token.nesting === 1) this.marks.push(this.html?.depth() ?? 0);
+          else this.html?.closeFrom(this.marks.pop() ?? 0);
+        } else {
+          this.html?.endParagraph();
+        }
+      }
       switch (token.type) {
         case "heading_open": {
           const level = Number(token.tag.slice(1)) - 1;
           const inline = tokens[++i]!;
           i++; // heading_close
-          const props = this.props();
-          props.heading = HEADINGS[level] ?? HeadingLevel.HEADING_6;
-          delete props.style;
-          this.paragraph(new InlineBuilder().build(inline.children ?? []), props);
+          this.paragraph(new InlineBuilder().build(inline.children ?? []), { heading: level + 1 });
           break;
         }
         case "paragraph_open": {
           const inline = tokens[++i]!;
           i++; // paragraph_close
-          this.paragraph(new InlineBuilder().build(inline.children ?? []), this.props());
+          this.paragraph(new InlineBuilder().build(inline.children ?? []), {});
           break;
         }
         case "bullet_list_open":
-        case "ordered_list_open": {
-          const level = this.lists.length;
-          if (token.type === "bullet_list_open") {
-            // Bullets do not count, so every bullet list can be the one Word list (as Word does).
-            this.lists.push({ reference: BULLET_REFERENCE, instance: 0, level });
-          } else {
-            // Each ordered list is a list of its own (its own w:num), so it restarts at its own start.
-            this.lists.push({ reference: decimalDefinition(listNumber(token.attrGet("start"))), instance: this.nextInstance++, level });
-          }
+        case "ordered_list_open":
+          // CommonMark (docs/api.md): only a list's first item's number sets its start; markdown-it
+          // already ends a list where CommonMark does (another delimiter or bullet character, a
+          // block between), so each ordered_list token is one Word list, numbered on from its start.
+          this.openList(token.type === "ordered_list_open", listNumber(token.attrGet("start")));
           break;
-        }
         case "bullet_list_close":
         case "ordered_list_close":
-          this.lists.pop();
+          this.closeList();
           break;
         case "list_item_open":
-          this.restartIfRenumbered(token);
-          this.items.push({ list: this.lists[this.lists.length - 1]!, numbered: false });
+          this.openItem();
           markTask(tokens, i);
           break;
-        case "list_item_close": {
-          const item = this.items[this.items.length - 1]!;
-          // An empty item still shows its bullet or number.
-          if (!item.numbered) this.emit(new Paragraph(this.props()), "");
-          this.items.pop();
+        case "list_item_close":
+          this.closeItem();
           break;
-        }
         case "blockquote_open":
-          this.quoteDepth++;
+          this.openQuote();
           break;
         case "blockquote_close":
-          this.quoteDepth--;
+          this.closeQuote();
           break;
         case "fence":
         case "code_block":
           this.code(token.content);
           break;
         case "html_block":
-          for (const line of splitLines(token.content)) {
-            const inline = new InlineBuilder();
-            const text = runText(line);
-            if (text) inline.children.push(textRun(text, 0));
-            inline.text = text;
-            this.paragraph(inline, this.props());
-          }
+          this.html ??= new HtmlBlocks(this);
+          this.html.write(token.content);
           break;
-        case "hr": {
-          const props = this.props();
-          props.border = RULE_BORDER;
-          this.emit(new Paragraph(props), "");
+        case "hr":
+          this.rule();
           break;
-        }
         case "table_open":
-          i = this.table(i);
+          i = this.gfmTable(i);
+          break;
+        case "footnote_open":
+          this.openFootnote(Number((token.meta as { id?: number } | null)?.id ?? 0) + 1);
+          break;
+        case "footnote_close":
+          this.closeFootnote();
           break;
         default:
           // *_close tokens of hidden paragraphs and anything without content of its own.
           break;
       }
     }
+    this.html?.end();
     // Word wants a paragraph before the end of the body (after a final table), and at least one.
     if (this.blocks.length === 0 || !(this.blocks[this.blocks.length - 1] instanceof Paragraph)) {
       this.emit(new Paragraph({}), "");
     }
-    return { blocks: this.blocks, text: this.textParts.join("") };
+    return { blocks: this.blocks, text: this.textParts.join(""), footnotes: this.footnotes };
   }
 
   /**
-   * CommonMark keeps "3. 4. ⏎⏎ 1." one list (numbered 3, 4, 5), though whoever wrote "1." meant a
-   * new list. An ordered item written with a number below the next one due, and not the same as
-   * the previous item's (so lazy "1. 1. 1." still counts 1, 2, 3), starts a new numbering instance
-   * at its written number.
+   * A markdown-it-footnote note becomes a Word footnote (docs/api.md): its blocks are built as
+   * the body's are, into the note. Its text is not the body's: mammoth's raw text (the document's
+   * text, ./text.ts) leaves footnotes out, and the stored text stays equal to it.
    */
-  private restartIfRenumbered(token: Token): void {
+  private openFootnote(id: number): void {
+    if (this.body) this.closeFootnote();
+    this.body = { blocks: this.blocks, textParts: this.textParts, id };
+    this.blocks = [];
+    this.textParts = [];
+  }
+
+  private closeFootnote(): void {
+    const body = this.body;
+    if (!body) return;
+    // A footnote holds paragraphs; a table in one is left out (its cells are rare in notes).
+    const paragraphs = this.blocks.filter((block): block is Paragraph => block instanceof Paragraph);
+    this.footnotes[String(body.id)] = { children: paragraphs.length > 0 ? paragraphs : [new Paragraph({})] };
+    this.blocks = body.blocks;
+    this.textParts = body.textParts;
+    this.body = undefined;
+  }
+
+  openList(ordered: boolean, start: number): void {
+    const level = this.lists.length;
+    if (!ordered) {
+      // Bullets do not count, so every bullet list can be the one Word list (as Word does).
+      this.lists.push({ reference: BULLET_REFERENCE, instance: 0, level });
+    } else {
+      // Each ordered list is a list of its own (its own w:num), so it restarts at its own start.
+      this.lists.push({ reference: decimalDefinition(start), instance: this.nextInstance++, level });
+    }
+  }
+
+  closeList(): void {
+    this.lists.pop();
+  }
+
+  openItem(): void {
     const list = this.lists[this.lists.length - 1];
-    if (!list || list.reference === BULLET_REFERENCE) return;
-    const written = listNumber(token.info);
-    const previous = list.written;
-    list.written = written;
-    if (previous === undefined || written >= previous + 1 || written === previous) return;
-    // Items already written keep the old instance: their paragraphs captured it when built.
-    list.reference = decimalDefinition(written);
-    list.instance = this.nextInstance++;
+    // An HTML <li> outside any list open here is written as a plain paragraph.
+    if (list) this.items.push({ list, numbered: false });
+  }
+
+  closeItem(): void {
+    const item = this.items[this.items.length - 1];
+    if (!item) return;
+    // An empty item still shows its bullet or number.
+    if (!item.numbered) this.emit(new Paragraph(this.props()), "");
+    this.items.pop();
+  }
+
+  openQuote(): void {
+    this.quoteDepth++;
+  }
+
+  closeQuote(): void {
+    if (this.quoteDepth > 0) this.quoteDepth--;
+  }
+
+  rule(): void {
+    const props = this.props();
+    props.border = RULE_BORDER;
+    this.emit(new Paragraph(props), "");
   }
 
   private emit(block: Paragraph, text: string): void {
@@ -370,7 +277,18 @@ class DocumentBuilder {
     this.textParts.push(text, "\n\n");
   }
 
-  private paragraph(inline: InlineBuilder, props: ParagraphProps): void {
+  /** A paragraph of the current container; a heading and an alignment when `kind` says so. */
+  paragraph(inline: InlineBuilder, kind: ParagraphKind): void {
+    const props = this.props();
+    if (kind.heading !== undefined) {
+      props.heading = HEADINGS[kind.heading - 1] ?? HeadingLevel.HEADING_6;
+      delete props.style;
+    }
+    if (kind.align) props.alignment = PARAGRAPH_ALIGNMENTS[kind.align];
+    this.written(inline, props);
+  }
+
+  private written(inline: InlineBuilder, props: ParagraphProps): void {
     props.children = inline.children;
     this.emit(new Paragraph(props), inline.text);
   }
@@ -403,7 +321,7 @@ class DocumentBuilder {
   }
 
   /** Code blocks: one shaded monospace paragraph per line, every space kept. */
-  private code(content: string): void {
+  code(content: string): void {
     const lines = splitLines(content);
     if (lines.length === 0) lines.push("");
     for (const raw of lines) {
@@ -414,12 +332,12 @@ class DocumentBuilder {
       const text = runText(raw);
       if (text) inline.children.push(textRun(text, CODE));
       inline.text = text;
-      this.paragraph(inline, props);
+      this.written(inline, props);
     }
   }
 
   /** A GFM table, from table_open at `start`; returns the index of its table_close. */
-  private table(start: number): number {
+  private gfmTable(start: number): number {
     const tokens = this.tokens;
     const rows: { header: boolean; cells: { align: string | undefined; inline: Token[] }[] }[] = [];
     let i = start + 1;
@@ -436,43 +354,76 @@ class DocumentBuilder {
         rows[rows.length - 1]?.cells.push({ align, inline });
       }
     }
+    this.emitTable(
+      rows.map((row) => ({
+        header: row.header,
+        cells: row.cells.map((cell) => ({
+          inline: new InlineBuilder(row.header).build(cell.inline),
+          align: cell.align === "center" || cell.align === "right" || cell.align === "left" ? cell.align : undefined,
+          header: row.header,
+        })),
+      })),
+    );
+    return i;
+  }
+
+  /** An HTML <table> (./html.ts): cells already built. */
+  table(rows: HtmlRow[]): void {
+    this.emitTable(rows);
+  }
+
+  private emitTable(rows: readonly { header: boolean; cells: readonly { inline: InlineBuilder; align: CellAlignment }[] }[]): void {
     // An item whose first block is a table still gets its bullet/number on a paragraph of its own.
     const item = this.items[this.items.length - 1];
     if (item && !item.numbered) this.emit(new Paragraph(this.props()), "");
 
-    const columns = Math.max(1, ...rows.map((row) => row.cells.length));
+    let columns = 1;
+    for (const row of rows) columns = Math.max(columns, row.cells.length);
     const indent = this.containerIndent();
     const width = Math.max(INDENT_STEP * 2, TEXT_WIDTH - indent);
     const columnWidth = Math.floor(width / columns);
-    const tableRows: TableRow[] = [];
-    for (const row of rows) {
-      const cells: TableCell[] = [];
-      for (const cell of row.cells) {
-        const inline = new InlineBuilder(row.header).build(cell.inline);
-        const alignment =
-          cell.align === "center" ? AlignmentType.CENTER : cell.align === "right" ? AlignmentType.RIGHT : cell.align === "left" ? AlignmentType.LEFT : undefined;
-        const paragraph = new Paragraph({ children: inline.children, ...(alignment ? { alignment } : {}) });
-        this.textParts.push(inline.text, "\n\n");
-        cells.push(new TableCell({ children: [paragraph], width: { size: columnWidth, type: WidthType.DXA } }));
-      }
-      if (cells.length === 0) continue;
-      tableRows.push(new TableRow({ children: cells, ...(row.header ? { tableHeader: true } : {}) }));
-    }
-    if (tableRows.length > 0) {
-      this.blocks.push(
-        new Table({
-          rows: tableRows,
-          width: { size: columnWidth * columns, type: WidthType.DXA },
-          columnWidths: Array.from({ length: columns }, () => columnWidth),
-          ...(indent > 0 ? { indent: { size: indent, type: WidthType.DXA } } : {}),
+    const input: TableInput = {
+      columnWidth,
+      columns,
+      indent,
+      rows: rows.map((row) => ({
+        header: row.header,
+        cells: row.cells.map((cell) => {
+          this.textParts.push(cell.inline.text, "\n\n");
+          return { children: cell.inline.children, alignment: cell.align };
         }),
-      );
-    }
-    return i;
+      })),
+    };
+    if (input.rows.some((row) => row.cells.length > 0)) this.blocks.push(rawTable(input) ?? docxTable(input));
   }
 }
 
-/** An ordered list's start or an item's written number (markdown-it caps it at 9 digits); 1 when unreadable. */
+
+const ALIGNMENTS = { left: AlignmentType.LEFT, center: AlignmentType.CENTER, right: AlignmentType.RIGHT } as const;
+
+/** A table through docx's own components: for tables with hyperlinks or images in their cells. */
+export function docxTable({ rows, columnWidth, columns, indent }: TableInput): Table {
+  const tableRows: TableRow[] = [];
+  for (const row of rows) {
+    if (row.cells.length === 0) continue;
+    const cells = row.cells.map(
+      (cell) =>
+        new TableCell({
+          children: [new Paragraph({ children: [...cell.children], ...(cell.alignment ? { alignment: ALIGNMENTS[cell.alignment] } : {}) })],
+          width: { size: columnWidth, type: WidthType.DXA },
+        }),
+    );
+    tableRows.push(new TableRow({ children: cells, ...(row.header ? { tableHeader: true } : {}) }));
+  }
+  return new Table({
+    rows: tableRows,
+    width: { size: columnWidth * columns, type: WidthType.DXA },
+    columnWidths: Array.from({ length: columns }, () => columnWidth),
+    ...(indent > 0 ? { indent: { size: indent, type: WidthType.DXA } } : {}),
+  });
+}
+
+/** An ordered list's start (markdown-it caps it at 9 digits); 1 when unreadable. */
 function listNumber(value: string | null | undefined): number {
   const n = value ? Number(value) : NaN;
   return Number.isSafeInteger(n) && n >= 0 ? n : 1;
@@ -498,12 +449,13 @@ function markTask(tokens: Token[], itemOpen: number): void {
 
 /** The docx model of a markdown document and its (normalised) text, before packing. Exported for benches. */
 export function buildDocument(markdown: string, options: RenderOptions): { document: Document; text: string } {
-  const { blocks, text } = new DocumentBuilder(parseMarkdown(markdown)).build();
+  const { blocks, text, footnotes } = new DocumentBuilder(parseMarkdown(markdown)).build();
   const document = new Document({
     title: xmlSafe(options.title),
     creator: "workspace-gateway",
     styles,
     numbering,
+    footnotes,
     sections: [{ children: blocks }],
   });
   return { document, text: normalizeExtractedText(text) };

@@ -14,23 +14,50 @@ export const ITALIC = 2;
 export const STRIKE = 4;
 export const CODE = 8;
 export const LINK = 16;
+// Raw HTML's <u>, <sub> and <sup> (docs/api.md "Markdown to .docx", the raw-HTML row).
+export const UNDERLINE = 32;
+export const SUBSCRIPT = 64;
+export const SUPERSCRIPT = 128;
+const FLAG_MASK = 255;
+const FLAG_COMBINATIONS = FLAG_MASK + 1;
 
 class FastRun extends BaseXmlComponent {
-  constructor(private readonly element: IXmlableObject) {
+  /** `text` null is a line break (w:br). The element is built when docx writes the run, not before. */
+  constructor(
+    private readonly text: string | null,
+    private readonly flags: number,
+  ) {
     super("w:r");
   }
 
   override prepForXml(): IXmlableObject {
-    return this.element;
+    return this.text === null ? BREAK_ELEMENT : runElement(this.text, this.flags);
+  }
+
+  /** The run's XML as docx would write it (see runXml). */
+  xml(): string {
+    if (this.text === null) return BREAK_XML;
+    const properties = runPropertiesXml[this.flags & FLAG_MASK]!;
+    if (!this.text.includes("\t")) return `<w:r>${properties}<w:t xml:space="preserve">${escapeXml(this.text)}</w:t></w:r>`;
+    let out = `<w:r>${properties}`;
+    this.text.split("\t").forEach((part, i) => {
+      if (i > 0) out += "<w:tab/>";
+      if (part) out += `<w:t xml:space="preserve">${escapeXml(part)}</w:t>`;
+    });
+    return `${out}</w:r>`;
   }
 }
+
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "'": "&apos;", "<": "&lt;", ">": "&gt;" };
+/** Text and attribute escaping as docx's writer does it (runText has already removed what XML cannot hold). */
+export const escapeXml = (value: string): string => value.replace(/[&"'<>]/g, (c) => XML_ESCAPES[c]!);
 
 const PRESERVE = { _attr: { "xml:space": "preserve" } } as const;
 const EMPTY = {} as const;
 const TAB = { "w:tab": EMPTY } as const;
 
 /** w:rPr for each combination of formatting flags, children in CT_RPr schema order. */
-const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: 32 }, (_, flags) => {
+const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_COMBINATIONS }, (_, flags) => {
   const children: IXmlableObject[] = [];
   if (flags & LINK) children.push({ "w:rStyle": { _attr: { "w:val": "Hyperlink" } } });
   if (flags & CODE) {
@@ -41,16 +68,30 @@ const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: 32 },
   if (flags & BOLD) children.push({ "w:b": EMPTY }, { "w:bCs": EMPTY });
   if (flags & ITALIC) children.push({ "w:i": EMPTY }, { "w:iCs": EMPTY });
   if (flags & STRIKE) children.push({ "w:strike": EMPTY });
+  if (flags & UNDERLINE) children.push({ "w:u": { _attr: { "w:val": "single" } } });
+  if (flags & (SUBSCRIPT | SUPERSCRIPT)) children.push({ "w:vertAlign": { _attr: { "w:val": flags & SUPERSCRIPT ? "superscript" : "subscript" } } });
   return children.length > 0 ? { "w:rPr": children } : undefined;
 });
 
-/**
- * A run of text with the given formatting flags. `text` must already be XML-legal and free of
- * line endings (see runText); tabs become w:tab, as Word writes them.
- */
-export function textRun(text: string, flags: number): ParagraphChild {
+/** runProperties as XML, for runs written as strings (tables: see ./table.ts). */
+const runPropertiesXml: string[] = Array.from({ length: FLAG_COMBINATIONS }, (_, flags) => {
+  let out = "";
+  if (flags & LINK) out += '<w:rStyle w:val="Hyperlink"/>';
+  if (flags & CODE) out += `<w:rFonts w:ascii="${MONOSPACE_FONT}" w:hAnsi="${MONOSPACE_FONT}" w:eastAsia="${MONOSPACE_FONT}" w:cs="${MONOSPACE_FONT}"/>`;
+  if (flags & BOLD) out += "<w:b/><w:bCs/>";
+  if (flags & ITALIC) out += "<w:i/><w:iCs/>";
+  if (flags & STRIKE) out += "<w:strike/>";
+  if (flags & UNDERLINE) out += '<w:u w:val="single"/>';
+  if (flags & (SUBSCRIPT | SUPERSCRIPT)) out += `<w:vertAlign w:val="${flags & SUPERSCRIPT ? "superscript" : "subscript"}"/>`;
+  return out ? `<w:rPr>${out}</w:rPr>` : "";
+});
+
+const BREAK_ELEMENT: IXmlableObject = { "w:r": [{ "w:br": EMPTY }] };
+const BREAK_XML = "<w:r><w:br/></w:r>";
+
+function runElement(text: string, flags: number): IXmlableObject {
   const content: IXmlableObject[] = [];
-  const properties = runProperties[flags & 31];
+  const properties = runProperties[flags & FLAG_MASK];
   if (properties) content.push(properties);
   if (text.includes("\t")) {
     text.split("\t").forEach((part, i) => {
@@ -60,10 +101,23 @@ export function textRun(text: string, flags: number): ParagraphChild {
   } else {
     content.push({ "w:t": [PRESERVE, text] });
   }
-  return new FastRun({ "w:r": content }) as unknown as ParagraphChild;
+  return { "w:r": content };
+}
+
+/**
+ * A run of text with the given formatting flags. `text` must already be XML-legal and free of
+ * line endings (see runText); tabs become w:tab, as Word writes them.
+ */
+export function textRun(text: string, flags: number): ParagraphChild {
+  return new FastRun(text, flags) as unknown as ParagraphChild;
 }
 
 /** A run holding one line break (w:br), for markdown hard breaks. */
 export function breakRun(): ParagraphChild {
-  return new FastRun({ "w:r": [{ "w:br": EMPTY }] }) as unknown as ParagraphChild;
+  return new FastRun(null, 0) as unknown as ParagraphChild;
+}
+
+/** The XML of a run made by textRun or breakRun; undefined for any other paragraph child (hyperlinks, images). */
+export function runXml(child: ParagraphChild): string | undefined {
+  return child instanceof FastRun ? child.xml() : undefined;
 }

@@ -32,8 +32,7 @@ const decimalDefinitions = new Map<number, NumberingDefinition>();
 /**
  * The decimal list definition whose every level starts at `start`. Each markdown ordered list is
  * its own numbering instance (its own w:num, with a w:startOverride of `start`), so it restarts at
- * its own start number whatever lists came before it; so does an item renumbered lower within a
- * list (see DocumentBuilder.restartIfRenumbered). Cached per process.
+ * its own start number whatever lists came before it. Cached per process.
  */
 export function decimalDefinition(start: number): NumberingDefinition {
   let definition = decimalDefinitions.get(start);

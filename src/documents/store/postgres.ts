@@ -4,6 +4,7 @@
 // exactly like they do in SQLite. Every text key column uses the "C" collation so ordering and
 // `<` are plain byte order whatever the database's default collation is.
 import pg from "pg";
+import { GatewayError } from "../../core/errors.ts";
 import {
   foldName,
   type ApiKeyRecord,
@@ -79,15 +80,69 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
 
 const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-export async function openPostgresStore(url: string): Promise<DocumentStore> {
+/** The pool's settings (PG_* variables, docs/deploy.md#postgresql). */
+export interface PostgresSettings {
+  poolMax: number;
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** 0: none. Sent as a startup parameter, so it holds for every statement on every connection. */
+  statementTimeoutMs: number;
+  /**
+   * Behind PgBouncer in transaction mode: nothing session-scoped. PgBouncer refuses startup
+   * parameters it does not know (statement_timeout, options) unless told to ignore them, so none
+   * is sent; set the timeout on the role instead (ALTER ROLE … SET statement_timeout). Statements
+   * are unnamed (no prepared statement outlives its transaction). The store never relies on
+   * session state otherwise: no SET, and the migration lock is transaction-scoped
+   * (pg_advisory_xact_lock).
+   */
+  pgbouncer: boolean;
+}
+
+export const defaultPostgresSettings: PostgresSettings = {
+  poolMax: 10,
+  connectTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  statementTimeoutMs: 30_000,
+  pgbouncer: false,
+};
+
+/** Connection-level failures (network, PostgreSQL restarting or refusing, pool timeout), as opposed to a bad statement. */
+const unavailableCodes = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH",
+  "08000", "08001", "08003", "08004", "08006", // connection exceptions
+  "57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+/**
+ * A database that cannot be reached is a 503 with Retry-After for the caller (docs/deploy.md),
+ * not a 500: the request can be retried once PostgreSQL is back, with no restart of the gateway.
+ */
+function asUnavailable(error: unknown): unknown {
+  if (error instanceof GatewayError || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  const connectionLevel =
+    (typeof code === "string" && unavailableCodes.has(code)) || /timeout exceeded when trying to connect|Connection terminated/i.test(error.message);
+  return connectionLevel
+    ? new GatewayError("SERVICE_UNAVAILABLE", "The document store is unavailable; retry shortly", { retryAfter: 1, cause: error })
+    : error;
+}
+
+/** The store, and its pool for tests and diagnostics. */
+export type PostgresStore = DocumentStore & { readonly pool: pg.Pool };
+
+export async function openPostgresStore(url: string, options: Partial<PostgresSettings> = {}): Promise<PostgresStore> {
+  const settings = { ...defaultPostgresSettings, ...options };
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    // pg-pool reads its size and timeouts only from here, never from the URL.
+    max: settings.poolMax,
     // Fail a request (and readiness) instead of queueing forever when the database is unreachable.
-    connectionTimeoutMillis: 10_000,
-    idleTimeoutMillis: 30_000,
-    // Parameters in the URL win over these defaults.
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    // Connection parameters in the URL (application_name, options…) win over these.
     application_name: "workspace-gateway",
+    ...(settings.statementTimeoutMs > 0 && !settings.pgbouncer ? { statement_timeout: settings.statementTimeoutMs } : {}),
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener that would
   // crash the process. The pool drops the client, and the next query reports the problem itself.
@@ -101,9 +156,17 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
   }
 
   let closing: Promise<void> | undefined;
+  /**
+   * The hot reads as named prepared statements: parsed and planned once per connection, then only
+   * bound and executed. Not behind PgBouncer in transaction mode, where the next transaction may
+   * run on a server connection that never saw the Parse.
+   */
+  const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig =>
+    settings.pgbouncer ? { text, values } : { name: `wg_${name}`, text, values };
 
-  return {
+  const store: PostgresStore = {
     kind: "postgres",
+    pool,
 
     // The idempotency record is claimed first (INSERT ... ON CONFLICT on its primary key), then
     // the document is inserted, in one transaction. A concurrent create with the same key blocks on
@@ -168,8 +231,11 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
 
     async findIdempotent(ownerId, key, notBefore): Promise<IdempotencyHit | null> {
       const { rows } = await pool.query<{ document_id: string; fingerprint: string }>(
-        `SELECT document_id, fingerprint FROM idempotency WHERE owner_id = $1 AND key = $2 AND created_at >= $3`,
-        [ownerId, key, notBefore],
+        prepared(
+          "find_idempotent",
+          `SELECT document_id, fingerprint FROM idempotency WHERE owner_id = $1 AND key = $2 AND created_at >= $3`,
+          [ownerId, key, notBefore],
+        ),
       );
       const row = rows[0];
       return row ? { documentId: row.document_id, fingerprint: row.fingerprint } : null;
@@ -177,8 +243,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
 
     async getDocument(ownerId, id) {
       const { rows } = await pool.query<DocumentRow>(
-        `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
-        [ownerId, id],
+        prepared("get_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id]),
       );
       const row = rows[0];
       return row ? toDocument(row) : null;
@@ -187,16 +252,14 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
     async getDocuments(ownerId, ids) {
       if (ids.length === 0) return [];
       const { rows } = await pool.query<DocumentRow>(
-        `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[])`,
-        [ownerId, [...ids]],
+        prepared("get_documents", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[])`, [ownerId, [...ids]]),
       );
       return rows.map(toDocument);
     },
 
     async readText(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { text: string }>(
-        `SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = $1 AND id = $2`,
-        [ownerId, id],
+        prepared("read_text", `SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id]),
       );
       const row = rows[0];
       return row ? { document: toDocument(row), text: row.text } : null;
@@ -204,8 +267,7 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
 
     async readContent(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
-        `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2`,
-        [ownerId, id],
+        prepared("read_content", `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id]),
       );
       const row = rows[0];
       return row
@@ -226,9 +288,10 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
         where += ` AND strpos(name_folded, $${params.length}) > 0`;
       }
       params.push(query.limit);
+      // One statement per shape: with or without a cursor, with or without a name filter.
+      const shape = `list_${query.beforeId !== undefined ? "c" : ""}${query.nameContains !== undefined ? "q" : ""}`;
       const { rows } = await pool.query<DocumentRow>(
-        `SELECT ${documentSummaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`,
-        params,
+        prepared(shape, `SELECT ${documentSummaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`, params),
       );
       return rows.map(toDocument);
     },
@@ -242,7 +305,13 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
     },
 
     async findApiKeyByHash(hash) {
-      const { rows } = await pool.query<ApiKeyRow>(`SELECT * FROM api_keys WHERE hash = $1`, [hash]);
+      const { rows } = await pool.query<ApiKeyRow>(
+        prepared(
+          "find_api_key",
+          `SELECT id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE hash = $1`,
+          [hash],
+        ),
+      );
       const row = rows[0];
       return row ? toApiKey(row) : null;
     },
@@ -270,11 +339,26 @@ export async function openPostgresStore(url: string): Promise<DocumentStore> {
       await pool.query(`SELECT 1`);
     },
 
+    poolStats: () => ({ max: settings.poolMax, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+
     async close() {
       closing ??= pool.end();
       await closing;
     },
   };
+  const methods = store as unknown as Record<string, unknown>;
+  for (const [name, method] of Object.entries(store)) {
+    if (typeof method !== "function" || name === "close" || name === "poolStats") continue;
+    const call = method as (...args: unknown[]) => Promise<unknown>;
+    methods[name] = async (...args: unknown[]) => {
+      try {
+        return await call.apply(store, args);
+      } catch (error) {
+        throw asUnavailable(error);
+      }
+    };
+  }
+  return store;
 }
 
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -303,6 +387,8 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
  */
 async function migrate(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (client) => {
+    // A migration may take longer than PG_STATEMENT_TIMEOUT_MS (an index on a large table).
+    await client.query(`SET LOCAL statement_timeout = 0`);
     await client.query(
       `SELECT pg_advisory_xact_lock(hashtext('workspace-gateway:schema_migrations:' || coalesce(current_schema(), '')))`,
     );

@@ -83,7 +83,19 @@ export interface DocumentStore {
   /** Drops idempotency records older than the given instant. */
   pruneIdempotency(olderThan: string): Promise<number>;
   ping(): Promise<void>;
+  /** The connection pool's state, for /readyz (PostgreSQL only). */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** PG_POOL_MAX */
+  max: number;
+  /** Connections open (idle or in use). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 /** Case folding used for name search, identical in every store. */

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// `npm run build`: compiles the server to dist/ with tsc (tsconfig.build.json; types are checked
+// by `npm run typecheck`, the build only emits) and puts next to it what the compiled code reads
+// at run time through import.meta.url:
+//   dist/schema/*.graphql            src/graphql/schema.ts reads ../../schema/
+//   dist/package.json                src/version.ts reads ../package.json (name, version, "type": "module")
+//   dist/src/documents/pool/worker-bootstrap.mjs   the render worker's entry
+// `--if-stale` (npm's prestart) builds only when dist/ is missing or older than a source, so that
+// `npm install && npm start` works on a fresh clone and after a `git pull`.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const dist = join(root, "dist");
+const stamp = join(dist, ".build-stamp");
+/** Everything the build reads: a change to any of these makes dist/ stale. */
+const inputs = ["src", "resolvers", "adapters", "schema", "package.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) latest = Math.max(latest, newest(join(path, entry)));
+  return latest;
+}
+
+/** Why dist/ must be (re)built, or undefined when it is up to date. */
+export function staleReason() {
+  if (!existsSync(stamp)) return "dist/ has not been built";
+  const built = statSync(stamp).mtimeMs;
+  const changed = inputs.find((input) => newest(join(root, input)) > built);
+  return changed ? `${changed} changed since the last build` : undefined;
+}
+
+export function build() {
+  const started = Date.now();
+  rmSync(dist, { recursive: true, force: true });
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  if (!existsSync(tsc)) {
+    throw new Error("TypeScript is not installed (a devDependency): run `npm install` (not `--omit=dev`) before building");
+  }
+  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--noCheck"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`tsc failed (exit ${result.status ?? result.signal})`);
+
+  mkdirSync(join(dist, "schema"), { recursive: true });
+  for (const file of readdirSync(join(root, "schema"))) {
+    if (file.endsWith(".graphql")) copyFileSync(join(root, "schema", file), join(dist, "schema", file));
+  }
+  const bootstrap = "src/documents/pool/worker-bootstrap.mjs";
+  mkdirSync(dirname(join(dist, bootstrap)), { recursive: true });
+  copyFileSync(join(root, bootstrap), join(dist, bootstrap));
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  writeFileSync(join(dist, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  return Date.now() - started;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const ifStale = process.argv.includes("--if-stale");
+  const reason = staleReason();
+  if (ifStale && reason === undefined) process.exit(0);
+  if (ifStale) process.stderr.write(`workspace-gateway: building dist/ (${reason}); \`npm run build\` does this ahead of time\n`);
+  try {
+    const ms = build();
+    process.stderr.write(`workspace-gateway: built dist/ in ${(ms / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    process.stderr.write(`workspace-gateway: build failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,75 @@
+// Tables as one XML string instead of docx's object graph.
+//
+// docx builds a Table as a tree of components per cell (cell, its properties, width, paragraph,
+// paragraph properties, …), turns every one into an xml object, then into a tree of resolved
+// elements, then into strings. A 200 × 1,000 table is 200,000 cells: that graph took ~20 s of
+// CPU and over 1 GB, mostly in the garbage collector (docs/rendering-limits.md). A table whose
+// cells hold only text runs (./runs.ts) is written here straight to the XML docx would write for
+// it, byte for byte (test/documents/render/table.test.ts compares the two); a table with a
+// hyperlink or an image in a cell still goes through docx, which owns their relationships.
+import { FileChild, type IXmlableObject, type ParagraphChild } from "docx";
+import { runXml } from "./runs.ts";
+
+export type CellAlignment = "left" | "center" | "right" | undefined;
+
+export interface TableCellInput {
+  children: readonly ParagraphChild[];
+  alignment: CellAlignment;
+}
+
+export interface TableInput {
+  rows: readonly { header: boolean; cells: readonly TableCellInput[] }[];
+  columnWidth: number;
+  columns: number;
+  /** Left indent of the table (list items, quotes), in twips; 0 for none. */
+  indent: number;
+}
+
+const BORDER = 'w:val="single" w:color="auto" w:sz="4"';
+const BORDERS = `<w:tblBorders><w:top ${BORDER}/><w:left ${BORDER}/><w:bottom ${BORDER}/><w:right ${BORDER}/><w:insideH ${BORDER}/><w:insideV ${BORDER}/></w:tblBorders>`;
+
+/**
+ * A docx component holding a finished w:tbl. docx writes a non-object child of an element as it
+ * is, through String(): the one way to hand it XML it does not build itself. A function is such a
+ * child (docx's writer escapes strings but not other values); its toString gives the XML.
+ */
+class RawTable extends FileChild {
+  constructor(private readonly inner: string) {
+    super("w:tbl");
+  }
+
+  override prepForXml(): IXmlableObject {
+    const inner = this.inner;
+    const raw = Object.assign(() => inner, { toString: () => inner });
+    return { "w:tbl": [raw] } as unknown as IXmlableObject;
+  }
+}
+
+/** The table as one component, or undefined when a cell holds something other than text runs. */
+export function rawTable(table: TableInput): FileChild | undefined {
+  const { columnWidth, columns, indent } = table;
+  const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
+  const parts: string[] = [
+    `<w:tblPr><w:tblW w:type="dxa" w:w="${columnWidth * columns}"/>`,
+    indent > 0 ? `<w:tblInd w:type="dxa" w:w="${indent}"/>` : "",
+    `${BORDERS}</w:tblPr><w:tblGrid>`,
+    `<w:gridCol w:w="${columnWidth}"/>`.repeat(columns),
+    "</w:tblGrid>",
+  ];
+  for (const row of table.rows) {
+    if (row.cells.length === 0) continue;
+    parts.push(row.header ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
+    for (const cell of row.cells) {
+      let runs = "";
+      for (const child of cell.children) {
+        const xml = runXml(child);
+        if (xml === undefined) return undefined;
+        runs += xml;
+      }
+      const properties = cell.alignment ? `<w:pPr><w:jc w:val="${cell.alignment}"/></w:pPr>` : "";
+      parts.push(cellOpen, properties || runs ? `<w:p>${properties}${runs}</w:p>` : "<w:p/>", "</w:tc>");
+    }
+    parts.push("</w:tr>");
+  }
+  return new RawTable(parts.join(""));
+}

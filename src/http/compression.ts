@@ -1,0 +1,168 @@
+// Response compression (br or gzip, as Accept-Encoding allows) for bodies worth it: GraphiQL's
+// 9 MB page, JSON lists, document text. The rules (docs/configuration.md):
+//  - only text-like types (text/* but not text/event-stream, JSON, JavaScript, XML); never .docx,
+//    images or other already-compressed types, and never a download (Content-Disposition:
+//    attachment), which streams through byte for byte with its Content-Length;
+//  - only bodies of at least COMPRESSION_THRESHOLD bytes: small answers stay cheap;
+//  - never a response that must flush as it goes: server-sent events (MCP, GraphQL subscriptions),
+//    multipart/mixed (@defer), tRPC's streaming batches (`trpc-accept: application/jsonl`);
+//  - never when the response says `Cache-Control: no-transform` or is already encoded.
+// It covers both ways a response leaves the gateway: Hono's (a middleware) and the Node fast path
+// (src/http/app.ts writes yoga's responses itself; it calls compressForNode first). zlib runs on
+// libuv's thread pool, and the compressed form of a large body that repeats (GraphiQL) is cached.
+import { createHash } from "node:crypto";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+import type { HttpEnv } from "./env.ts";
+import { nodeBindings, requestHeader } from "./node.ts";
+
+export const COMPRESSION_THRESHOLD = 1024;
+
+type Encoding = "br" | "gzip";
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const compressors: Record<Encoding, (body: Uint8Array) => Promise<Buffer>> = {
+  // Quality 4: most of brotli's gain at a fraction of its default (11) cost, for bodies made per request.
+  br: (body) =>
+    brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 4,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+  gzip: (body) => gzipAsync(body, { level: 6 }),
+};
+
+const COMPRESSIBLE = /^(text\/(?!event-stream)[\w.+-]+|application\/(json|[\w.-]+\+json|javascript|ecmascript|xml|[\w.-]+\+xml|graphql-response\+json)|image\/svg\+xml)\s*(;|$)/i;
+
+/** The encoding to use for an Accept-Encoding header: br or gzip by their q-values (br on a tie), or none. */
+export function chooseEncoding(acceptEncoding: string | null | undefined): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const q: Record<string, number> = {};
+  for (const part of acceptEncoding.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const weight = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    q[name.trim()] = weight === undefined ? 1 : Number(weight) || 0;
+  }
+  const of = (name: Encoding) => q[name] ?? q["*"] ?? 0;
+  const br = of("br");
+  const gz = of("gzip");
+  if (br <= 0 && gz <= 0) return undefined;
+  return br >= gz ? "br" : "gzip";
+}
+
+/** Whether a response with these headers may be compressed at all (before its size is known). */
+function eligible(headers: Pick<Headers, "get">): boolean {
+  const type = headers.get("content-type");
+  if (!type || !COMPRESSIBLE.test(type)) return false;
+  if (headers.get("content-encoding")) return false;
+  if (/no-transform/i.test(headers.get("cache-control") ?? "")) return false;
+  if (/^\s*attachment/i.test(headers.get("content-disposition") ?? "")) return false;
+  return true;
+}
+
+/** Large bodies that repeat (GraphiQL's page) are compressed once; keyed by their content. */
+const CACHE_MIN_BYTES = 256 * 1024;
+const CACHE_ENTRIES = 8;
+const cache = new Map<string, Buffer>();
+
+async function compress(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  if (body.byteLength < CACHE_MIN_BYTES) return compressors[encoding](body);
+  const key = `${encoding}:${createHash("sha1").update(body).digest("base64")}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit); // most recently used last
+    return hit;
+  }
+  const compressed = await compressors[encoding](body);
+  cache.set(key, compressed);
+  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  return compressed;
+}
+
+/** Vary: Accept-Encoding added to what is there (each part a header value or nothing), without repeats. */
+function varyValue(...parts: Array<string | number | string[] | null | undefined>): string {
+  const names = new Map<string, string>();
+  for (const part of parts) {
+    if (part === null || part === undefined) continue;
+    for (const name of String(part).split(",")) {
+      const trimmed = name.trim();
+      if (trimmed) names.set(trimmed.toLowerCase(), trimmed);
+    }
+  }
+  if (names.has("*")) return "*";
+  if (!names.has("accept-encoding")) names.set("accept-encoding", "Accept-Encoding");
+  return [...names.values()].join(", ");
+}
+
+/** Whether the request rules compression out whatever the response (HEAD; tRPC streaming batches). */
+const requestExcludes = (method: string, trpcAccept: string | null | undefined) =>
+  method === "HEAD" || (trpcAccept ?? "").includes("jsonl");
+
+/** Hono middleware: compresses the response a route or surface returned to Hono. */
+export function compressionMiddleware(): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (!res.body || res.status === 204 || res.status === 304 || !eligible(res.headers)) return;
+    // Hono writes this response with writeHead, whose Vary would replace one a middleware set on
+    // the ServerResponse (CORS's Vary: Origin): merge it in.
+    res.headers.set("Vary", varyValue(nodeBindings(c)?.outgoing.getHeader("vary"), res.headers.get("vary")));
+    const encoding = chooseEncoding(requestHeader(c, "accept-encoding"));
+    if (!encoding || requestExcludes(c.req.method, requestHeader(c, "trpc-accept"))) return;
+    const declared = Number(res.headers.get("content-length") ?? NaN);
+    if (declared < COMPRESSION_THRESHOLD) return;
+    // Bodies of compressible types here are made in memory (JSON, HTML, text): reading them is cheap.
+    const body = new Uint8Array(await res.arrayBuffer());
+    const headers = new Headers(res.headers);
+    if (body.byteLength < COMPRESSION_THRESHOLD) {
+      c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+      return;
+    }
+    const compressed = await compress(body, encoding);
+    headers.set("Content-Encoding", encoding);
+    headers.set("Content-Length", String(compressed.byteLength));
+    c.res = undefined; // Hono keeps the headers of the response it replaces unless told to drop it
+    c.res = new Response(compressed as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+/**
+ * The Node fast path: writes `response` compressed to `outgoing` and returns true, or returns false
+ * (nothing written) when it is not to be compressed and the caller sends it as usual.
+ */
+export async function compressForNode(
+  response: Response,
+  request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
+  outgoing: ServerResponse,
+): Promise<boolean> {
+  const encoding = chooseEncoding(request.acceptEncoding);
+  if (!encoding || requestExcludes(request.method, request.trpcAccept)) return false;
+  if (!response.body || response.status === 204 || response.status === 304 || !eligible(response.headers)) return false;
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared < COMPRESSION_THRESHOLD) return false;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers: OutgoingHttpHeaders = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  // What a middleware already set on the ServerResponse (CORS's Vary: Origin) is kept: writeHead's
+  // own value would replace it.
+  headers["vary"] = varyValue(outgoing.getHeader("vary"), response.headers.get("vary"));
+  let payload: Uint8Array = body;
+  if (body.byteLength >= COMPRESSION_THRESHOLD) {
+    payload = await compress(body, encoding);
+    headers["content-encoding"] = encoding;
+  }
+  headers["content-length"] = String(payload.byteLength);
+  outgoing.writeHead(response.status, response.statusText || undefined, headers);
+  outgoing.end(payload);
+  return true;
+}

@@ -1,0 +1,73 @@
+// GET /: what this server is and where to go next, for a person who opens the base URL in a
+// browser (HTML) or a program that asks for JSON (anything else). See docs/api.md.
+
+export interface IndexInfo {
+  version: string;
+  /** PUBLIC_URL, or "" for links relative to this server. */
+  publicUrl: string;
+}
+
+const links = (base: string) => ({
+  graphql: { href: `${base}/graphql`, title: "GraphQL endpoint; GraphiQL in a browser" },
+  openapi: { href: `${base}/api/v1/openapi.json`, title: "OpenAPI 3.1 description of the REST API" },
+  rest: { href: `${base}/api/v1/documents`, title: "REST documents interface (bearer credential)" },
+  trpc: { href: `${base}/trpc`, title: "tRPC API (use the package's typed client, workspace-gateway/client)" },
+  mcp: { href: `${base}/mcp`, title: "MCP over Streamable HTTP (POST, bearer credential)" },
+  health: { href: `${base}/healthz`, title: "Liveness" },
+  ready: { href: `${base}/readyz`, title: "Readiness (store reachable; degraded reasons)" },
+});
+
+/** The documentation shipped with the package (not served: paths in its repository). */
+const docs = {
+  api: "docs/api.md",
+  configuration: "docs/configuration.md",
+  consumers: "docs/consumers.md",
+};
+
+/** The weight `accept` gives a media type (exact match, then type/*, then *\/*); 0 when absent. */
+function quality(accept: string, type: string): number {
+  const [major] = type.split("/");
+  let best = { specificity: -1, q: 0 };
+  for (const part of accept.split(",")) {
+    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === "*/*" ? 0 : -1;
+    if (specificity < best.specificity || specificity < 0) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    best = { specificity, q: q === undefined ? 1 : Number(q) || 0 };
+  }
+  return best.q;
+}
+
+/** HTML when the caller prefers text/html to application/json (a browser); JSON otherwise. */
+export const prefersHtml = (accept: string | undefined): boolean =>
+  accept !== undefined && quality(accept, "text/html") > quality(accept, "application/json");
+
+export function indexJson(info: IndexInfo): Record<string, unknown> {
+  return { name: "workspace-gateway", version: info.version, links: links(info.publicUrl), docs };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+export function indexHtml(info: IndexInfo): string {
+  const items = Object.values(links(info.publicUrl))
+    .map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.href)}</a> — ${escapeHtml(l.title)}</li>`)
+    .join("\n");
+  const docItems = Object.values(docs)
+    .map((d) => `<li><code>${d}</code></li>`)
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>workspace-gateway</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 48rem; margin: 2rem auto; line-height: 1.5">
+<h1>workspace-gateway <small>${escapeHtml(info.version)}</small></h1>
+<p>One front door on the workspace suite: GraphQL, REST, tRPC and MCP over the same documents and products.</p>
+<ul>
+${items}
+</ul>
+<p>Documentation, in the package:</p>
+<ul>
+${docItems}
+</ul>
+</body></html>
+`;
+}

@@ -1,0 +1,64 @@
+// Tables written as one XML string (src/documents/render/table.ts) must be exactly what docx
+// would have written for them, and must still read back with the renderer's text.
+import { Document, ExternalHyperlink, Packer } from "docx";
+import JSZip from "jszip";
+import { describe, expect, it } from "vitest";
+import { docxTable } from "../../../src/documents/render/render.ts";
+import { BOLD, CODE, ITALIC, LINK, STRIKE, breakRun, textRun } from "../../../src/documents/render/runs.ts";
+import { rawTable, type TableInput } from "../../../src/documents/render/table.ts";
+import { mammothText, render } from "./docx.ts";
+
+async function documentXml(child: NonNullable<ReturnType<typeof rawTable>>): Promise<string> {
+  const docx = await Packer.pack(new Document({ sections: [{ children: [child] }] }), "uint8array");
+  return (await JSZip.loadAsync(docx)).file("word/document.xml")!.async("string");
+}
+
+const input = (indent: number): TableInput => ({
+  columnWidth: 3000,
+  columns: 3,
+  indent,
+  rows: [
+    {
+      header: true,
+      cells: [
+        { children: [textRun("Name", BOLD)], alignment: "left" },
+        { children: [textRun("Amount & <tax> \"quoted\" 'x'", BOLD | ITALIC)], alignment: "right" },
+        { children: [], alignment: "center" },
+      ],
+    },
+    { header: false, cells: [] },
+    {
+      header: false,
+      cells: [
+        { children: [textRun("a\tb\t", CODE), breakRun(), textRun("struck", STRIKE | LINK)], alignment: undefined },
+        { children: [], alignment: undefined },
+        { children: [textRun("\u2610 caf\u00e9 \uD83D\uDE00", 0)], alignment: "center" },
+      ],
+    },
+  ],
+});
+
+describe("tables as one XML string", () => {
+  it.each([0, 720])("equal docx's own XML byte for byte (indent %i)", async (indent) => {
+    const raw = rawTable(input(indent));
+    expect(raw).toBeDefined();
+    expect(await documentXml(raw!)).toBe(await documentXml(docxTable(input(indent))));
+  });
+
+  it("leave a table with a hyperlink or image in a cell to docx", () => {
+    const table = input(0);
+    const withLink: TableInput = {
+      ...table,
+      rows: [{ header: false, cells: [{ children: [new ExternalHyperlink({ link: "https://example.com", children: [textRun("x", LINK)] })], alignment: undefined }] }],
+    };
+    expect(rawTable(withLink)).toBeUndefined();
+  });
+
+  it("a wide table's text is mammoth's, cell by cell", async () => {
+    const row = (r: number) => `|${Array.from({ length: 40 }, (_, c) => ` r${r}c${c} **b** `).join("|")}|\n`;
+    const markdown = `${row(0)}|${"---|".repeat(40)}\n${Array.from({ length: 30 }, (_, r) => row(r + 1)).join("")}`;
+    const parts = await render(markdown);
+    expect(parts.text).toBe(await mammothText(parts.docx));
+    expect(parts.text).toContain("r30c39 b");
+  });
+});

@@ -1,0 +1,176 @@
+// The operation table (src/services/operations.ts) is the one declaration of every product
+// operation: its tRPC procedures and MCP tools carry the contract's names, and every operation is
+// reachable on every surface it names, through the table's own run function.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { tools } from "../../src/mcp/tools.ts";
+import { operationNames, operations, operationsOn, type OperationName, type OperationSurface } from "../../src/services/operations.ts";
+import { appRouter } from "../../src/trpc/router.ts";
+import { graphqlFetch, startProductsEnv, trpcClient, type ProductsEnv } from "./harness.ts";
+import { ALL_TOOLS } from "../mcp/mcp-cases.ts";
+
+// ---- the contract's lists (../shared/CONTRACT.md §7 and §8), copied here on purpose -------------
+
+/** §7: the tRPC procedures. */
+const CONTRACT_TRPC = [
+  "viewer",
+  "documents.list",
+  "documents.read",
+  "documents.create",
+  "messages.list",
+  "messages.send",
+  "messages.thread",
+  "messages.createDraft",
+  "calendar.events",
+  "bookings.create",
+  "files.get",
+  "files.upload",
+  "files.search",
+  "files.share",
+  "search.query",
+  "search.chat",
+  "meetings.create",
+  "meetings.transcript",
+  "meetings.summary",
+  "enterprise.dataQuery",
+  "enterprise.invoices",
+  "workflows.run",
+];
+/** §8: the MCP tools, one list for every MCP test (the living-documents tools docs_update… are not implemented yet, docs/api.md). */
+const CONTRACT_MCP: readonly string[] = ALL_TOOLS;
+const NOT_PRODUCTS_TRPC = ["viewer", "documents.list", "documents.read", "documents.create"];
+const NOT_PRODUCTS_MCP = ["docs_list", "docs_read", "docs_create"];
+
+describe("names", () => {
+  it("the table's tRPC operations are the contract's product procedures, and the router has exactly the contract's", () => {
+    expect(operationsOn("trpc").map(([name]) => name).sort()).toEqual(CONTRACT_TRPC.filter((n) => !NOT_PRODUCTS_TRPC.includes(n)).sort());
+    expect(Object.keys(appRouter._def.procedures).filter((p) => p !== "documents.get").sort()).toEqual([...CONTRACT_TRPC].sort());
+    for (const [name, op] of operationsOn("trpc")) {
+      expect((appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[name]?._def.type, name).toBe(op.kind);
+    }
+  });
+
+  it("the table's MCP tools are the contract's product tools, and the server offers exactly the contract's", () => {
+    expect(operationsOn("mcp").map(([, op]) => op.mcp?.name).sort()).toEqual(CONTRACT_MCP.filter((n) => !NOT_PRODUCTS_MCP.includes(n)).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...CONTRACT_MCP].sort());
+  });
+
+  it("every operation has a description, a credential and truthful-looking annotations", () => {
+    for (const name of operationNames) {
+      const op = operations[name];
+      expect(op.credential, name).toBe("access_token");
+      expect(op.description.length, name).toBeGreaterThan(40);
+      expect(op.surfaces.length, name).toBeGreaterThan(0);
+      // Queries read; everything that writes is a mutation and not read-only.
+      expect(op.annotations.readOnlyHint, name).toBe(op.kind === "query");
+      if (op.surfaces.includes("mcp")) expect(op.mcp, name).toBeDefined();
+    }
+  });
+});
+
+// ---- reachability: each surface a row names runs that row ----------------------------------------
+
+let env: ProductsEnv;
+const ran: OperationName[] = [];
+const originals = new Map<OperationName, unknown>();
+
+beforeAll(async () => {
+  env = await startProductsEnv();
+  // Every row's run function records that it ran: a surface reaches the table, not a copy of it.
+  for (const name of operationNames) {
+    const op = operations[name] as { run: (...args: unknown[]) => Promise<unknown> };
+    originals.set(name, op.run);
+    const run = op.run;
+    op.run = (...args) => {
+      ran.push(name);
+      return run(...args);
+    };
+  }
+});
+afterAll(async () => {
+  for (const [name, run] of originals) (operations[name] as { run: unknown }).run = run;
+  await env?.close();
+});
+afterEach(() => {
+  ran.length = 0;
+});
+
+const FILE = "file_q3_budget_csv";
+const MEETING = "mtg_weekly_product_sync";
+const THREAD = "thr_q3_budget_review";
+
+/** How to call each operation on each surface it names (its arguments as that surface takes them). */
+const calls: Record<OperationName, { input?: unknown; graphql?: string; mcp?: Record<string, unknown>; rest?: string }> = {
+  "messages.list": { input: { limit: 2 }, graphql: "{ messages(first: 2) { edges { node { id } } } }" },
+  "messages.thread": { input: { id: THREAD }, graphql: `{ thread(id: "${THREAD}") { id } }` },
+  "messages.send": { input: { to: ["a@example.com"], subject: "s", body: "b" }, graphql: 'mutation { sendMessage(input: { to: ["a@example.com"], subject: "s", body: "b" }) { id } }' },
+  "messages.createDraft": { input: { subject: "s" }, graphql: 'mutation { createDraft(input: { subject: "s" }) { id } }' },
+  "calendar.events": { input: { limit: 2 }, graphql: "{ calendarEvents(first: 2) { edges { node { id } } } }" },
+  "bookings.create": {
+    input: { bookingTypeId: "bt_demo60", start: "2027-01-04T10:00:00Z", attendee: { name: "A", email: "a@example.com" } },
+    graphql: 'mutation { createBooking(input: { bookingTypeId: "bt_demo60", start: "2027-01-05T10:00:00Z", attendee: { name: "A", email: "a@example.com" } }) { id } }',
+    mcp: { bookingTypeId: "bt_demo60", start: "2027-01-06T10:00:00Z", attendee: { name: "A", email: "a@example.com" } },
+  },
+  "files.get": { input: { id: FILE }, graphql: `{ file(id: "${FILE}") { id } }` },
+  "files.upload": { mcp: { name: "t.txt", content: Buffer.from("hi").toString("base64") } },
+  "files.download": { rest: `/api/v1/files/${FILE}/content` },
+  "files.search": { input: { query: "budget" }, graphql: '{ searchFiles(query: "budget") { id } }' },
+  "files.share": { input: { fileId: FILE, permission: "view" }, graphql: `mutation { createShare(input: { fileId: "${FILE}", permission: view }) { url } }` },
+  "search.query": { input: { query: "budget" }, graphql: '{ search(query: "budget") { answer } }' },
+  "search.chat": { input: { message: "hi" }, graphql: 'mutation { searchChat(input: { message: "hi" }) { answer } }' },
+  "meetings.get": { graphql: `{ meeting(id: "${MEETING}") { id } }` },
+  "meetings.create": {
+    input: { title: "t", startsAt: "2026-12-01T09:00:00Z", durationMinutes: 30 },
+    graphql: 'mutation { createMeeting(input: { title: "t", startsAt: "2026-12-01T09:00:00Z", durationMinutes: 30 }) { id } }',
+  },
+  "meetings.transcript": { input: { id: MEETING }, graphql: `{ meeting(id: "${MEETING}") { transcript { meetingId } } }` },
+  "meetings.summary": { input: { id: MEETING }, graphql: `{ meeting(id: "${MEETING}") { summary { meetingId } } }` },
+  "enterprise.dataQuery": { input: { question: "totals" }, graphql: '{ dataQuery(question: "totals") { answer } }' },
+  "enterprise.invoices": { input: { limit: 2 }, graphql: "{ invoices(first: 2) { edges { node { id } } } }" },
+  "workflows.run": { input: { id: "wf_invoice_reminder" }, graphql: 'mutation { runWorkflow(id: "wf_invoice_reminder") { runId } }' },
+};
+
+async function callOn(surface: OperationSurface, name: OperationName): Promise<void> {
+  const op = operations[name];
+  const how = calls[name];
+  if (surface === "graphql") {
+    const files = name === "files.upload" ? { file: new File(["hi"], "t.txt", { type: "text/plain" }) } : undefined;
+    const query = name === "files.upload" ? "mutation ($file: Upload!) { uploadFile(file: $file) { id } }" : how.graphql!;
+    const { body } = await graphqlFetch(env.gateway.url, { query, ...(files ? { files } : {}) }, { token: env.token });
+    expect(body.errors, `${name} over GraphQL`).toBeUndefined();
+  } else if (surface === "trpc") {
+    const client = trpcClient(env.gateway.url, { token: env.token }) as unknown as Record<string, Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>>;
+    const [namespace, procedure] = name.split(".") as [string, string];
+    let input = how.input;
+    if ("trpcFormData" in op && op.trpcFormData) {
+      const form = new FormData();
+      form.append("file", new Blob(["hi"], { type: "text/plain" }), "t.txt");
+      input = form;
+    }
+    const target = client[namespace]![procedure]!;
+    await (op.kind === "query" ? target.query(input) : target.mutate(input));
+  } else if (surface === "mcp") {
+    const client = new Client({ name: "operations-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${env.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${env.token}` } } }));
+    try {
+      await client.listTools();
+      const result = (await client.callTool({ name: op.mcp!.name, arguments: how.mcp ?? (how.input as Record<string, unknown>) })) as { isError?: boolean; content: { text?: string }[] };
+      expect(result.isError, `${op.mcp!.name}: ${result.content[0]?.text}`).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  } else {
+    const response = await fetch(`${env.gateway.url}${how.rest!}`, { headers: { authorization: `Bearer ${env.token}` } });
+    expect(response.status, `${name} over REST`).toBe(200);
+    await response.arrayBuffer();
+  }
+}
+
+describe("every operation is reachable on every surface it names", () => {
+  const rows = operationNames.flatMap((name) => operations[name].surfaces.map((surface) => [name, surface] as const));
+  it.each(rows)("%s on %s", async (name, surface) => {
+    await callOn(surface, name);
+    expect(ran, `${name} on ${surface}`).toContain(name);
+  });
+});
