@@ -55,6 +55,9 @@ export function createRateLimiters(options: {
 }): RateLimiters {
   let redis: Redis | undefined;
   let redisDown: string | undefined;
+  // Until the first connection is made, commands fail fast (no offline queue) and are counted per
+  // process: /readyz says so rather than "ready" (a replica just started is not yet sharing limits).
+  let connected = false;
   if (options.redisUrl && (options.perMinute > 0 || options.authFailuresPerMinute > 0)) {
     redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
     // ioredis reports every failed reconnect attempt (several a second): the log says when Redis
@@ -69,6 +72,7 @@ export function createRateLimiters(options: {
     redis.on("ready", () => {
       if (redisDown !== undefined) options.log.info("redis reachable again: rate limits are shared again");
       redisDown = undefined;
+      connected = true;
     });
   }
   const budget = (keyPrefix: string, what: string): RateLimiter => {
@@ -84,7 +88,7 @@ export function createRateLimiters(options: {
     requests: budget("wg:rl", "per credential"),
     addresses: budget("wg:rl:addr", "per client address for unverified access tokens"),
     failures: failureLimiter(options.authFailuresPerMinute, redis),
-    degraded: () => redisDown,
+    degraded: () => redisDown ?? (redis && !connected ? "redis: not connected yet" : undefined),
     async close() {
       await redis?.quit().catch(() => undefined);
     },

@@ -21,6 +21,14 @@ describe("rate limits shared through Redis", () => {
     const a = await startTestGateway(env);
     const b = await startTestGateway(env);
     try {
+      // Until a replica's Redis connection is up it counts on its own (/readyz says degraded).
+      for (const tg of [a, b]) {
+        const deadline = Date.now() + 10_000;
+        while (((await (await fetch(`${tg.url}/readyz`)).json()) as { status: string }).status !== "ready") {
+          if (Date.now() > deadline) throw new Error("a replica's Redis connection did not come up in 10 s");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
       const key = await a.key({ user: `rl-${randomBytes(4).toString("hex")}` });
       const statuses: number[] = [];
       let retryAfter: string | null = null;
