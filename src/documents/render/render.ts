@@ -34,7 +34,7 @@ import {
   numbering,
   styles,
 } from "./styles.ts";
-import { rawTable, type CellAlignment, type TableInput } from "./table.ts";
+import { foldColumns, MAX_TABLE_COLUMNS, rawTable, type CellAlignment, type TableCellInput, type TableInput } from "./table.ts";
 import { normalizeExtractedText, runText, xmlSafe } from "./text.ts";
 
 export interface RenderOptions {
@@ -378,7 +378,7 @@ class DocumentBuilder implements BlockSink {
     if (item && !item.numbered) this.emit(new Paragraph(this.props()), "");
 
     let columns = 1;
-    for (const row of rows) columns = Math.max(columns, row.cells.length);
+    for (const row of rows) columns = Math.max(columns, Math.min(row.cells.length, MAX_TABLE_COLUMNS));
     const indent = this.containerIndent();
     const width = Math.max(INDENT_STEP * 2, TEXT_WIDTH - indent);
     const columnWidth = Math.floor(width / columns);
@@ -388,10 +388,12 @@ class DocumentBuilder implements BlockSink {
       indent,
       rows: rows.map((row) => ({
         header: row.header,
-        cells: row.cells.map((cell) => {
-          this.textParts.push(cell.inline.text, "\n\n");
-          return { children: cell.inline.children, alignment: cell.align };
-        }),
+        cells: foldColumns(
+          row.cells.map((cell) => {
+            this.textParts.push(cell.inline.text, "\n\n");
+            return { children: cell.inline.children, alignment: cell.align };
+          }),
+        ),
       })),
     };
     if (input.rows.some((row) => row.cells.length > 0)) this.blocks.push(rawTable(input) ?? docxTable(input));
@@ -406,10 +408,11 @@ export function docxTable({ rows, columnWidth, columns, indent }: TableInput): T
   const tableRows: TableRow[] = [];
   for (const row of rows) {
     if (row.cells.length === 0) continue;
+    const paragraph = (p: TableCellInput) => new Paragraph({ children: [...p.children], ...(p.alignment ? { alignment: ALIGNMENTS[p.alignment] } : {}) });
     const cells = row.cells.map(
       (cell) =>
         new TableCell({
-          children: [new Paragraph({ children: [...cell.children], ...(cell.alignment ? { alignment: ALIGNMENTS[cell.alignment] } : {}) })],
+          children: [cell, ...(cell.more ?? [])].map(paragraph),
           width: { size: columnWidth, type: WidthType.DXA },
         }),
     );

@@ -15,6 +15,23 @@ export type CellAlignment = "left" | "center" | "right" | undefined;
 export interface TableCellInput {
   children: readonly ParagraphChild[];
   alignment: CellAlignment;
+  /** Further paragraphs of the same cell: the cells of a table too wide for Word, folded (foldColumns). */
+  more?: readonly TableCellInput[];
+}
+
+/** Word opens at most 63 columns (and LibreOffice stalls for minutes on 50,000). */
+export const MAX_TABLE_COLUMNS = 63;
+
+/**
+ * A row wider than MAX_TABLE_COLUMNS keeps its first 62 cells; the last column holds the rest,
+ * one paragraph per cell in order. Mammoth reads every paragraph of a cell on its own line, so
+ * the document's text is the same as if the table had all its columns.
+ */
+export function foldColumns<T extends TableCellInput>(cells: readonly T[]): readonly TableCellInput[] {
+  if (cells.length <= MAX_TABLE_COLUMNS) return cells;
+  const kept = cells.slice(0, MAX_TABLE_COLUMNS - 1);
+  const [first, ...rest] = cells.slice(MAX_TABLE_COLUMNS - 1);
+  return [...kept, { ...first!, more: rest }];
 }
 
 export interface TableInput {
@@ -60,14 +77,18 @@ export function rawTable(table: TableInput): FileChild | undefined {
     if (row.cells.length === 0) continue;
     parts.push(row.header ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
     for (const cell of row.cells) {
-      let runs = "";
-      for (const child of cell.children) {
-        const xml = runXml(child);
-        if (xml === undefined) return undefined;
-        runs += xml;
+      parts.push(cellOpen);
+      for (const paragraph of [cell, ...(cell.more ?? [])]) {
+        let runs = "";
+        for (const child of paragraph.children) {
+          const xml = runXml(child);
+          if (xml === undefined) return undefined;
+          runs += xml;
+        }
+        const properties = paragraph.alignment ? `<w:pPr><w:jc w:val="${paragraph.alignment}"/></w:pPr>` : "";
+        parts.push(properties || runs ? `<w:p>${properties}${runs}</w:p>` : "<w:p/>");
       }
-      const properties = cell.alignment ? `<w:pPr><w:jc w:val="${cell.alignment}"/></w:pPr>` : "";
-      parts.push(cellOpen, properties || runs ? `<w:p>${properties}${runs}</w:p>` : "<w:p/>", "</w:tc>");
+      parts.push("</w:tc>");
     }
     parts.push("</w:tr>");
   }
