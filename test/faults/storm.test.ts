@@ -24,7 +24,7 @@ const TOKEN = "storm-token";
 const TIMEOUT_MS = 1_000;
 const DEADLINE_MS = 3_000;
 const CONCURRENCY = 32;
-/** The only codes an upstream failure may surface as (CONTRACT §3). */
+/** The only codes an upstream failure may surface as (docs/api.md "Errors"). */
 const UPSTREAM_CODES = new Set(["UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE", "UPSTREAM_ERROR"]);
 
 /** Per attempt, independently: 10% HTTP 500, 5% connection reset, 5% JSON cut in half, 10% slower than the timeout. */

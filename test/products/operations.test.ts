@@ -10,10 +10,10 @@ import { appRouter } from "../../src/trpc/router.ts";
 import { graphqlFetch, startProductsEnv, trpcClient, type ProductsEnv } from "./harness.ts";
 import { ALL_TOOLS } from "../mcp/mcp-cases.ts";
 
-// ---- the contract's lists (../shared/CONTRACT.md §7 and §8), copied here on purpose -------------
+// ---- the documented lists (docs/api.md "tRPC" and "MCP"), copied here on purpose ---------------
 
-/** §7: the tRPC procedures. */
-const CONTRACT_TRPC = [
+/** docs/api.md "tRPC (`/trpc`)": the tRPC procedures. */
+const DOCUMENTED_TRPC = [
   "viewer",
   "documents.list",
   "documents.read",
@@ -37,23 +37,23 @@ const CONTRACT_TRPC = [
   "enterprise.invoices",
   "workflows.run",
 ];
-/** §8: the MCP tools, one list for every MCP test (the living-documents tools docs_update… are not implemented yet, docs/api.md). */
-const CONTRACT_MCP: readonly string[] = ALL_TOOLS;
+/** docs/api.md "MCP": the MCP tools, one list for every MCP test (the living-documents tools docs_update… are not implemented yet, docs/api.md). */
+const DOCUMENTED_MCP: readonly string[] = ALL_TOOLS;
 const NOT_PRODUCTS_TRPC = ["viewer", "documents.list", "documents.read", "documents.create"];
 const NOT_PRODUCTS_MCP = ["docs_list", "docs_read", "docs_create"];
 
 describe("names", () => {
   it("the table's tRPC operations are the contract's product procedures, and the router has exactly the contract's", () => {
-    expect(operationsOn("trpc").map(([name]) => name).sort()).toEqual(CONTRACT_TRPC.filter((n) => !NOT_PRODUCTS_TRPC.includes(n)).sort());
-    expect(Object.keys(appRouter._def.procedures).filter((p) => p !== "documents.get").sort()).toEqual([...CONTRACT_TRPC].sort());
+    expect(operationsOn("trpc").map(([name]) => name).sort()).toEqual(DOCUMENTED_TRPC.filter((n) => !NOT_PRODUCTS_TRPC.includes(n)).sort());
+    expect(Object.keys(appRouter._def.procedures).filter((p) => p !== "documents.get").sort()).toEqual([...DOCUMENTED_TRPC].sort());
     for (const [name, op] of operationsOn("trpc")) {
       expect((appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[name]?._def.type, name).toBe(op.kind);
     }
   });
 
   it("the table's MCP tools are the contract's product tools, and the server offers exactly the contract's", () => {
-    expect(operationsOn("mcp").map(([, op]) => op.mcp?.name).sort()).toEqual(CONTRACT_MCP.filter((n) => !NOT_PRODUCTS_MCP.includes(n)).sort());
-    expect(tools.map((t) => t.name).sort()).toEqual([...CONTRACT_MCP].sort());
+    expect(operationsOn("mcp").map(([, op]) => op.mcp?.name).sort()).toEqual(DOCUMENTED_MCP.filter((n) => !NOT_PRODUCTS_MCP.includes(n)).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...DOCUMENTED_MCP].sort());
   });
 
   it("every operation has a description, a credential and truthful-looking annotations", () => {
