@@ -1,5 +1,5 @@
 // The operation table (src/services/operations.ts) is the one declaration of every product
-// operation: its tRPC procedures and MCP tools carry the contract's names, and every operation is
+// operation: its tRPC procedures and MCP tools carry the documented names (docs/api.md), and every operation is
 // reachable on every surface it names, through the table's own run function.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -43,7 +43,7 @@ const NOT_PRODUCTS_TRPC = ["viewer", "documents.list", "documents.read", "docume
 const NOT_PRODUCTS_MCP = ["docs_list", "docs_read", "docs_create"];
 
 describe("names", () => {
-  it("the table's tRPC operations are the contract's product procedures, and the router has exactly the contract's", () => {
+  it("the table's tRPC operations are the documented product procedures, and the router has exactly the documented ones", () => {
     expect(operationsOn("trpc").map(([name]) => name).sort()).toEqual(DOCUMENTED_TRPC.filter((n) => !NOT_PRODUCTS_TRPC.includes(n)).sort());
     expect(Object.keys(appRouter._def.procedures).filter((p) => p !== "documents.get").sort()).toEqual([...DOCUMENTED_TRPC].sort());
     for (const [name, op] of operationsOn("trpc")) {
@@ -51,7 +51,7 @@ describe("names", () => {
     }
   });
 
-  it("the table's MCP tools are the contract's product tools, and the server offers exactly the contract's", () => {
+  it("the table's MCP tools are the documented product tools, and the server offers exactly the documented ones", () => {
     expect(operationsOn("mcp").map(([, op]) => op.mcp?.name).sort()).toEqual(DOCUMENTED_MCP.filter((n) => !NOT_PRODUCTS_MCP.includes(n)).sort());
     expect(tools.map((t) => t.name).sort()).toEqual([...DOCUMENTED_MCP].sort());
   });
