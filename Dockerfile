@@ -26,6 +26,8 @@ COPY src src
 COPY resolvers resolvers
 COPY adapters adapters
 COPY schema schema
+# Served read-only at GET /docs/<name>.md (the build copies them into dist/docs).
+COPY docs docs
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime

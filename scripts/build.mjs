@@ -4,6 +4,7 @@
 // at run time through import.meta.url:
 //   dist/schema/*.graphql            src/graphql/schema.ts reads ../../schema/
 //   dist/package.json                src/version.ts reads ../package.json (name, version, "type": "module")
+//   dist/docs/*.md                   src/http/docs.ts serves ../../docs/ at GET /docs/<name>.md
 //   dist/src/documents/pool/worker-bootstrap.mjs   the render worker's entry
 // `--if-stale` (npm's prestart) builds only when dist/ is missing or older than a source, so that
 // `npm install && npm start` works on a fresh clone and after a `git pull`.
@@ -16,7 +17,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const dist = join(root, "dist");
 const stamp = join(dist, ".build-stamp");
 /** Everything the build reads: a change to any of these makes dist/ stale. */
-const inputs = ["src", "resolvers", "adapters", "schema", "package.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+const inputs = ["src", "resolvers", "adapters", "schema", "docs", "package.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -48,6 +49,10 @@ export function build() {
   mkdirSync(join(dist, "schema"), { recursive: true });
   for (const file of readdirSync(join(root, "schema"))) {
     if (file.endsWith(".graphql")) copyFileSync(join(root, "schema", file), join(dist, "schema", file));
+  }
+  mkdirSync(join(dist, "docs"), { recursive: true });
+  for (const file of readdirSync(join(root, "docs"))) {
+    if (file.endsWith(".md")) copyFileSync(join(root, "docs", file), join(dist, "docs", file));
   }
   const bootstrap = "src/documents/pool/worker-bootstrap.mjs";
   mkdirSync(dirname(join(dist, bootstrap)), { recursive: true });

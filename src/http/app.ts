@@ -11,6 +11,7 @@ import { lazyChild, type Logger } from "../core/logger.ts";
 import { cors } from "./cors.ts";
 import type { HttpEnv } from "./env.ts";
 import { compressForNode, compressionMiddleware } from "./compression.ts";
+import { docResponse, loadDocs, type DocFile } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { indexHtml, indexJson, prefersHtml, type IndexInfo } from "./index-page.ts";
 import { metricsResponse, type Metrics } from "./metrics.ts";
@@ -72,6 +73,8 @@ export interface HttpAppDeps {
   openapi: unknown;
   /** GET /: the links index (./index-page.ts). */
   index?: IndexInfo;
+  /** GET /docs/<name>.md (./docs.ts); default the package's docs/*.md. */
+  docs?: readonly DocFile[];
   /** The server span of each request (src/observability); absent when tracing is off, and then costs nothing. */
   tracing?: MiddlewareHandler<HttpEnv> | undefined;
 }
@@ -131,10 +134,13 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   app.use(cors(deps.corsOrigins));
 
   const index = deps.index ?? { version: "", publicUrl: "" };
+  const docs = deps.docs ?? loadDocs();
   app.get("/", (c) => {
     c.header("Vary", "Accept");
-    return prefersHtml(requestHeader(c, "accept")) ? c.html(indexHtml(index)) : c.json(indexJson(index));
+    return prefersHtml(requestHeader(c, "accept")) ? c.html(indexHtml(index, docs)) : c.json(indexJson(index, docs));
   });
+  // An unknown name falls through to the 404 below.
+  app.get("/docs/:name", (c, next) => docResponse(docs, c.req.param("name")) ?? next());
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     if (deps.draining?.()) return c.json({ status: "draining" }, 503);

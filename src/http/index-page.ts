@@ -1,5 +1,6 @@
 // GET /: what this server is and where to go next, for a person who opens the base URL in a
 // browser (HTML) or a program that asks for JSON (anything else). See docs/api.md.
+import { docPath, type DocFile } from "./docs.ts";
 
 export interface IndexInfo {
   version: string;
@@ -17,12 +18,9 @@ const links = (base: string) => ({
   ready: { href: `${base}/readyz`, title: "Readiness (store reachable; degraded reasons)" },
 });
 
-/** The documentation shipped with the package (not served: paths in its repository). */
-const docs = {
-  api: "docs/api.md",
-  configuration: "docs/configuration.md",
-  consumers: "docs/consumers.md",
-};
+/** The documentation this server serves (./docs.ts), by name without ".md": api, configuration, … */
+const docLinks = (base: string, docs: readonly Pick<DocFile, "name" | "title">[]) =>
+  Object.fromEntries(docs.map((d) => [d.name.replace(/\.md$/, ""), { href: base + docPath(d), title: d.title }]));
 
 /** The weight `accept` gives a media type (exact match, then type/*, then *\/*); 0 when absent. */
 function quality(accept: string, type: string): number {
@@ -42,19 +40,18 @@ function quality(accept: string, type: string): number {
 export const prefersHtml = (accept: string | undefined): boolean =>
   accept !== undefined && quality(accept, "text/html") > quality(accept, "application/json");
 
-export function indexJson(info: IndexInfo): Record<string, unknown> {
-  return { name: "workspace-gateway", version: info.version, links: links(info.publicUrl), docs };
+export function indexJson(info: IndexInfo, docs: readonly Pick<DocFile, "name" | "title">[] = []): Record<string, unknown> {
+  return { name: "workspace-gateway", version: info.version, links: links(info.publicUrl), docs: docLinks(info.publicUrl, docs) };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-export function indexHtml(info: IndexInfo): string {
-  const items = Object.values(links(info.publicUrl))
-    .map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.href)}</a> — ${escapeHtml(l.title)}</li>`)
-    .join("\n");
-  const docItems = Object.values(docs)
-    .map((d) => `<li><code>${d}</code></li>`)
-    .join("\n");
+const linkItems = (list: { href: string; title: string }[]) =>
+  list.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.href)}</a> — ${escapeHtml(l.title)}</li>`).join("\n");
+
+export function indexHtml(info: IndexInfo, docs: readonly Pick<DocFile, "name" | "title">[] = []): string {
+  const items = linkItems(Object.values(links(info.publicUrl)));
+  const docItems = linkItems(Object.values(docLinks(info.publicUrl, docs)));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>workspace-gateway</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -64,10 +61,7 @@ export function indexHtml(info: IndexInfo): string {
 <ul>
 ${items}
 </ul>
-<p>Documentation, in the package:</p>
-<ul>
-${docItems}
-</ul>
+${docItems ? `<p>Documentation (Markdown):</p>\n<ul>\n${docItems}\n</ul>` : ""}
 </body></html>
 `;
 }

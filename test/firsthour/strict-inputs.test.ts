@@ -3,11 +3,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TRPCClientError } from "@trpc/client";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayClient } from "../../src/client/index.ts";
 import { closestName, editDistance } from "../../src/core/strict-object.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { root } from "../helpers/process.ts";
 
 let tg: TestGateway;
 let key: string;
@@ -122,5 +125,29 @@ describe("GET /", () => {
     const html = await response.text();
     expect(html).toContain('<a href="/graphql">');
     expect(html).toContain('<a href="/api/v1/openapi.json">');
+    expect(html).toContain('<a href="/docs/api.md">');
+  });
+
+  it("links the docs, which the gateway serves read-only as Markdown", async () => {
+    const body = (await (await fetch(`${tg.url}/`)).json()) as { docs: Record<string, { href: string; title: string }> };
+    expect(body.docs).toMatchObject({
+      api: { href: "/docs/api.md", title: "workspace-gateway API reference" },
+      configuration: { href: "/docs/configuration.md" },
+      consumers: { href: "/docs/consumers.md" },
+      deploy: { href: "/docs/deploy.md" },
+    });
+    for (const { href } of Object.values(body.docs)) {
+      const response = await fetch(`${tg.url}${href}`);
+      expect(response.status, href).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await response.text()).toBe(await readFile(join(root, href), "utf8"));
+    }
+  });
+
+  it("serves only those files: other names and paths out of docs/ are 404", async () => {
+    for (const path of ["/docs/nothing.md", "/docs/..%2Fpackage.json", "/docs/../package.json", "/docs/", "/docs/api.md/x"]) {
+      expect((await fetch(`${tg.url}${path}`)).status, path).toBe(404);
+    }
   });
 });
