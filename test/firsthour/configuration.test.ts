@@ -17,6 +17,7 @@ import { createApiKey } from "../../src/auth/api-keys.ts";
 import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 import { connectStdio } from "../mcp/stdio-client.ts";
+import { graphqlFetch, startProductsEnv } from "../products/harness.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { root, startGatewayProcess } from "../helpers/process.ts";
 
@@ -158,6 +159,34 @@ describe("PUBLIC_URL", () => {
       await mcp.close();
     } finally {
       await tg.close();
+    }
+  });
+
+  it("makes the links of the GET / index absolute, in JSON and HTML", async () => {
+    const tg = await startTestGateway({ PUBLIC_URL: "https://docs.example.com/gw/" });
+    try {
+      const index = (await (await fetch(`${tg.url}/`)).json()) as { links: Record<string, { href: string }>; docs: Record<string, { href: string }> };
+      const hrefs = [...Object.values(index.links), ...Object.values(index.docs)].map((l) => l.href);
+      expect(hrefs.length).toBeGreaterThan(8);
+      for (const href of hrefs) expect(href).toMatch(/^https:\/\/docs\.example\.com\/gw\/[a-z]/);
+      expect(index.links["graphql"]!.href).toBe("https://docs.example.com/gw/graphql");
+      expect(index.docs["api"]!.href).toBe("https://docs.example.com/gw/docs/api.md");
+      const html = await (await fetch(`${tg.url}/`, { headers: { accept: "text/html" } })).text();
+      const anchors = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+      expect(anchors).toEqual(hrefs);
+    } finally {
+      await tg.close();
+    }
+  });
+
+  it("makes GraphQL's DriveFile.downloadUrl (a product file) absolute", async () => {
+    const env = await startProductsEnv({ env: { PUBLIC_URL: "https://docs.example.com/gw" } });
+    try {
+      const file = env.sandbox.data.files[0]!;
+      const { body } = await graphqlFetch(env.gateway.url, { query: `query ($id: ID!) { file(id: $id) { downloadUrl } }`, variables: { id: file.id } }, { token: env.token });
+      expect(body.data).toEqual({ file: { downloadUrl: `https://docs.example.com/gw/api/v1/files/${encodeURIComponent(file.id)}/content` } });
+    } finally {
+      await env.close();
     }
   });
 
