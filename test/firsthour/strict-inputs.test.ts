@@ -11,6 +11,7 @@ import { closestName, editDistance } from "../../src/core/strict-object.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { root } from "../helpers/process.ts";
+import { startProductsEnv } from "../products/harness.ts";
 
 let tg: TestGateway;
 let key: string;
@@ -60,6 +61,21 @@ describe("unknown fields", () => {
     const { message, data } = error as TRPCClientError<never> & { data: { code: string; gatewayCode: string } };
     expect(message).toBe(NMAE);
     expect(data).toMatchObject({ code: "BAD_REQUEST", gatewayCode: "BAD_USER_INPUT" });
+  });
+
+  it("tRPC: a product procedure too (calendar.events), before any upstream call", async () => {
+    const env = await startProductsEnv();
+    try {
+      const client = createGatewayClient({ url: env.gateway.url, token: env.token });
+      const error = await client.calendar.events.query({ limt: 5 } as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TRPCClientError);
+      const { message, data } = error as TRPCClientError<never> & { data: { code: string; gatewayCode: string } };
+      expect(message).toBe('unknown field "limt" (did you mean "limit"?)');
+      expect(data).toMatchObject({ code: "BAD_REQUEST", gatewayCode: "BAD_USER_INPUT" });
+      expect(env.sandbox.requests).toEqual([]);
+    } finally {
+      await env.close();
+    }
   });
 
   it("MCP: the tool result names the field; tools/list advertises additionalProperties: false", async () => {
