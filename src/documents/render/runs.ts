@@ -7,7 +7,7 @@
 // gives the element) that holds the finished w:r element, with run properties shared between runs
 // of the same formatting. docx still writes it out, inside its own paragraphs and hyperlinks.
 import { BaseXmlComponent, type IXmlableObject, type ParagraphChild } from "docx";
-import { MONOSPACE_FONT } from "./styles.ts";
+import { CODE_CHAR_STYLE, HYPERLINK_COLOR, MONOSPACE_FONT } from "./styles.ts";
 
 export const BOLD = 1;
 export const ITALIC = 2;
@@ -56,10 +56,23 @@ const PRESERVE = { _attr: { "xml:space": "preserve" } } as const;
 const EMPTY = {} as const;
 const TAB = { "w:tab": EMPTY } as const;
 
+/**
+ * A run has one character style. Inline code's (Verbatim Char) is what readers recognise as code
+ * (pandoc reads it back as Code), so it wins over Hyperlink; a code link keeps the link's look
+ * as direct colour and underline.
+ */
+function runStyle(flags: number): string | undefined {
+  if (flags & CODE) return CODE_CHAR_STYLE;
+  return flags & LINK ? "Hyperlink" : undefined;
+}
+
+const codeLink = (flags: number): boolean => (flags & (CODE | LINK)) === (CODE | LINK);
+
 /** w:rPr for each combination of formatting flags, children in CT_RPr schema order. */
 const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_COMBINATIONS }, (_, flags) => {
   const children: IXmlableObject[] = [];
-  if (flags & LINK) children.push({ "w:rStyle": { _attr: { "w:val": "Hyperlink" } } });
+  const style = runStyle(flags);
+  if (style) children.push({ "w:rStyle": { _attr: { "w:val": style } } });
   if (flags & CODE) {
     children.push({
       "w:rFonts": { _attr: { "w:ascii": MONOSPACE_FONT, "w:hAnsi": MONOSPACE_FONT, "w:eastAsia": MONOSPACE_FONT, "w:cs": MONOSPACE_FONT } },
@@ -68,7 +81,8 @@ const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_
   if (flags & BOLD) children.push({ "w:b": EMPTY }, { "w:bCs": EMPTY });
   if (flags & ITALIC) children.push({ "w:i": EMPTY }, { "w:iCs": EMPTY });
   if (flags & STRIKE) children.push({ "w:strike": EMPTY });
-  if (flags & UNDERLINE) children.push({ "w:u": { _attr: { "w:val": "single" } } });
+  if (codeLink(flags)) children.push({ "w:color": { _attr: { "w:val": HYPERLINK_COLOR } } });
+  if (flags & UNDERLINE || codeLink(flags)) children.push({ "w:u": { _attr: { "w:val": "single" } } });
   if (flags & (SUBSCRIPT | SUPERSCRIPT)) children.push({ "w:vertAlign": { _attr: { "w:val": flags & SUPERSCRIPT ? "superscript" : "subscript" } } });
   return children.length > 0 ? { "w:rPr": children } : undefined;
 });
@@ -76,12 +90,14 @@ const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_
 /** runProperties as XML, for runs written as strings (tables: see ./table.ts). */
 const runPropertiesXml: string[] = Array.from({ length: FLAG_COMBINATIONS }, (_, flags) => {
   let out = "";
-  if (flags & LINK) out += '<w:rStyle w:val="Hyperlink"/>';
+  const style = runStyle(flags);
+  if (style) out += `<w:rStyle w:val="${style}"/>`;
   if (flags & CODE) out += `<w:rFonts w:ascii="${MONOSPACE_FONT}" w:hAnsi="${MONOSPACE_FONT}" w:eastAsia="${MONOSPACE_FONT}" w:cs="${MONOSPACE_FONT}"/>`;
   if (flags & BOLD) out += "<w:b/><w:bCs/>";
   if (flags & ITALIC) out += "<w:i/><w:iCs/>";
   if (flags & STRIKE) out += "<w:strike/>";
-  if (flags & UNDERLINE) out += '<w:u w:val="single"/>';
+  if (codeLink(flags)) out += `<w:color w:val="${HYPERLINK_COLOR}"/>`;
+  if (flags & UNDERLINE || codeLink(flags)) out += '<w:u w:val="single"/>';
   if (flags & (SUBSCRIPT | SUPERSCRIPT)) out += `<w:vertAlign w:val="${flags & SUPERSCRIPT ? "superscript" : "subscript"}"/>`;
   return out ? `<w:rPr>${out}</w:rPr>` : "";
 });

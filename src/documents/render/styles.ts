@@ -6,6 +6,10 @@ export const MONOSPACE_FONT = "Consolas";
 export const CODE_SHADING_FILL = "F2F2F2";
 export const QUOTE_STYLE = "Quote";
 export const CODE_STYLE = "SourceCode";
+/** Inline code's character style: pandoc's and Word users' "Verbatim Char", which pandoc reads back as Code. */
+export const CODE_CHAR_STYLE = "VerbatimChar";
+/** Word's Hyperlink colour, for code links (whose character style is Verbatim Char, not Hyperlink). */
+export const HYPERLINK_COLOR = "0563C1";
 
 /** Twips per list level / blockquote level. */
 export const INDENT_STEP = 720;
@@ -93,6 +97,16 @@ export const styles: IStylesOptions = {
       quickFormat: true,
       run: { font: MONOSPACE_FONT, size: 20 },
       paragraph: { spacing: { before: 0, after: 0, line: 240 }, shading: { type: "clear", color: "auto", fill: CODE_SHADING_FILL } },
+    },
+  ],
+  characterStyles: [
+    {
+      id: CODE_CHAR_STYLE,
+      name: "Verbatim Char",
+      // No basedOn: docx does not define DefaultParagraphFont, and pandoc's reader skips a style
+      // whose parent is missing (it then reads the runs as plain text, not Code).
+      quickFormat: true,
+      run: { font: MONOSPACE_FONT, size: 20 },
     },
   ],
 };

@@ -114,4 +114,27 @@ describe.skipIf(!pandoc)("pandoc reads the rendered .docx back", () => {
     expect(links).toEqual(expect.arrayContaining(["mailto:tj@vision-media.ca", "mailto:team@example.com", "mailto:tj@example.net", "mailto:maintainer@example.com"]));
     for (const node of all) if (node.t === "Str") expect(node.c as string).not.toMatch(/<!--|-->|omit/);
   });
+  it("code styles: inline code is Code (Verbatim Char), code blocks CodeBlock (Source Code), quotes BlockQuote (Quote)", async () => {
+    const all = [...nodes(await read("code-styles.md"))];
+    const code = all.filter((n) => n.t === "Code").map((n) => (n.c as [unknown, string])[1]);
+    expect(code).toEqual(
+      expect.arrayContaining(["inline code", "npm install", "npm test", "back`ticks", "<tags>", "renderDocument()", "code", "--flag", "html code", "Ctrl", "C", "--out"]),
+    );
+    // A code span inside a link is still code, inside the link.
+    const link = all.find((n) => n.t === "Link" && (n.c as [unknown, unknown, [string]])[2][0] === "https://example.com/api");
+    expect([...nodes((link?.c as unknown[])[1])].map((n) => n.t)).toContain("Code");
+    const blocks = all.filter((n) => n.t === "CodeBlock").map((n) => (n.c as [unknown, string])[1]);
+    expect(blocks).toEqual(
+      expect.arrayContaining([
+        "const answer: number = 42;\n  indented   spaces kept",
+        "an indented code block\nsecond line",
+        "preformatted HTML\n  keeps its spaces",
+      ]),
+    );
+    const quotes = all.filter((n) => n.t === "BlockQuote").map((n) => plain(n.c));
+    expect(quotes.some((q) => q.includes("A quoted paragraph with code in it."))).toBe(true);
+    expect(quotes.some((q) => q.includes("A nested quote."))).toBe(true);
+    // No backtick reaches the text pandoc reads outside code.
+    for (const node of all) if (node.t === "Str") expect(node.c as string).not.toContain("`");
+  });
 });
