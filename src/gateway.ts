@@ -79,6 +79,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     redisUrl: config.REDIS_URL,
     log: logger,
+    onFailOpen: (limiter) => metrics.rateLimitFailOpen.inc({ limiter }),
   });
   const createContext = createContextFactory({ authenticator, limits: rateLimiter, logger });
   const upstream = createUpstreamClient({

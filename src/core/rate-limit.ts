@@ -41,10 +41,32 @@ function rateLimited(error: unknown, message: string): never {
   throw error;
 }
 
-function limiterFor(points: number, keyPrefix: string, redis: Redis | undefined): RateLimiterAbstract {
+/** Which budget fell back to per-process counting: the label of gateway_rate_limit_fail_open_total. */
+export type LimiterName = "requests" | "addresses" | "auth_failures";
+
+/**
+ * The fallback while Redis does not answer: rate-limiter-flexible calls it only when a Redis
+ * command failed, so each call is one check that failed open (counted here, not shared).
+ */
+class FailOpenLimiter extends RateLimiterMemory {
+  constructor(
+    opts: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly onFailOpen: () => void,
+  ) {
+    super(opts);
+  }
+  override consume(...args: Parameters<RateLimiterMemory["consume"]>): ReturnType<RateLimiterMemory["consume"]> {
+    this.onFailOpen();
+    return super.consume(...args);
+  }
+}
+
+function limiterFor(points: number, keyPrefix: string, redis: Redis | undefined, onFailOpen: () => void): RateLimiterAbstract {
   const common = { points, duration: 60, keyPrefix };
   // If Redis is unreachable, fall back to per-process counting rather than refusing every request.
-  return redis ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: new RateLimiterMemory(common) }) : new RateLimiterMemory(common);
+  return redis
+    ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: new FailOpenLimiter(common, onFailOpen) })
+    : new RateLimiterMemory(common);
 }
 
 export function createRateLimiters(options: {
@@ -52,7 +74,10 @@ export function createRateLimiters(options: {
   authFailuresPerMinute: number;
   redisUrl?: string | undefined;
   log: Logger;
+  /** Called for each check counted per process because Redis did not answer (the fail-open metric). */
+  onFailOpen?: (limiter: LimiterName) => void;
 }): RateLimiters {
+  const failOpen = (limiter: LimiterName) => () => options.onFailOpen?.(limiter);
   let redis: Redis | undefined;
   let redisDown: string | undefined;
   // Until the first connection is made, commands fail fast (no offline queue) and are counted per
@@ -75,9 +100,9 @@ export function createRateLimiters(options: {
       connected = true;
     });
   }
-  const budget = (keyPrefix: string, what: string): RateLimiter => {
+  const budget = (name: LimiterName, keyPrefix: string, what: string): RateLimiter => {
     if (options.perMinute <= 0) return unlimited;
-    const limiter = limiterFor(options.perMinute, keyPrefix, redis);
+    const limiter = limiterFor(options.perMinute, keyPrefix, redis, failOpen(name));
     const message = `Rate limit of ${options.perMinute} requests per minute ${what} exceeded`;
     return {
       consume: (subject, points = 1) => limiter.consume(subject, points).then(() => undefined, (error: unknown) => rateLimited(error, message)),
@@ -85,9 +110,9 @@ export function createRateLimiters(options: {
     };
   };
   return {
-    requests: budget("wg:rl", "per credential"),
-    addresses: budget("wg:rl:addr", "per client address for unverified access tokens"),
-    failures: failureLimiter(options.authFailuresPerMinute, redis),
+    requests: budget("requests", "wg:rl", "per credential"),
+    addresses: budget("addresses", "wg:rl:addr", "per client address for unverified access tokens"),
+    failures: failureLimiter(options.authFailuresPerMinute, redis, failOpen("auth_failures")),
     degraded: () => redisDown ?? (redis && !connected ? "redis: not connected yet" : undefined),
     async close() {
       await redis?.quit().catch(() => undefined);
@@ -100,9 +125,9 @@ export function createRateLimiters(options: {
  * credential is even looked at, so guessing cannot go on behind the 429s; that block is kept in
  * process (a bounded map) until the window ends, so checking it costs no Redis round trip.
  */
-function failureLimiter(perMinute: number, redis: Redis | undefined): AuthFailureLimiter {
+function failureLimiter(perMinute: number, redis: Redis | undefined, onFailOpen: () => void): AuthFailureLimiter {
   if (perMinute <= 0) return { check: () => {}, record: async () => {} };
-  const limiter = limiterFor(perMinute, "wg:rl:authfail", redis);
+  const limiter = limiterFor(perMinute, "wg:rl:authfail", redis, onFailOpen);
   const message = `Too many failed authentications from this address (${perMinute} per minute)`;
   const blockedUntil = new Map<string, number>();
   const MAX_BLOCKED = 10_000;

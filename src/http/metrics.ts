@@ -10,6 +10,8 @@ export interface Metrics {
   /** 0 closed, 1 half-open, 2 open (adapters/upstream/breaker.ts). */
   upstreamCircuitState: Gauge<"origin">;
   upstreamRetries: Counter<"origin" | "budget">;
+  /** Rate-limit checks counted per process because Redis did not answer (src/core/rate-limit.ts). */
+  rateLimitFailOpen: Counter<"limiter">;
 }
 
 export function createMetrics(): Metrics {
@@ -46,6 +48,12 @@ export function createMetrics(): Metrics {
       name: "gateway_upstream_retries_total",
       help: "Retries of idempotent upstream calls the retry budget allowed or denied, per origin",
       labelNames: ["origin", "budget"],
+      registers: [registry],
+    }),
+    rateLimitFailOpen: new Counter({
+      name: "gateway_rate_limit_fail_open_total",
+      help: "Rate-limit checks counted by this process alone because Redis was unreachable (limits not shared across replicas)",
+      labelNames: ["limiter"],
       registers: [registry],
     }),
   };
