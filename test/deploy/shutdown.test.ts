@@ -2,15 +2,20 @@
 // SIGTERM /readyz answers 503 "draining" at once while requests are still served (with
 // `Connection: close`) for SHUTDOWN_DRAIN_MS; then new connections are refused, an in-flight create
 // (its body still arriving, then rendered in a worker) completes, idle keep-alive sockets are
-// closed, and the process exits 0 with the document stored.
+// closed, and the process exits 0 with the document stored. Past SHUTDOWN_TIMEOUT_MS a request
+// still in flight is cut and the process exits anyway, its PostgreSQL pool closed.
 import { request, Agent, type IncomingMessage } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
+import { openPostgresStore } from "../../src/documents/store/postgres.ts";
 import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
 import { startGatewayProcess } from "../helpers/process.ts";
+import { testDatabaseUrl, usePostgresSchema } from "../helpers/postgres.ts";
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -117,6 +122,74 @@ it("drains: /readyz 503 at once, requests served with Connection: close, then re
     } finally {
       await after.close();
     }
+  } finally {
+    await stop();
+  }
+});
+
+const { databaseUrl } = usePostgresSchema("gw_shutdown");
+
+it("past SHUTDOWN_TIMEOUT_MS the in-flight request is cut, the process exits 0 anyway, and its PostgreSQL pool is closed", async () => {
+  const TIMEOUT_MS = 1_500;
+  // Its own application_name, to find this gateway's backends (and only them) in pg_stat_activity.
+  const app = `wg_shutdown_${process.pid}`;
+  const backends = async () => {
+    const admin = new pg.Client({ connectionString: testDatabaseUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1", [app]);
+      return Number(rows[0]!.n);
+    } finally {
+      await admin.end();
+    }
+  };
+  const keyStore = await openPostgresStore(databaseUrl, { poolMax: 1 });
+  const { key } = await createApiKey(keyStore, { userId: "deadline" }).finally(() => keyStore.close());
+  const { child, url, stop } = await startGatewayProcess({
+    DATABASE_URL: `${databaseUrl}&application_name=${app}`,
+    SHUTDOWN_DRAIN_MS: "0",
+    SHUTDOWN_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const messages: string[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    if (line.startsWith("{")) messages.push((JSON.parse(line) as { msg: string }).msg);
+  });
+  try {
+    const auth = { authorization: `Bearer ${key}` };
+    expect((await get(url, "/api/v1/documents", auth)).status).toBe(200);
+    expect(await backends()).toBeGreaterThan(0);
+
+    // A create whose body never finishes: it is still in flight at the deadline.
+    const inFlight = request(`${url}/api/v1/documents`, {
+      method: "POST",
+      agent: false,
+      headers: { ...auth, "content-type": "application/json", "transfer-encoding": "chunked" },
+    });
+    const outcome = new Promise<string>((resolve) => {
+      inFlight.on("response", (res) => resolve(`answered ${res.statusCode}`));
+      inFlight.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    inFlight.write('{"name":"never finished","markdown":"# ');
+    inFlight.flushHeaders();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const termAt = Date.now();
+    child.kill("SIGTERM");
+    const cut = await outcome;
+    const cutAfter = Date.now() - termAt;
+    expect(cut).toBe("ECONNRESET"); // the socket destroyed under it, no answer
+    expect(cutAfter).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
+    expect(await exited).toBe(0);
+    expect(Date.now() - termAt).toBeLessThan(TIMEOUT_MS + 10_000);
+    // "stopped" is logged once gateway.close() (render workers, Redis, the store's pool) returned.
+    expect(messages).toEqual(expect.arrayContaining(["shutting down", "stopped"]));
+    // PostgreSQL drops a backend a moment after its client goes: poll briefly.
+    let left = await backends();
+    for (const started = Date.now(); left > 0 && Date.now() - started < 5_000; left = await backends()) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(left).toBe(0);
   } finally {
     await stop();
   }
