@@ -1,4 +1,5 @@
-// What the documents service needs from rendering: markdown in, .docx bytes and their text out.
+// What the documents service needs from rendering: markdown in, .docx bytes and their text out;
+// and the way back, an uploaded .docx in, its text and markdown out.
 import { GatewayError } from "../core/errors.ts";
 
 export interface RenderedDocument {
@@ -14,10 +15,20 @@ export interface RenderCallOptions {
   principal?: string | undefined;
 }
 
+/** What an uploaded .docx holds, for storing and reading. */
+export interface ExtractedDocument {
+  /** Its text in the shape of RenderedDocument.text (paragraphs, list items, table cells each followed by a blank line, trailing newlines removed). */
+  text: string;
+  /** Its structure as markdown (headings, lists, tables, links, code, emphasis) that renders back to the same blocks. */
+  markdown: string;
+}
+
 export interface DocumentRenderer {
   render(markdown: string, title: string, options?: RenderCallOptions): Promise<RenderedDocument>;
+  /** Validates an uploaded .docx and extracts its text (§4 shape) and markdown, in the worker pool. Throws GatewayError. */
+  extract(docx: Uint8Array, options?: RenderCallOptions): Promise<ExtractedDocument>;
   close(): Promise<void>;
 }
 
-/** A render whose caller went away; nobody reads it, but logs show it. */
+/** A render or extraction whose caller went away; nobody reads it, but logs show it. */
 export const cancelled = (): GatewayError => new GatewayError("BAD_USER_INPUT", "The request was cancelled");

@@ -21,6 +21,9 @@ const failingRenderer: DocumentRenderer = {
     }
     throw new Error("renderer exploded: /secret/path");
   },
+  async extract() {
+    throw new Error("renderer exploded: /secret/path");
+  },
   async close() {},
 };
 

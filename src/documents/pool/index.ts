@@ -1,4 +1,6 @@
 // A bounded pool of render workers: at most `size` renders at once, at most `maxQueue` waiting.
+// A job is a render (markdown → .docx) or an extraction (an uploaded .docx → text and markdown);
+// both kinds share the workers, the queue and every bound below ("render" stands for either).
 // Beyond that a render is refused at once (SERVICE_UNAVAILABLE + Retry-After) rather than
 // building an unbounded backlog; the event loop never runs a render itself.
 //
@@ -19,8 +21,9 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
-import { cancelled, type DocumentRenderer, type RenderCallOptions, type RenderedDocument } from "../renderer.ts";
-import type { RenderRequest, RenderResponse, WorkerData } from "./protocol.ts";
+import { DOCX_UPLOAD_LIMIT_BYTES } from "../import/limits.ts";
+import { cancelled, type DocumentRenderer, type ExtractedDocument, type RenderCallOptions, type RenderedDocument } from "../renderer.ts";
+import type { WorkerData, WorkerRequest, WorkerResponse } from "./protocol.ts";
 
 export interface RenderPoolOptions {
   /** Worker threads; default: cores − 1, at least 1. */
@@ -70,10 +73,14 @@ export type RenderPoolEvent =
   | "worker-failed"
   | "recycled";
 
+type JobResult = RenderedDocument | ExtractedDocument;
+
 interface Job {
-  request: RenderRequest;
+  request: WorkerRequest;
+  /** What the job weighs for fair queueing: characters of markdown, or bytes of the upload. */
+  weight: number;
   principal: string;
-  resolve(value: RenderedDocument): void;
+  resolve(value: JobResult): void;
   reject(error: unknown): void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -160,6 +167,24 @@ export class RenderPool implements DocumentRenderer {
   }
 
   render(markdown: string, title: string, options: RenderCallOptions = {}): Promise<RenderedDocument> {
+    return this.submit<RenderedDocument>({ kind: "render", id: 0, markdown, title }, markdown.length, options);
+  }
+
+  /**
+   * Validates an uploaded .docx and extracts its text and markdown in a worker, under the same
+   * bounds as a render. A bad upload fails with the GatewayError validation gave it (415 or 413).
+   */
+  extract(docx: Uint8Array, options: RenderCallOptions = {}): Promise<ExtractedDocument> {
+    if (docx.byteLength > DOCX_UPLOAD_LIMIT_BYTES) {
+      return Promise.reject(
+        new GatewayError("PAYLOAD_TOO_LARGE", `The .docx is larger than ${DOCX_UPLOAD_LIMIT_BYTES} bytes`, { details: { limit: DOCX_UPLOAD_LIMIT_BYTES } }),
+      );
+    }
+    // The worker gets a copy of its own (transferred, not copied again): the caller keeps its bytes.
+    return this.submit<ExtractedDocument>({ kind: "extract", id: 0, docx: docx.slice().buffer }, docx.byteLength, options);
+  }
+
+  private submit<T extends JobResult>(request: WorkerRequest, weight: number, options: RenderCallOptions): Promise<T> {
     const { signal } = options;
     const principal = options.principal ?? "";
     if (this.closed) return Promise.reject(shuttingDown());
@@ -180,11 +205,13 @@ export class RenderPool implements DocumentRenderer {
         return Promise.reject(queueFull());
       }
     }
-    return new Promise<RenderedDocument>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
+      request.id = this.nextId++;
       const job: Job = {
-        request: { id: this.nextId++, markdown, title },
+        request,
+        weight,
         principal,
-        resolve,
+        resolve: resolve as (value: JobResult) => void,
         reject,
         signal,
         onAbort: undefined,
@@ -286,7 +313,7 @@ export class RenderPool implements DocumentRenderer {
     let bestWork = Infinity;
     for (const [principal, jobs] of this.queues) {
       const running = this.running.get(principal) ?? 0;
-      const work = (this.work.get(principal) ?? 0) + jobs[0]!.request.markdown.length;
+      const work = (this.work.get(principal) ?? 0) + jobs[0]!.weight;
       if (running < bestRunning || (running === bestRunning && work < bestWork)) {
         best = jobs[0];
         bestRunning = running;
@@ -314,7 +341,7 @@ export class RenderPool implements DocumentRenderer {
   }
 
   /** Ends a job once: clears its timer and abort listener, and forgets an idle principal. */
-  private settle(job: Job, outcome: Error | RenderedDocument): void {
+  private settle(job: Job, outcome: Error | JobResult): void {
     if (job.done) return;
     job.done = true;
     if (job.timer) clearTimeout(job.timer);
@@ -333,7 +360,7 @@ export class RenderPool implements DocumentRenderer {
     });
     const slot: Slot = { worker, job: null, ready: false, jobs: 0, bloated: false, idleTimer: undefined };
     worker.unref();
-    worker.on("message", (message: RenderResponse | { ready: true }) => {
+    worker.on("message", (message: WorkerResponse | { ready: true }) => {
       if ("ready" in message) {
         slot.ready = true;
         // A job handed over while the worker was starting has its deadline from now on.
@@ -347,9 +374,13 @@ export class RenderPool implements DocumentRenderer {
       slot.bloated ||= message.heapMb > this.recycleHeapMb;
       if (message.ok) {
         this.counts.completed++;
-        this.settle(job, { docx: new Uint8Array(message.docx), text: message.text });
+        this.settle(job, message.kind === "render" ? { docx: new Uint8Array(message.docx), text: message.text } : { text: message.text, markdown: message.markdown });
+      } else if (message.code) {
+        // The worker refused the input (an upload that is not a .docx, or too big once opened).
+        this.settle(job, new GatewayError(message.code, message.message, message.details === undefined ? {} : { details: message.details }));
       } else {
-        this.settle(job, new GatewayError("INTERNAL", "Rendering failed", { cause: new Error(message.message) }));
+        const what = job.request.kind === "render" ? "Rendering" : "Reading the .docx";
+        this.settle(job, new GatewayError("INTERNAL", `${what} failed`, { cause: new Error(message.message) }));
       }
       if (recycle && !this.closed) {
         this.event("recycled");
@@ -379,7 +410,7 @@ export class RenderPool implements DocumentRenderer {
           this.event("out-of-memory");
           this.settle(
             job,
-            new GatewayError("PAYLOAD_TOO_LARGE", `Rendering this document needs more than the ${this.maxHeapMb} MB a render may use; send a smaller or simpler document`, {
+            new GatewayError("PAYLOAD_TOO_LARGE", `${doing(job)} needs more than the ${this.maxHeapMb} MB a render may use; send a smaller or simpler document`, {
               details: { reason: "render_memory", limitMb: this.maxHeapMb },
               cause: error,
             }),
@@ -445,8 +476,8 @@ export class RenderPool implements DocumentRenderer {
     slot.job = job;
     slot.jobs++;
     this.running.set(job.principal, (this.running.get(job.principal) ?? 0) + 1);
-    this.work.set(job.principal, (this.work.get(job.principal) ?? 0) + job.request.markdown.length);
-    slot.worker.postMessage(job.request);
+    this.work.set(job.principal, (this.work.get(job.principal) ?? 0) + job.weight);
+    slot.worker.postMessage(job.request, job.request.kind === "extract" ? [job.request.docx] : []);
     if (slot.ready) this.armDeadline(slot, job);
   }
 
@@ -464,7 +495,7 @@ export class RenderPool implements DocumentRenderer {
           job,
           new GatewayError(
             "PAYLOAD_TOO_LARGE",
-            `Rendering this document took longer than the ${this.timeoutMs} ms a render may take; send a smaller or simpler document`,
+            `${doing(job)} took longer than the ${this.timeoutMs} ms a render may take; send a smaller or simpler document`,
             { details: { reason: "render_timeout", limitMs: this.timeoutMs } },
           ),
         );
@@ -483,6 +514,11 @@ export class RenderPool implements DocumentRenderer {
       this.start(slot, job);
     }
   }
+}
+
+/** The job, for messages: the limits are the same, the caller's document differs. */
+function doing(job: Job): string {
+  return job.request.kind === "render" ? "Rendering this document" : "Reading this .docx";
 }
 
 function queueFull(): GatewayError {

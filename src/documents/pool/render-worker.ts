@@ -1,18 +1,21 @@
-// Runs inside a worker thread: renders one document per message, off the main event loop.
+// Runs inside a worker thread: one job per message, off the main event loop: a render (markdown →
+// .docx) or an extraction (an uploaded .docx → text and markdown, ../import/extract.ts).
 // Before its first job (and only while no job is waiting) it renders a sample document a few
 // times, so that real renders run on optimised code.
 import { setPriority } from "node:os";
 import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
+import { GatewayError } from "../../core/errors.ts";
+import { extractDocx } from "../import/extract.ts";
 import { renderDocument } from "../render/index.ts";
-import type { RenderRequest, RenderResponse, WorkerData } from "./protocol.ts";
+import type { ExtractRequest, RenderRequest, WorkerData, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { warmupMarkdown } from "./warmup.ts";
 
 const port = parentPort;
 if (!port) throw new Error("render-worker must run in a worker thread");
 
 const data = workerData as Partial<WorkerData> | undefined;
-const pending: RenderRequest[] = [];
+const pending: WorkerRequest[] = [];
 let warmups = data?.warmup ?? 0;
 let running = false;
 
@@ -39,17 +42,33 @@ async function render(request: RenderRequest): Promise<void> {
       docx.byteOffset === 0 && docx.byteLength === docx.buffer.byteLength
         ? (docx.buffer as ArrayBuffer)
         : (docx.buffer.slice(docx.byteOffset, docx.byteOffset + docx.byteLength) as ArrayBuffer);
-    const response: RenderResponse = { id: request.id, ok: true, docx: buffer, text, heapMb: heapMb() };
+    const response: WorkerResponse = { id: request.id, ok: true, kind: "render", docx: buffer, text, heapMb: heapMb() };
     port!.postMessage(response, [buffer]);
   } catch (error) {
-    const response: RenderResponse = {
-      id: request.id,
-      ok: false,
-      message: error instanceof Error ? error.message : String(error),
-      heapMb: heapMb(),
-    };
-    port!.postMessage(response);
+    fail(request.id, error);
   }
+}
+
+async function extract(request: ExtractRequest): Promise<void> {
+  try {
+    const { text, markdown } = await extractDocx(new Uint8Array(request.docx));
+    const response: WorkerResponse = { id: request.id, ok: true, kind: "extract", text, markdown, heapMb: heapMb() };
+    port!.postMessage(response);
+  } catch (error) {
+    fail(request.id, error);
+  }
+}
+
+/** A GatewayError (a bad upload) goes back with its code and details, so the caller gets the same error. */
+function fail(id: number, error: unknown): void {
+  const response: WorkerResponse = {
+    id,
+    ok: false,
+    message: error instanceof Error ? error.message : String(error),
+    ...(error instanceof GatewayError ? { code: error.code, details: error.details } : {}),
+    heapMb: heapMb(),
+  };
+  port!.postMessage(response);
 }
 
 async function run(): Promise<void> {
@@ -59,7 +78,7 @@ async function run(): Promise<void> {
     for (;;) {
       const request = pending.shift();
       if (request) {
-        await render(request);
+        await (request.kind === "extract" ? extract(request) : render(request));
       } else if (warmups > 0) {
         warmups--;
         await renderDocument(warmupMarkdown(), { title: "warm-up" }).catch(() => undefined);
@@ -74,7 +93,7 @@ async function run(): Promise<void> {
   }
 }
 
-port.on("message", (request: RenderRequest) => {
+port.on("message", (request: WorkerRequest) => {
   pending.push(request);
   void run();
 });
