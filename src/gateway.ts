@@ -11,7 +11,7 @@ import { createContextFactory, type ContextFactory } from "./core/request-contex
 import { createRenderPool } from "./documents/pool/configure.ts";
 import type { DocumentRenderer } from "./documents/renderer.ts";
 import { openStore } from "./documents/store/index.ts";
-import type { DocumentStore } from "./documents/store/types.ts";
+import type { Store } from "./documents/store/types.ts";
 import { createHttpApp } from "./http/app.ts";
 import type { HttpEnv } from "./http/env.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
@@ -41,7 +41,7 @@ export interface Gateway {
   config: Config;
   logger: Logger;
   metrics: Metrics;
-  store: DocumentStore;
+  store: Store;
   services: Services;
   createContext: ContextFactory;
   /** Closes what the gateway opened: render workers, rate-limit connections, the store. */

@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { GatewayError } from "../core/errors.ts";
 import { documentScopes } from "./principal.ts";
-import type { ApiKeyRecord, DocumentStore } from "../documents/store/types.ts";
+import type { ApiKeyRecord, KeyStore } from "../documents/store/types.ts";
 
 export const API_KEY_PREFIX = "wgk_";
 const keyPattern = /^wgk_[A-Za-z0-9_-]{43,}$/;
@@ -34,7 +34,7 @@ const idPattern = /^[A-Za-z0-9._@:-]{1,128}$/;
 const tenantPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export async function createApiKey(
-  store: DocumentStore,
+  store: KeyStore,
   input: CreateApiKeyInput,
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   if (!idPattern.test(input.userId)) throw new GatewayError("BAD_USER_INPUT", "user id must be 1-128 of [A-Za-z0-9._@:-]");
@@ -65,7 +65,7 @@ export async function createApiKey(
 }
 
 /** The stored record for a presented key, or null when unknown, revoked or expired. */
-export async function verifyApiKey(store: DocumentStore, key: string, now = new Date()): Promise<ApiKeyRecord | null> {
+export async function verifyApiKey(store: KeyStore, key: string, now = new Date()): Promise<ApiKeyRecord | null> {
   if (!keyPattern.test(key)) return null;
   const hash = hashApiKey(key);
   const record = await store.findApiKeyByHash(hash);

@@ -1,6 +1,6 @@
 // Turns an Authorization header into a Principal. The one place credentials are checked.
 import { GatewayError, unauthenticated } from "../core/errors.ts";
-import type { DocumentStore } from "../documents/store/types.ts";
+import type { KeyStore } from "../documents/store/types.ts";
 import { looksLikeApiKey, verifyApiKey } from "./api-keys.ts";
 import type { AccessTokenVerifier } from "./jwt.ts";
 import type { Principal } from "./principal.ts";
@@ -14,7 +14,7 @@ const bearerPattern = /^Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 /** Longest credential looked at: API keys are 47 characters, real access tokens a few hundred to a few KB. */
 export const MAX_CREDENTIAL_LENGTH = 8192;
 
-export function createAuthenticator(deps: { store: DocumentStore; verifyAccessToken: AccessTokenVerifier | null }): Authenticator {
+export function createAuthenticator(deps: { store: KeyStore; verifyAccessToken: AccessTokenVerifier | null }): Authenticator {
   return {
     async authenticate(authorization) {
       if (!authorization) throw unauthenticated("Missing Authorization header (expected: Bearer <token>)");

@@ -1,7 +1,7 @@
 // `workspace-gateway keys create|list|revoke`: personal API keys, straight against the store.
 import { parseArgs } from "node:util";
 import { createApiKey, parseDuration } from "../auth/api-keys.ts";
-import type { DocumentStore } from "../documents/store/types.ts";
+import type { KeyStore } from "../documents/store/types.ts";
 import { TENANT_ID } from "../../adapters/tenants.ts";
 
 export const keysUsage = `Usage:
@@ -17,7 +17,7 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-export async function runKeys(store: DocumentStore, argv: string[], out: (line: string) => void): Promise<void> {
+export async function runKeys(store: KeyStore, argv: string[], out: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,

@@ -8,6 +8,8 @@ export const errorCodes = {
   NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   // A REST route that exists, asked with a method it does not have (with `Allow`); see docs/api.md.
   METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
+  // If-Match / expectedVersion is not the document's current version; nothing was written.
+  PRECONDITION_FAILED: { status: 412, trpc: "PRECONDITION_FAILED" },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   RATE_LIMITED: { status: 429, trpc: "TOO_MANY_REQUESTS" },

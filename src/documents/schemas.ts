@@ -77,10 +77,96 @@ export const listDocumentsInputSchema = strictObject({
   cursor: z.string().max(512).optional().meta({ description: "Opaque, from nextCursor" }),
 }).meta({ id: "ListDocumentsInput" });
 
+export const textFormatSchema = z
+  .enum(["text", "markdown"])
+  .default("text")
+  .meta({ description: "text (default): the extracted text; markdown: headings, lists, tables, links, code and emphasis as markdown" });
+
+const maxCharsSchema = integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" });
+
 export const readDocumentInputSchema = strictObject({
   id: documentIdSchema,
-  maxChars: integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" }),
+  maxChars: maxCharsSchema,
+  format: textFormatSchema,
 }).meta({ id: "ReadDocumentInput" });
+
+/** A document's version number: 1 on create, +1 on every change. */
+export const versionNumberSchema = integer(1, 2_147_483_647);
+const expectedVersionSchema = versionNumberSchema
+  .optional()
+  .meta({ description: "The version the change is based on; another current version is PRECONDITION_FAILED and nothing is written" });
+
+export const updateDocumentInputSchema = strictObject({
+  id: documentIdSchema,
+  markdown: z
+    .string()
+    .overwrite(withoutTrailingLineEndings)
+    .max(MARKDOWN_LIMIT)
+    .optional()
+    .meta({ description: "New content, rendered as on create (up to 400,000 characters)" }),
+  name: documentNameSchema.optional().meta({ description: "A new name (1–255 characters)" }),
+  expectedVersion: expectedVersionSchema,
+})
+  .refine((input) => input.markdown !== undefined || input.name !== undefined, { message: "markdown or name is required", path: ["markdown"] })
+  .meta({ id: "UpdateDocumentInput" });
+
+export const renameDocumentInputSchema = strictObject({
+  id: documentIdSchema,
+  name: documentNameSchema,
+  expectedVersion: expectedVersionSchema,
+}).meta({ id: "RenameDocumentInput" });
+
+export const deleteDocumentInputSchema = strictObject({ id: documentIdSchema, expectedVersion: expectedVersionSchema }).meta({
+  id: "DeleteDocumentInput",
+});
+
+/** An uploaded .docx as a new document (import) or as new content. `name` defaults to the file's name. */
+export const importDocumentInputSchema = strictObject({
+  name: documentNameSchema,
+  idempotencyKey: idempotencyKeySchema.optional(),
+});
+
+export const replaceFromDocxInputSchema = strictObject({
+  id: documentIdSchema,
+  name: documentNameSchema.optional(),
+  expectedVersion: expectedVersionSchema,
+});
+
+export const listVersionsInputSchema = strictObject({
+  id: documentIdSchema,
+  limit: integer(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: "1–100, default 50" }),
+  cursor: z.string().max(512).optional().meta({ description: "Opaque, from nextCursor" }),
+}).meta({ id: "ListVersionsInput" });
+
+export const readVersionInputSchema = strictObject({
+  id: documentIdSchema,
+  version: versionNumberSchema,
+  maxChars: maxCharsSchema,
+  format: textFormatSchema,
+}).meta({ id: "ReadVersionInput" });
+
+export const restoreVersionInputSchema = strictObject({
+  id: documentIdSchema,
+  version: versionNumberSchema,
+  expectedVersion: expectedVersionSchema,
+}).meta({ id: "RestoreVersionInput" });
+
+export const listTrashInputSchema = listDocumentsInputSchema.meta({ id: "ListTrashInput" });
+export const documentRefInputSchema = strictObject({ id: documentIdSchema });
+
+export const SHARE_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
+export const createShareInputSchema = strictObject({
+  id: documentIdSchema,
+  expiresInSeconds: integer(60, 31_536_000).default(SHARE_DEFAULT_SECONDS).meta({ description: "60–31,536,000, default 7 days" }),
+}).meta({ id: "CreateShareInput" });
+
+export const revokeShareInputSchema = strictObject({ id: documentIdSchema, shareId: z.string().max(64) });
+
+export const readSharedInputSchema = strictObject({
+  token: z.string().max(128),
+  maxChars: maxCharsSchema,
+  format: textFormatSchema,
+});
 
 /** A document by id (GraphQL `document`, tRPC `documents.get`). */
 export const getDocumentInputSchema = strictObject({ id: documentIdSchema });
@@ -94,10 +180,49 @@ export const documentSummarySchema = z
     updatedAt: z.string().meta({ format: "date-time" }),
     sizeBytes: z.number().int(),
     characters: z.number().int().meta({ description: "Length of the extracted text" }),
+    version: z.number().int().meta({ description: "1 on create, +1 on every change; the ETag follows it" }),
     url: z.string(),
     downloadUrl: z.string(),
   })
   .meta({ id: "Document" });
+
+export const trashedDocumentSchema = documentSummarySchema
+  .extend({ deletedAt: z.string().meta({ format: "date-time" }) })
+  .meta({ id: "TrashedDocument" });
+
+export const trashListSchema = z
+  .object({ documents: z.array(trashedDocumentSchema), nextCursor: z.string().nullable() })
+  .meta({ id: "TrashList" });
+
+export const versionSchema = z
+  .object({
+    version: z.number().int(),
+    name: z.string(),
+    createdAt: z.string().meta({ format: "date-time" }),
+    createdBy: z.string().meta({ description: "The user who made this version" }),
+    sizeBytes: z.number().int(),
+    characters: z.number().int(),
+    source: z.enum(["markdown", "docx", "rename", "restore"]),
+  })
+  .meta({ id: "DocumentVersion" });
+
+export const versionListSchema = z
+  .object({ versions: z.array(versionSchema), nextCursor: z.string().nullable() })
+  .meta({ id: "DocumentVersionList" });
+
+export const shareSchema = z
+  .object({
+    id: z.string(),
+    createdAt: z.string().meta({ format: "date-time" }),
+    expiresAt: z.string().meta({ format: "date-time" }),
+  })
+  .meta({ id: "DocumentShare" });
+
+export const createdShareSchema = shareSchema
+  .extend({ url: z.string().meta({ description: "The share link; it holds the token, shown only here" }) })
+  .meta({ id: "CreatedShare" });
+
+export const shareListSchema = z.object({ shares: z.array(shareSchema) }).meta({ id: "DocumentShareList" });
 
 export const documentListSchema = z
   .object({ documents: z.array(documentSummarySchema), nextCursor: z.string().nullable() })
@@ -109,7 +234,9 @@ export const documentTextSchema = z
     name: z.string(),
     createdAt: z.string().meta({ format: "date-time" }),
     updatedAt: z.string().meta({ format: "date-time" }),
-    text: z.string(),
+    version: z.number().int(),
+    format: z.enum(["text", "markdown"]),
+    text: z.string().meta({ description: "The text, or markdown when format=markdown" }),
     truncated: z.boolean(),
     totalChars: z.number().int(),
   })
@@ -127,3 +254,19 @@ export type ReadDocumentInput = z.input<typeof readDocumentInputSchema>;
 export type DocumentSummary = z.output<typeof documentSummarySchema>;
 export type DocumentList = z.output<typeof documentListSchema>;
 export type DocumentText = z.output<typeof documentTextSchema>;
+export type TrashedDocument = z.output<typeof trashedDocumentSchema>;
+export type TrashList = z.output<typeof trashListSchema>;
+export type DocumentVersion = z.output<typeof versionSchema>;
+export type DocumentVersionList = z.output<typeof versionListSchema>;
+export type DocumentShare = z.output<typeof shareSchema>;
+export type CreatedShare = z.output<typeof createdShareSchema>;
+export type UpdateDocumentInput = z.input<typeof updateDocumentInputSchema>;
+export type RenameDocumentInput = z.input<typeof renameDocumentInputSchema>;
+export type DeleteDocumentInput = z.input<typeof deleteDocumentInputSchema>;
+export type ListVersionsInput = z.input<typeof listVersionsInputSchema>;
+export type ReadVersionInput = z.input<typeof readVersionInputSchema>;
+export type RestoreVersionInput = z.input<typeof restoreVersionInputSchema>;
+export type CreateShareInput = z.input<typeof createShareInputSchema>;
+export type RevokeShareInput = z.input<typeof revokeShareInputSchema>;
+export type ReadSharedInput = z.input<typeof readSharedInputSchema>;
+export type DocumentRefInput = z.input<typeof documentRefInputSchema>;

@@ -1,94 +1,161 @@
 // Documents operations: the one implementation REST, GraphQL, tRPC and MCP call.
-// Scopes, validation, limits, paging and idempotency live here and nowhere else.
+// Scopes, validation, limits, paging, idempotency and preconditions live here and nowhere else;
+// versions, trash and shares are in their own files (document-*.ts) and composed below.
 import { createHash } from "node:crypto";
 import { monotonicFactory } from "ulid";
-import { requireOwner, requireScope } from "../auth/authenticate.ts";
-import { memoize, type RequestContext } from "../core/context.ts";
+import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
+import { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
 import {
   createDocumentInputSchema,
+  deleteDocumentInputSchema,
   getDocumentInputSchema,
+  importDocumentInputSchema,
   isDocumentId,
   listDocumentsInputSchema,
   readDocumentInputSchema,
+  renameDocumentInputSchema,
+  replaceFromDocxInputSchema,
+  updateDocumentInputSchema,
   type CreateDocumentInput,
+  type DeleteDocumentInput,
   type DocumentList,
   type DocumentSummary,
   type DocumentText,
   type GetDocumentInput,
   type ListDocumentsInput,
   type ReadDocumentInput,
+  type RenameDocumentInput,
+  type UpdateDocumentInput,
 } from "../documents/schemas.ts";
-import { foldName, type DocumentRecord, type DocumentStore } from "../documents/store/types.ts";
+import { foldName, type DocumentContent, type DocumentRecord, type Store } from "../documents/store/types.ts";
+import {
+  actorOf,
+  changed,
+  decodeCursor,
+  encodeCursor,
+  markdownOf,
+  page,
+  precheck,
+  readBody,
+  reader,
+  toSummary,
+  writer,
+} from "./document-access.ts";
+import { createSharesService, type SharesService } from "./document-shares.ts";
+import { createTrashService, type TrashService } from "./document-trash.ts";
+import { createVersionsService, type VersionsService } from "./document-versions.ts";
+
+export { decodeCursor, encodeCursor, etagOf, TEXT_PER_REQUEST, toSummary } from "./document-access.ts";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Characters of document text one request may read, whatever the surface: five full-size reads.
- * GraphQL's cost limit cannot see `first` or `maxChars`, so 20 aliased lists of 100 documents'
- * text would otherwise build a response of billions of characters.
- */
-export const TEXT_PER_REQUEST = 5_000_000;
-const TEXT_READ = Symbol("text-read");
-const CURSOR_PREFIX = "c1.";
 const newDocumentId = (() => {
   const ulid = monotonicFactory();
   return () => `doc_${ulid()}`;
 })();
 
-/** `base` is PUBLIC_URL (absolute links) or "" (paths, as CONTRACT §4 shows them); see docs/configuration.md. */
-export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
-  const url = `${base}/api/v1/documents/${record.id}`;
-  return {
-    id: record.id,
-    name: record.name,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    sizeBytes: record.sizeBytes,
-    characters: record.characters,
-    url,
-    downloadUrl: `${url}/content`,
-  };
+/** A .docx the caller uploaded (import, or new content). */
+export interface UploadedDocx {
+  bytes: Uint8Array;
+  /** The file's own name, the default document name on import. */
+  filename?: string | undefined;
 }
 
-export const encodeCursor = (id: string): string => CURSOR_PREFIX + Buffer.from(id).toString("base64url");
-
-/** The document id a list cursor stands for; `field` is the name the caller gave it (REST `cursor`, GraphQL `after`). */
-export function decodeCursor(cursor: string, field = "cursor"): string {
-  const id = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), "base64url").toString() : "";
-  if (!isDocumentId(id)) throw new GatewayError("BAD_USER_INPUT", `${field}: not a cursor this API issued`);
-  return id;
+/** A downloadable .docx: the document's name, its bytes, and the version they are. */
+export interface Download {
+  name: string;
+  docx: Uint8Array;
+  version: number;
 }
 
-/** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
-function truncateText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
-export interface DocumentsService {
+export interface DocumentsService extends VersionsService, TrashService, SharesService {
   list(ctx: RequestContext, input: ListDocumentsInput): Promise<DocumentList>;
   /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
   get(ctx: RequestContext, input: GetDocumentInput): Promise<DocumentSummary | null>;
   read(ctx: RequestContext, input: ReadDocumentInput): Promise<DocumentText>;
   create(ctx: RequestContext, input: CreateDocumentInput): Promise<{ document: DocumentSummary; replayed: boolean }>;
-  download(ctx: RequestContext, id: string): Promise<{ name: string; docx: Uint8Array }>;
+  /** A new document from an uploaded .docx; its text and markdown are extracted from the file. */
+  import(ctx: RequestContext, input: { name?: string | undefined; idempotencyKey?: string | undefined }, file: UploadedDocx): Promise<{ document: DocumentSummary; replayed: boolean }>;
+  download(ctx: RequestContext, id: string): Promise<Download>;
+  /** New content from markdown (and/or a new name): the next version. */
+  update(ctx: RequestContext, input: UpdateDocumentInput): Promise<DocumentSummary>;
+  /** New content from an uploaded .docx (and optionally a new name): the next version. */
+  updateFromDocx(ctx: RequestContext, input: { id: string; name?: string | undefined; expectedVersion?: number | undefined }, file: UploadedDocx): Promise<DocumentSummary>;
+  rename(ctx: RequestContext, input: RenameDocumentInput): Promise<DocumentSummary>;
+  /** Moves the document to the trash. */
+  delete(ctx: RequestContext, input: DeleteDocumentInput): Promise<void>;
 }
 
-export function createDocumentsService(deps: { store: DocumentStore; renderer: DocumentRenderer; publicUrl?: string }): DocumentsService {
+export interface DocumentsServiceDeps {
+  store: Store;
+  renderer: DocumentRenderer;
+  publicUrl?: string;
+}
+
+export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsService {
   const { store, renderer } = deps;
   const summary = (record: DocumentRecord) => toSummary(record, deps.publicUrl);
 
-  function reader(ctx: RequestContext): string {
-    const ownerId = requireOwner(ctx.principal);
-    requireScope(ctx.principal, "docs:read");
-    return ownerId;
+  /** Text and markdown of an uploaded .docx, validated and extracted in the render pool. */
+  async function fromDocx(ctx: RequestContext, ownerId: string, file: UploadedDocx): Promise<DocumentContent> {
+    if (file.bytes.byteLength > DOCX_UPLOAD_LIMIT_BYTES) {
+      throw new GatewayError("PAYLOAD_TOO_LARGE", `The file is over the ${DOCX_UPLOAD_LIMIT_BYTES}-byte limit`, {
+        details: { limit: DOCX_UPLOAD_LIMIT_BYTES },
+      });
+    }
+    const { text, markdown } = await renderer.extract(file.bytes, { signal: ctx.signal, principal: ownerId });
+    if (ctx.signal.aborted) throw cancelled();
+    return { docx: file.bytes, text, markdown };
   }
 
-  return {
+  /** Creates a document, or answers with the one an earlier request with the same key created. */
+  async function createOnce(
+    ctx: RequestContext,
+    ownerId: string,
+    name: string,
+    idempotencyKey: string | undefined,
+    fingerprintOf: () => string,
+    content: () => Promise<DocumentContent>,
+    source: "markdown" | "docx",
+  ): Promise<{ document: DocumentSummary; replayed: boolean }> {
+    const now = new Date();
+    const claim = idempotencyKey
+      ? { key: idempotencyKey, fingerprint: fingerprintOf(), notBefore: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString() }
+      : undefined;
+
+    // docs/api.md "REST documents interface": a key already used answers with the first result,
+    // whatever this body says. The fingerprint only tells the log that a caller reused a key for a
+    // different document.
+    const replay = async (documentId: string, fingerprint: string) => {
+      if (fingerprint !== claim?.fingerprint) {
+        ctx.log.info({ documentId }, "idempotency key reused with a different body; replaying the first result");
+      }
+      // The first document may be in the trash by now: the replay still names it.
+      const record = await store.getDocument(ownerId, documentId, { includeDeleted: true });
+      if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");
+      return { document: summary(record), replayed: true };
+    };
+
+    if (claim) {
+      const hit = await store.findIdempotent(ownerId, claim.key, claim.notBefore);
+      if (hit) return replay(hit.documentId, hit.fingerprint);
+    }
+    // The render is bounded in time and memory, fair across owners, and stops when the caller
+    // goes away (docs/rendering-limits.md); a render that fails stores nothing.
+    const body = await content();
+    // The caller may have gone away while the last bytes came back: nothing is stored for it.
+    if (ctx.signal.aborted) throw cancelled();
+    const result = await store.createDocument({ id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), ...body, source }, claim);
+    // A concurrent request with the same key won the race: answer with its document.
+    if (result.replayed) return replay(result.document.id, result.fingerprint);
+    ctx.log.info({ documentId: result.document.id, sizeBytes: result.document.sizeBytes, source }, "document created");
+    return { document: summary(result.document), replayed: false };
+  }
+
+  const shared = { store, renderer, summary };
+  const core: Omit<DocumentsService, keyof VersionsService | keyof TrashService | keyof SharesService> = {
     async list(ctx, input) {
       const ownerId = reader(ctx);
       const { query, limit, cursor } = parseInput(listDocumentsInputSchema, input);
@@ -99,12 +166,8 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
         ...(needle === undefined ? {} : { nameContains: needle }),
         ...(cursor ? { beforeId: decodeCursor(cursor) } : {}),
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        documents: page.map(summary),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
-      };
+      const { items, nextCursor } = page(rows, limit, (last) => encodeCursor(last.id));
+      return { documents: items.map(summary), nextCursor };
     },
 
     async get(ctx, input) {
@@ -118,80 +181,119 @@ export function createDocumentsService(deps: { store: DocumentStore; renderer: D
 
     async read(ctx, input) {
       const ownerId = reader(ctx);
-      const { id, maxChars } = parseInput(readDocumentInputSchema, input);
-      const found = isDocumentId(id) ? await store.readText(ownerId, id) : null;
+      const { id, maxChars, format } = parseInput(readDocumentInputSchema, input);
+      const found = isDocumentId(id) ? await store.readText(ownerId, id, format) : null;
       if (!found) throw notFound("Document");
-      const text = truncateText(found.text, maxChars);
-      const read = memoize(ctx, TEXT_READ, () => ({ chars: 0 }));
-      if (read.chars + text.length > TEXT_PER_REQUEST) {
-        throw new GatewayError(
-          "PAYLOAD_TOO_LARGE",
-          `One request may read at most ${TEXT_PER_REQUEST} characters of document text; ask for fewer documents or a smaller maxChars`,
-          { details: { limit: TEXT_PER_REQUEST } },
-        );
-      }
-      read.chars += text.length;
-      const { document } = found;
-      return {
-        id: document.id,
-        name: document.name,
-        createdAt: document.createdAt,
-        updatedAt: document.updatedAt,
-        text,
-        truncated: text.length < found.text.length,
-        totalChars: found.text.length,
-      };
+      const full =
+        format === "markdown"
+          ? await markdownOf(ctx, renderer, found.text, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId)
+          : (found.text ?? "");
+      return readBody(ctx, found.document, found.document.version, full, format, maxChars);
     },
 
     async create(ctx, input) {
-      const ownerId = requireOwner(ctx.principal);
-      requireScope(ctx.principal, "docs:write");
+      const ownerId = writer(ctx);
       const { name, markdown, idempotencyKey } = parseInput(createDocumentInputSchema, input);
-      const now = new Date();
-      const claim = idempotencyKey
-        ? {
-            key: idempotencyKey,
-            fingerprint: createHash("sha256").update(name).update("\0").update(markdown).digest("hex"),
-            notBefore: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
-          }
-        : undefined;
-
-      // docs/api.md "REST documents interface": a key already used answers with the first result, whatever this body says. The
-      // fingerprint only tells the log that a caller reused a key for a different document.
-      const replay = async (documentId: string, fingerprint: string) => {
-        if (fingerprint !== claim?.fingerprint) {
-          ctx.log.info({ documentId }, "idempotency key reused with a different body; replaying the first result");
-        }
-        const record = await store.getDocument(ownerId, documentId);
-        if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");
-        return { document: summary(record), replayed: true };
-      };
-
-      if (claim) {
-        const hit = await store.findIdempotent(ownerId, claim.key, claim.notBefore);
-        if (hit) return replay(hit.documentId, hit.fingerprint);
-      }
-
-      // The render is bounded in time and memory, fair across owners, and stops when the caller
-      // goes away (docs/rendering-limits.md); a render that fails stores nothing.
-      const rendered = await renderer.render(markdown, name, { signal: ctx.signal, principal: ownerId });
-      // The caller may have gone away while the last bytes came back: nothing is stored for it.
-      if (ctx.signal.aborted) throw cancelled();
-      const result = await store.createDocument(
-        { id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), docx: rendered.docx, text: rendered.text },
-        claim,
+      return createOnce(
+        ctx,
+        ownerId,
+        name,
+        idempotencyKey,
+        () => createHash("sha256").update(name).update("\0").update(markdown).digest("hex"),
+        async () => {
+          const rendered = await renderer.render(markdown, name, { signal: ctx.signal, principal: ownerId });
+          return { docx: rendered.docx, text: rendered.text, markdown };
+        },
+        "markdown",
       );
-      // A concurrent request with the same key won the race: answer with its document.
-      if (result.replayed) return replay(result.document.id, result.fingerprint);
-      ctx.log.info({ documentId: result.document.id, sizeBytes: result.document.sizeBytes }, "document created");
-      return { document: summary(result.document), replayed: false };
+    },
+
+    async import(ctx, input, file) {
+      const ownerId = writer(ctx);
+      const defaultName = file.filename?.replace(/\.docx$/i, "").trim();
+      const { name, idempotencyKey } = parseInput(importDocumentInputSchema, {
+        ...input,
+        ...(input.name === undefined && defaultName ? { name: defaultName } : {}),
+      });
+      return createOnce(
+        ctx,
+        ownerId,
+        name,
+        idempotencyKey,
+        () => createHash("sha256").update("docx\0").update(name).update("\0").update(file.bytes).digest("hex"),
+        () => fromDocx(ctx, ownerId, file),
+        "docx",
+      );
     },
 
     async download(ctx, id) {
       const ownerId = reader(ctx);
       const found = isDocumentId(id) ? await store.readContent(ownerId, id) : null;
       if (!found) throw notFound("Document");
-      return { name: found.document.name, docx: found.docx };
+      return { name: found.document.name, docx: found.docx, version: found.document.version };
     },
+
+    async update(ctx, input) {
+      const ownerId = writer(ctx);
+      const { id, markdown, name, expectedVersion } = parseInput(updateDocumentInputSchema, input);
+      const current = precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
+      let content: DocumentContent | undefined;
+      if (markdown !== undefined) {
+        const rendered = await renderer.render(markdown, name ?? current.name, { signal: ctx.signal, principal: ownerId });
+        if (ctx.signal.aborted) throw cancelled();
+        content = { docx: rendered.docx, text: rendered.text, markdown };
+      }
+      const record = changed(
+        await store.changeDocument({
+          ownerId,
+          id,
+          actorId: actorOf(ctx),
+          at: new Date().toISOString(),
+          expectedVersion,
+          name,
+          content,
+          source: content ? "markdown" : "rename",
+        }),
+      );
+      ctx.log.info({ documentId: id, version: record.version }, "document updated");
+      return summary(record);
+    },
+
+    async updateFromDocx(ctx, input, file) {
+      const ownerId = writer(ctx);
+      const { id, name, expectedVersion } = parseInput(replaceFromDocxInputSchema, input);
+      precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
+      const content = await fromDocx(ctx, ownerId, file);
+      const record = changed(
+        await store.changeDocument({ ownerId, id, actorId: actorOf(ctx), at: new Date().toISOString(), expectedVersion, name, content, source: "docx" }),
+      );
+      ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");
+      return summary(record);
+    },
+
+    async rename(ctx, input) {
+      const ownerId = writer(ctx);
+      const { id, name, expectedVersion } = parseInput(renameDocumentInputSchema, input);
+      if (!isDocumentId(id)) throw notFound("Document");
+      const record = changed(
+        await store.changeDocument({ ownerId, id, actorId: actorOf(ctx), at: new Date().toISOString(), expectedVersion, name, source: "rename" }),
+      );
+      return summary(record);
+    },
+
+    async delete(ctx, input) {
+      const ownerId = writer(ctx);
+      const { id, expectedVersion } = parseInput(deleteDocumentInputSchema, input);
+      if (!isDocumentId(id)) throw notFound("Document");
+      changed(await store.trashDocument({ ownerId, id, at: new Date().toISOString(), expectedVersion }));
+      ctx.log.info({ documentId: id }, "document moved to the trash");
+    },
+  };
+
+  return {
+    ...core,
+    ...createVersionsService(shared),
+    ...createTrashService(shared),
+    ...createSharesService({ ...shared, publicUrl: deps.publicUrl ?? "" }),
   };
 }

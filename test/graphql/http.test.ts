@@ -1,7 +1,7 @@
 // GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DocumentStore } from "../../src/documents/store/types.ts";
+import type { Store } from "../../src/documents/store/types.ts";
 import { TEXT_PER_REQUEST } from "../../src/services/documents.ts";
 import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -55,7 +55,7 @@ describe("limits are enforced before execution, without touching the store", () 
     "revokeApiKey",
     "pruneIdempotency",
     "ping",
-  ] as const satisfies readonly (keyof DocumentStore)[];
+  ] as const satisfies readonly (keyof Store)[];
 
   /** Runs `request` and returns the store methods it called. */
   async function storeCallsDuring(request: () => Promise<unknown>): Promise<string[]> {

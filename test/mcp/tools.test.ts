@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../src/core/errors.ts";
 import { errorResult, tools, type McpBackend } from "../../src/mcp/tools.ts";
 
-const doc = { id: "doc_1", name: "n", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+const doc = { id: "doc_1", name: "n", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", version: 1, format: "text" as const };
 const unused = () => Promise.reject(new Error("not called"));
 const backendReading = (text: string, totalChars: number): McpBackend => ({
   docsList: unused,

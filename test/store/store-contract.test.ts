@@ -14,13 +14,13 @@ import { monotonicFactory } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../src/documents/store/postgres.ts";
 import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
-import { foldName, type ApiKeyRecord, type DocumentStore, type NewDocument } from "../../src/documents/store/types.ts";
+import { foldName, type ApiKeyRecord, type Store, type NewDocument } from "../../src/documents/store/types.ts";
 
 const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
 /** One place a store lives (a directory, a schema); it can be opened any number of times. */
 interface Location {
-  open(): Promise<DocumentStore>;
+  open(): Promise<Store>;
   destroy(): Promise<void>;
 }
 
@@ -97,17 +97,18 @@ const newDoc = (ownerId: string, overrides: Partial<NewDocument> = {}): NewDocum
   createdAt: "2026-11-22T08:00:00.000Z",
   docx: bytes(64),
   text: "Quarterly report\n\nNumbers.",
+  markdown: null,
   ...overrides,
 });
 
-const allOf = (store: DocumentStore, ownerId: string) => store.listDocuments({ ownerId, limit: 10_000 });
+const allOf = (store: Store, ownerId: string) => store.listDocuments({ ownerId, limit: 10_000 });
 
 const CLAIM_AT = "2026-11-22T08:00:00.000Z";
 const NOT_BEFORE = "2026-11-21T08:00:00.000Z";
 
 describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
   let location: Location;
-  let store: DocumentStore;
+  let store: Store;
   const extraLocations: Location[] = [];
 
   beforeAll(async () => {
@@ -141,6 +142,10 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       updatedAt: "2026-11-22T08:00:00.000Z",
       sizeBytes: 4096,
       characters: text.length,
+      version: 1,
+      updatedBy: owner,
+      source: "markdown",
+      deletedAt: null,
     };
     expect(created).toEqual({ document: expected, replayed: false, fingerprint: "" });
     expect(input.id).toMatch(/^doc_[0-9A-HJKMNP-TV-Z]{26}$/);

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, type Config } from "../../core/config.ts";
-import type { DocumentStore } from "./types.ts";
+import type { Store } from "./types.ts";
 
-export type { DocumentStore } from "./types.ts";
+export type { Store } from "./types.ts";
 
 /** The SQLite file under DATA_DIR (the same name as sqlite.ts's sqliteFile, without loading the driver). */
 const sqlitePath = (dataDir: string): string => join(resolve(dataDir), "gateway.sqlite");
@@ -52,7 +52,7 @@ export async function openStore(
   config: Pick<Config, "DATABASE_URL" | "DATA_DIR"> &
     Partial<Pick<Config, "PG_POOL_MAX" | "PG_CONNECT_TIMEOUT_MS" | "PG_IDLE_TIMEOUT_MS" | "PG_STATEMENT_TIMEOUT_MS" | "PG_PGBOUNCER">>,
   options: OpenStoreOptions = {},
-): Promise<DocumentStore> {
+): Promise<Store> {
   // A store that cannot be opened is a configuration problem: say which variable to look at.
   const failed = (variable: string, error: unknown) =>
     new ConfigError(`${variable}: the store could not be opened: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -78,7 +78,7 @@ export async function openStore(
     );
   }
   const { openSqliteStore } = await import("./sqlite.ts");
-  let store: DocumentStore;
+  let store: Store;
   try {
     store = openSqliteStore(config.DATA_DIR);
   } catch (error) {

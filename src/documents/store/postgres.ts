@@ -7,14 +7,30 @@ import pg from "pg";
 import { GatewayError } from "../../core/errors.ts";
 import {
   foldName,
+  newRecord,
   type ApiKeyRecord,
   type CreateResult,
   type DocumentRecord,
-  type DocumentStore,
   type IdempotencyHit,
   type ListQuery,
+  type Store,
+  type VersionRecord,
 } from "./types.ts";
-import { documentSummaryColumns, toDocument, type DocumentRow } from "./rows.ts";
+import {
+  bytesOf,
+  currentVersion,
+  documentSummaryColumns,
+  documentSummaryColumnsOf,
+  shareColumns,
+  toBuffer,
+  toDocument,
+  toShare,
+  toVersion,
+  versionSummaryColumns,
+  type DocumentRow,
+  type ShareRow,
+  type VersionRow,
+} from "./rows.ts";
 
 /** Append-only: version N is migrations[N - 1]. Never edit an entry once released. */
 const migrations: string[] = [
@@ -52,6 +68,43 @@ const migrations: string[] = [
      PRIMARY KEY (owner_id, key)
    );
    CREATE INDEX idempotency_created_at ON idempotency (created_at);`,
+  // Living documents (see sqlite-migrations.ts): version, author and source of the current version,
+  // its markdown (NULL before this migration), the trash, earlier versions and share links.
+  `ALTER TABLE documents ADD COLUMN version integer NOT NULL DEFAULT 1;
+   ALTER TABLE documents ADD COLUMN updated_by text COLLATE "C";
+   UPDATE documents SET updated_by = owner_id;
+   ALTER TABLE documents ALTER COLUMN updated_by SET NOT NULL;
+   ALTER TABLE documents ADD COLUMN source text NOT NULL DEFAULT 'markdown';
+   ALTER TABLE documents ADD COLUMN markdown text;
+   ALTER TABLE documents ADD COLUMN deleted_at text COLLATE "C";
+   CREATE INDEX documents_deleted_at ON documents (deleted_at) WHERE deleted_at IS NOT NULL;
+   CREATE INDEX idempotency_document ON idempotency (document_id);
+   CREATE TABLE document_versions (
+     document_id text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     name text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     created_by text COLLATE "C" NOT NULL,
+     replaced_at text COLLATE "C" NOT NULL,
+     source text NOT NULL,
+     size_bytes integer NOT NULL,
+     characters integer NOT NULL,
+     docx bytea NOT NULL,
+     text text NOT NULL,
+     markdown text,
+     PRIMARY KEY (document_id, version)
+   );
+   CREATE INDEX document_versions_replaced_at ON document_versions (replaced_at);
+   CREATE TABLE document_shares (
+     id text COLLATE "C" PRIMARY KEY,
+     document_id text COLLATE "C" NOT NULL,
+     owner_id text COLLATE "C" NOT NULL,
+     token_hash text COLLATE "C" NOT NULL UNIQUE,
+     created_at text COLLATE "C" NOT NULL,
+     expires_at text COLLATE "C" NOT NULL
+   );
+   CREATE INDEX document_shares_document ON document_shares (document_id, created_at DESC);
+   CREATE INDEX document_shares_expires_at ON document_shares (expires_at);`,
 ];
 
 interface ApiKeyRow {
@@ -78,7 +131,6 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   revokedAt: row.revoked_at,
 });
 
-const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** The pool's settings (PG_* variables, docs/deploy.md#postgresql). */
 export interface PostgresSettings {
@@ -129,7 +181,7 @@ function asUnavailable(error: unknown): unknown {
 }
 
 /** The store, and its pool for tests and diagnostics. */
-export type PostgresStore = DocumentStore & { readonly pool: pg.Pool };
+export type PostgresStore = Store & { readonly pool: pg.Pool };
 
 export async function openPostgresStore(url: string, options: Partial<PostgresSettings> = {}): Promise<PostgresStore> {
   const settings = { ...defaultPostgresSettings, ...options };
@@ -163,6 +215,88 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
    */
   const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig =>
     settings.pgbouncer ? { text, values } : { name: `wg_${name}`, text, values };
+
+  const live = "deleted_at IS NULL";
+
+  /** Live or trashed documents, newest first, one prepared statement per shape. */
+  async function list(query: ListQuery, trashed: boolean): Promise<DocumentRecord[]> {
+    const params: unknown[] = [query.ownerId];
+    let where = `owner_id = $1 AND deleted_at IS ${trashed ? "NOT NULL" : "NULL"}`;
+    if (query.beforeId !== undefined) {
+      params.push(query.beforeId);
+      where += ` AND id < $${params.length}`;
+    }
+    if (query.nameContains !== undefined) {
+      // strpos, not LIKE: '%' and '_' in the needle are literal characters.
+      params.push(query.nameContains);
+      where += ` AND strpos(name_folded, $${params.length}) > 0`;
+    }
+    params.push(query.limit);
+    const shape = `${trashed ? "trash" : "list"}_${query.beforeId !== undefined ? "c" : ""}${query.nameContains !== undefined ? "q" : ""}`;
+    const { rows } = await pool.query<DocumentRow>(
+      prepared(shape, `SELECT ${documentSummaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`, params),
+    );
+    return rows.map(toDocument);
+  }
+
+  /** The live document, locked for the rest of the transaction (concurrent changes queue behind it). */
+  async function lockLive(client: pg.PoolClient, ownerId: string, id: string): Promise<DocumentRecord | null> {
+    const { rows } = await client.query<DocumentRow>(
+      `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2 AND ${live} FOR UPDATE`,
+      [ownerId, id],
+    );
+    const row = rows[0];
+    return row ? toDocument(row) : null;
+  }
+
+  async function purgeOne(client: pg.PoolClient, id: string): Promise<void> {
+    await client.query(`DELETE FROM document_versions WHERE document_id = $1`, [id]);
+    await client.query(`DELETE FROM document_shares WHERE document_id = $1`, [id]);
+    await client.query(`DELETE FROM idempotency WHERE document_id = $1`, [id]);
+    await client.query(`DELETE FROM documents WHERE id = $1`, [id]);
+  }
+
+  /**
+   * Version n of a live document with the given columns: the current version from the document
+   * row, an earlier one from its history, in one round trip.
+   */
+  async function versionRow<T>(
+    ownerId: string,
+    id: string,
+    n: number,
+    columns: string,
+  ): Promise<{ document: DocumentRecord; version: VersionRecord; row: T } | null> {
+    if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) return null;
+    const { rows } = await pool.query<DocumentRow & { v_version: number | null } & Record<string, unknown>>(
+      `SELECT ${documentSummaryColumnsOf("d")}, v.version AS v_version, v.name AS v_name, v.created_at AS v_created_at,
+         v.created_by AS v_created_by, v.size_bytes AS v_size_bytes, v.characters AS v_characters, v.source AS v_source,
+         ${columns
+           .split(", ")
+           .map((column) => {
+             const [expression, alias] = column.split(" AS ");
+             return `CASE WHEN d.version = $3 THEN d.${expression} ELSE v.${expression} END AS ${alias ?? expression}`;
+           })
+           .join(", ")}
+       FROM documents d LEFT JOIN document_versions v ON v.document_id = d.id AND v.version = $3
+       WHERE d.owner_id = $1 AND d.id = $2 AND d.deleted_at IS NULL`,
+      [ownerId, id, n],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const document = toDocument(row);
+    if (n === document.version) return { document, version: currentVersion(document), row: row as unknown as T };
+    if (row.v_version === null) return null;
+    const version = toVersion({
+      version: row.v_version,
+      name: row["v_name"] as string,
+      created_at: row["v_created_at"] as string,
+      created_by: row["v_created_by"] as string,
+      size_bytes: row["v_size_bytes"] as number,
+      characters: row["v_characters"] as number,
+      source: row["v_source"] as string,
+    });
+    return { document, version, row: row as unknown as T };
+  }
 
   const store: PostgresStore = {
     kind: "postgres",
@@ -201,18 +335,11 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
             // The record points at a missing document: like SQLite, create the document and leave the record.
           }
         }
-        const record: DocumentRecord = {
-          id: doc.id,
-          ownerId: doc.ownerId,
-          name: doc.name,
-          createdAt: doc.createdAt,
-          updatedAt: doc.createdAt,
-          sizeBytes: doc.docx.byteLength,
-          characters: doc.text.length,
-        };
+        const record = newRecord(doc);
         await client.query(
-          `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text)
-           VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)`,
+          `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text,
+             markdown, version, updated_by, source)
+           VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, 1, $2, $11)`,
           [
             record.id,
             record.ownerId,
@@ -223,6 +350,8 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
             record.characters,
             toBuffer(doc.docx),
             doc.text,
+            doc.markdown,
+            record.source,
           ],
         );
         return { document: record, replayed: false, fingerprint: claim?.fingerprint ?? "" };
@@ -241,9 +370,11 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
       return row ? { documentId: row.document_id, fingerprint: row.fingerprint } : null;
     },
 
-    async getDocument(ownerId, id) {
+    async getDocument(ownerId, id, options) {
       const { rows } = await pool.query<DocumentRow>(
-        prepared("get_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id]),
+        options?.includeDeleted
+          ? prepared("get_any_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id])
+          : prepared("get_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [ownerId, id]),
       );
       const row = rows[0];
       return row ? toDocument(row) : null;
@@ -252,48 +383,213 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     async getDocuments(ownerId, ids) {
       if (ids.length === 0) return [];
       const { rows } = await pool.query<DocumentRow>(
-        prepared("get_documents", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[])`, [ownerId, [...ids]]),
+        prepared(
+          "get_documents",
+          `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = ANY($2::text[]) AND ${live}`,
+          [ownerId, [...ids]],
+        ),
       );
       return rows.map(toDocument);
     },
 
-    async readText(ownerId, id) {
-      const { rows } = await pool.query<DocumentRow & { text: string }>(
-        prepared("read_text", `SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id]),
+    async readText(ownerId, id, format = "text") {
+      const column = format === "markdown" ? "markdown" : "text";
+      const { rows } = await pool.query<DocumentRow & { body: string | null }>(
+        prepared(
+          `read_${column}`,
+          `SELECT ${documentSummaryColumns}, ${column} AS body FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`,
+          [ownerId, id],
+        ),
       );
       const row = rows[0];
-      return row ? { document: toDocument(row), text: row.text } : null;
+      return row ? { document: toDocument(row), text: row.body } : null;
     },
 
     async readContent(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
-        prepared("read_content", `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id]),
+        prepared("read_content", `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [ownerId, id]),
       );
       const row = rows[0];
-      return row
-        ? { document: toDocument(row), docx: new Uint8Array(row.docx.buffer, row.docx.byteOffset, row.docx.byteLength) }
-        : null;
+      return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
     },
 
     async listDocuments(query: ListQuery) {
-      const params: unknown[] = [query.ownerId];
-      let where = "owner_id = $1";
-      if (query.beforeId !== undefined) {
-        params.push(query.beforeId);
-        where += ` AND id < $${params.length}`;
-      }
-      if (query.nameContains !== undefined) {
-        // strpos, not LIKE: '%' and '_' in the needle are literal characters.
-        params.push(query.nameContains);
-        where += ` AND strpos(name_folded, $${params.length}) > 0`;
-      }
-      params.push(query.limit);
-      // One statement per shape: with or without a cursor, with or without a name filter.
-      const shape = `list_${query.beforeId !== undefined ? "c" : ""}${query.nameContains !== undefined ? "q" : ""}`;
+      return list(query, false);
+    },
+
+    async changeDocument(input) {
+      return inTransaction(pool, async (client) => {
+        const current = await lockLive(client, input.ownerId, input.id);
+        if (!current) return { ok: false, reason: "not_found" } as const;
+        if (input.expectedVersion !== undefined && input.expectedVersion !== current.version) {
+          return { ok: false, reason: "conflict", current: current.version } as const;
+        }
+        await client.query(
+          `INSERT INTO document_versions (document_id, version, name, created_at, created_by, replaced_at, source, size_bytes,
+             characters, docx, text, markdown)
+           SELECT id, version, name, updated_at, updated_by, $2, source, size_bytes, characters, docx, text, markdown
+           FROM documents WHERE id = $1`,
+          [input.id, input.at],
+        );
+        const name = input.name ?? current.name;
+        const head = [input.id, name, foldName(name), input.at, input.actorId, input.source];
+        const { rows } = input.content
+          ? await client.query<DocumentRow>(
+              `UPDATE documents SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6,
+                 version = version + 1, size_bytes = $7, characters = $8, docx = $9, text = $10, markdown = $11
+               WHERE id = $1 RETURNING ${documentSummaryColumns}`,
+              [
+                ...head,
+                input.content.docx.byteLength,
+                input.content.text.length,
+                toBuffer(input.content.docx),
+                input.content.text,
+                input.content.markdown,
+              ],
+            )
+          : await client.query<DocumentRow>(
+              `UPDATE documents SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6, version = version + 1
+               WHERE id = $1 RETURNING ${documentSummaryColumns}`,
+              head,
+            );
+        return { ok: true, document: toDocument(rows[0]!) } as const;
+      });
+    },
+
+    async trashDocument({ ownerId, id, at, expectedVersion }) {
+      return inTransaction(pool, async (client) => {
+        const current = await lockLive(client, ownerId, id);
+        if (!current) return { ok: false, reason: "not_found" } as const;
+        if (expectedVersion !== undefined && expectedVersion !== current.version) {
+          return { ok: false, reason: "conflict", current: current.version } as const;
+        }
+        await client.query(`UPDATE documents SET deleted_at = $2 WHERE id = $1`, [id, at]);
+        return { ok: true, document: { ...current, deletedAt: at } } as const;
+      });
+    },
+
+    async listTrash(query) {
+      return list(query, true);
+    },
+
+    async restoreFromTrash(ownerId, id) {
       const { rows } = await pool.query<DocumentRow>(
-        prepared(shape, `SELECT ${documentSummaryColumns} FROM documents WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`, params),
+        `UPDATE documents SET deleted_at = NULL WHERE owner_id = $1 AND id = $2 AND deleted_at IS NOT NULL
+         RETURNING ${documentSummaryColumns}`,
+        [ownerId, id],
       );
-      return rows.map(toDocument);
+      const row = rows[0];
+      return row ? toDocument(row) : null;
+    },
+
+    async purgeDocument(ownerId, id) {
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query(
+          `SELECT id FROM documents WHERE owner_id = $1 AND id = $2 AND deleted_at IS NOT NULL FOR UPDATE`,
+          [ownerId, id],
+        );
+        if (rows.length === 0) return false;
+        await purgeOne(client, id);
+        return true;
+      });
+    },
+
+    async purgeTrash(deletedBefore) {
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ id: string }>(
+          `SELECT id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < $1 FOR UPDATE SKIP LOCKED`,
+          [deletedBefore],
+        );
+        for (const row of rows) await purgeOne(client, row.id);
+        return rows.length;
+      });
+    },
+
+    async listVersions({ ownerId, id, beforeVersion, limit }) {
+      const document = await store.getDocument(ownerId, id);
+      if (!document) return null;
+      const before = beforeVersion ?? 2_147_483_647;
+      const head = document.version < before ? [currentVersion(document)] : [];
+      const rest = limit - head.length;
+      if (rest <= 0) return head;
+      const { rows } = await pool.query<VersionRow>(
+        `SELECT ${versionSummaryColumns} FROM document_versions WHERE document_id = $1 AND version < $2 ORDER BY version DESC LIMIT $3`,
+        [id, before, rest],
+      );
+      return [...head, ...rows.map(toVersion)];
+    },
+
+    async readVersionText(ownerId, id, n, format = "text") {
+      const column = format === "markdown" ? "markdown" : "text";
+      const found = await versionRow<{ body: string | null }>(ownerId, id, n, column === "text" ? "text AS body" : "markdown AS body");
+      return found ? { document: found.document, version: found.version, text: found.row.body } : null;
+    },
+
+    async readVersionContent(ownerId, id, n) {
+      const found = await versionRow<{ docx: Buffer }>(ownerId, id, n, "docx");
+      return found ? { document: found.document, version: found.version, docx: bytesOf(found.row.docx) } : null;
+    },
+
+    async readVersionData(ownerId, id, n) {
+      const found = await versionRow<{ docx: Buffer; text: string; markdown: string | null }>(ownerId, id, n, "docx, text, markdown");
+      return found ? { docx: bytesOf(found.row.docx), text: found.row.text, markdown: found.row.markdown } : null;
+    },
+
+    async pruneVersions(replacedBefore, keepMin) {
+      const result = await pool.query(
+        `DELETE FROM document_versions v USING documents d
+         WHERE d.id = v.document_id AND v.replaced_at < $1 AND v.version <= d.version - $2`,
+        [replacedBefore, keepMin],
+      );
+      return result.rowCount ?? 0;
+    },
+
+    async insertShare(share) {
+      await pool.query(
+        `INSERT INTO document_shares (id, document_id, owner_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [share.id, share.documentId, share.ownerId, share.tokenHash, share.createdAt, share.expiresAt],
+      );
+    },
+
+    async listShares(ownerId, documentId, now) {
+      const { rows } = await pool.query<ShareRow>(
+        `SELECT ${shareColumns} FROM document_shares WHERE owner_id = $1 AND document_id = $2 AND expires_at > $3
+         ORDER BY created_at DESC, id DESC`,
+        [ownerId, documentId, now],
+      );
+      return rows.map(toShare);
+    },
+
+    async deleteShare(ownerId, documentId, shareId) {
+      const result = await pool.query(`DELETE FROM document_shares WHERE owner_id = $1 AND document_id = $2 AND id = $3`, [
+        ownerId,
+        documentId,
+        shareId,
+      ]);
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async findShare(tokenHash, now) {
+      const { rows } = await pool.query<DocumentRow & { share_id: string; share_created_at: string; share_expires_at: string }>(
+        prepared(
+          "find_share",
+          `SELECT s.id AS share_id, s.created_at AS share_created_at, s.expires_at AS share_expires_at, ${documentSummaryColumnsOf("d")}
+           FROM document_shares s JOIN documents d ON d.id = s.document_id AND d.owner_id = s.owner_id
+           WHERE s.token_hash = $1 AND s.expires_at > $2 AND d.deleted_at IS NULL`,
+          [tokenHash, now],
+        ),
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return {
+        share: { id: row.share_id, documentId: row.id, ownerId: row.owner_id, createdAt: row.share_created_at, expiresAt: row.share_expires_at },
+        document: toDocument(row),
+      };
+    },
+
+    async pruneShares(expiredBefore) {
+      const result = await pool.query(`DELETE FROM document_shares WHERE expires_at < $1`, [expiredBefore]);
+      return result.rowCount ?? 0;
     },
 
     async insertApiKey(key) {

@@ -1,0 +1,153 @@
+// What every documents operation shares: who may read or write, the public shape of a record,
+// cursors, the read body, and the errors a conditional write ends in.
+import { requireOwner, requireScope } from "../auth/authenticate.ts";
+import { memoize, type RequestContext } from "../core/context.ts";
+import { GatewayError, notFound } from "../core/errors.ts";
+import type { DocumentRenderer } from "../documents/renderer.ts";
+import { isDocumentId, type DocumentSummary, type DocumentText } from "../documents/schemas.ts";
+import type { ChangeResult, DocumentRecord, TextFormat } from "../documents/store/types.ts";
+
+/**
+ * Characters of document text one request may read, whatever the surface: five full-size reads.
+ * GraphQL's cost limit cannot see `first` or `maxChars`, so 20 aliased lists of 100 documents'
+ * text would otherwise build a response of billions of characters.
+ */
+export const TEXT_PER_REQUEST = 5_000_000;
+const TEXT_READ = Symbol("text-read");
+const CURSOR_PREFIX = "c1.";
+
+/** The owner whose documents the caller reads; needs docs:read. */
+export function reader(ctx: RequestContext): string {
+  const ownerId = requireOwner(ctx.principal);
+  requireScope(ctx.principal, "docs:read");
+  return ownerId;
+}
+
+/** The owner whose documents the caller changes; needs docs:write. */
+export function writer(ctx: RequestContext): string {
+  const ownerId = requireOwner(ctx.principal);
+  requireScope(ctx.principal, "docs:write");
+  return ownerId;
+}
+
+/** Who made a change, as a version lists it: the user, without the tenant. */
+export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
+
+/** `base` is PUBLIC_URL (absolute links) or "" (paths, as docs/api.md shows them); see docs/configuration.md. */
+export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
+  const url = `${base}/api/v1/documents/${record.id}`;
+  return {
+    id: record.id,
+    name: record.name,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    sizeBytes: record.sizeBytes,
+    characters: record.characters,
+    version: record.version,
+    url,
+    downloadUrl: `${url}/content`,
+  };
+}
+
+/** The strong ETag of a document's current version (docs/api.md "Living documents"). */
+export const etagOf = (version: number): string => `"v${version}"`;
+
+export const encodeCursor = (id: string): string => CURSOR_PREFIX + Buffer.from(id).toString("base64url");
+
+/** The document id a list cursor stands for; `field` is the name the caller gave it (REST `cursor`, GraphQL `after`). */
+export function decodeCursor(cursor: string, field = "cursor"): string {
+  const id = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), "base64url").toString() : "";
+  if (!isDocumentId(id)) throw new GatewayError("BAD_USER_INPUT", `${field}: not a cursor this API issued`);
+  return id;
+}
+
+const VERSION_CURSOR_PREFIX = "v1.";
+export const encodeVersionCursor = (version: number): string => VERSION_CURSOR_PREFIX + String(version);
+export function decodeVersionCursor(cursor: string, field = "cursor"): number {
+  const version = cursor.startsWith(VERSION_CURSOR_PREFIX) ? Number(cursor.slice(VERSION_CURSOR_PREFIX.length)) : NaN;
+  if (!Number.isSafeInteger(version) || version < 1) throw new GatewayError("BAD_USER_INPUT", `${field}: not a cursor this API issued`);
+  return version;
+}
+
+/** A page of `limit` from `limit + 1` rows, and the cursor of the next page. */
+export function page<T>(rows: T[], limit: number, cursorOf: (last: T) => string): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}
+
+/** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
+function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** The read body of a document (or of one of its versions): the text cut to maxChars, counted against the per-request budget. */
+export function readBody(
+  ctx: RequestContext,
+  document: DocumentRecord,
+  version: number,
+  full: string,
+  format: TextFormat,
+  maxChars: number,
+): DocumentText {
+  const text = truncateText(full, maxChars);
+  const read = memoize(ctx, TEXT_READ, () => ({ chars: 0 }));
+  if (read.chars + text.length > TEXT_PER_REQUEST) {
+    throw new GatewayError(
+      "PAYLOAD_TOO_LARGE",
+      `One request may read at most ${TEXT_PER_REQUEST} characters of document text; ask for fewer documents or a smaller maxChars`,
+      { details: { limit: TEXT_PER_REQUEST } },
+    );
+  }
+  read.chars += text.length;
+  return {
+    id: document.id,
+    name: document.name,
+    createdAt: document.createdAt,
+    updatedAt: document.updatedAt,
+    version,
+    format,
+    text,
+    truncated: text.length < full.length,
+    totalChars: full.length,
+  };
+}
+
+/**
+ * The markdown of a version. Documents made before markdown was stored have none: it is derived
+ * from the .docx (in the render pool), as for an uploaded file.
+ */
+export async function markdownOf(
+  ctx: RequestContext,
+  renderer: DocumentRenderer,
+  stored: string | null,
+  docx: () => Promise<Uint8Array | null>,
+  ownerId: string,
+): Promise<string> {
+  if (stored !== null) return stored;
+  const bytes = await docx();
+  if (!bytes) throw notFound("Document");
+  return (await renderer.extract(bytes, { signal: ctx.signal, principal: ownerId })).markdown;
+}
+
+/** A conditional write's outcome as the caller sees it. */
+export function changed(result: ChangeResult): DocumentRecord {
+  if (result.ok) return result.document;
+  if (result.reason === "not_found") throw notFound("Document");
+  throw new GatewayError(
+    "PRECONDITION_FAILED",
+    `The document is at version ${result.current}, not the expected one; nothing was written`,
+    { details: { currentVersion: result.current } },
+  );
+}
+
+/** Fails fast, before a render, when the document is missing or already past the expected version. */
+export function precheck(current: DocumentRecord | null, expectedVersion: number | undefined): DocumentRecord {
+  if (!current) throw notFound("Document");
+  if (expectedVersion !== undefined && expectedVersion !== current.version) {
+    return changed({ ok: false, reason: "conflict", current: current.version });
+  }
+  return current;
+}

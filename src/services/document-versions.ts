@@ -1,0 +1,83 @@
+// A document's history: every change keeps the previous content as a version, which can be
+// listed, read, downloaded and restored as the newest (docs/api.md "Living documents").
+import type { RequestContext } from "../core/context.ts";
+import { notFound } from "../core/errors.ts";
+import { parseInput } from "../core/validate.ts";
+import type { DocumentRenderer } from "../documents/renderer.ts";
+import {
+  isDocumentId,
+  listVersionsInputSchema,
+  readVersionInputSchema,
+  restoreVersionInputSchema,
+  versionNumberSchema,
+  type DocumentSummary,
+  type DocumentText,
+  type DocumentVersionList,
+  type ListVersionsInput,
+  type ReadVersionInput,
+  type RestoreVersionInput,
+} from "../documents/schemas.ts";
+import type { DocumentRecord, Store } from "../documents/store/types.ts";
+import { actorOf, changed, decodeVersionCursor, encodeVersionCursor, markdownOf, page, readBody, reader, writer } from "./document-access.ts";
+
+export interface VersionsService {
+  /** Newest first, the current version included. */
+  versions(ctx: RequestContext, input: ListVersionsInput): Promise<DocumentVersionList>;
+  readVersion(ctx: RequestContext, input: ReadVersionInput): Promise<DocumentText>;
+  downloadVersion(ctx: RequestContext, input: { id: string; version: unknown }): Promise<{ name: string; docx: Uint8Array; version: number }>;
+  /** Version n's content as a new version (the name stays the current one). */
+  restoreVersion(ctx: RequestContext, input: RestoreVersionInput): Promise<DocumentSummary>;
+}
+
+export function createVersionsService(deps: {
+  store: Store;
+  renderer: DocumentRenderer;
+  summary: (record: DocumentRecord) => DocumentSummary;
+}): VersionsService {
+  const { store, renderer } = deps;
+  return {
+    async versions(ctx, input) {
+      const ownerId = reader(ctx);
+      const { id, limit, cursor } = parseInput(listVersionsInputSchema, input);
+      const rows = isDocumentId(id)
+        ? await store.listVersions({ ownerId, id, limit: limit + 1, ...(cursor ? { beforeVersion: decodeVersionCursor(cursor) } : {}) })
+        : null;
+      if (!rows) throw notFound("Document");
+      const { items, nextCursor } = page(rows, limit, (last) => encodeVersionCursor(last.version));
+      return { versions: items, nextCursor };
+    },
+
+    async readVersion(ctx, input) {
+      const ownerId = reader(ctx);
+      const { id, version, maxChars, format } = parseInput(readVersionInputSchema, input);
+      const found = isDocumentId(id) ? await store.readVersionText(ownerId, id, version, format) : null;
+      if (!found) throw notFound("Version");
+      const full =
+        format === "markdown"
+          ? await markdownOf(ctx, renderer, found.text, async () => (await store.readVersionContent(ownerId, id, version))?.docx ?? null, ownerId)
+          : (found.text ?? "");
+      // The body describes the document as it was at that version: its name then.
+      return readBody(ctx, { ...found.document, name: found.version.name, updatedAt: found.version.createdAt }, version, full, format, maxChars);
+    },
+
+    async downloadVersion(ctx, input) {
+      const ownerId = reader(ctx);
+      const version = parseInput(versionNumberSchema, input.version);
+      const found = isDocumentId(input.id) ? await store.readVersionContent(ownerId, input.id, version) : null;
+      if (!found) throw notFound("Version");
+      return { name: found.version.name, docx: found.docx, version };
+    },
+
+    async restoreVersion(ctx, input) {
+      const ownerId = writer(ctx);
+      const { id, version, expectedVersion } = parseInput(restoreVersionInputSchema, input);
+      const content = isDocumentId(id) ? await store.readVersionData(ownerId, id, version) : null;
+      if (!content) throw notFound("Version");
+      const record = changed(
+        await store.changeDocument({ ownerId, id, actorId: actorOf(ctx), at: new Date().toISOString(), expectedVersion, content, source: "restore" }),
+      );
+      ctx.log.info({ documentId: id, restored: version, version: record.version }, "document version restored");
+      return deps.summary(record);
+    },
+  };
+}
