@@ -14,13 +14,18 @@
 //           fault suite saw such pauses open a healthy-enough circuit). At a 20% rate of fast
 //           failures, 20 in a row happen by chance once in ~10^14 calls.
 // open      calls are refused at once for the open interval: `openMs` the first time, doubled
-//           each time it re-opens while the upstream stays down, at most `openMaxMs`. The
-//           interval goes back to `openMs` once the circuit has stayed closed for a window.
-// half-open up to `probes` calls go through at once (the others are refused), and are judged by
-//           the same rate (as resilience4j's permitted calls in half-open): once `failureRate` of
-//           `probes` have failed it re-opens, once all `probes` are done below that it closes with
-//           an empty window. (Requiring every probe to succeed would keep an upstream that fails
-//           27% of calls open most of the time: 3 probes all succeed only 39% of the time.)
+//           each time it re-opens while the upstream stays down, at most `openMaxMs` (kept short:
+//           it bounds how long a recovered upstream goes unused). The interval goes back to
+//           `openMs` once the circuit has stayed closed for a window. (hold.ts lets a call that
+//           arrives near the interval's end wait for the probe instead of being refused.)
+// half-open one probe goes first, alone, so a dead upstream sees one call per interval; if it
+//           fails the circuit re-opens. Once it has succeeded, up to `probes` calls in all are let
+//           through at once and judged by the same rate (resilience4j's permitted calls in
+//           half-open): the circuit re-opens once `failureRate` of `probes` have failed, and
+//           closes, with an empty window, as soon as enough have succeeded that the rest could
+//           not reach it (2 of 3 at 50%) — no need to wait for the slowest. (Requiring every
+//           probe to succeed would keep an upstream that fails 27% of calls open most of the
+//           time: 3 probes all succeed only 39% of the time.)
 //
 // What counts as a failure is the caller's decision (client.ts: 5xx, resets, timeouts,
 // malformed bodies; never 4xx); release() reports a call that says nothing about the upstream
@@ -45,8 +50,10 @@ export interface BreakerSettings {
   openMs: number;
   /** Longest open interval. */
   openMaxMs: number;
-  /** Concurrent probe calls in half-open, judged together by `failureRate`. */
+  /** Calls let through in half-open (the first alone), judged together by `failureRate`. */
   probes: number;
+  /** A call meeting an open circuit that half-opens within this long waits for the probe (hold.ts); 0: never. */
+  holdMs: number;
   /** The latest buckets the rate is also judged over (a sudden outage's fast path). Default 2. */
   recentBuckets?: number;
   /** Fast (non-timeout) failures in a row that open the circuit; 0: never. Default 20. */
@@ -58,9 +65,10 @@ export const DEFAULT_BREAKER: Readonly<BreakerSettings> = {
   minCalls: 20,
   windowMs: 10_000,
   buckets: 10,
-  openMs: 500,
-  openMaxMs: 1_500,
+  openMs: 100,
+  openMaxMs: 300,
   probes: 3,
+  holdMs: 250,
   recentBuckets: 2,
   consecutiveFailures: 20,
 };
@@ -88,7 +96,11 @@ export class CircuitBreaker {
   private probesInFlight = 0;
   private probeSuccesses = 0;
   private probeFailures = 0;
-  private readonly settings: BreakerSettings;
+  /** Times opened so far: a waiter that sees it change knows its round's probes failed. */
+  private opened = 0;
+  /** One-shot listeners for the next change a waiting call cares about (hold.ts). */
+  private waiters: Array<() => void> = [];
+  readonly settings: Readonly<BreakerSettings>;
   private readonly now: () => number;
   private readonly onStateChange: ((state: CircuitState) => void) | undefined;
 
@@ -102,6 +114,7 @@ export class CircuitBreaker {
       openMs: Math.max(0, s.openMs),
       openMaxMs: Math.max(s.openMs, s.openMaxMs),
       probes: Math.max(1, Math.floor(s.probes)),
+      holdMs: Math.max(0, s.holdMs),
       recentBuckets: Math.max(1, Math.floor(s.recentBuckets ?? 2)),
       consecutiveFailures: Math.max(0, Math.floor(s.consecutiveFailures ?? 20)),
     };
@@ -122,6 +135,16 @@ export class CircuitBreaker {
     return this.state === "open" ? Math.max(0, Math.ceil((this.openUntil - this.now()) / 1000)) : 0;
   }
 
+  /** Milliseconds until the circuit half-opens (0 when it is not open, or its interval is over). */
+  get msUntilHalfOpen(): number {
+    return this.state === "open" ? Math.max(0, this.openUntil - this.now()) : 0;
+  }
+
+  /** How many times the circuit has opened (a change means a round of probes failed). */
+  get openings(): number {
+    return this.opened;
+  }
+
   /** The interval the circuit stays open for the next (or current) time it opens. */
   get openIntervalMs(): number {
     return Math.min(this.settings.openMaxMs, this.settings.openMs * 2 ** this.level);
@@ -132,17 +155,31 @@ export class CircuitBreaker {
     return this.window.totals();
   }
 
+  /** Calls `listener` once, at the next transition or when half-open lets more probes through. */
+  onChange(listener: () => void): void {
+    this.waiters.push(listener);
+  }
+
+  /** Stops waiting for onChange (a waiter that gave up). */
+  offChange(listener: () => void): void {
+    const i = this.waiters.indexOf(listener);
+    if (i >= 0) this.waiters.splice(i, 1);
+  }
+
   /** May a call go out now? A ticket must be followed by success(), failure() or release() with it. */
   tryAcquire(): Ticket | null {
     if (this.state === "closed") return "call";
     if (this.state === "open") {
       if (this.now() < this.openUntil) return null;
-      this.transition("half-open");
       this.probesInFlight = 0;
       this.probeSuccesses = 0;
       this.probeFailures = 0;
+      this.transition("half-open");
     }
-    if (this.probesInFlight + this.probeSuccesses + this.probeFailures >= this.settings.probes) return null;
+    // The first probe goes alone: a dead upstream sees one call per interval, not `probes`.
+    const admitted = this.probesInFlight + this.probeSuccesses + this.probeFailures;
+    const limit = this.probeSuccesses === 0 ? 1 : this.settings.probes;
+    if (admitted >= limit) return null;
     this.probesInFlight += 1;
     return "probe";
   }
@@ -193,20 +230,28 @@ export class CircuitBreaker {
     return calls >= this.settings.minCalls && failures >= this.settings.failureRate * calls;
   }
 
-  /** Half-open: re-open once the probes' failures reach the rate, close once all are done below it. */
+  /**
+   * Half-open: re-open when the lone first probe fails or the failures reach the rate of
+   * `probes`; close as soon as the successes make that impossible.
+   */
   private judgeProbes(): void {
     const { probes, failureRate } = this.settings;
-    if (this.probeFailures >= failureRate * probes) {
+    const failuresToOpen = Math.max(1, Math.ceil(failureRate * probes));
+    if (this.probeFailures >= failuresToOpen || (this.probeSuccesses === 0 && this.probeFailures > 0)) {
       this.level += 1;
       this.open();
-    } else if (this.probeSuccesses + this.probeFailures >= probes) {
+    } else if (this.probeSuccesses > probes - failuresToOpen) {
       this.close();
+    } else if (this.probeSuccesses === 1 && this.probeFailures === 0) {
+      this.notify(); // the first probe succeeded: the others may go
     }
   }
 
   /** The call ended without telling anything about the upstream (the caller hung up). */
   release(ticket: Ticket): void {
-    if (ticket === "probe" && this.state === "half-open") this.probesInFlight = Math.max(0, this.probesInFlight - 1);
+    if (ticket !== "probe" || this.state !== "half-open") return;
+    this.probesInFlight = Math.max(0, this.probesInFlight - 1);
+    this.notify(); // its slot is free for a waiting call
   }
 
   private open(): void {
@@ -214,6 +259,7 @@ export class CircuitBreaker {
     // Cap the exponent too, so a long outage cannot overflow it.
     this.level = Math.min(this.level, 30);
     this.openUntil = this.now() + this.openIntervalMs;
+    this.opened += 1;
     this.transition("open");
   }
 
@@ -229,6 +275,14 @@ export class CircuitBreaker {
     if (this.state === state) return;
     this.state = state;
     this.onStateChange?.(state);
+    this.notify();
+  }
+
+  private notify(): void {
+    if (this.waiters.length === 0) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
   }
 }
 

@@ -6,6 +6,7 @@
 //   retry.ts         which failures of which calls are retried, backoff, Retry-After
 //   retry-budget.ts  retries per origin limited to a share of its recent requests
 //   breaker.ts       a failure-rate circuit breaker per origin
+//   hold.ts          a call near an open circuit's probe waits for it rather than being refused
 //   address-guard.ts refuses private addresses, at connect time, for tenant-chosen hosts
 import type { Readable } from "node:stream";
 import { Agent, type Dispatcher } from "undici";
@@ -15,6 +16,7 @@ import { GatewayError } from "../../src/core/errors.ts";
 import { guardedConnector } from "./address-guard.ts";
 import { queryString, type QueryValue, type UpstreamBase } from "./base.ts";
 import { CircuitBreaker, circuitStateValue, type BreakerSettings, type CircuitState, type Ticket } from "./breaker.ts";
+import { admit } from "./hold.ts";
 import { AttemptFailed, bodyFailure, describeInvalid, statusFailure, transportFailure, type Failure, type Outcome, type Verdict } from "./errors.ts";
 import type { UpstreamMetrics } from "./metrics.ts";
 import { isValidContentType, multipartBody, type UploadFile } from "./multipart.ts";
@@ -136,6 +138,7 @@ type UpstreamConfig = Pick<
   | "UPSTREAM_BREAKER_OPEN_MS"
   | "UPSTREAM_BREAKER_OPEN_MAX_MS"
   | "UPSTREAM_BREAKER_PROBES"
+  | "UPSTREAM_BREAKER_HOLD_MS"
   | "UPSTREAM_BREAKER_CONSECUTIVE_FAILURES"
 >;
 
@@ -154,6 +157,7 @@ export function upstreamOptionsFromConfig(config: UpstreamConfig): UpstreamClien
       openMs: config.UPSTREAM_BREAKER_OPEN_MS,
       openMaxMs: config.UPSTREAM_BREAKER_OPEN_MAX_MS,
       probes: config.UPSTREAM_BREAKER_PROBES,
+      holdMs: config.UPSTREAM_BREAKER_HOLD_MS,
       consecutiveFailures: config.UPSTREAM_BREAKER_CONSECUTIVE_FAILURES,
     },
   };
@@ -334,7 +338,13 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
     let last: Failure | undefined;
     for (let n = 0; ; n++) {
       if (stop?.aborted) throw transportFailure(stop.reason, stop, timeoutMs).error;
-      const ticket = breaker.tryAcquire();
+      // A retry never waits for (nor goes through) an open circuit: it ends with its failure.
+      let ticket: Ticket | null;
+      try {
+        ticket = n === 0 ? await admit(breaker, breaker.settings.holdMs, stop) : breaker.tryAcquire();
+      } catch (reason) {
+        throw transportFailure(reason, stop, timeoutMs).error;
+      }
       if (!ticket) {
         histogram?.observe({ product: target.product, outcome: "circuit_open" }, 0);
         throw last?.error ?? circuitOpen(breaker);

@@ -115,26 +115,82 @@ describe("circuit breaker", () => {
     expect(breaker.current).toBe("open");
   });
 
+  it("sends one probe alone first: its failure re-opens the circuit, whatever `probes` is", () => {
+    const { breaker, clock, fail } = breakerAt({ probes: 3 });
+    fail(10);
+    clock.now = 1_000;
+    const first = breaker.tryAcquire();
+    expect(first).toBe("probe");
+    expect(breaker.tryAcquire()).toBeNull(); // the others wait for the first
+    breaker.failure(first!);
+    expect(breaker.current).toBe("open");
+    expect(breaker.openIntervalMs).toBe(2_000);
+  });
+
   it("judges the probes by the rate: a minority of failed probes still closes it", () => {
     const { breaker, clock, fail } = breakerAt({ probes: 3 });
     fail(10);
     clock.now = 1_000;
-    const [a, b, c] = [breaker.tryAcquire()!, breaker.tryAcquire()!, breaker.tryAcquire()!];
-    breaker.failure(a);
+    breaker.success(breaker.tryAcquire()!);
+    const [b, c] = [breaker.tryAcquire()!, breaker.tryAcquire()!];
+    expect(breaker.tryAcquire()).toBeNull(); // 3 in all
+    breaker.failure(b);
     expect(breaker.current).toBe("half-open"); // 1 of 3 < 50 %
-    breaker.success(b);
     breaker.success(c);
     expect(breaker.current).toBe("closed");
 
     fail(10);
     clock.now += 10_000;
+    breaker.success(breaker.tryAcquire()!);
     const [d, e] = [breaker.tryAcquire()!, breaker.tryAcquire()!];
     breaker.failure(d);
-    breaker.failure(e); // 2 of 3 ≥ 50 %: no need to wait for the third
+    breaker.failure(e); // 2 of 3 ≥ 50 %
     expect(breaker.current).toBe("open");
   });
 
-  it("refuses while open, then admits at most `probes` concurrent probes; they close it", () => {
+  it("closes as soon as enough probes succeeded, without waiting for the slowest", () => {
+    const { breaker, clock, fail } = breakerAt({ probes: 5 });
+    fail(10);
+    clock.now = 1_000;
+    breaker.success(breaker.tryAcquire()!);
+    const rest = [breaker.tryAcquire()!, breaker.tryAcquire()!, breaker.tryAcquire()!, breaker.tryAcquire()!];
+    expect(rest).toEqual(["probe", "probe", "probe", "probe"]);
+    breaker.success(rest[0]!);
+    expect(breaker.current).toBe("half-open"); // 2 of 5: 3 failures could still re-open it
+    breaker.success(rest[1]!);
+    expect(breaker.current).toBe("closed"); // 3 of 5: the other two cannot reach 50 %
+    breaker.failure(rest[2]!); // late probes of a closed round count for nothing
+    breaker.failure(rest[3]!);
+    expect(breaker.current).toBe("closed");
+    expect(breaker.counts).toEqual([0, 0]);
+  });
+
+  it("tells waiting calls about transitions and about the first probe's success", () => {
+    const { breaker, clock, fail } = breakerAt({ probes: 3 });
+    const seen: string[] = [];
+    const listen = (label: string) => breaker.onChange(() => seen.push(`${label}:${breaker.current}`));
+    listen("a");
+    fail(10);
+    expect(seen).toEqual(["a:open"]);
+    expect(breaker.openings).toBe(1);
+    expect(breaker.msUntilHalfOpen).toBe(1_000);
+    clock.now = 1_000;
+    expect(breaker.msUntilHalfOpen).toBe(0);
+    listen("b");
+    const first = breaker.tryAcquire()!;
+    expect(seen).toEqual(["a:open", "b:half-open"]);
+    listen("c");
+    breaker.success(first); // more probes may go now
+    expect(seen).toEqual(["a:open", "b:half-open", "c:half-open"]);
+    const removed = () => seen.push("never");
+    breaker.onChange(removed);
+    breaker.offChange(removed);
+    listen("d");
+    breaker.success(breaker.tryAcquire()!);
+    expect(seen).toEqual(["a:open", "b:half-open", "c:half-open", "d:closed"]);
+  });
+
+  it("refuses while open, then lets `probes` through (the first alone); they close it", () => {
     const { breaker, clock, fail, changes } = breakerAt();
     fail(10);
     expect(breaker.tryAcquire()).toBeNull();
@@ -142,11 +198,13 @@ describe("circuit breaker", () => {
     clock.now = 1_000;
     expect(breaker.current).toBe("half-open");
     const a = breaker.tryAcquire();
-    const b = breaker.tryAcquire();
-    expect([a, b]).toEqual(["probe", "probe"]);
+    expect(a).toBe("probe");
     expect(breaker.tryAcquire()).toBeNull();
     breaker.success(a!);
     expect(breaker.current).toBe("half-open");
+    const b = breaker.tryAcquire();
+    expect(b).toBe("probe");
+    expect(breaker.tryAcquire()).toBeNull();
     breaker.success(b!);
     expect(breaker.current).toBe("closed");
     expect(breaker.counts).toEqual([0, 0]); // a fresh window

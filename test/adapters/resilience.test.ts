@@ -164,7 +164,7 @@ describe("circuit breaker", () => {
   // these tests used to count a streak of consecutive failures.
   it("opens once the window's failure rate reaches the threshold, answers at once, and closes after its probes succeed", async () => {
     const { products, upstream } = h.build({
-      client: { maxRetries: 0, breaker: { minCalls: 4, failureRate: 0.5, openMs: 150, openMaxMs: 150, probes: 2 } },
+      client: { maxRetries: 0, breaker: { minCalls: 4, failureRate: 0.5, openMs: 150, openMaxMs: 150, probes: 2, holdMs: 0 } }, // refuse, not wait (hold.test.ts)
     });
     await products.search.query(makeContext(), { query: "x" });
     await products.search.query(makeContext(), { query: "x" });
@@ -186,6 +186,20 @@ describe("circuit breaker", () => {
     expect(upstream.circuit(h.sandbox.url)).toBe("half-open"); // one of two probes
     expect((await products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
     expect(upstream.circuit(h.sandbox.url)).toBe("closed");
+  });
+
+  it("a call arriving near the end of the open interval waits for the probe instead of being refused", async () => {
+    const { products, upstream } = h.build({
+      client: { maxRetries: 0, breaker: { minCalls: 2, failureRate: 0.5, openMs: 150, openMaxMs: 150, probes: 1, holdMs: 250 } },
+    });
+    h.sandbox.setFaults([{ type: "status", status: 500, path: "/search/v1/query" }]);
+    for (let i = 0; i < 2; i++) await rejection(products.search.query(makeContext(), { query: "x" }));
+    expect(upstream.circuit(h.sandbox.url)).toBe("open");
+    h.sandbox.clearFaults(); // the upstream is back while the circuit is still open
+    const start = performance.now();
+    expect((await products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
+    expect(performance.now() - start).toBeGreaterThanOrEqual(100); // it waited for the interval's end
+    expect(upstream.circuit(h.sandbox.url)).toBe("closed"); // and its success, as the probe, closed it
   });
 
   it("a failure rate under the threshold never opens it", async () => {
