@@ -1,7 +1,8 @@
 // One mammoth pass over a validated package: its HTML (for markdown) and, from the very document
-// tree mammoth read, its raw text by mammoth.extractRawText's own rules (lib/raw-text.js): every
-// paragraph is its text and "\n\n", a tab "\t", nothing else adds text. That is the text shape the
-// renderer derives for markdown documents (../render/text.ts), without parsing the file twice.
+// tree mammoth read, its raw text by mammoth.extractRawText's rules (lib/raw-text.js): every
+// paragraph is its text and "\n\n", a tab "\t", a line break a space (see rawText). That is the
+// text shape the renderer derives for markdown documents (../render/text.ts), without parsing the
+// file twice.
 import mammoth from "mammoth";
 import { normalizeExtractedText } from "../render/text.ts";
 import { notDocx } from "./errors.ts";
@@ -42,12 +43,23 @@ interface Element {
   styleId?: string | null;
 }
 
-function rawText(element: Element): string {
-  if (element.type === "text") return element.value ?? "";
-  if (element.type === "tab") return "\t";
-  let out = "";
-  for (const child of element.children ?? []) out += rawText(child);
-  return element.type === "paragraph" ? `${out}\n\n` : out;
+/**
+ * mammoth's raw text, with one difference: mammoth gives a line break (w:br) no text, which glues
+ * the words on either side together ("npm install" ⏎ "npm run build" in one pandoc code paragraph).
+ * Here a break is a space unless a space is already there: our renderer writes a space before
+ * each break it makes, so its documents' text is unchanged.
+ */
+function rawText(element: Element, out: string[] = []): string[] {
+  if (element.type === "text") out.push(element.value ?? "");
+  else if (element.type === "tab") out.push("\t");
+  else if (element.type === "break") {
+    const last = out[out.length - 1] ?? "";
+    if (last !== "" && !/\s$/.test(last)) out.push(" ");
+  } else {
+    for (const child of element.children ?? []) rawText(child, out);
+    if (element.type === "paragraph") out.push("\n\n");
+  }
+  return out;
 }
 
 /** Direct monospace formatting is how most editors write inline code: such a run maps to <code>. */
@@ -77,7 +89,7 @@ export async function convert(docx: Uint8Array): Promise<MammothResult> {
         convertImage: noImageData,
         externalFileAccess: false,
         transformDocument: (document: Element & DocElement) => {
-          text = rawText(document);
+          text = rawText(document).join("");
           markCodeRuns(document);
           markListStarts(document);
           return document;
