@@ -15,7 +15,8 @@ import type { Store } from "./documents/store/types.ts";
 import { createHttpApp } from "./http/app.ts";
 import type { HttpEnv } from "./http/env.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
-import { documentsRoutes } from "./rest/documents.ts";
+import { documentsRoutes, sharedRoutes, trashRoutes } from "./rest/documents.ts";
+import { isMultipartFormData } from "./uploads/index.ts";
 import { filesRoutes } from "./rest/files.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
@@ -112,7 +113,14 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     index: { version: packageVersion, publicUrl: services.publicUrl },
     tracing: tracing?.middleware,
     routes: [
-      { path: "/api/v1/documents", app: documentsRoutes({ documents: services.documents, createContext }) },
+      {
+        path: "/api/v1/documents",
+        app: documentsRoutes({ documents: services.documents, createContext, bodyLimit: config.BODY_LIMIT_BYTES }),
+        // A .docx upload (import, new content) is streamed to disk under its own limit.
+        ownsBodyLimit: (request) => isMultipartFormData({ ...request, method: "POST" }) && (request.method === "POST" || request.method === "PUT"),
+      },
+      { path: "/api/v1/trash", app: trashRoutes({ documents: services.documents, createContext }) },
+      { path: "/api/v1/shared", app: sharedRoutes({ documents: services.documents, createContext }) },
       { path: "/api/v1/files", app: filesRoutes({ products: services.products, createContext }) },
     ],
     surfaces: [

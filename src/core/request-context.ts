@@ -3,6 +3,7 @@
 // principal; requests with an unverified access token per client address as well.
 import { createHash } from "node:crypto";
 import type { Authenticator } from "../auth/authenticate.ts";
+import type { Principal } from "../auth/principal.ts";
 import type { RequestContext } from "./context.ts";
 import { isGatewayError } from "./errors.ts";
 import { lazyChild, type Logger } from "./logger.ts";
@@ -16,13 +17,25 @@ export interface ContextInput {
   clientAddress: string;
   /** Operations this request carries (a tRPC batch's calls), each counted against the limits; default 1. */
   calls?: number;
+  /**
+   * A route that takes no credential (a share link: its token is the credential). Nothing is
+   * authenticated; the request counts against its client address's limit, like an unverified token.
+   */
+  anonymous?: boolean;
 }
+
+/** The principal of a credential-free route: no user, no scope, nothing to forward. */
+const ANONYMOUS: Principal = { kind: "access_token", userId: null, tenant: null, scopes: new Set(), verified: false };
 
 export type ContextFactory = (input: ContextInput) => Promise<RequestContext>;
 
 export function createContextFactory(deps: { authenticator: Authenticator; limits: RateLimiters; logger: Logger }): ContextFactory {
   const { limits } = deps;
-  return async ({ requestId, authorization, signal, clientAddress, calls = 1 }) => {
+  return async ({ requestId, authorization, signal, clientAddress, calls = 1, anonymous = false }) => {
+    if (anonymous) {
+      await limits.addresses.consume(clientAddress, calls);
+      return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map() };
+    }
     // An address over its failed-authentication budget is refused before its credential is looked at.
     if (authorization) limits.failures.check(clientAddress);
     let principal;

@@ -68,7 +68,8 @@ export interface HttpAppDeps {
   pool?: () => unknown;
   /** True once shutdown began (SIGTERM): /readyz answers 503 "draining" so load balancers stop sending. */
   draining?: () => boolean;
-  routes: { path: string; app: Hono<HttpEnv> }[];
+  /** REST route groups; `ownsBodyLimit` as for surfaces (uploads the routes stream and limit themselves). */
+  routes: { path: string; app: Hono<HttpEnv>; ownsBodyLimit?: (request: RequestHead) => boolean }[];
   surfaces: Surface[];
   openapi: unknown;
   /** GET /: the links index (./index-page.ts). */
@@ -163,18 +164,22 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
   app.get("/api/v1/openapi.json", (c) => c.json(deps.openapi));
 
+  const headOf = (c: Context<HttpEnv>): RequestHead => {
+    const node = nodeBindings(c);
+    return node ? requestHead(node.incoming) : fetchRequestHead(c.req.raw);
+  };
   for (const route of deps.routes) {
-    app.use(`${route.path}/*`, tooLarge(deps.bodyLimit));
+    const fixedLimit = tooLarge(deps.bodyLimit);
+    const owns = route.ownsBodyLimit;
+    const limit: MiddlewareHandler<HttpEnv> = owns ? (c, next) => (owns(headOf(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
+    app.use(route.path, limit);
+    app.use(`${route.path}/*`, limit);
     app.route(route.path, route.app);
   }
   for (const surface of deps.surfaces) {
     const fixedLimit = tooLarge(surface.bodyLimit ?? deps.bodyLimit, surface.fail);
     const ownsLimit = surface.ownsBodyLimit;
-    const head = (c: Context<HttpEnv>): RequestHead => {
-      const node = nodeBindings(c);
-      return node ? requestHead(node.incoming) : fetchRequestHead(c.req.raw);
-    };
-    const limit: MiddlewareHandler<HttpEnv> = ownsLimit ? (c, next) => (ownsLimit(head(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
+    const limit: MiddlewareHandler<HttpEnv> = ownsLimit ? (c, next) => (ownsLimit(headOf(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
     const handle = async (c: Context<HttpEnv>) => {
       const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") };
       const node = surface.handleNode ? nodeBindings(c) : undefined;

@@ -13,7 +13,7 @@ import {
   readDocumentInputSchema,
 } from "../documents/schemas.ts";
 import { fileIdInputSchema } from "../products/schemas.ts";
-import { DOCX_MEDIA_TYPE } from "./documents.ts";
+import { DOCX_MEDIA_TYPE } from "./download.ts";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
 const error = (description: string) => ({ description, ...json(errorBodySchema) });

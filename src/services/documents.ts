@@ -49,6 +49,7 @@ import { createTrashService, type TrashService } from "./document-trash.ts";
 import { createVersionsService, type VersionsService } from "./document-versions.ts";
 
 export { decodeCursor, encodeCursor, etagOf, TEXT_PER_REQUEST, toSummary } from "./document-access.ts";
+export { DOCX_UPLOAD_LIMIT_BYTES };
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const newDocumentId = (() => {

@@ -10,7 +10,8 @@ import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../gateway.ts";
 import type { FailureHandler, Surface, SurfaceEnv } from "../http/app.ts";
 import { requestHead, type RequestHead } from "../http/node.ts";
-import { authenticateUpload, isMultipartFormData, withUploads } from "../uploads/index.ts";
+import { DOCX_UPLOAD_LIMIT_BYTES } from "../services/documents.ts";
+import { authenticateDocumentUpload, authenticateUpload, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
 
@@ -93,18 +94,33 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       error: new TRPCError({ code: error.trpcCode, message: error.message, cause: error }),
     });
   };
-  // files.upload's FormData is streamed to temp files first (see src/uploads); other multipart
-  // requests keep tRPC's own parsing under the normal body limit.
-  const accepts = (request: RequestHead) => isMultipartFormData(request) && request.path === "/trpc/files.upload";
+  // files.upload's and the documents' .docx FormData is streamed to temp files first (see
+  // src/uploads); other multipart requests keep tRPC's own parsing under the normal body limit.
+  const acceptsFile = (request: RequestHead) => isMultipartFormData(request) && request.path === "/trpc/files.upload";
+  const acceptsDocx = (request: RequestHead) =>
+    isMultipartFormData(request) && (request.path === "/trpc/documents.import" || request.path === "/trpc/documents.update");
+  const accepts = (request: RequestHead) => acceptsFile(request) || acceptsDocx(request);
+  const serve = (request: Request, env: SurfaceEnv, authenticated: RequestContext) =>
+    handle(request, pathOf(request), env, async () => authenticated);
   const fetch = withUploads(
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
-      accepts,
+      accepts: acceptsFile,
       authenticate: authenticateUpload(options.createContext),
-      serve: (request, env, authenticated) => handle(request, pathOf(request), env, async () => authenticated),
+      serve,
       fail,
     },
-    (request, env) => handle(request, pathOf(request), env),
+    withUploads(
+      {
+        // A document's .docx: the service checks the credential and the docs:write scope.
+        limits: { fileBytes: DOCX_UPLOAD_LIMIT_BYTES, fieldBytes: options.bodyLimit, files: 1 },
+        accepts: acceptsDocx,
+        authenticate: authenticateDocumentUpload(options.createContext),
+        serve,
+        fail,
+      },
+      (request, env) => handle(request, pathOf(request), env),
+    ),
   );
   return {
     path: "/trpc",

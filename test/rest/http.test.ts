@@ -31,7 +31,7 @@ describe("POST /api/v1/documents", () => {
     expect(body["url"]).toBe(response.headers.get("location"));
     expect(body["downloadUrl"]).toBe(`${response.headers.get("location")}/content`);
     expect(Object.keys(body).sort()).toEqual(
-      ["characters", "createdAt", "downloadUrl", "id", "name", "sizeBytes", "updatedAt", "url"].sort(),
+      ["characters", "createdAt", "downloadUrl", "id", "name", "sizeBytes", "updatedAt", "url", "version"].sort(),
     );
   });
 
