@@ -68,7 +68,7 @@ export const DEFAULT_BREAKER: Readonly<BreakerSettings> = {
   openMs: 100,
   openMaxMs: 300,
   probes: 3,
-  holdMs: 250,
+  holdMs: 225,
   recentBuckets: 2,
   consecutiveFailures: 20,
 };

@@ -332,12 +332,16 @@ describe("fault suite", () => {
       recoveredAt = performance.now();
       return paced({ from: recoveredAt, until: recoveredAt + 3_000, perSecond: RECOVERY_RATE });
     })();
+    // Beside the closed loop, a steady trickle: what share of the time a caller arriving during
+    // the outage is answered fast (the closed loop weighs fast answers by how many fit in a second).
+    const trickle = paced({ from: outageStart + 1_000, until: healthy, perSecond: 20 });
     // Fewer in flight than above: a fast answer is measured, not the queue of a shared 2-core VM.
     const outageAll = await drive({ until: healthy, concurrency: 8 });
     // The outage's own answers: those given before the upstream was healthy again.
     const outage = outageAll.filter((o) => o.start + o.ms < recoveredAt);
     // Once open (the first second is the breaker learning the rate): fast answers, few probes.
     const settled = outage.filter((o) => o.start >= outageStart + 1_000);
+    const steady = (await trickle).filter((o) => o.start + o.ms < recoveredAt);
     const after = await recovery;
     const probes = sandbox.requests.filter((r) => r.at >= outageWall + 1_000 && r.at < healthyWall).length;
     const firstSecond = sandbox.requests.filter((r) => r.at < outageWall + 1_000).length;
@@ -345,6 +349,9 @@ describe("fault suite", () => {
     report("outage (after its first second)", settled);
     const fast = settled.filter((o) => o.ms <= 50).length;
     console.log(`[faults]   answered within 50 ms: ${pct(fast, settled.length)}; the rest waited for a probe (${percentile(settled.map((o) => o.ms), 100).toFixed(0)} ms at most)`);
+    console.log(
+      `[faults]   at a steady 20 requests/s: ${steady.length} requests, ${pct(steady.filter((o) => o.ms <= 50).length, steady.length)} answered within 50 ms, p50 ${percentile(steady.map((o) => o.ms), 50).toFixed(1)} ms, max ${Math.max(...steady.map((o) => o.ms)).toFixed(0)} ms`,
+    );
     console.log(`[faults]   upstream attempts: ${firstSecond} in the first second, ${probes} probes in the next 5 s (for ${settled.length} requests)`);
     expect(percentile(settled.map((o) => o.ms), 50)).toBeLessThanOrEqual(50);
     expect(settled.every((o) => !o.ok && o.code === "UPSTREAM_UNAVAILABLE")).toBe(true);
