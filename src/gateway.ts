@@ -17,6 +17,7 @@ import type { HttpEnv } from "./http/env.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
 import { documentsRoutes, sharedRoutes, trashRoutes } from "./rest/documents.ts";
 import { isMultipartFormData } from "./uploads/index.ts";
+import { scheduleRetention } from "./services/retention.ts";
 import { filesRoutes } from "./rest/files.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
@@ -88,6 +89,16 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     metrics,
     userAgent: `workspace-gateway/${packageVersion}`,
   });
+  const stopRetention = scheduleRetention(
+    store,
+    {
+      trashDays: config.TRASH_RETENTION_DAYS,
+      versionDays: config.VERSION_RETENTION_DAYS,
+      versionKeepMin: config.VERSION_KEEP_MIN,
+      intervalMs: config.RETENTION_INTERVAL_MS,
+    },
+    logger,
+  );
   const services: Services = {
     documents: createDocumentsService({ store, renderer, ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}) }),
     products: createProductServices({ config, upstream }),
@@ -154,6 +165,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     },
     close: () =>
       (closed ??= (async () => {
+        await stopRetention();
         await renderer.close();
         await upstream.close();
         await rateLimiter.close();

@@ -102,6 +102,14 @@ export const configSchema = z
     RENDER_WORKER_MAX_MB: int(512, 16, 16_384),
     RENDER_WORKER_MAX_JOBS: int(100, 1, 1_000_000),
     RENDER_WORKER_NICE: int(0, 0, 19),
+    // Living documents' retention (docs/api.md "Living documents"): the trash is purged after
+    // TRASH_RETENTION_DAYS; versions replaced more than VERSION_RETENTION_DAYS ago go, except each
+    // document's VERSION_KEEP_MIN newest. The pruning (and of expired idempotency records and
+    // shares) runs every RETENTION_INTERVAL_MS on every replica; 0 turns it off.
+    TRASH_RETENTION_DAYS: int(30, 1, 3650),
+    VERSION_RETENTION_DAYS: int(30, 1, 3650),
+    VERSION_KEEP_MIN: int(10, 1, 10_000),
+    RETENTION_INTERVAL_MS: int(60 * 60 * 1000, 0, 7 * 24 * 60 * 60 * 1000),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
     // After SIGTERM, /readyz answers 503 for this long before the listener closes (a load
     // balancer's health-check interval × failures; docs/deploy.md). 0: close at once.

@@ -1,0 +1,100 @@
+// Retention rules (src/services/retention.ts) against a real SQLite store: what goes, what stays,
+// and that the schedule really runs them.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { monotonicFactory } from "ulid";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runRetention, scheduleRetention } from "../../src/services/retention.ts";
+import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
+import type { Store } from "../../src/documents/store/types.ts";
+
+const ulid = monotonicFactory();
+const DAY = 24 * 60 * 60 * 1000;
+const settings = { trashDays: 30, versionDays: 30, versionKeepMin: 3, intervalMs: 0 };
+const iso = (ms: number) => new Date(ms).toISOString();
+const content = (text: string) => ({ docx: randomBytes(32), text, markdown: text });
+
+let dir: string;
+let store: Store;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "retention-"));
+  store = openSqliteStore(dir);
+});
+afterEach(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A document created `ageDays` ago and changed `changes` times, one day apart. */
+async function documentWithHistory(owner: string, ageDays: number, changes: number, now: number): Promise<string> {
+  const id = `doc_${ulid()}`;
+  await store.createDocument({ id, ownerId: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
+  for (let i = 0; i < changes; i++) {
+    const at = iso(now - (ageDays - i - 1) * DAY);
+    const result = await store.changeDocument({ ownerId: owner, id, actorId: owner, at, content: content(`v${i + 2}`), source: "markdown" });
+    expect(result.ok).toBe(true);
+  }
+  return id;
+}
+
+describe("retention", () => {
+  it("drops versions replaced before the cutoff except the newest VERSION_KEEP_MIN, and keeps recent ones", async () => {
+    const now = Date.now();
+    // 60 days of daily changes: versions 1..61, current 61.
+    const old = await documentWithHistory("u1", 60, 60, now);
+    const result = await runRetention(store, settings, now);
+    const versions = (await store.listVersions({ ownerId: "u1", id: old, limit: 100 }))!.map((v) => v.version);
+    // Replaced within 30 days: versions replaced at day -29…0 stay (31..60), plus the current one.
+    expect(versions[0]).toBe(61);
+    expect(Math.min(...versions)).toBeGreaterThanOrEqual(30);
+    expect(versions.length).toBeGreaterThanOrEqual(settings.versionKeepMin);
+    expect(result.versions).toBe(61 - versions.length);
+
+    // A document whose every version is old keeps its newest VERSION_KEEP_MIN (the current one counts).
+    const quiet = await documentWithHistory("u1", 400, 5, now - 300 * DAY);
+    await runRetention(store, settings, now);
+    expect((await store.listVersions({ ownerId: "u1", id: quiet, limit: 100 }))!.map((v) => v.version)).toEqual([6, 5, 4]);
+  });
+
+  it("purges the trash after TRASH_RETENTION_DAYS, with versions and shares, and keeps recent deletions", async () => {
+    const now = Date.now();
+    const gone = await documentWithHistory("u2", 50, 2, now);
+    const kept = await documentWithHistory("u2", 50, 2, now);
+    await store.insertShare({ id: `shr_${ulid()}`, documentId: gone, ownerId: "u2", tokenHash: "a".repeat(64), createdAt: iso(now), expiresAt: iso(now + DAY) });
+    expect((await store.trashDocument({ ownerId: "u2", id: gone, at: iso(now - 31 * DAY) })).ok).toBe(true);
+    expect((await store.trashDocument({ ownerId: "u2", id: kept, at: iso(now - 29 * DAY) })).ok).toBe(true);
+    const result = await runRetention(store, settings, now);
+    expect(result.trash).toBe(1);
+    expect((await store.listTrash({ ownerId: "u2", limit: 10 })).map((d) => d.id)).toEqual([kept]);
+    expect(await store.restoreFromTrash("u2", gone)).toBeNull();
+    expect(await store.findShare("a".repeat(64), iso(now))).toBeNull();
+  });
+
+  it("drops expired shares and idempotency records older than 24 h", async () => {
+    const now = Date.now();
+    const id = `doc_${ulid()}`;
+    await store.createDocument(
+      { id, ownerId: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
+      { key: "k", fingerprint: "f", notBefore: iso(now - 3 * DAY) },
+    );
+    await store.insertShare({ id: `shr_${ulid()}`, documentId: id, ownerId: "u3", tokenHash: "b".repeat(64), createdAt: iso(now - DAY), expiresAt: iso(now - 1000) });
+    const result = await runRetention(store, settings, now);
+    expect(result).toMatchObject({ idempotency: 1, shares: 1 });
+    expect(await store.findIdempotent("u3", "k", iso(0))).toBeNull();
+  });
+
+  it("runs on its schedule and stops cleanly", async () => {
+    const now = Date.now();
+    const id = await documentWithHistory("u4", 40, 0, now);
+    await store.trashDocument({ ownerId: "u4", id, at: iso(now - 40 * DAY) });
+    const stop = scheduleRetention(store, { ...settings, intervalMs: 50 }, pino({ level: "silent" }));
+    try {
+      await expect.poll(async () => (await store.listTrash({ ownerId: "u4", limit: 10 })).length, { timeout: 5_000 }).toBe(0);
+    } finally {
+      await stop();
+    }
+  });
+});
