@@ -13,8 +13,9 @@ import pg from "pg";
 import { monotonicFactory } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../src/documents/store/postgres.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
-import { foldName, type ApiKeyRecord, type Store, type NewDocument } from "../../src/documents/store/types.ts";
+import Database from "better-sqlite3";
+import { openSqliteStore, sqliteFile } from "../../src/documents/store/sqlite.ts";
+import { foldName, type ApiKeyRecord, type DocumentRecord, type NewDocument, type NewShare, type Store } from "../../src/documents/store/types.ts";
 
 const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
@@ -22,6 +23,8 @@ const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5
 interface Location {
   open(): Promise<Store>;
   destroy(): Promise<void>;
+  /** Rows of `table` whose document_id is `documentId`, counted behind the store's back. */
+  countRows(table: "document_versions" | "document_shares" | "idempotency", documentId: string): Promise<number>;
 }
 
 interface Backend {
@@ -36,6 +39,14 @@ const sqliteBackend: Backend = {
     return {
       open: async () => openSqliteStore(dir),
       destroy: () => rm(dir, { recursive: true, force: true }),
+      async countRows(table, documentId) {
+        const db = new Database(sqliteFile(dir), { readonly: true });
+        try {
+          return (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE document_id = ?`).get(documentId) as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      },
     };
   },
 };
@@ -74,6 +85,16 @@ const postgresBackend: Backend = {
     return {
       open: () => openPostgresStore(url),
       destroy: () => adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+      async countRows(table, documentId) {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE document_id = $1`, [documentId]);
+          return rows[0]!.n;
+        } finally {
+          await client.end();
+        }
+      },
     };
   },
 };
@@ -115,6 +136,8 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
     location = await backend.createLocation();
     store = await location.open();
   });
+
+  const countRows: Location["countRows"] = (table, documentId) => location.countRows(table, documentId);
 
   afterAll(async () => {
     await store?.close();
@@ -419,6 +442,409 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
     } finally {
       for (const s of stores) await s.close();
     }
+  });
+
+  describe("living documents", () => {
+    const at = (minute: number): string => new Date(Date.UTC(2026, 10, 23, 8, minute)).toISOString();
+    const content = (text: string, markdown: string | null = `# ${text}`) => ({ docx: bytes(32 + text.length), text, markdown });
+    const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => expect(Buffer.compare(Buffer.from(a!), Buffer.from(b))).toBe(0);
+
+    it("changeDocument replaces content as the next version and keeps the previous one", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner, { markdown: "# v1" });
+      await store.createDocument(doc);
+      const next = content("second text", "# second");
+
+      const result = await store.changeDocument({ ownerId: owner, id: doc.id, actorId: "bob", at: at(1), content: next, source: "markdown" });
+      expect(result.ok).toBe(true);
+      const record = (result as { document: DocumentRecord }).document;
+      expect(record).toEqual({
+        id: doc.id,
+        ownerId: owner,
+        name: doc.name,
+        createdAt: doc.createdAt,
+        updatedAt: at(1),
+        sizeBytes: next.docx.byteLength,
+        characters: next.text.length,
+        version: 2,
+        updatedBy: "bob",
+        source: "markdown",
+        deletedAt: null,
+      });
+      expect(await store.getDocument(owner, doc.id)).toEqual(record);
+      expect(await store.readText(owner, doc.id)).toEqual({ document: record, text: "second text" });
+      expect((await store.readText(owner, doc.id, "markdown"))?.text).toBe("# second");
+      sameBytes((await store.readContent(owner, doc.id))?.docx, next.docx);
+
+      // Version 1 is kept exactly as it was.
+      const v1 = await store.readVersionText(owner, doc.id, 1);
+      expect(v1?.version).toEqual({
+        version: 1,
+        name: doc.name,
+        createdAt: doc.createdAt,
+        createdBy: owner,
+        sizeBytes: doc.docx.byteLength,
+        characters: doc.text.length,
+        source: "markdown",
+      });
+      expect(v1?.text).toBe(doc.text);
+      expect(v1?.document).toEqual(record);
+      expect((await store.readVersionText(owner, doc.id, 1, "markdown"))?.text).toBe("# v1");
+      sameBytes((await store.readVersionContent(owner, doc.id, 1))?.docx, doc.docx);
+      const data = await store.readVersionData(owner, doc.id, 1);
+      expect({ text: data?.text, markdown: data?.markdown }).toEqual({ text: doc.text, markdown: "# v1" });
+      sameBytes(data?.docx, doc.docx);
+    });
+
+    it("a rename is a new version with the same content; content and name can change together", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner, { name: "Old name" });
+      await store.createDocument(doc);
+      const renamed = await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(2), name: "New name", source: "rename" });
+      expect(renamed).toMatchObject({ ok: true, document: { name: "New name", version: 2, source: "rename", sizeBytes: 64, updatedAt: at(2) } });
+      sameBytes((await store.readContent(owner, doc.id))?.docx, doc.docx);
+      expect((await store.readText(owner, doc.id))?.text).toBe(doc.text);
+      // Name search follows the new name.
+      expect((await store.listDocuments({ ownerId: owner, nameContains: "new name", limit: 5 })).map((d) => d.id)).toEqual([doc.id]);
+      expect(await store.listDocuments({ ownerId: owner, nameContains: "old name", limit: 5 })).toEqual([]);
+
+      const both = await store.changeDocument({
+        ownerId: owner,
+        id: doc.id,
+        actorId: owner,
+        at: at(3),
+        name: "Third",
+        content: content("third"),
+        source: "docx",
+        expectedVersion: 2,
+      });
+      expect(both).toMatchObject({ ok: true, document: { name: "Third", version: 3, source: "docx", characters: 5 } });
+      const versions = await store.listVersions({ ownerId: owner, id: doc.id, limit: 10 });
+      expect(versions?.map((v) => [v.version, v.name, v.source])).toEqual([
+        [3, "Third", "docx"],
+        [2, "New name", "rename"],
+        [1, "Old name", "markdown"],
+      ]);
+      expect(versions?.map((v) => v.createdAt)).toEqual([at(3), at(2), doc.createdAt]);
+    });
+
+    it("a stale expectedVersion is a conflict and writes nothing; an unknown or someone else's id is not_found", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner);
+      await store.createDocument(doc);
+      await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(1), content: content("two"), source: "markdown" });
+      const before = await store.getDocument(owner, doc.id);
+
+      const stale = await store.changeDocument({
+        ownerId: owner,
+        id: doc.id,
+        actorId: owner,
+        at: at(2),
+        expectedVersion: 1,
+        name: "Nope",
+        content: content("three"),
+        source: "markdown",
+      });
+      expect(stale).toEqual({ ok: false, reason: "conflict", current: 2 });
+      expect(await store.getDocument(owner, doc.id)).toEqual(before);
+      expect((await store.readText(owner, doc.id))?.text).toBe("two");
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 10 }))?.map((v) => v.version)).toEqual([2, 1]);
+      expect(await store.trashDocument({ ownerId: owner, id: doc.id, at: at(3), expectedVersion: 3 })).toEqual({
+        ok: false,
+        reason: "conflict",
+        current: 2,
+      });
+      expect(await store.getDocument(owner, doc.id)).toEqual(before);
+
+      expect(await store.changeDocument({ ownerId: newOwner(), id: doc.id, actorId: "x", at: at(4), name: "Stolen", source: "rename" })).toEqual({
+        ok: false,
+        reason: "not_found",
+      });
+      expect(await store.changeDocument({ ownerId: owner, id: newId(), actorId: owner, at: at(4), name: "Ghost", source: "rename" })).toEqual({
+        ok: false,
+        reason: "not_found",
+      });
+      expect(await store.getDocument(owner, doc.id)).toEqual(before);
+    });
+
+    it("concurrent changes with the same expectedVersion: exactly one wins", async () => {
+      for (let round = 0; round < 5; round++) {
+        const owner = newOwner();
+        const doc = newDoc(owner);
+        await store.createDocument(doc);
+        const attempts = Array.from({ length: 6 }, (_, i) =>
+          store.changeDocument({
+            ownerId: owner,
+            id: doc.id,
+            actorId: `writer-${i}`,
+            at: at(10 + i),
+            expectedVersion: 1,
+            content: content(`attempt ${i}`),
+            source: "markdown",
+          }),
+        );
+        const results = await Promise.all(attempts);
+        const winners = results.flatMap((r, i) => (r.ok ? [i] : []));
+        expect(winners).toHaveLength(1);
+        for (const r of results) if (!r.ok) expect(r).toEqual({ ok: false, reason: "conflict", current: 2 });
+        const current = await store.getDocument(owner, doc.id);
+        expect(current).toMatchObject({ version: 2, updatedBy: `writer-${winners[0]}` });
+        expect((await store.readText(owner, doc.id))?.text).toBe(`attempt ${winners[0]}`);
+        expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 10 }))?.map((v) => v.version)).toEqual([2, 1]);
+      }
+    });
+
+    it("concurrent changes without expectedVersion all land, each as its own version", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner);
+      await store.createDocument(doc);
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(20 + i), content: content(`c${i}`), source: "markdown" }),
+        ),
+      );
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(results.map((r) => (r.ok ? r.document.version : 0)).sort()).toEqual([2, 3, 4, 5, 6]);
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 10 }))?.map((v) => v.version)).toEqual([6, 5, 4, 3, 2, 1]);
+    });
+
+    it("listVersions pages newest first, the current version included, with beforeVersion", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner);
+      await store.createDocument(doc);
+      for (let i = 2; i <= 7; i++) {
+        await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(i), content: content(`v${i}`), source: "markdown" });
+      }
+      const all = (await store.listVersions({ ownerId: owner, id: doc.id, limit: 100 }))!;
+      expect(all.map((v) => v.version)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+      expect(all[0]).toEqual({ version: 7, name: doc.name, createdAt: at(7), createdBy: owner, sizeBytes: 34, characters: 2, source: "markdown" });
+
+      const seen: number[] = [];
+      let beforeVersion: number | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const page = (await store.listVersions({ ownerId: owner, id: doc.id, limit: 3, ...(beforeVersion ? { beforeVersion } : {}) }))!;
+        if (page.length === 0) break;
+        expect(page.length).toBeLessThanOrEqual(3);
+        seen.push(...page.map((v) => v.version));
+        beforeVersion = page.at(-1)!.version;
+      }
+      expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]);
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 1 }))?.map((v) => v.version)).toEqual([7]);
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, beforeVersion: 7, limit: 2 }))?.map((v) => v.version)).toEqual([6, 5]);
+      expect(await store.listVersions({ ownerId: owner, id: doc.id, beforeVersion: 1, limit: 2 })).toEqual([]);
+
+      // Not live, not there, or someone else's: null.
+      expect(await store.listVersions({ ownerId: newOwner(), id: doc.id, limit: 10 })).toBeNull();
+      expect(await store.listVersions({ ownerId: owner, id: newId(), limit: 10 })).toBeNull();
+    });
+
+    it("reads versions current and old; versions out of range, someone else's or of a trashed document are null", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner, { markdown: null, text: "one" });
+      await store.createDocument(doc);
+      const two = content("two", "# two");
+      await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(1), content: two, source: "markdown" });
+
+      const current = await store.readVersionText(owner, doc.id, 2);
+      expect(current?.text).toBe("two");
+      expect(current?.version).toMatchObject({ version: 2, createdAt: at(1), source: "markdown" });
+      expect((await store.readVersionText(owner, doc.id, 2, "markdown"))?.text).toBe("# two");
+      sameBytes((await store.readVersionContent(owner, doc.id, 2))?.docx, two.docx);
+      const currentData = await store.readVersionData(owner, doc.id, 2);
+      expect(currentData?.text).toBe("two");
+      sameBytes(currentData?.docx, two.docx);
+      // Version 1 had no markdown stored: null, to be derived from its .docx.
+      expect((await store.readVersionText(owner, doc.id, 1, "markdown"))?.text).toBeNull();
+      expect((await store.readVersionData(owner, doc.id, 1))?.markdown).toBeNull();
+
+      for (const n of [0, 3, 99, -1]) {
+        expect(await store.readVersionText(owner, doc.id, n)).toBeNull();
+        expect(await store.readVersionContent(owner, doc.id, n)).toBeNull();
+        expect(await store.readVersionData(owner, doc.id, n)).toBeNull();
+      }
+      const mallory = newOwner();
+      expect(await store.readVersionText(mallory, doc.id, 1)).toBeNull();
+      expect(await store.readVersionContent(mallory, doc.id, 2)).toBeNull();
+      expect(await store.readVersionData(mallory, doc.id, 1)).toBeNull();
+
+      await store.trashDocument({ ownerId: owner, id: doc.id, at: at(2) });
+      expect(await store.readVersionText(owner, doc.id, 1)).toBeNull();
+      expect(await store.readVersionContent(owner, doc.id, 2)).toBeNull();
+      expect(await store.readVersionData(owner, doc.id, 1)).toBeNull();
+      expect(await store.listVersions({ ownerId: owner, id: doc.id, limit: 10 })).toBeNull();
+    });
+
+    it("trash hides a document from every read, restore brings it back, purge deletes it with its versions, shares and idempotency records", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner, { createdAt: CLAIM_AT });
+      await store.createDocument(doc, { key: "trash-key", fingerprint: "fp", notBefore: NOT_BEFORE });
+      await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(1), content: content("v2"), source: "markdown" });
+      const share = { id: `shr_${ulid()}`, documentId: doc.id, ownerId: owner, createdAt: at(1), expiresAt: "2099-01-01T00:00:00.000Z", tokenHash: randomBytes(32).toString("hex") };
+      await store.insertShare(share);
+      const live = (await store.getDocument(owner, doc.id))!;
+
+      const trashed = await store.trashDocument({ ownerId: owner, id: doc.id, at: at(5), expectedVersion: 2 });
+      expect(trashed).toEqual({ ok: true, document: { ...live, deletedAt: at(5) } });
+      expect(await store.getDocument(owner, doc.id)).toBeNull();
+      expect(await store.getDocument(owner, doc.id, { includeDeleted: true })).toEqual({ ...live, deletedAt: at(5) });
+      expect(await store.getDocuments(owner, [doc.id])).toEqual([]);
+      expect(await store.readText(owner, doc.id)).toBeNull();
+      expect(await store.readContent(owner, doc.id)).toBeNull();
+      expect(await allOf(store, owner)).toEqual([]);
+      expect(await store.findShare(share.tokenHash, at(6))).toBeNull();
+      // Trashing twice, or changing it, finds nothing live.
+      expect(await store.trashDocument({ ownerId: owner, id: doc.id, at: at(6) })).toEqual({ ok: false, reason: "not_found" });
+      expect(await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(6), name: "x", source: "rename" })).toEqual({
+        ok: false,
+        reason: "not_found",
+      });
+      expect(await store.listTrash({ ownerId: owner, limit: 10 })).toEqual([{ ...live, deletedAt: at(5) }]);
+      expect(await store.listTrash({ ownerId: newOwner(), limit: 10 })).toEqual([]);
+      // Someone else cannot restore or purge it; a live document cannot be restored or purged.
+      expect(await store.restoreFromTrash(newOwner(), doc.id)).toBeNull();
+      expect(await store.purgeDocument(newOwner(), doc.id)).toBe(false);
+
+      expect(await store.restoreFromTrash(owner, doc.id)).toEqual(live);
+      expect(await store.getDocument(owner, doc.id)).toEqual(live);
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 10 }))?.map((v) => v.version)).toEqual([2, 1]);
+      expect((await store.findShare(share.tokenHash, at(6)))?.share.id).toBe(share.id);
+      expect(await store.listTrash({ ownerId: owner, limit: 10 })).toEqual([]);
+      expect(await store.restoreFromTrash(owner, doc.id)).toBeNull();
+      expect(await store.purgeDocument(owner, doc.id)).toBe(false);
+
+      await store.trashDocument({ ownerId: owner, id: doc.id, at: at(7) });
+      expect(await store.purgeDocument(owner, doc.id)).toBe(true);
+      expect(await store.purgeDocument(owner, doc.id)).toBe(false);
+      expect(await store.getDocument(owner, doc.id, { includeDeleted: true })).toBeNull();
+      expect(await store.listTrash({ ownerId: owner, limit: 10 })).toEqual([]);
+      expect(await store.restoreFromTrash(owner, doc.id)).toBeNull();
+      expect(await store.findIdempotent(owner, "trash-key", NOT_BEFORE)).toBeNull();
+      expect(await store.findShare(share.tokenHash, at(8))).toBeNull();
+      expect(await store.listShares(owner, doc.id, at(8))).toEqual([]);
+      // Its versions are gone too: a new document cannot see them, and nothing is left to count.
+      expect(await countRows("document_versions", doc.id)).toBe(0);
+      expect(await countRows("document_shares", doc.id)).toBe(0);
+      expect(await countRows("idempotency", doc.id)).toBe(0);
+    });
+
+    it("listTrash pages newest first and filters by name", async () => {
+      const owner = newOwner();
+      const docs = Array.from({ length: 5 }, (_, i) => newDoc(owner, { name: i % 2 ? `odd ${i}` : `even ${i}` }));
+      for (const doc of docs) await store.createDocument(doc);
+      for (const doc of docs) await store.trashDocument({ ownerId: owner, id: doc.id, at: at(1) });
+      const ids = docs.map((d) => d.id).reverse();
+      expect((await store.listTrash({ ownerId: owner, limit: 2 })).map((d) => d.id)).toEqual(ids.slice(0, 2));
+      expect((await store.listTrash({ ownerId: owner, limit: 10, beforeId: ids[1]! })).map((d) => d.id)).toEqual(ids.slice(2));
+      expect((await store.listTrash({ ownerId: owner, limit: 10, nameContains: "odd" })).map((d) => d.id)).toEqual([docs[3]!.id, docs[1]!.id]);
+      expect((await store.listTrash({ ownerId: owner, limit: 10 })).every((d) => d.deletedAt === at(1))).toBe(true);
+    });
+
+    it("shares: insert, list (valid ones, newest first), find by hash (expired or trashed → null), delete, prune", async () => {
+      const owner = newOwner();
+      const doc = newDoc(owner);
+      const other = newDoc(owner);
+      await store.createDocument(doc);
+      await store.createDocument(other);
+      const share = (overrides: Partial<NewShare>): NewShare => ({
+        id: `shr_${ulid()}`,
+        documentId: doc.id,
+        ownerId: owner,
+        createdAt: at(1),
+        expiresAt: at(30),
+        tokenHash: randomBytes(32).toString("hex"),
+        ...overrides,
+      });
+      const s1 = share({ createdAt: at(1) });
+      const s2 = share({ createdAt: at(2), expiresAt: at(40) });
+      const expired = share({ createdAt: at(0), expiresAt: at(3) });
+      const onOther = share({ documentId: other.id });
+      for (const s of [s1, s2, expired, onOther]) await store.insertShare(s);
+      const { tokenHash: _hash, ...publicS1 } = s1;
+      const { tokenHash: _hash2, ...publicS2 } = s2;
+
+      expect(await store.listShares(owner, doc.id, at(10))).toEqual([publicS2, publicS1]);
+      expect(await store.listShares(owner, doc.id, at(35))).toEqual([publicS2]);
+      expect(await store.listShares(newOwner(), doc.id, at(10))).toEqual([]);
+
+      const found = await store.findShare(s1.tokenHash, at(10));
+      expect(found?.share).toEqual(publicS1);
+      expect(found?.document).toEqual(await store.getDocument(owner, doc.id));
+      expect(await store.findShare(s1.tokenHash, at(30))).toBeNull(); // expiresAt is exclusive
+      expect(await store.findShare(expired.tokenHash, at(10))).toBeNull();
+      expect(await store.findShare(randomBytes(32).toString("hex"), at(10))).toBeNull();
+      // The token hash is unique.
+      await expect(store.insertShare(share({ tokenHash: s1.tokenHash }))).rejects.toThrow();
+
+      // A trashed document's links find nothing, and work again once it is restored.
+      await store.trashDocument({ ownerId: owner, id: other.id, at: at(5) });
+      expect(await store.findShare(onOther.tokenHash, at(10))).toBeNull();
+      await store.restoreFromTrash(owner, other.id);
+      expect((await store.findShare(onOther.tokenHash, at(10)))?.document.id).toBe(other.id);
+
+      // Delete: only the owner's, on that document.
+      expect(await store.deleteShare(newOwner(), doc.id, s1.id)).toBe(false);
+      expect(await store.deleteShare(owner, other.id, s1.id)).toBe(false);
+      expect(await store.deleteShare(owner, doc.id, s1.id)).toBe(true);
+      expect(await store.deleteShare(owner, doc.id, s1.id)).toBe(false);
+      expect(await store.findShare(s1.tokenHash, at(10))).toBeNull();
+
+      // Prune drops shares expired before the instant (here only `expired`, which ended at minute 3).
+      expect(await store.pruneShares(at(4))).toBeGreaterThanOrEqual(1);
+      expect(await countRows("document_shares", doc.id)).toBe(1);
+      expect(await store.listShares(owner, doc.id, at(10))).toEqual([publicS2]);
+    });
+
+    it("pruneVersions keeps each document's keepMin newest (the current one counts) and anything replaced after the cutoff", async () => {
+      const owner = newOwner();
+      // Replaced in 1990 (old) then in 2090 (recent): the cutoff is 2000.
+      const old = (i: number) => new Date(Date.UTC(1990, 0, 1, 0, i)).toISOString();
+      const recent = (i: number) => new Date(Date.UTC(2090, 0, 1, 0, i)).toISOString();
+      const doc = newDoc(owner);
+      await store.createDocument(doc);
+      // Versions 1..6 replaced long ago (by changes making versions 2..7), 7..8 replaced recently; current is 9.
+      for (let i = 1; i <= 8; i++) {
+        await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: i <= 6 ? old(i) : recent(i), content: content(`v${i + 1}`), source: "markdown" });
+      }
+      const small = newDoc(owner);
+      await store.createDocument(small);
+      await store.changeDocument({ ownerId: owner, id: small.id, actorId: owner, at: old(1), content: content("s2"), source: "markdown" });
+
+      // keepMin 4: versions 9 (current), 8, 7, 6 are kept; 7 and 8 also because they are recent. 1..5 go.
+      const cutoff = "2000-01-01T00:00:00.000Z";
+      expect(await store.pruneVersions(cutoff, 4)).toBe(5);
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 20 }))?.map((v) => v.version)).toEqual([9, 8, 7, 6]);
+      expect(await store.readVersionText(owner, doc.id, 5)).toBeNull();
+      expect((await store.readVersionText(owner, doc.id, 6))?.text).toBe("v6");
+      // The small document has 2 versions: under keepMin, untouched.
+      expect((await store.listVersions({ ownerId: owner, id: small.id, limit: 20 }))?.map((v) => v.version)).toEqual([2, 1]);
+
+      // keepMin 1: only the current version must stay, but 7 and 8 were replaced after the cutoff.
+      expect(await store.pruneVersions(cutoff, 1)).toBe(2);
+      expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 20 }))?.map((v) => v.version)).toEqual([9, 8, 7]);
+      expect((await store.listVersions({ ownerId: owner, id: small.id, limit: 20 }))?.map((v) => v.version)).toEqual([2]);
+      expect(await store.pruneVersions(cutoff, 1)).toBe(0);
+    });
+
+    it("purgeTrash purges documents trashed before the instant, with their versions and shares", async () => {
+      const owner = newOwner();
+      const longAgo = newDoc(owner);
+      const lately = newDoc(owner);
+      const live = newDoc(owner);
+      for (const d of [longAgo, lately, live]) await store.createDocument(d);
+      await store.changeDocument({ ownerId: owner, id: longAgo.id, actorId: owner, at: at(1), name: "renamed", source: "rename" });
+      await store.insertShare({ id: `shr_${ulid()}`, documentId: longAgo.id, ownerId: owner, createdAt: at(1), expiresAt: "2099-01-01T00:00:00.000Z", tokenHash: randomBytes(32).toString("hex") });
+      await store.trashDocument({ ownerId: owner, id: longAgo.id, at: "1991-01-01T00:00:00.000Z" });
+      await store.trashDocument({ ownerId: owner, id: lately.id, at: "2091-01-01T00:00:00.000Z" });
+
+      // The only documents trashed before 1992 in this store are this test's.
+      expect(await store.purgeTrash("1992-01-01T00:00:00.000Z")).toBe(1);
+      expect(await store.getDocument(owner, longAgo.id, { includeDeleted: true })).toBeNull();
+      expect(await countRows("document_versions", longAgo.id)).toBe(0);
+      expect(await countRows("document_shares", longAgo.id)).toBe(0);
+      expect((await store.listTrash({ ownerId: owner, limit: 10 })).map((d) => d.id)).toEqual([lately.id]);
+      expect(await store.getDocument(owner, live.id)).not.toBeNull();
+      expect(await store.purgeTrash("1992-01-01T00:00:00.000Z")).toBe(0);
+    });
   });
 
   it("close releases the store; closing twice is harmless; use after close fails", async () => {
