@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "data/", "test/artifacts/", "**/*.generated.ts", "coverage/", "scratch/"] },
+  { ignores: ["node_modules/", "dist/", "dist.tmp-*/", "dist.old-*/", "data/", "test/artifacts/", "**/*.generated.ts", "coverage/", "scratch/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,7 +9,7 @@
 // `--if-stale` (npm's prestart) builds only when dist/ is missing or older than a source, so that
 // `npm install && npm start` works on a fresh clone and after a `git pull`.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,29 +38,55 @@ export function staleReason() {
 
 export function build() {
   const started = Date.now();
-  rmSync(dist, { recursive: true, force: true });
+  // Built aside, then swapped in: a test or `bin` running from dist/ while another test file
+  // rebuilds it (npm pack's prepack, build.test.ts) never sees a half-emitted tree.
+  const out = join(root, `dist.tmp-${process.pid}`);
+  rmSync(out, { recursive: true, force: true });
+  try {
+    emit(out);
+  } catch (error) {
+    rmSync(out, { recursive: true, force: true });
+    throw error;
+  }
+  const old = join(root, `dist.old-${process.pid}`);
+  // A concurrent build may swap its own dist/ in between the two renames: move that aside too.
+  for (let attempt = 0; ; attempt++) {
+    rmSync(old, { recursive: true, force: true });
+    if (existsSync(dist)) renameSync(dist, old);
+    try {
+      renameSync(out, dist);
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !["ENOTEMPTY", "EEXIST"].includes(error?.code)) throw error;
+    }
+  }
+  rmSync(old, { recursive: true, force: true });
+  return Date.now() - started;
+}
+
+/** Compiles into `out` and puts beside the code what it reads at run time (see the header). */
+function emit(out) {
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   if (!existsSync(tsc)) {
     throw new Error("TypeScript is not installed (a devDependency): run `npm install` (not `--omit=dev`) before building");
   }
-  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--noCheck"], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--noCheck", "--outDir", out], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error(`tsc failed (exit ${result.status ?? result.signal})`);
 
-  mkdirSync(join(dist, "schema"), { recursive: true });
+  mkdirSync(join(out, "schema"), { recursive: true });
   for (const file of readdirSync(join(root, "schema"))) {
-    if (file.endsWith(".graphql")) copyFileSync(join(root, "schema", file), join(dist, "schema", file));
+    if (file.endsWith(".graphql")) copyFileSync(join(root, "schema", file), join(out, "schema", file));
   }
-  mkdirSync(join(dist, "docs"), { recursive: true });
+  mkdirSync(join(out, "docs"), { recursive: true });
   for (const file of readdirSync(join(root, "docs"))) {
-    if (file.endsWith(".md")) copyFileSync(join(root, "docs", file), join(dist, "docs", file));
+    if (file.endsWith(".md")) copyFileSync(join(root, "docs", file), join(out, "docs", file));
   }
   const bootstrap = "src/documents/pool/worker-bootstrap.mjs";
-  mkdirSync(dirname(join(dist, bootstrap)), { recursive: true });
-  copyFileSync(join(root, bootstrap), join(dist, bootstrap));
+  mkdirSync(dirname(join(out, bootstrap)), { recursive: true });
+  copyFileSync(join(root, bootstrap), join(out, bootstrap));
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  writeFileSync(join(dist, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  return Date.now() - started;
+  writeFileSync(join(out, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(join(out, ".build-stamp"), `${new Date().toISOString()}\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

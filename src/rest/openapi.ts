@@ -1,7 +1,7 @@
 // OpenAPI 3.1 for the REST routes, generated from the zod schemas that validate them.
 // Built once at start-up; the route serves the same object every time.
 import { z } from "zod";
-import { createDocument, type ZodOpenApiResponsesObject } from "zod-openapi";
+import { createDocument, type oas31, type ZodOpenApiResponsesObject } from "zod-openapi";
 import {
   createDocumentInputSchema,
   documentIdSchema,
@@ -26,7 +26,8 @@ const common: ZodOpenApiResponsesObject = {
 };
 const idParam = z.object({ id: documentIdSchema });
 
-export function buildOpenApiDocument(version: string) {
+// Named return type: the inferred one lives in a zod-openapi chunk a .d.ts cannot reference.
+export function buildOpenApiDocument(version: string): oas31.OpenAPIObject {
   return createDocument({
     openapi: "3.1.0",
     info: {

@@ -1,6 +1,7 @@
 // Issue 14 part 5: the package as a separate project installs it. `npm pack`, then a temporary
 // project installs the tarball and @trpc/client (from the npm cache when it can) and calls a real
-// gateway through `workspace-gateway/client`, run by tsx as docs/consumers.md says. One copy of
+// gateway through `workspace-gateway/client` with plain node (the package ships compiled dist/),
+// and type-checks against the shipped .d.ts files, without the server's sources. One copy of
 // @trpc/client (the package depends on it; npm dedupes it with the consumer's), so even `instanceof TRPCClientError` holds; and with two copies
 // (a path install, simulated by a symlink to this repository) isGatewayError/gatewayCode still work.
 import { execFile } from "node:child_process";
@@ -8,7 +9,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -20,22 +20,21 @@ let key: string;
 let project: string;
 const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, `node_modules/${name}/package.json`), "utf8")) as { version: string }).version;
 const trpcVersion = versionOf("@trpc/client");
-/** What a type-checking consumer adds (docs/consumers.md): the server's own @types, until a build ships .d.ts. */
-const typeCheckDeps = ["typescript", "@types/node", "@types/pg", "@types/better-sqlite3", "@types/busboy", "@types/content-disposition"];
+/** What a type-checking consumer adds (docs/consumers.md): its own compiler and Node's types, nothing of the server's. */
+const typeCheckDeps = ["typescript", "@types/node"];
 
 const consumerScript = (from: string) => `
 import { TRPCClientError } from "@trpc/client";
 import { createGatewayClient, gatewayCode, isGatewayError } from "${from}";
-const gateway = createGatewayClient({ url: process.env.GATEWAY_URL!, token: process.env.GATEWAY_API_KEY! });
+const gateway = createGatewayClient({ url: process.env.GATEWAY_URL, token: process.env.GATEWAY_API_KEY });
 const doc = await gateway.documents.create.mutate({ name: "From a consumer", markdown: "# hi" });
-const error = await gateway.documents.read.query({ id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" }).catch((e: unknown) => e);
+const error = await gateway.documents.read.query({ id: "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A" }).catch((e) => e);
 console.log(JSON.stringify({ url: doc.url, instanceOf: error instanceof TRPCClientError, isGatewayError: isGatewayError(error), code: gatewayCode(error) }));
 `;
 
-/** Runs a consumer script with tsx (the package ships TypeScript sources). */
+/** Runs a consumer script with plain node: no TypeScript loader (the package ships JavaScript). */
 async function runConsumer(file: string): Promise<{ url: string; instanceOf: boolean; isGatewayError: boolean; code: string }> {
-  const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
-  const { stdout } = await run(process.execPath, ["--import", tsx, file], {
+  const { stdout } = await run(process.execPath, [file], {
     cwd: project,
     env: { ...process.env, GATEWAY_URL: tg.url, GATEWAY_API_KEY: key },
     timeout: 60_000,
@@ -75,13 +74,15 @@ describe("installed from the packed tarball", () => {
     };
     await walk(join(project, "node_modules"));
     expect(copies).toEqual([join(project, "node_modules/@trpc/client")]);
-    expect(existsSync(join(project, "node_modules/workspace-gateway/src/client/index.ts"))).toBe(true);
+    expect(existsSync(join(project, "node_modules/workspace-gateway/dist/src/client/index.js"))).toBe(true);
+    expect(existsSync(join(project, "node_modules/workspace-gateway/dist/src/client/index.d.ts"))).toBe(true);
+    expect(existsSync(join(project, "node_modules/workspace-gateway/src"))).toBe(false);
     expect(existsSync(join(project, "node_modules/workspace-gateway/test"))).toBe(false);
   });
 
   it("calls the gateway; errors are told apart with instanceof and with isGatewayError/gatewayCode", async () => {
-    await writeFile(join(project, "tarball.ts"), consumerScript("workspace-gateway/client"));
-    expect(await runConsumer("tarball.ts")).toEqual({ url: expect.stringMatching(/^\/api\/v1\/documents\/doc_/), instanceOf: true, isGatewayError: true, code: "NOT_FOUND" });
+    await writeFile(join(project, "tarball.mjs"), consumerScript("workspace-gateway/client"));
+    expect(await runConsumer("tarball.mjs")).toEqual({ url: expect.stringMatching(/^\/api\/v1\/documents\/doc_/), instanceOf: true, isGatewayError: true, code: "NOT_FOUND" });
   });
 });
 
@@ -97,8 +98,6 @@ describe("type-checked by the consumer's own tsc", () => {
           strict: true,
           noEmit: true,
           skipLibCheck: true,
-          // The package ships its TypeScript sources, whose imports end in .ts.
-          allowImportingTsExtensions: true,
         },
         files: ["typed.ts"],
       }),
@@ -132,7 +131,7 @@ export async function use(): Promise<[string | undefined, string, GatewayErrorCo
 describe("installed from a path (a symlink to the repository, which keeps its own @trpc/client)", () => {
   it("instanceof fails across the two copies; isGatewayError and gatewayCode do not", async () => {
     await symlink(root, join(project, "node_modules/linked-gateway"), "dir");
-    await writeFile(join(project, "linked.ts"), consumerScript("linked-gateway/client"));
-    expect(await runConsumer("linked.ts")).toMatchObject({ instanceOf: false, isGatewayError: true, code: "NOT_FOUND" });
+    await writeFile(join(project, "linked.mjs"), consumerScript("linked-gateway/client"));
+    expect(await runConsumer("linked.mjs")).toMatchObject({ instanceOf: false, isGatewayError: true, code: "NOT_FOUND" });
   });
 });
