@@ -186,7 +186,18 @@ describe("the rest of the HTTP surface", () => {
       "/api/v1/documents",
       "/api/v1/documents/{id}",
       "/api/v1/documents/{id}/content",
+      "/api/v1/documents/{id}/shares",
+      "/api/v1/documents/{id}/shares/{shareId}",
+      "/api/v1/documents/{id}/versions",
+      "/api/v1/documents/{id}/versions/{version}",
+      "/api/v1/documents/{id}/versions/{version}/content",
+      "/api/v1/documents/{id}/versions/{version}/restore",
       "/api/v1/files/{id}/content",
+      "/api/v1/shared/{token}",
+      "/api/v1/shared/{token}/content",
+      "/api/v1/trash",
+      "/api/v1/trash/{id}",
+      "/api/v1/trash/{id}/restore",
     ]);
     const input = doc.paths["/api/v1/documents"]?.post?.requestBody.content["application/json"].schema;
     expect(input?.properties?.["markdown"]?.maxLength).toBe(400_000);
