@@ -17,7 +17,10 @@ const config: CodegenConfig = {
         contextType: "../src/graphql/context.ts#GraphQLContext",
         scalars: { DateTime: "string", JSON: "unknown", Upload: "File" },
         mappers: {
-          Document: "../src/documents/schemas.ts#DocumentSummary",
+          // Trash listings add deletedAt; versions carry their document's id for their text field.
+          Document: "../resolvers/documents.ts#DocumentParent",
+          DocumentText: "../src/documents/schemas.ts#DocumentText as DocumentTextModel",
+          DocumentVersion: "../resolvers/document-history.ts#DocumentVersionParent",
           Viewer: "../src/services/viewer.ts#ViewerInfo",
           Message: "../src/services/products.ts#Message as MessageModel",
           Meeting: "../resolvers/meetings.ts#MeetingParent",

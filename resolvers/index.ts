@@ -1,5 +1,6 @@
 // All resolvers, merged by domain. Each domain file is one service call per field.
 import { mergeResolvers } from "@graphql-tools/merge";
+import { documentHistoryResolvers } from "./document-history.ts";
 import { documentsResolvers } from "./documents.ts";
 import { driveResolvers } from "./drive.ts";
 import { enterpriseResolvers } from "./enterprise.ts";
@@ -14,6 +15,7 @@ export const resolvers: Resolvers = mergeResolvers([
   { DateTime, JSON, Upload },
   viewerResolvers,
   documentsResolvers,
+  documentHistoryResolvers,
   mailResolvers,
   driveResolvers,
   searchResolvers,

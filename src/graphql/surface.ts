@@ -13,6 +13,7 @@ import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } 
 import type { GraphQLContext } from "./context.ts";
 import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { useJit } from "./jit.ts";
+import { checkUploadField } from "./upload-operations.ts";
 import { buildSchema } from "./schema.ts";
 
 export interface GraphQLSurfaceOptions {
@@ -22,7 +23,7 @@ export interface GraphQLSurfaceOptions {
   logger: Logger;
   introspection: boolean;
   bodyLimit: number;
-  /** File bytes one multipart request (uploadFile) may carry: UPLOAD_LIMIT_BYTES. */
+  /** File bytes one multipart request (uploadFile, importDocument, updateDocument) may carry: UPLOAD_LIMIT_BYTES. */
   uploadLimitBytes: number;
 }
 
@@ -90,7 +91,9 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
-      authenticate: authenticateUpload(options.createContext),
+      // Any operation may carry a file (uploadFile, importDocument, updateDocument): see authenticateUpload.
+      authenticate: authenticateUpload(options.createContext, "any"),
+      checkField: checkUploadField,
       serve: (request, env, authenticated) => yoga.fetch(request, { ...env, authenticated: Promise.resolve(authenticated) }),
       fail: graphqlFailure,
     },

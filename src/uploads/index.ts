@@ -8,8 +8,7 @@
 //   4. removes the temp files when the surface has answered (success, error or client abort).
 // Failures are answered in the surface's own error shape (`fail`).
 import type { RequestContext } from "../core/context.ts";
-import type { GatewayError } from "../core/errors.ts";
-import { toGatewayError } from "../core/errors.ts";
+import { GatewayError, toGatewayError } from "../core/errors.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { FetchHandler, SurfaceEnv } from "../http/app.ts";
 import { errorHeaders } from "../http/errors.ts";
@@ -24,11 +23,14 @@ export const isMultipartFormData = (request: RequestHead): boolean =>
 
 /**
  * An upload route's `authenticate`: the request context, before a byte of the body is read.
- * Uploads are product operations, so a personal API key is refused here, not after its file has
- * been spooled to disk.
+ * `product` (files.upload) refuses a personal API key here, not after its file has been spooled
+ * to disk. `any` is for a route whose operation is only known once the body is parsed (GraphQL:
+ * uploadFile, importDocument, updateDocument with a file): it admits a credential that can upload
+ * something — an access token, or an API key with docs:write (document imports) — and each
+ * resolver's service call then enforces its own (uploadFile still refuses a key).
  */
 export const authenticateUpload =
-  (createContext: ContextFactory) =>
+  (createContext: ContextFactory, accepting: "product" | "any" = "product") =>
   async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
     const ctx = await createContext({
       requestId: env.requestId,
@@ -36,9 +38,26 @@ export const authenticateUpload =
       signal: request.signal,
       clientAddress: env.clientAddress,
     });
-    requireAccessToken(ctx);
+    if (accepting === "product" || ctx.principal.kind !== "api_key") requireAccessToken(ctx);
+    else if (!ctx.principal.scopes.has("docs:write")) {
+      throw new GatewayError("FORBIDDEN", "Uploads need an access token (files) or an API key with the docs:write scope (documents)", { scope: "docs:write" });
+    }
     return ctx;
   };
+
+/**
+ * A document upload's `authenticate` (an import or a new .docx): the request context, before a byte
+ * of the body is read. Personal API keys are welcome here; the service checks docs:write.
+ */
+export const authenticateDocumentUpload =
+  (createContext: ContextFactory) =>
+  async (request: Request, env: SurfaceEnv): Promise<RequestContext> =>
+    createContext({
+      requestId: env.requestId,
+      authorization: request.headers.get("authorization"),
+      signal: request.signal,
+      clientAddress: env.clientAddress,
+    });
 
 /** The caller's request with its body replaced by an already-parsed form. */
 export class FormRequest extends Request {
@@ -67,6 +86,11 @@ export interface UploadRoute<A> {
   accepts(request: RequestHead): boolean;
   /** Runs before a byte of the body is read: authentication and rate limit. */
   authenticate(request: Request, env: SurfaceEnv): Promise<A>;
+  /**
+   * Sees each text field before the file parts after it (GraphQL's `operations` comes first):
+   * throwing refuses the upload before its files are spooled.
+   */
+  checkField?(name: string, value: string, authenticated: A): void;
   /** Serves the upload: `request.formData()` resolves with the spooled form. */
   serve(request: Request, env: SurfaceEnv, authenticated: A): Response | Promise<Response>;
   /** Answers a failure (authentication, limits, malformed body) in the surface's error shape. */
@@ -85,7 +109,8 @@ export function withUploads<A>(route: UploadRoute<A>, next: FetchHandler): Fetch
     }
     let spooled;
     try {
-      spooled = await spoolForm(request, route.limits, route.tmpDir);
+      const checkField = route.checkField && ((name: string, value: string) => route.checkField?.(name, value, authenticated));
+      spooled = await spoolForm(request, route.limits, route.tmpDir, checkField);
     } catch (error) {
       const failure = toGatewayError(error);
       if (failure.code === "INTERNAL") env.log.error({ err: failure.cause ?? failure }, "upload spooling failed");

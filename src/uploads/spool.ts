@@ -57,7 +57,13 @@ function byteLimit(limit: number, error: () => GatewayError, count: { bytes: num
  * before any byte is read), BAD_USER_INPUT on a malformed or interrupted body; on failure every
  * temp file is already removed.
  */
-export async function spoolForm(request: Request, limits: UploadLimits, tmpRoot: string = tmpdir()): Promise<SpooledForm> {
+export async function spoolForm(
+  request: Request,
+  limits: UploadLimits,
+  tmpRoot: string = tmpdir(),
+  /** Sees each text field as it arrives, before the parts after it; throwing refuses the upload there. */
+  checkField?: (name: string, value: string) => void,
+): Promise<SpooledForm> {
   const maxBody = maxUploadBodyBytes(limits);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBody) {
@@ -122,6 +128,12 @@ export async function spoolForm(request: Request, limits: UploadLimits, tmpRoot:
     fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (info.nameTruncated || info.valueTruncated || fieldBytes > limits.fieldBytes) {
       fail(tooLarge(`The form's text fields are over the ${limits.fieldBytes}-byte limit`, { limit: limits.fieldBytes, field: name }));
+      return;
+    }
+    try {
+      checkField?.(name, value);
+    } catch (error) {
+      fail(asGatewayError(error));
       return;
     }
     entries.push(Promise.resolve([name, value]));
