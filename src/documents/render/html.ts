@@ -51,6 +51,7 @@ type FrameKind =
   | "pre"
   | "table"
   | "nested-table"
+  | "cell-list"
   | "thead"
   | "row"
   | "cell"
@@ -134,8 +135,12 @@ export class HtmlBlocks {
   private current: { inline: InlineBuilder; kind: ParagraphKind } | undefined;
   private cell: HtmlCell | undefined;
   private pre: string | undefined;
+  /** A tag (<code>, say) came before any text of the open <pre>: its first newline is content then. */
+  private preTagFirst = false;
   private hidden = 0;
   private nestedTables = 0;
+  /** Lists open inside the current table cell: their items are lines of the cell's one paragraph. */
+  private readonly cellLists: { ordered: boolean; next: number }[] = [];
   private containers = 0;
 
   constructor(private readonly sink: BlockSink) {
@@ -196,6 +201,7 @@ export class HtmlBlocks {
       return;
     }
     if (this.pre !== undefined) {
+      if (this.pre === "") this.preTagFirst = true;
       if (name === "br") this.pre += "\n";
       this.frames.push({ name, kind: "other" });
       return;
@@ -206,6 +212,14 @@ export class HtmlBlocks {
         this.nestedTables++;
         cell.inline.htmlSpace();
         this.frames.push({ name, kind: "nested-table" });
+      } else if (name === "ul" || name === "ol") {
+        const start = Number(attribs["start"] ?? "1");
+        this.cellLists.push({ ordered: name === "ol", next: Number.isSafeInteger(start) ? start : 1 });
+        cell.inline.htmlSpace();
+        this.frames.push({ name, kind: "cell-list" });
+      } else if (name === "li") {
+        this.cellItem(cell.inline);
+        this.frames.push({ name, kind: "other" });
       } else if (CELL_SEPARATORS.has(name)) {
         cell.inline.htmlSpace();
         this.frames.push({ name, kind: "other" });
@@ -240,6 +254,7 @@ export class HtmlBlocks {
       case "pre":
         this.endParagraph();
         this.pre = "";
+        this.preTagFirst = false;
         this.frames.push({ name, kind: "pre" });
         return;
       case "table":
@@ -292,6 +307,16 @@ export class HtmlBlocks {
     this.frames.push({ name, kind: "inline", target: inline });
   }
 
+  /**
+   * An <li> in a table cell (a cell is one paragraph): a line of its own, after a line break,
+   * starting with its bullet or number as a browser shows it ("1. Getting Started").
+   */
+  private cellItem(inline: InlineBuilder): void {
+    const list = this.cellLists[this.cellLists.length - 1];
+    if (!inline.isEmpty()) inline.lineBreak();
+    inline.htmlText(list?.ordered ? `${list.next++}. ` : "• ");
+  }
+
   private tablePart(table: OpenTable, name: string, attribs: Record<string, string>): void {
     if (name === "thead") {
       table.inHead = true;
@@ -334,13 +359,18 @@ export class HtmlBlocks {
       case "pre": {
         let content = this.pre ?? "";
         this.pre = undefined;
-        // As in HTML, a newline right after <pre> is not content; nor is the one before </pre>.
-        if (content.startsWith("\r\n")) content = content.slice(2);
+        // As in HTML, a newline right after <pre> (not after <pre><code>) is not content; nor is the one before </pre>.
+        if (this.preTagFirst) this.preTagFirst = false;
+        else if (content.startsWith("\r\n")) content = content.slice(2);
         else if (content.startsWith("\n")) content = content.slice(1);
         if (content.endsWith("\n")) content = content.slice(0, -1);
         this.sink.code(content);
         break;
       }
+      case "cell-list":
+        this.cellLists.pop();
+        this.cell?.inline.htmlSpace();
+        break;
       case "nested-table":
         this.nestedTables--;
         this.cell?.inline.htmlSpace();

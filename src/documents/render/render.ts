@@ -230,6 +230,10 @@ class DocumentBuilder implements BlockSink {
   }
 
   openList(ordered: boolean, start: number): void {
+    // A list as an item's first block (`- - foo`): Word has one number per paragraph, so the outer
+    // item's bullet or number gets an empty paragraph of its own, before the nested list, not after it.
+    const item = this.items[this.items.length - 1];
+    if (item && !item.numbered) this.emit(new Paragraph(this.props()), "");
     const level = this.lists.length;
     if (!ordered) {
       // Bullets do not count, so every bullet list can be the one Word list (as Word does).
@@ -282,6 +286,7 @@ class DocumentBuilder implements BlockSink {
     const props = this.props();
     if (kind.heading !== undefined) {
       props.heading = HEADINGS[kind.heading - 1] ?? HeadingLevel.HEADING_6;
+      this.ownStyle(props);
       delete props.style;
     }
     if (kind.align) props.alignment = PARAGRAPH_ALIGNMENTS[kind.align];
@@ -320,6 +325,14 @@ class DocumentBuilder implements BlockSink {
     return props;
   }
 
+  /**
+   * A heading or code line in a quote takes its own style in place of Quote, whose indent it would
+   * lose (one level of quote has no indent of its own, the style gives it): it keeps it directly.
+   */
+  private ownStyle(props: ParagraphProps): void {
+    if (props.style === QUOTE_STYLE && props.indent === undefined) props.indent = { left: this.containerIndent() };
+  }
+
   /** Code blocks: one shaded monospace paragraph per line, every space kept. */
   code(content: string): void {
     const lines = splitLines(content);
@@ -327,6 +340,7 @@ class DocumentBuilder implements BlockSink {
     for (const raw of lines) {
       const props = this.props();
       // The Source Code style carries the font, the shading and the tight spacing.
+      this.ownStyle(props);
       props.style = CODE_STYLE;
       const inline = new InlineBuilder();
       const text = runText(raw);
