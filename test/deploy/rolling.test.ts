@@ -1,9 +1,10 @@
 // A rolling restart of two replicas under load loses no request (docs/deploy.md#shutdown-and-rolling-restarts).
 // Two gateway processes share one PostgreSQL schema; in front, a small round-robin balancer with
 // keep-alive connections to the replicas, in one of two styles:
-//  - nginx-like (deploy/nginx.conf): a request whose connection was refused is retried on the other
-//    replica whatever its method, nothing else is retried (a POST that reached a replica is never
-//    resent), and a replica that refused is skipped for a second;
+//  - nginx-like (deploy/nginx.conf): a request whose connection was refused, or whose reused idle
+//    keep-alive connection the replica reset before reading it, is retried on the other replica
+//    whatever its method; nothing else is retried (a POST that reached a replica is never resent),
+//    and a replica that refused is skipped for a second;
 //  - probe-driven (a Kubernetes Service, a cloud balancer): a new connection per request, never
 //    retried; it polls /readyz every 500 ms and sends only to replicas that answered 200. Here a
 //    replica that stopped accepting before the balancer noticed fails requests (tried: with
@@ -58,7 +59,10 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
         },
         resolve,
       );
-      out.on("error", reject);
+      // A keep-alive socket the replica closed as idle while this request was being written: the
+      // replica never read the request, so resending it (even a POST) is safe, as Node's docs say and
+      // as balancers do (Envoy's reset-before-request, nginx's extra try on a cached connection).
+      out.on("error", (error: NodeJS.ErrnoException) => reject(Object.assign(error, { reused: out.reusedSocket })));
       out.end(body);
     });
   const server = createServer((req, res) => {
@@ -77,8 +81,11 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
           return;
         } catch (error) {
           backend.downUntil = Date.now() + 1_000;
-          // Like nginx's proxy_next_upstream error: nothing was sent on a refused connection.
-          if (style === "nginx-like" && (error as NodeJS.ErrnoException).code === "ECONNREFUSED" && attempt === 0) {
+          // Like nginx's proxy_next_upstream error: nothing was sent on a refused connection, nor read
+          // from a reused idle one the replica reset.
+          const { code, reused } = error as NodeJS.ErrnoException & { reused?: boolean };
+          const unsent = code === "ECONNREFUSED" || (reused === true && (code === "ECONNRESET" || code === "EPIPE"));
+          if (style === "nginx-like" && unsent && attempt === 0) {
             retries++;
             continue;
           }
