@@ -98,8 +98,8 @@ export class CircuitBreaker {
   private probeFailures = 0;
   /** Times opened so far: a waiter that sees it change knows its round's probes failed. */
   private opened = 0;
-  /** One-shot listeners for the next change a waiting call cares about (hold.ts). */
-  private waiters: Array<() => void> = [];
+  /** One-shot listeners for the next change a waiting call cares about (hold.ts); a Set, as many may give up at once. */
+  private waiters = new Set<() => void>();
   readonly settings: Readonly<BreakerSettings>;
   private readonly now: () => number;
   private readonly onStateChange: ((state: CircuitState) => void) | undefined;
@@ -157,13 +157,12 @@ export class CircuitBreaker {
 
   /** Calls `listener` once, at the next transition or when half-open lets more probes through. */
   onChange(listener: () => void): void {
-    this.waiters.push(listener);
+    this.waiters.add(listener);
   }
 
   /** Stops waiting for onChange (a waiter that gave up). */
   offChange(listener: () => void): void {
-    const i = this.waiters.indexOf(listener);
-    if (i >= 0) this.waiters.splice(i, 1);
+    this.waiters.delete(listener);
   }
 
   /** May a call go out now? A ticket must be followed by success(), failure() or release() with it. */
@@ -279,9 +278,9 @@ export class CircuitBreaker {
   }
 
   private notify(): void {
-    if (this.waiters.length === 0) return;
+    if (this.waiters.size === 0) return;
     const waiters = this.waiters;
-    this.waiters = [];
+    this.waiters = new Set();
     for (const waiter of waiters) waiter();
   }
 }
