@@ -10,15 +10,18 @@ import type { Services } from "../gateway.ts";
 import type { Surface } from "../http/app.ts";
 import { errorResponse } from "../http/errors.ts";
 import { createMcpServer } from "./server.ts";
-import { allTools, withAbsoluteLinks, type McpBackend, type ToolSet } from "./tools.ts";
+import { allTools, withAbsoluteLinks, type DocumentOp, type McpBackend, type ToolSet } from "./tools.ts";
 
 /** `origin`: where links in results point when the gateway has no PUBLIC_URL (the request's origin). */
 export function serviceBackend(services: Services, ctx: RequestContext, origin = ""): McpBackend {
   const base = services.publicUrl || origin;
+  const documents = services.documents as unknown as Record<DocumentOp, (ctx: RequestContext, input: unknown) => Promise<unknown>>;
   return {
-    docsList: async (input) => withAbsoluteLinks(await services.documents.list(ctx, input as never), base),
-    docsRead: (input) => services.documents.read(ctx, input as never),
-    docsCreate: async (input) => withAbsoluteLinks((await services.documents.create(ctx, input as never)).document, base),
+    documents: async (op, input) => {
+      const result = await documents[op].call(services.documents, ctx, input);
+      // As the tRPC procedure answers (what the stdio backend gets): create's record without `replayed`.
+      return withAbsoluteLinks(op === "create" ? (result as { document: unknown }).document : result, base);
+    },
     operation: (name, input) => services.products.run(name, ctx, input),
   };
 }

@@ -18,7 +18,9 @@ export function createMcpServer(backend: McpBackend, onError?: (error: unknown, 
     {
       capabilities: { tools: {} },
       instructions:
-        "Documents: docs_list to find, docs_read to read text, docs_create to turn markdown into a Word document. " +
+        "Documents: docs_list to find, docs_read to read text (format markdown to edit), docs_create to turn markdown into a Word document, " +
+        "docs_update to change one (pass the version you read as expectedVersion), docs_versions and docs_restore for history and the trash, " +
+        "docs_delete to move one to the trash (kept 30 days), docs_share for a link that needs no credential. " +
         "Products (mail_*, calendar_events, bookings_create, drive_*, search_*, meetings_*, invoices_list, data_query, workflows_run) need an access token. " +
         "List tools return nextCursor: pass it back as cursor for the next page. mail_send sends mail and workflows_run runs a workflow: both act at once.",
     },

@@ -7,7 +7,7 @@ import { createGatewayClient, type GatewayClient } from "../client/index.ts";
 import { GatewayError } from "../core/errors.ts";
 import { createMcpServer } from "./server.ts";
 import { operationOf, type OperationName } from "../services/operations.ts";
-import { parseToolList, selectTools, withAbsoluteLinks, type McpBackend } from "./tools.ts";
+import { documentOps, parseToolList, selectTools, withAbsoluteLinks, type DocumentOp, type McpBackend } from "./tools.ts";
 
 const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
 
@@ -102,6 +102,14 @@ function callProcedure(client: GatewayClient, name: OperationName, input: unknow
   return operationOf(name).kind === "query" ? target.query!(input) : target.mutate!(trpcInput(name, input));
 }
 
+/** The gateway's procedure `documents.<op>`, a query or a mutation as documentOps says. */
+function documentsProcedure(client: GatewayClient, op: DocumentOp, input: unknown): Promise<unknown> {
+  const procedures = (client as unknown as { documents: Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }> }).documents;
+  const target = procedures[op];
+  if (!target) throw new GatewayError("NOT_FOUND", `The gateway has no procedure documents.${op}`);
+  return documentOps[op] === "query" ? target.query!(input) : target.mutate!(input);
+}
+
 export async function runStdioMcp(env: Record<string, string | undefined> = process.env): Promise<void> {
   // stdout is the protocol channel: a stray console.log from any library would corrupt it.
   console.log = console.info = console.debug = console.error;
@@ -133,9 +141,7 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
   };
   const backend: McpBackend = {
     // Links are resolved against GATEWAY_URL unless the gateway made them absolute (PUBLIC_URL).
-    docsList: async (input) => withAbsoluteLinks(await call(() => client.documents.list.query(input as never)), url),
-    docsRead: (input) => call(() => client.documents.read.query(input as never)),
-    docsCreate: async (input) => withAbsoluteLinks(await call(() => client.documents.create.mutate(input as never)), url),
+    documents: async (op, input) => withAbsoluteLinks(await call(() => documentsProcedure(client, op, input)), url),
     operation: (name, input) => call(() => callProcedure(client, name, input)),
   };
   const server = createMcpServer(

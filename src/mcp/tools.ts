@@ -1,6 +1,6 @@
 // The MCP tools (docs/api.md "MCP"): names, descriptions an agent can act on, JSON Schemas derived from
 // the same zod schemas the other surfaces validate with, and how a result or error is shown. The
-// documents tools are declared here; every product tool is derived from the operation table
+// documents tools are declared in document-tools.ts; every product tool is derived from the operation table
 // (src/services/operations.ts). MCP_TOOLS chooses which are offered (selectTools).
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -8,24 +8,16 @@ import { ConfigError } from "../core/config.ts";
 import { isGatewayError } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
 import { markErrorCode } from "../observability/errors.ts";
-import {
-  DEFAULT_MAX_CHARS,
-  DEFAULT_PAGE_SIZE,
-  MARKDOWN_LIMIT,
-  MAX_CHARS_LIMIT,
-  createDocumentInputSchema,
-  documentListSchema,
-  documentSummarySchema,
-  documentTextSchema,
-  listDocumentsInputSchema,
-  readDocumentInputSchema,
-  type DocumentText,
-} from "../documents/schemas.ts";
-import { operationsOn, type OperationAnnotations, type OperationName } from "../services/operations.ts";
+import { operationsOn } from "../services/operations.ts";
+import { documentTools } from "./document-tools.ts";
+import { asJson, type ToolDefinition } from "./tool-types.ts";
+
+export { documentOps, type DocumentOp, type McpBackend, type ToolDefinition } from "./tool-types.ts";
 
 /**
- * A document result with absolute links. An agent cannot resolve "/api/v1/documents/…" against
- * anything, so MCP results always carry absolute `url`/`downloadUrl`: PUBLIC_URL when the gateway
+ * A documents result (a record, a list, a share) with absolute links. An agent cannot resolve
+ * "/api/v1/documents/…" or a share's "/api/v1/shared/…" against anything, so MCP results always
+ * carry absolute `url`/`downloadUrl`: PUBLIC_URL when the gateway
  * has one (the links are absolute already), else the origin the MCP client reached (the request's
  * over HTTP, GATEWAY_URL over stdio). See docs/configuration.md.
  */
@@ -44,106 +36,6 @@ export function withAbsoluteLinks<T>(value: T, base: string): T {
   if (list && typeof list === "object" && Array.isArray(list.documents)) return { ...list, documents: list.documents.map(fix) } as T;
   return fix(value) as T;
 }
-
-/** What the tools need; bound to the service layer over HTTP, to the tRPC client over stdio. */
-export interface McpBackend {
-  docsList(input: unknown): Promise<unknown>;
-  docsRead(input: unknown): Promise<DocumentText>;
-  docsCreate(input: unknown): Promise<unknown>;
-  /** Runs a product operation of the table by its name (e.g. "messages.list"). */
-  operation(name: OperationName, input: unknown): Promise<unknown>;
-}
-
-interface ToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  input: z.ZodType;
-  /** Advertised as outputSchema: the SDK client checks structuredContent against it. */
-  output: z.ZodType;
-  /** Defaults zod applies but its JSON Schema leaves out (a default behind a preprocess is lost). */
-  defaults?: Record<string, unknown>;
-  annotations: OperationAnnotations;
-  run(backend: McpBackend, args: unknown): Promise<CallToolResult>;
-}
-
-const asJson = (value: unknown): CallToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
-  structuredContent: value as Record<string, unknown>,
-});
-
-
-/**
- * docs_read's text, plus a note when it is cut short: many hosts show the model only `content`,
- * so `truncated`/`totalChars` in structuredContent alone would go unnoticed.
- */
-function readResult(body: DocumentText): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text: body.text }];
-  if (body.truncated) {
-    const shown = body.text.length.toLocaleString("en");
-    const total = body.totalChars.toLocaleString("en");
-    const next =
-      body.text.length < MAX_CHARS_LIMIT
-        ? `call docs_read again with a larger maxChars (up to ${MAX_CHARS_LIMIT.toLocaleString("en")})`
-        : `docs_read returns at most ${MAX_CHARS_LIMIT.toLocaleString("en")} characters; download the .docx for the rest`;
-    content.push({ type: "text", text: `[truncated: showing ${shown} of ${total} characters; ${next}]` });
-  }
-  return { content, structuredContent: body };
-}
-
-// The schemas the service validates with, plus descriptions for the agent: what is advertised is
-// what is checked. (.meta() clones a field with the same checks.)
-const docsCreateInput = createDocumentInputSchema.extend({
-  idempotencyKey: createDocumentInputSchema.shape.idempotencyKey.meta({
-    description:
-      "Optional, up to 255 characters. Send the same key when retrying a docs_create whose answer you did not get: " +
-      "within 24 hours it returns the first document instead of creating another.",
-  }),
-});
-
-const docsRead: OperationAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-const documentTools: ToolDefinition[] = [
-  {
-    name: "docs_list",
-    title: "List documents",
-    description:
-      "List the caller's documents, newest first. Returns JSON {documents:[{id,name,createdAt,updatedAt,sizeBytes,characters,url,downloadUrl}], nextCursor}. " +
-      "Filter with `query` (case-insensitive substring of the name); page with `limit` (1-100, default 50) and the `cursor` from nextCursor.",
-    input: listDocumentsInputSchema,
-    output: documentListSchema,
-    defaults: { limit: DEFAULT_PAGE_SIZE },
-    annotations: docsRead,
-    run: async (backend, args) => asJson(await backend.docsList(args)),
-  },
-  {
-    name: "docs_read",
-    title: "Read a document's text",
-    description:
-      `Return the plain text of one document (extracted from its .docx: paragraphs separated by blank lines, list items and table cells on their own lines). ` +
-      `At most \`maxChars\` characters (1-1,000,000, default ${DEFAULT_MAX_CHARS.toLocaleString("en")}); \`truncated\` says whether more exists and \`totalChars\` how much. ` +
-      "When cut short, a second text block says so. Use docs_list to find the id.",
-    input: readDocumentInputSchema,
-    output: documentTextSchema,
-    defaults: { maxChars: DEFAULT_MAX_CHARS },
-    annotations: docsRead,
-    run: async (backend, args) => readResult(await backend.docsRead(args)),
-  },
-  {
-    name: "docs_create",
-    title: "Create a Word document from markdown",
-    description:
-      `Render markdown (CommonMark + GitHub tables, task lists, strikethrough) into a real .docx and store it for the caller. ` +
-      `\`markdown\` may be at most ${MARKDOWN_LIMIT.toLocaleString("en")} characters; \`name\` 1-255 characters. ` +
-      "Returns the created document as JSON, including downloadUrl for the .docx. " +
-      "Pass an `idempotencyKey` so that a retry does not create a second document.",
-    input: docsCreateInput,
-    output: documentSummarySchema,
-    // A retry with the same idempotencyKey creates nothing new; without one it creates another document.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (backend, args) => asJson(await backend.docsCreate(args)),
-  },
-];
 
 /**
  * A schema as the plain object schema MCP wants at the root: a schema registered with an id

@@ -67,7 +67,7 @@ const textOf = async (id: string, format = "TEXT", auth = alice) =>
   )).document?.text;
 
 /** A .docx made by the gateway's own renderer: created over REST, downloaded. */
-async function docxOf(markdown: string): Promise<Uint8Array> {
+async function docxOf(markdown: string): Promise<Uint8Array<ArrayBuffer>> {
   const headers = { authorization: `Bearer ${alice}`, "content-type": "application/json" };
   const created = await fetch(`${tg.url}/api/v1/documents`, { method: "POST", headers, body: JSON.stringify({ name: "fixture", markdown }) });
   const { id } = (await created.json()) as { id: string };
@@ -75,7 +75,7 @@ async function docxOf(markdown: string): Promise<Uint8Array> {
   return new Uint8Array(await content.arrayBuffer());
 }
 
-const docxBlob = (bytes: Uint8Array) => new Blob([bytes], { type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" });
+const docxBlob = (bytes: Uint8Array<ArrayBuffer>) => new Blob([bytes], { type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" });
 
 beforeAll(async () => {
   tg = await startTestGateway();

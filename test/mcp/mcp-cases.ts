@@ -10,11 +10,16 @@ interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
-/** Every tool the gateway offers: docs/api.md "MCP" (contract §8, living-documents tools not implemented yet). */
+/** Every tool the gateway offers: docs/api.md "MCP" (contract §8). */
 export const ALL_TOOLS = [
   "docs_list",
   "docs_read",
   "docs_create",
+  "docs_update",
+  "docs_delete",
+  "docs_versions",
+  "docs_restore",
+  "docs_share",
   "drive_search",
   "drive_get",
   "mail_list",

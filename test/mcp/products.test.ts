@@ -19,6 +19,7 @@ interface ToolResult {
 const READ_ONLY = [
   "docs_list",
   "docs_read",
+  "docs_versions",
   "drive_search",
   "drive_get",
   "mail_list",

@@ -6,9 +6,7 @@ import { errorResult, tools, type McpBackend } from "../../src/mcp/tools.ts";
 const doc = { id: "doc_1", name: "n", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", version: 1, format: "text" as const };
 const unused = () => Promise.reject(new Error("not called"));
 const backendReading = (text: string, totalChars: number): McpBackend => ({
-  docsList: unused,
-  docsRead: () => Promise.resolve({ ...doc, text, truncated: text.length < totalChars, totalChars }),
-  docsCreate: unused,
+  documents: (op) => (op === "read" ? Promise.resolve({ ...doc, text, truncated: text.length < totalChars, totalChars }) : unused()),
   operation: unused,
 });
 const docsRead = tools.find((t) => t.name === "docs_read")!;

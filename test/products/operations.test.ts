@@ -37,10 +37,10 @@ const DOCUMENTED_TRPC = [
   "enterprise.invoices",
   "workflows.run",
 ];
-/** docs/api.md "MCP": the MCP tools, one list for every MCP test (the living-documents tools docs_update… are not implemented yet, docs/api.md). */
+/** docs/api.md "MCP": the MCP tools, one list for every MCP test. */
 const DOCUMENTED_MCP: readonly string[] = ALL_TOOLS;
 const NOT_PRODUCTS_TRPC = ["viewer", "documents.list", "documents.read", "documents.create"];
-const NOT_PRODUCTS_MCP = ["docs_list", "docs_read", "docs_create"];
+const NOT_PRODUCTS_MCP = DOCUMENTED_MCP.filter((n) => n.startsWith("docs_"));
 
 describe("names", () => {
   it("the table's tRPC operations are the documented product procedures, and the router has exactly the documented ones", () => {
