@@ -8,6 +8,7 @@ import {
   AlignmentType,
   BorderStyle,
   Document,
+  FileChild,
   HeadingLevel,
   Packer,
   Paragraph,
@@ -15,12 +16,12 @@ import {
   TableCell,
   TableRow,
   WidthType,
-  type FileChild,
   type IParagraphOptions,
   type NumberingDefinition,
 } from "docx";
 import { HtmlBlocks, type BlockSink, type HtmlRow, type ParagraphKind } from "./html.ts";
 import { InlineBuilder } from "./inline.ts";
+import { RawParagraphs, writable } from "./paragraph-xml.ts";
 import { CODE, textRun } from "./runs.ts";
 import { parseMarkdown, type Token } from "./markdown.ts";
 import {
@@ -68,7 +69,8 @@ const TASK_MARKER = /^\[([ xX])\][ \t]+/;
 const RULE_BORDER = { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } as const;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
-type Block = Paragraph | Table | FileChild;
+/** A body paragraph as its options (written as XML by ./paragraph-xml.ts, or by docx), or a table. */
+type Block = ParagraphProps | FileChild;
 
 interface ListFrame {
   reference: string | NumberingDefinition;
@@ -200,8 +202,8 @@ class DocumentBuilder implements BlockSink {
     }
     this.html?.end();
     // Word wants a paragraph before the end of the body (after a final table), and at least one.
-    if (this.blocks.length === 0 || !(this.blocks[this.blocks.length - 1] instanceof Paragraph)) {
-      this.emit(new Paragraph({}), "");
+    if (this.blocks.length === 0 || this.blocks[this.blocks.length - 1] instanceof FileChild) {
+      this.emit({}, "");
     }
     return { blocks: this.blocks, text: this.textParts.join(""), footnotes: this.footnotes };
   }
@@ -222,7 +224,7 @@ class DocumentBuilder implements BlockSink {
     const body = this.body;
     if (!body) return;
     // A footnote holds paragraphs; a table in one is left out (its cells are rare in notes).
-    const paragraphs = this.blocks.filter((block): block is Paragraph => block instanceof Paragraph);
+    const paragraphs = this.blocks.filter((block): block is ParagraphProps => !(block instanceof FileChild)).map((options) => new Paragraph(options));
     this.footnotes[String(body.id)] = { children: paragraphs.length > 0 ? paragraphs : [new Paragraph({})] };
     this.blocks = body.blocks;
     this.textParts = body.textParts;
@@ -233,7 +235,7 @@ class DocumentBuilder implements BlockSink {
     // A list as an item's first block (`- - foo`): Word has one number per paragraph, so the outer
     // item's bullet or number gets an empty paragraph of its own, before the nested list, not after it.
     const item = this.items[this.items.length - 1];
-    if (item && !item.numbered) this.emit(new Paragraph(this.props()), "");
+    if (item && !item.numbered) this.emit(this.props(), "");
     const level = this.lists.length;
     if (!ordered) {
       // Bullets do not count, so every bullet list can be the one Word list (as Word does).
@@ -258,7 +260,7 @@ class DocumentBuilder implements BlockSink {
     const item = this.items[this.items.length - 1];
     if (!item) return;
     // An empty item still shows its bullet or number.
-    if (!item.numbered) this.emit(new Paragraph(this.props()), "");
+    if (!item.numbered) this.emit(this.props(), "");
     this.items.pop();
   }
 
@@ -273,10 +275,10 @@ class DocumentBuilder implements BlockSink {
   rule(): void {
     const props = this.props();
     props.border = RULE_BORDER;
-    this.emit(new Paragraph(props), "");
+    this.emit(props, "");
   }
 
-  private emit(block: Paragraph, text: string): void {
+  private emit(block: ParagraphProps, text: string): void {
     this.blocks.push(block);
     this.textParts.push(text, "\n\n");
   }
@@ -295,7 +297,7 @@ class DocumentBuilder implements BlockSink {
 
   private written(inline: InlineBuilder, props: ParagraphProps): void {
     props.children = inline.children;
-    this.emit(new Paragraph(props), inline.text);
+    this.emit(props, inline.text);
   }
 
   /** Left indent of the current container (quotes and list item bodies), in twips. */
@@ -389,7 +391,7 @@ class DocumentBuilder implements BlockSink {
   private emitTable(rows: readonly { header: boolean; cells: readonly { inline: InlineBuilder; align: CellAlignment }[] }[]): void {
     // An item whose first block is a table still gets its bullet/number on a paragraph of its own.
     const item = this.items[this.items.length - 1];
-    if (item && !item.numbered) this.emit(new Paragraph(this.props()), "");
+    if (item && !item.numbered) this.emit(this.props(), "");
 
     let columns = 1;
     for (const row of rows) columns = Math.max(columns, Math.min(row.cells.length, MAX_TABLE_COLUMNS));
@@ -464,6 +466,29 @@ function markTask(tokens: Token[], itemOpen: number): void {
   first.content = `${glyph} ${first.content.slice(match[0].length)}`;
 }
 
+/** Runs of paragraphs written as XML (./paragraph-xml.ts); a paragraph with an image through docx; tables as they are. */
+function bodyChildren(blocks: readonly Block[]): FileChild[] {
+  const out: FileChild[] = [];
+  let run: ParagraphProps[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(new RawParagraphs(run));
+    run = [];
+  };
+  for (const block of blocks) {
+    if (block instanceof FileChild) {
+      flush();
+      out.push(block);
+    } else if (writable(block)) {
+      run.push(block);
+    } else {
+      flush();
+      out.push(new Paragraph(block));
+    }
+  }
+  flush();
+  return out;
+}
+
 /** The docx model of a markdown document and its (normalised) text, before packing. Exported for benches. */
 export function buildDocument(markdown: string, options: RenderOptions): { document: Document; text: string } {
   const { blocks, text, footnotes } = new DocumentBuilder(parseMarkdown(markdown)).build();
@@ -473,7 +498,7 @@ export function buildDocument(markdown: string, options: RenderOptions): { docum
     styles,
     numbering,
     footnotes,
-    sections: [{ children: blocks }],
+    sections: [{ children: bodyChildren(blocks) }],
   });
   return { document, text: normalizeExtractedText(text) };
 }
