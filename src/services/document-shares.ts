@@ -85,7 +85,9 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
     async revokeShare(ctx, input) {
       const ownerId = writer(ctx);
       const { id, shareId } = parseInput(revokeShareInputSchema, input);
-      if (!(isDocumentId(id) && (await store.deleteShare(ownerId, id, shareId)))) throw notFound("Share");
+      // A document in the trash is invisible to every route until restored (docs/api.md), its shares included.
+      const document = isDocumentId(id) ? await store.getDocument(ownerId, id) : null;
+      if (!(document && (await store.deleteShare(ownerId, id, shareId)))) throw notFound("Share");
       ctx.log.info({ documentId: id, shareId }, "share link revoked");
     },
 
