@@ -21,6 +21,7 @@ import { listen } from "../../src/server.ts";
 import { renderedDocx, rewrite } from "../documents/import/docx-fixtures.ts";
 import { requireProgram } from "../helpers/external.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { usePostgresSchema } from "../helpers/postgres.ts";
 
 const run = promisify(execFile);
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -343,7 +344,7 @@ describe("trash", () => {
   it("DELETE → 204 and invisible everywhere; listed in the trash; restore brings it back; purge removes it for good", async () => {
     const record = await alice.create("To the trash", "# Gone\n");
     await alice.put(doc(record.id), { markdown: "# Gone, v2\n" });
-    const share = (await (await alice.post(`${doc(record.id)}/shares`, {})).json()) as { url: string };
+    const share = (await (await alice.post(`${doc(record.id)}/shares`, {})).json()) as { id: string; url: string };
 
     await errorOf(await alice.del(doc(record.id), { "if-match": '"v1"' }), 412, "PRECONDITION_FAILED");
     expect((await alice.get(doc(record.id))).status).toBe(200);
@@ -358,6 +359,7 @@ describe("trash", () => {
     await errorOf(await alice.patch(doc(record.id), { name: "back?" }), 404, "NOT_FOUND");
     await errorOf(await alice.del(doc(record.id)), 404, "NOT_FOUND");
     await errorOf(await alice.post(`${doc(record.id)}/shares`, {}), 404, "NOT_FOUND");
+    await errorOf(await alice.del(`${doc(record.id)}/shares/${share.id}`), 404, "NOT_FOUND");
     await errorOf(await alice.call(`${doc(record.id)}/versions/1/restore`, { method: "POST" }), 404, "NOT_FOUND");
     await errorOf(await anonymous.get(new URL(share.url, tg.url).pathname), 404, "NOT_FOUND");
     expect(await alice.ids()).not.toContain(record.id);
@@ -661,6 +663,8 @@ describe("imports and .docx replacements", () => {
         const imported = await owner.form("POST", "/api/v1/documents", { name: what }, { bytes, name: "hostile.docx" });
         expect({ what, status: imported.status }).toEqual({ what, status });
         await errorOf(imported, status, code);
+        // The bomb costs the server 200 MB of inflating per try; the replace path shares the check, once is enough.
+        if (what === "a zip bomb") continue;
         const replaced = await owner.form("PUT", doc(target.id), {}, { bytes, name: "hostile.docx" });
         expect({ what, status: replaced.status }).toEqual({ what, status });
         await errorOf(replaced, status, code);
@@ -797,15 +801,108 @@ describe("methods", () => {
   });
 });
 
-describe("a restart on the same DATA_DIR", () => {
-  /** A gateway on `dataDir` that can be stopped without removing it (the helper's close() does). */
-  async function startOn(dataDir: string) {
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0" });
-    const gateway = await createGateway(config);
-    const running = await listen(gateway, { port: 0, host: "127.0.0.1", shutdownTimeoutMs: 2_000 });
-    return { url: running.url, gateway, stop: () => running.stop() };
-  }
+describe("OpenAPI and the routes agree", () => {
+  it("every path's documented methods are what its 405 allows (HEAD aside)", async () => {
+    const openapi = (await (await fetch(`${tg.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const living = Object.keys(openapi.paths).filter((path) => /\/(versions|shares|shared|trash)|^\/api\/v1\/documents\/\{id\}$/.test(path));
+    expect(living.length).toBeGreaterThanOrEqual(11);
+    for (const path of living) {
+      const concrete = path
+        .replace("{id}", "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A")
+        .replace("{version}", "1")
+        .replace("{shareId}", "shr_x")
+        .replace("{token}", "wgs_x");
+      const response = await alice.call(concrete, { method: "OPTIONS" });
+      expect(response.status).toBe(405);
+      const allowed = (response.headers.get("allow") ?? "").split(", ").filter((m) => m !== "HEAD").sort();
+      const documented = Object.keys(openapi.paths[path]!).map((m) => m.toUpperCase()).sort();
+      expect({ path, allowed }).toEqual({ path, allowed: documented });
+    }
+  });
+});
 
+/** A gateway on `dataDir` (and `env`) that can be stopped without removing it (the helper's close() does). */
+async function startOn(dataDir: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env });
+  const gateway = await createGateway(config);
+  const running = await listen(gateway, { port: 0, host: "127.0.0.1", shutdownTimeoutMs: 2_000 });
+  return { url: running.url, gateway, stop: () => running.stop() };
+}
+
+describe("share links are rate-limited per client address", () => {
+  it("over RATE_LIMIT_PER_MINUTE → 429 with Retry-After", async () => {
+    const limited = await startTestGateway({ RATE_LIMIT_PER_MINUTE: "3" });
+    try {
+      const owner = client(limited.url, await limited.key({ user: "limited" }));
+      const record = await owner.create("Limited", "x");
+      const share = (await (await owner.post(`${doc(record.id)}/shares`, {})).json()) as { url: string };
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 5; i++) {
+        last = await fetch(`${limited.url}${share.url}`);
+        statuses.push(last.status);
+        if (last.status === 429) break;
+        await last.arrayBuffer();
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+      await errorOf(last!, 429, "RATE_LIMITED");
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("PostgreSQL store behind the gateway", () => {
+  const { databaseUrl } = usePostgresSchema("rest_living");
+
+  it("one winner among concurrent PUTs; versions, trash and shares survive a restart", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "wg-rest-pg-"));
+    try {
+      let running = await startOn(dataDir, { DATABASE_URL: databaseUrl });
+      expect(running.gateway.store.kind).toBe("postgres");
+      const { key } = await createApiKey(running.gateway.store, { userId: "dave", tenant: null, scopes: ["docs:read", "docs:write"], expiresInMs: null });
+      let dave = client(running.url, key);
+      const record = await dave.create("PG race", "# Start\n");
+      for (let round = 1; round <= 3; round++) {
+        const results = await Promise.all(
+          ["A", "B", "C", "D"].map((who) => dave.put(doc(record.id), { markdown: `# ${who}${round}\n` }, { "if-match": `"v${round}"` })),
+        );
+        expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+        for (const r of results) await r.arrayBuffer();
+      }
+      const versionsBefore = (await (await dave.get(`${doc(record.id)}/versions`)).json()) as { versions: VersionBody[] };
+      expect(versionsBefore.versions.map((v) => v.version)).toEqual([4, 3, 2, 1]);
+      const v1 = await dave.bytes(`${doc(record.id)}/versions/1/content`);
+      const share = (await (await dave.post(`${doc(record.id)}/shares`, {})).json()) as { url: string };
+      const binned = await dave.create("PG bin", "Bin");
+      expect((await dave.del(doc(binned.id))).status).toBe(204);
+      const trashBefore = await (await dave.get("/api/v1/trash")).json();
+      await running.stop();
+
+      running = await startOn(dataDir, { DATABASE_URL: databaseUrl });
+      dave = client(running.url, key);
+      try {
+        expect(await (await dave.get(`${doc(record.id)}/versions`)).json()).toEqual(versionsBefore);
+        expect(await (await dave.get("/api/v1/trash")).json()).toEqual(trashBefore);
+        same(await dave.bytes(`${doc(record.id)}/versions/1/content`), v1);
+        expect((await fetch(`${running.url}${share.url}`)).status).toBe(200);
+        expect((await dave.call(`/api/v1/trash/${binned.id}/restore`, { method: "POST" })).status).toBe(200);
+        expect((await dave.del(doc(binned.id))).status).toBe(204);
+        expect((await dave.del(`/api/v1/trash/${binned.id}`)).status).toBe(204);
+        await errorOf(await dave.call(`/api/v1/trash/${binned.id}/restore`, { method: "POST" }), 404, "NOT_FOUND");
+        expect((await dave.call(`${doc(record.id)}/versions/1/restore`, { method: "POST", headers: { "if-match": '"v4"' } })).headers.get("etag")).toBe('"v5"');
+        same(await dave.bytes(`${doc(record.id)}/content`), v1);
+      } finally {
+        await running.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a restart on the same DATA_DIR", () => {
   it("keeps versions, the trash and share links", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "wg-restart-"));
     try {

@@ -264,6 +264,11 @@ describe("SQLite: a database from the previous release", () => {
       expect(updated.headers.get("etag")).toBe('"v2"');
       const v1 = await fetch(`${url}/versions/1/content`, { headers: auth });
       same(new Uint8Array(await v1.arrayBuffer()), old.docx);
+      // Version 1, now an earlier version, still has no stored markdown: it is derived from its .docx too.
+      const v1Markdown = (await (await fetch(`${url}/versions/1?format=markdown`, { headers: auth })).json()) as { text: string; version: number };
+      expect(v1Markdown.version).toBe(1);
+      expect(v1Markdown.text).toMatch(/^# Old heading/m);
+      expect((await (await fetch(`${url}?format=markdown`, { headers: auth })).json()) as { text: string }).toMatchObject({ text: "# New heading" });
     } finally {
       // close() removes DATA_DIR, which afterAll would do too.
       await tg.close();
