@@ -632,6 +632,10 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       expect((await store.listVersions({ ownerId: owner, id: doc.id, limit: 1 }))?.map((v) => v.version)).toEqual([7]);
       expect((await store.listVersions({ ownerId: owner, id: doc.id, beforeVersion: 7, limit: 2 }))?.map((v) => v.version)).toEqual([6, 5]);
       expect(await store.listVersions({ ownerId: owner, id: doc.id, beforeVersion: 1, limit: 2 })).toEqual([]);
+      // Any bound past the last version is all of them, however large (a made-up cursor is no error).
+      for (const beforeVersion of [8, 2_147_483_648, Number.MAX_SAFE_INTEGER]) {
+        expect((await store.listVersions({ ownerId: owner, id: doc.id, beforeVersion, limit: 2 }))?.map((v) => v.version)).toEqual([7, 6]);
+      }
 
       // Not live, not there, or someone else's: null.
       expect(await store.listVersions({ ownerId: newOwner(), id: doc.id, limit: 10 })).toBeNull();

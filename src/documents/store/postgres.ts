@@ -508,7 +508,8 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     async listVersions({ ownerId, id, beforeVersion, limit }) {
       const document = await store.getDocument(ownerId, id);
       if (!document) return null;
-      const before = beforeVersion ?? 2_147_483_647;
+      // Versions are integer columns: a larger bound (any cursor a caller makes up) is "all of them", as in SQLite, not an error.
+      const before = Math.min(beforeVersion ?? 2_147_483_647, 2_147_483_647);
       const head = document.version < before ? [currentVersion(document)] : [];
       const rest = limit - head.length;
       if (rest <= 0) return head;
