@@ -873,6 +873,10 @@ describe("PostgreSQL store behind the gateway", () => {
       }
       const versionsBefore = (await (await dave.get(`${doc(record.id)}/versions`)).json()) as { versions: VersionBody[] };
       expect(versionsBefore.versions.map((v) => v.version)).toEqual([4, 3, 2, 1]);
+      // A version cursor past PostgreSQL's integer range is no 500.
+      const farCursor = await dave.get(`${doc(record.id)}/versions?cursor=v1.99999999999`);
+      expect(farCursor.status).toBe(200);
+      expect(await farCursor.json()).toEqual(versionsBefore);
       const v1 = await dave.bytes(`${doc(record.id)}/versions/1/content`);
       const share = (await (await dave.post(`${doc(record.id)}/shares`, {})).json()) as { url: string };
       const binned = await dave.create("PG bin", "Bin");
