@@ -99,8 +99,11 @@ describe("unknown fields", () => {
 describe("405 Method Not Allowed", () => {
   it.each([
     ["DELETE", "/api/v1/documents", "GET, POST, HEAD"],
-    ["PUT", "/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "GET, HEAD"],
-    ["PATCH", "/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "GET, HEAD"],
+    ["POST", "/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "GET, PUT, PATCH, DELETE, HEAD"],
+    ["PUT", "/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A/versions", "GET, HEAD"],
+    ["GET", "/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A/versions/2/restore", "POST"],
+    ["POST", "/api/v1/trash", "GET, HEAD"],
+    ["POST", "/api/v1/shared/wgs_x", "GET, HEAD"],
     ["DELETE", "/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A/content", "GET, HEAD"],
     ["POST", "/api/v1/files/f1/content", "GET, HEAD"],
   ])("%s %s → 405 with Allow: %s", async (method, path, allow) => {

@@ -18,6 +18,19 @@ const DOCUMENTED_TRPC = [
   "documents.list",
   "documents.read",
   "documents.create",
+  "documents.import",
+  "documents.update",
+  "documents.rename",
+  "documents.delete",
+  "documents.trash",
+  "documents.restore",
+  "documents.purge",
+  "documents.versions",
+  "documents.readVersion",
+  "documents.restoreVersion",
+  "documents.share",
+  "documents.shares",
+  "documents.revokeShare",
   "messages.list",
   "messages.send",
   "messages.thread",
@@ -39,7 +52,7 @@ const DOCUMENTED_TRPC = [
 ];
 /** docs/api.md "MCP": the MCP tools, one list for every MCP test. */
 const DOCUMENTED_MCP: readonly string[] = ALL_TOOLS;
-const NOT_PRODUCTS_TRPC = ["viewer", "documents.list", "documents.read", "documents.create"];
+const NOT_PRODUCTS_TRPC = ["viewer", ...DOCUMENTED_TRPC.filter((n) => n.startsWith("documents."))];
 const NOT_PRODUCTS_MCP = DOCUMENTED_MCP.filter((n) => n.startsWith("docs_"));
 
 describe("names", () => {
