@@ -57,6 +57,12 @@ const newDocumentId = (() => {
   return () => `doc_${ulid()}`;
 })();
 
+/**
+ * The markdown as stored. CommonMark replaces U+0000 with U+FFFD before parsing, so this is the
+ * same document; PostgreSQL text cannot hold NUL (a 500 there), SQLite can: both now store alike.
+ */
+const storedMarkdown = (markdown: string): string => (markdown.includes("\u0000") ? markdown.replaceAll("\u0000", "\uFFFD") : markdown);
+
 /** A .docx the caller uploaded (import, or new content). */
 export interface UploadedDocx {
   bytes: Uint8Array;
@@ -203,7 +209,7 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
         () => createHash("sha256").update(name).update("\0").update(markdown).digest("hex"),
         async () => {
           const rendered = await renderer.render(markdown, name, { signal: ctx.signal, principal: ownerId });
-          return { docx: rendered.docx, text: rendered.text, markdown };
+          return { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
         },
         "markdown",
       );
@@ -242,7 +248,7 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
       if (markdown !== undefined) {
         const rendered = await renderer.render(markdown, name ?? current.name, { signal: ctx.signal, principal: ownerId });
         if (ctx.signal.aborted) throw cancelled();
-        content = { docx: rendered.docx, text: rendered.text, markdown };
+        content = { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
       }
       const record = changed(
         await store.changeDocument({

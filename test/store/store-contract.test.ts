@@ -741,6 +741,9 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       expect((await store.listTrash({ ownerId: owner, limit: 10, beforeId: ids[1]! })).map((d) => d.id)).toEqual(ids.slice(2));
       expect((await store.listTrash({ ownerId: owner, limit: 10, nameContains: "odd" })).map((d) => d.id)).toEqual([docs[3]!.id, docs[1]!.id]);
       expect((await store.listTrash({ ownerId: owner, limit: 10 })).every((d) => d.deletedAt === at(1))).toBe(true);
+      // A needle no name can hold (names have no control characters; PostgreSQL text has no NUL) matches nothing.
+      expect(await store.listTrash({ ownerId: owner, limit: 10, nameContains: "odd\u0000" })).toEqual([]);
+      expect(await store.listDocuments({ ownerId: owner, limit: 10, nameContains: "\u0000" })).toEqual([]);
     });
 
     it("shares: insert, list (valid ones, newest first), find by hash (expired or trashed → null), delete, prune", async () => {

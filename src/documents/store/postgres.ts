@@ -220,6 +220,8 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
 
   /** Live or trashed documents, newest first, one prepared statement per shape. */
   async function list(query: ListQuery, trashed: boolean): Promise<DocumentRecord[]> {
+    // No name holds a control character, and PostgreSQL text cannot hold NUL (an error, not "no match").
+    if (query.nameContains?.includes("\u0000")) return [];
     const params: unknown[] = [query.ownerId];
     let where = `owner_id = $1 AND deleted_at IS ${trashed ? "NOT NULL" : "NULL"}`;
     if (query.beforeId !== undefined) {
