@@ -33,6 +33,8 @@ const newShareId = (() => {
 const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 const publicShare = (share: ShareRecord): DocumentShare => ({ id: share.id, createdAt: share.createdAt, expiresAt: share.expiresAt });
 const linkNotFound = () => notFound("Share link");
+/** The ids newShareId issues: anything else is no one's share (and never reaches the store). */
+const isShareId = (id: string): boolean => /^shr_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
 
 export interface SharesService {
   share(ctx: RequestContext, input: CreateShareInput): Promise<CreatedShare>;
@@ -87,7 +89,7 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       const { id, shareId } = parseInput(revokeShareInputSchema, input);
       // A document in the trash is invisible to every route until restored (docs/api.md), its shares included.
       const document = isDocumentId(id) ? await store.getDocument(ownerId, id) : null;
-      if (!(document && (await store.deleteShare(ownerId, id, shareId)))) throw notFound("Share");
+      if (!(document && isShareId(shareId) && (await store.deleteShare(ownerId, id, shareId)))) throw notFound("Share");
       ctx.log.info({ documentId: id, shareId }, "share link revoked");
     },
 
