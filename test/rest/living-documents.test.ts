@@ -906,6 +906,39 @@ describe("PostgreSQL store behind the gateway", () => {
   });
 });
 
+describe.each([
+  ["SQLite", false],
+  ["PostgreSQL", true],
+] as const)("input PostgreSQL text cannot hold, on %s", (_name, postgres) => {
+  const { databaseUrl } = usePostgresSchema("rest_living_nul");
+
+  it("NUL in markdown is stored as U+FFFD (as CommonMark reads it); NUL in a name query or a share id matches nothing; no 500s", async () => {
+    const gateway = await startTestGateway(postgres ? { DATABASE_URL: databaseUrl } : {});
+    try {
+      const owner = client(gateway.url, await gateway.key({ user: "nul" }));
+      const created = await owner.post("/api/v1/documents", { name: "Nul", markdown: "# A\u0000B\n\n`c\u0000d`" });
+      expect(created.status).toBe(201);
+      const record = (await created.json()) as Record_;
+      expect((await owner.text(record.id, "?format=markdown")).text).toBe("# A\uFFFDB\n\n`c\uFFFDd`");
+      expect((await owner.text(record.id)).text).not.toContain("\u0000");
+      const updated = await owner.put(doc(record.id), { markdown: "x\u0000y" });
+      expect(updated.status).toBe(200);
+      expect((await owner.text(record.id, "?format=markdown")).text).toBe("x\uFFFDy");
+      expect((await owner.text(record.id, "/versions/1?format=markdown")).text).toBe("# A\uFFFDB\n\n`c\uFFFDd`");
+
+      for (const path of ["/api/v1/documents?query=a%00", "/api/v1/trash?query=a%00"]) {
+        const response = await owner.get(path);
+        expect({ path, status: response.status }).toEqual({ path, status: 200 });
+        expect(((await response.json()) as { documents: unknown[] }).documents).toEqual([]);
+      }
+      await errorOf(await owner.del(`${doc(record.id)}/shares/shr%00x`), 404, "NOT_FOUND");
+      await errorOf(await owner.del(`${doc(record.id)}/shares/${"x".repeat(64)}`), 404, "NOT_FOUND");
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe("a restart on the same DATA_DIR", () => {
   it("keeps versions, the trash and share links", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "wg-restart-"));
