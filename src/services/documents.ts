@@ -114,6 +114,11 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
     }
     const { text, markdown } = await renderer.extract(file.bytes, { signal: ctx.signal, principal: ownerId });
     if (ctx.signal.aborted) throw cancelled();
+    // U+0000 (a raw NUL or &#0;) is not allowed in XML, so the package is not a well-formed .docx;
+    // stored, it would be a 500 on PostgreSQL, whose text cannot hold NUL.
+    if (text.includes("\u0000") || markdown.includes("\u0000")) {
+      throw new GatewayError("UNSUPPORTED_MEDIA_TYPE", "The upload is not a .docx document that can be imported: its XML contains U+0000, which XML does not allow");
+    }
     return { docx: file.bytes, text, markdown };
   }
 
