@@ -912,7 +912,7 @@ describe.each([
 ] as const)("input PostgreSQL text cannot hold, on %s", (_name, postgres) => {
   const { databaseUrl } = usePostgresSchema("rest_living_nul");
 
-  it("NUL in markdown is stored as U+FFFD (as CommonMark reads it); NUL in a name query or a share id matches nothing; no 500s", async () => {
+  it("NUL in markdown is stored as U+FFFD (as CommonMark reads it); in a .docx it is 415; in a name query or a share id it matches nothing; no 500s", async () => {
     const gateway = await startTestGateway(postgres ? { DATABASE_URL: databaseUrl } : {});
     try {
       const owner = client(gateway.url, await gateway.key({ user: "nul" }));
@@ -931,6 +931,15 @@ describe.each([
         expect({ path, status: response.status }).toEqual({ path, status: 200 });
         expect(((await response.json()) as { documents: unknown[] }).documents).toEqual([]);
       }
+      // A .docx whose XML holds U+0000 (not well-formed XML): 415 on import and on replace, nothing stored.
+      const good = await renderedDocx("# Title\n\nHello world.\n");
+      for (const nul of ["&#0;", "\u0000"]) {
+        const bad = rewrite(good, { "word/document.xml": (xml) => xml.replace("Hello world.", `Hello${nul}world.`) });
+        await errorOf(await owner.form("POST", "/api/v1/documents", { name: "Nul import" }, { bytes: bad, name: "nul.docx" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+        await errorOf(await owner.form("PUT", doc(record.id), {}, { bytes: bad, name: "nul.docx" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+      }
+      expect(await owner.ids()).toEqual([record.id]);
+      expect((await owner.text(record.id)).version).toBe(2);
       await errorOf(await owner.del(`${doc(record.id)}/shares/shr%00x`), 404, "NOT_FOUND");
       await errorOf(await owner.del(`${doc(record.id)}/shares/${"x".repeat(64)}`), 404, "NOT_FOUND");
     } finally {
