@@ -133,6 +133,14 @@ describe("documents.import and documents.update with FormData", () => {
       httpStatus: 415,
     });
     expect(await failure(alice.documents.import.mutate(docxForm({ name: "x", extra: "y" }, docx)))).toMatchObject({ gatewayCode: "BAD_USER_INPUT" });
+    // Over the 25 MB .docx limit: PAYLOAD_TOO_LARGE, and nothing stored.
+    const before = (await alice.documents.list.query({ limit: 100 })).documents.length;
+    expect(await failure(alice.documents.import.mutate(docxForm({ name: "Too big" }, new Uint8Array(25 * 1024 * 1024 + 1))))).toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      gatewayCode: "PAYLOAD_TOO_LARGE",
+      httpStatus: 413,
+    });
+    expect((await alice.documents.list.query({ limit: 100 })).documents.length).toBe(before);
     // JSON is not an import.
     expect(await failure(alice.documents.import.mutate({ name: "json" } as unknown as FormData))).toMatchObject({ gatewayCode: "BAD_USER_INPUT" });
   });
