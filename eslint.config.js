@@ -1,6 +1,22 @@
 // Flat config: typescript-eslint's recommended rules on every TS file; generated files are checked by tsc only.
+// The layers' allowed import directions are rules here, so that a back-arrow fails CI
+// (README "How it is built"; test/lint/boundaries.test.ts plants one of each).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+/** A `no-restricted-imports` pattern: imports matching `regex` are errors saying `message`. */
+const forbid = (regex, message) => ({ regex, message });
+
+const layers = {
+  /** Surfaces: the transports callers speak. They call the service layer; adapters are behind it. */
+  surfaces: ["src/rest/**/*.ts", "src/trpc/**/*.ts", "src/graphql/**/*.ts", "src/mcp/**/*.ts", "src/uploads/**/*.ts", "resolvers/**/*.ts"],
+  services: ["src/services/**/*.ts", "src/products/**/*.ts"],
+  core: ["src/core/**/*.ts"],
+};
+const toAdapters = forbid("(^|/)adapters/", "A surface reaches adapters through the service layer (src/services, src/products): import its types and helpers from there.");
+const toWiring = forbid("(^|/)gateway\\.ts$", "Import the service layer's types from src/services/index.ts, not from the wiring file (src/gateway.ts imports the surfaces).");
+const toSurfaces = forbid("(^|/)(rest|trpc|graphql|mcp|uploads|http|resolvers)/", "The service layer does not import a surface: surfaces call services, not the reverse.");
+const outOfCore = forbid("^\\.\\./", "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.");
 
 export default tseslint.config(
   { ignores: ["node_modules/", "dist/", "dist.tmp-*/", "dist.old-*/", "data/", "test/artifacts/", "**/*.generated.ts", "coverage/", "scratch/"] },
@@ -13,4 +29,17 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    // Type-aware rules: a promise nobody awaits loses its rejection; one passed where a callback's
+    // result is ignored (an event handler, a void-typed parameter) does the same.
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["vitest.faults.config.ts"] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+    },
+  },
+  { files: layers.surfaces, rules: { "no-restricted-imports": ["error", { patterns: [toAdapters, toWiring] }] } },
+  { files: layers.services, rules: { "no-restricted-imports": ["error", { patterns: [toSurfaces, toWiring] }] } },
+  { files: layers.core, rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
 );

@@ -1,5 +1,4 @@
-import type { DriveFile, DriveSearchHit } from "../adapters/drive.ts";
-import { fileDownloadUrl } from "../src/services/products.ts";
+import { fileDownloadUrl, type DriveFile, type DriveSearchHit } from "../src/services/products.ts";
 import { defined, orNull } from "./nullable.ts";
 import type { Resolvers } from "./types.generated.ts";
 

@@ -21,8 +21,9 @@ import { scheduleRetention } from "./services/retention.ts";
 import { filesRoutes } from "./rest/files.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
-import { createDocumentsService, type DocumentsService } from "./services/documents.ts";
-import { createProductServices, type ProductServices } from "./services/products.ts";
+import { createDocumentsService } from "./services/documents.ts";
+import type { Services } from "./services/index.ts";
+import { createProductServices } from "./services/products.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
@@ -30,13 +31,6 @@ import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
 import { selectTools } from "./mcp/tools.ts";
 import { readTracingSettings, startTracing } from "./observability/tracing.ts";
 
-
-export interface Services {
-  documents: DocumentsService;
-  products: ProductServices;
-  /** PUBLIC_URL without its trailing slash, or "" when unset: what links the gateway builds start with. */
-  publicUrl: string;
-}
 
 export interface Gateway {
   app: Hono<HttpEnv>;

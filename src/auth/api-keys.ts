@@ -3,7 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { GatewayError } from "../core/errors.ts";
-import { documentScopes } from "./principal.ts";
+import { documentScopes } from "../core/principal.ts";
 import type { ApiKeyRecord, KeyStore } from "../documents/store/types.ts";
 
 export const API_KEY_PREFIX = "wgk_";

@@ -3,11 +3,8 @@ import { GatewayError, unauthenticated } from "../core/errors.ts";
 import type { KeyStore } from "../documents/store/types.ts";
 import { looksLikeApiKey, verifyApiKey } from "./api-keys.ts";
 import type { AccessTokenVerifier } from "./jwt.ts";
-import type { Principal } from "./principal.ts";
-
-export interface Authenticator {
-  authenticate(authorization: string | null | undefined): Promise<Principal>;
-}
+import type { Principal } from "../core/principal.ts";
+import type { Authenticator } from "../core/request-context.ts";
 
 const bearerPattern = /^Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 

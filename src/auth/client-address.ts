@@ -4,20 +4,10 @@
 // is not a trusted proxy. Entries left of it are whatever the client chose to send and are never
 // read, so a client cannot pick its own bucket by sending X-Forwarded-For.
 import { BlockList, isIP } from "node:net";
+import { cidrPattern } from "../core/address.ts";
 
 /** `peer`: the socket's remote address; `forwardedFor`: reads X-Forwarded-For (only called for a trusted peer). */
 export type ClientAddressResolver = (peer: string | undefined, forwardedFor: () => string | null | undefined) => string;
-
-const cidrPattern = /^(.+)\/(\d{1,3})$/;
-
-/** `10.0.0.1`, `::1`, `10.0.0.0/8`, `fd00::/8`. */
-export function isAddressOrCidr(entry: string): boolean {
-  const cidr = cidrPattern.exec(entry);
-  if (!cidr) return isIP(entry) !== 0;
-  const family = isIP(cidr[1] as string);
-  const prefix = Number(cidr[2]);
-  return family !== 0 && prefix <= (family === 4 ? 32 : 128);
-}
 
 /** An IPv4 address as Node reports it on a dual-stack socket (`::ffff:10.0.0.1`) → `10.0.0.1`. */
 const unmapped = (address: string): string => (address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address);

@@ -1,7 +1,7 @@
 // Configuration from the environment (docs/api.md "Configuration"), validated once at start-up.
 // A bad value stops the process with a message naming the variable.
 import { z } from "zod";
-import { isAddressOrCidr } from "../auth/client-address.ts";
+import { isAddressOrCidr } from "./address.ts";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());

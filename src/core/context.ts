@@ -1,6 +1,6 @@
 // The per-request context, built once per request by one function, whatever the surface.
 import type { Logger } from "./logger.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { Principal } from "./principal.ts";
 
 export interface RequestContext {
   requestId: string;

@@ -2,12 +2,16 @@
 // Limits (docs/security.md): failed authentications per client address; every request per
 // principal; requests with an unverified access token per client address as well.
 import { createHash } from "node:crypto";
-import type { Authenticator } from "../auth/authenticate.ts";
-import type { Principal } from "../auth/principal.ts";
 import type { RequestContext } from "./context.ts";
 import { isGatewayError } from "./errors.ts";
 import { lazyChild, type Logger } from "./logger.ts";
+import type { Principal } from "./principal.ts";
 import type { RateLimiters } from "./rate-limit.ts";
+
+/** What turns a credential into a principal (src/auth/authenticate.ts implements it; core does not import auth). */
+export interface Authenticator {
+  authenticate(authorization: string | null | undefined): Promise<Principal>;
+}
 
 export interface ContextInput {
   requestId: string;

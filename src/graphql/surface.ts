@@ -7,7 +7,7 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { RequestContext } from "../core/context.ts";
 import type { Logger } from "../core/logger.ts";
-import type { Services } from "../gateway.ts";
+import type { Services } from "../services/index.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
 import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "./context.ts";

@@ -6,7 +6,7 @@ import type { Config } from "../core/config.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { ContextFactory } from "../core/request-context.ts";
-import type { Services } from "../gateway.ts";
+import type { Services } from "../services/index.ts";
 import type { Surface } from "../http/app.ts";
 import { errorResponse } from "../http/errors.ts";
 import { createMcpServer } from "./server.ts";

@@ -7,6 +7,9 @@ import { strictObject } from "../core/strict-object.ts";
 import { isSafeSegment } from "../../adapters/upstream/base.ts";
 import { isValidContentType, type UploadData } from "../../adapters/upstream/multipart.ts";
 
+/** The media-type check the upstream client applies, for surfaces that take uploads (they import no adapter). */
+export { isValidContentType };
+
 export const PRODUCT_MAX_PAGE_SIZE = 100;
 
 /** Accepts numbers, and numeric strings from query strings; rejects "abc", "1.5", "". */

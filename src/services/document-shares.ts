@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { parseInput } from "../core/validate.ts";
+import { parseInput } from "./validate.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
   createShareInputSchema,

@@ -2,7 +2,7 @@
 // good on request or after TRASH_RETENTION_DAYS (services/retention.ts).
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { parseInput } from "../core/validate.ts";
+import { parseInput } from "./validate.ts";
 import {
   documentRefInputSchema,
   isDocumentId,

@@ -2,7 +2,7 @@
 // listed, read, downloaded and restored as the newest (docs/api.md "Living documents").
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { parseInput } from "../core/validate.ts";
+import { parseInput } from "./validate.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
   isDocumentId,

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
-import { parseInput } from "../core/validate.ts";
+import { parseInput } from "./validate.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
 import {

@@ -6,7 +6,7 @@ import type { RequestContext } from "../core/context.ts";
 import { isGatewayError, type ErrorCode } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import { markErrorCode } from "../observability/errors.ts";
-import type { Services } from "../gateway.ts";
+import type { Services } from "../services/index.ts";
 
 export interface TrpcContext {
   services: Services;

@@ -7,7 +7,7 @@ import type { RequestContext } from "../core/context.ts";
 import type { GatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ContextFactory } from "../core/request-context.ts";
-import type { Services } from "../gateway.ts";
+import type { Services } from "../services/index.ts";
 import type { FailureHandler, Surface, SurfaceEnv } from "../http/app.ts";
 import { requestHead, type RequestHead } from "../http/node.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../services/documents.ts";

@@ -11,8 +11,8 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream, ReadableStreamDefaultReader } from "node:stream/web";
 import busboy from "busboy";
-import { isValidContentType } from "../../adapters/upstream/multipart.ts";
 import { GatewayError } from "../core/errors.ts";
+import { isValidContentType } from "../products/schemas.ts";
 
 export interface UploadLimits {
   /** Most file bytes one request may carry, all its files together (UPLOAD_LIMIT_BYTES). */

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from "../../adapters/upstream/client.ts";
-import type { Principal } from "../../src/auth/principal.ts";
+import type { Principal } from "../../src/core/principal.ts";
 import type { RequestContext } from "../../src/core/context.ts";
 import { isGatewayError, type GatewayError } from "../../src/core/errors.ts";
 import { createMetrics, type Metrics } from "../../src/http/metrics.ts";

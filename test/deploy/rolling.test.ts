@@ -68,8 +68,9 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", async () => {
-      const body = Buffer.concat(chunks);
+    // Every failure is answered inside (a 502), so the listener may drop the promise.
+    req.on("end", () => void balance(Buffer.concat(chunks)));
+    const balance = async (body: Buffer) => {
       for (let attempt = 0; attempt < 2; attempt++) {
         const now = Date.now();
         const healthy = backends.filter((b) => (style === "probe-driven" ? b.ready : b.downUntil <= now));
@@ -94,7 +95,7 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
         }
       }
       res.writeHead(502).end("balancer: no replica");
-    });
+    };
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>

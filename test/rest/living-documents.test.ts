@@ -5,7 +5,7 @@
 // hostile uploads, scopes, other users' ids, 405s, and a restart on the same DATA_DIR.
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +18,7 @@ import { DOCX_ENTRY_LIMIT, DOCX_EXPANDED_LIMIT_BYTES } from "../../src/documents
 import { createGateway } from "../../src/gateway.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
 import { listen } from "../../src/server.ts";
+import { TEMP_PREFIX } from "../../src/uploads/index.ts";
 import { renderedDocx, rewrite } from "../documents/import/docx-fixtures.ts";
 import { requireProgram } from "../helpers/external.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -659,15 +660,26 @@ describe("imports and .docx replacements", () => {
         ["an external template", rewrite(good, { "word/_rels/settings.xml.rels": settingsRels }), 415, "UNSUPPORTED_MEDIA_TYPE"],
         ["over 25 MB", new Uint8Array(25 * 1024 * 1024 + 1), 413, "PAYLOAD_TOO_LARGE"],
       ];
-      for (const [what, bytes, status, code] of cases) {
-        const imported = await owner.form("POST", "/api/v1/documents", { name: what }, { bytes, name: "hostile.docx" });
-        expect({ what, status: imported.status }).toEqual({ what, status });
-        await errorOf(imported, status, code);
-        // The bomb costs the server 200 MB of inflating per try; the replace path shares the check, once is enough.
-        if (what === "a zip bomb") continue;
-        const replaced = await owner.form("PUT", doc(target.id), {}, { bytes, name: "hostile.docx" });
-        expect({ what, status: replaced.status }).toEqual({ what, status });
-        await errorOf(replaced, status, code);
+      // The gateway spools uploads under TMPDIR: a directory of this test's own, to see that nothing is left.
+      const spoolDir = await mkdtemp(join(tmpdir(), "wg-rest-spool-"));
+      const savedTmpdir = process.env["TMPDIR"];
+      process.env["TMPDIR"] = spoolDir;
+      try {
+        for (const [what, bytes, status, code] of cases) {
+          const imported = await owner.form("POST", "/api/v1/documents", { name: what }, { bytes, name: "hostile.docx" });
+          expect({ what, status: imported.status }).toEqual({ what, status });
+          await errorOf(imported, status, code);
+          // The bomb costs the server 200 MB of inflating per try; the replace path shares the check, once is enough.
+          if (what === "a zip bomb") continue;
+          const replaced = await owner.form("PUT", doc(target.id), {}, { bytes, name: "hostile.docx" });
+          expect({ what, status: replaced.status }).toEqual({ what, status });
+          await errorOf(replaced, status, code);
+        }
+        expect((await readdir(spoolDir)).filter((name) => name.startsWith(TEMP_PREFIX))).toEqual([]);
+      } finally {
+        if (savedTmpdir === undefined) delete process.env["TMPDIR"];
+        else process.env["TMPDIR"] = savedTmpdir;
+        await rm(spoolDir, { recursive: true, force: true });
       }
       expect(await owner.ids()).toEqual(listBefore);
       expect(await owner.text(target.id)).toMatchObject({ version: 1, text: "Keep me" });

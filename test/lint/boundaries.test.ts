@@ -1,0 +1,45 @@
+// The layers' import directions are lint rules (eslint.config.js), so that CI fails on a
+// back-arrow. This plants one of each kind at a real layer path — linted through ESLint's Node API
+// as if the file were there, never written to the tree — and checks the error, and that the
+// allowed direction passes.
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+import { root } from "../helpers/process.ts";
+
+/** Virtual files are in no tsconfig: the type-aware rules type them with a default project. */
+const planted = ["src/core/zz-planted.ts", "src/services/zz-planted.ts", "src/rest/zz-planted.ts", "resolvers/zz-planted.ts", "adapters/zz-planted.ts", "adapters/upstream/zz-planted.ts"];
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: [{ files: ["**/zz-planted.ts"], languageOptions: { parserOptions: { projectService: { allowDefaultProject: planted } } } }],
+});
+
+async function lint(path: string, code: string): Promise<{ rule: string | null; message: string }[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}/${path}` });
+  return result!.messages.map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+const restricted = (message: RegExp) => [{ rule: "no-restricted-imports", message: expect.stringMatching(message) }];
+
+describe("layer boundaries (eslint.config.js)", () => {
+  it("src/core importing the service layer (or auth, documents) is an error; core's own modules are fine", async () => {
+    expect(await lint(planted[0]!, `import type { Services } from "../services/index.ts";\nexport type S = Services;\n`)).toEqual(restricted(/src\/core imports nothing above it/));
+    expect(await lint(planted[0]!, `import { requireUser } from "../auth/authenticate.ts";\nexport const user = requireUser;\n`)).toEqual(restricted(/src\/core imports nothing above it/));
+    expect(await lint(planted[0]!, `import { GatewayError } from "./errors.ts";\nexport const e = new GatewayError("INTERNAL", "x");\n`)).toEqual([]);
+  }, 60_000);
+
+  it("a surface importing an adapter, or Services from the wiring file, is an error; the service layer is fine", async () => {
+    expect(await lint(planted[2]!, `import type { DriveFile } from "../../adapters/drive.ts";\nexport type F = DriveFile;\n`)).toEqual(restricted(/through the service layer/));
+    expect(await lint(planted[3]!, `import type { DriveFile } from "../adapters/drive.ts";\nexport type F = DriveFile;\n`)).toEqual(restricted(/through the service layer/));
+    expect(await lint(planted[2]!, `import type { Services } from "../gateway.ts";\nexport type S = Services;\n`)).toEqual(restricted(/not from the wiring file/));
+    expect(await lint(planted[2]!, `import type { Services } from "../services/index.ts";\nimport type { DriveFile } from "../services/products.ts";\nexport type S = [Services, DriveFile];\n`)).toEqual([]);
+  }, 60_000);
+
+  it("the service layer importing a surface is an error", async () => {
+    expect(await lint(planted[1]!, `import type { AppRouter } from "../trpc/router.ts";\nexport type R = AppRouter;\n`)).toEqual(restricted(/does not import a surface/));
+  }, 60_000);
+
+  it("a promise left floating, or passed where a callback's result is ignored, is an error", async () => {
+    const messages = await lint(planted[2]!, `async function work(): Promise<void> {}\nwork();\nexport const handler = [1].forEach(async () => work());\n`);
+    expect(messages.map((m) => m.rule)).toEqual(["@typescript-eslint/no-floating-promises", "@typescript-eslint/no-misused-promises"]);
+  }, 60_000);
+});
