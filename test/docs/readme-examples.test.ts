@@ -192,7 +192,17 @@ function expectCurlAnswer(call: CurlCall, label: string): void {
     const body = json();
     expect((body["documents"] as unknown[]).length, what).toBeGreaterThan(0);
     expect(body, what).toHaveProperty("nextCursor");
-  } else if (/^\/api\/v1\/documents\/doc_[^/]+$/.test(path)) {
+  } else if (/^\/api\/v1\/(documents|trash)\/doc_[^/]+(\/restore)?$/.test(path) && call.method !== "GET") {
+    // A change (PUT, PATCH, restore): the record at its new version; DELETE: 204, no body.
+    if (call.method === "DELETE") expect(call.status, what).toBe(204);
+    else expect(json(), what).toMatchObject({ id: expect.stringMatching(/^doc_/), version: expect.any(Number), url: expect.any(String) });
+  } else if (/^\/api\/v1\/documents\/doc_[^/]+\/versions$/.test(path)) {
+    expect((json()["versions"] as unknown[]).length, what).toBeGreaterThan(0);
+  } else if (/^\/api\/v1\/documents\/doc_[^/]+\/shares$/.test(path) && call.method === "POST") {
+    expect(json(), what).toMatchObject({ id: expect.stringMatching(/^shr_/), url: expect.stringMatching(/\/api\/v1\/shared\/wgs_/) });
+  } else if (path === "/api/v1/trash") {
+    expect((json()["documents"] as unknown[]).length, what).toBeGreaterThan(0);
+  } else if (/^\/api\/v1\/documents\/doc_[^/]+(\/versions\/\d+)?$/.test(path)) {
     expect(json(), what).toMatchObject({ id: expect.any(String), text: expect.any(String), truncated: expect.any(Boolean), totalChars: expect.any(Number) });
   } else if (/\/content$/.test(path)) {
     // Saved by -OJ under the server's file name; the body is not on stdout.
