@@ -89,6 +89,3 @@ export const unauthenticated = (message = "A valid bearer credential is required
   new GatewayError("UNAUTHENTICATED", message);
 
 export const notFound = (what: string) => new GatewayError("NOT_FOUND", `${what} not found`);
-
-export const badInput = (message: string, details?: unknown) =>
-  new GatewayError("BAD_USER_INPUT", message, { details });
