@@ -58,7 +58,10 @@ export const idempotencyKeySchema = z
   .string()
   .min(1)
   .max(255)
-  .refine((key) => !LONE_SURROGATE.test(key), "idempotencyKey must not contain lone UTF-16 surrogates");
+  .refine((key) => !LONE_SURROGATE.test(key), "idempotencyKey must not contain lone UTF-16 surrogates")
+  // An HTTP header cannot carry them, and PostgreSQL text cannot hold NUL: refused on every surface alike.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .refine((key) => !/[\u0000-\u001f\u007f]/.test(key), "idempotencyKey must not contain control characters");
 
 // Inputs are strict: an unknown field is BAD_USER_INPUT naming it and the closest known one.
 export const createDocumentInputSchema = strictObject({
