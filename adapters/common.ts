@@ -1,6 +1,5 @@
 // Pieces every product adapter shares: the list envelope of docs/api.md "Upstreams" and the API_URL base.
 import { z } from "zod";
-import type { Config } from "../src/core/config.ts";
 import { GatewayError } from "../src/core/errors.ts";
 import { parseBase, type UpstreamBase } from "./upstream/base.ts";
 
@@ -24,7 +23,7 @@ export interface PageQuery {
 export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 /** The API_URL base, parsed once; null when not configured. */
-export function apiBase(config: Pick<Config, "API_URL">): UpstreamBase | null {
+export function apiBase(config: { API_URL?: string | undefined }): UpstreamBase | null {
   return config.API_URL ? parseBase(config.API_URL, "API_URL") : null;
 }
 

@@ -7,7 +7,6 @@
 // (upstream/address-guard.ts; docs/resilience.md).
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { Config } from "../src/core/config.ts";
 import { GatewayError } from "../src/core/errors.ts";
 import { parseBase, type UpstreamBase } from "./upstream/base.ts";
 
@@ -62,9 +61,15 @@ function templateHost(template: string): string {
   return afterScheme.split(/[/?#]/, 1)[0] ?? "";
 }
 
-export function createTenantResolver(
-  config: Pick<Config, "TENANT_URL_TEMPLATE" | "TENANTS_FILE"> & Partial<Pick<Config, "API_URL" | "UPSTREAM_ALLOW_PRIVATE_NETWORKS">>,
-): TenantResolver {
+/** The settings the resolver reads, named as the configuration names them (docs/configuration.md); adapters do not import src/. */
+export interface TenantSettings {
+  TENANT_URL_TEMPLATE?: string | undefined;
+  TENANTS_FILE?: string | undefined;
+  API_URL?: string | undefined;
+  UPSTREAM_ALLOW_PRIVATE_NETWORKS?: boolean;
+}
+
+export function createTenantResolver(config: TenantSettings): TenantResolver {
   const map = config.TENANTS_FILE ? loadTenantsFile(config.TENANTS_FILE) : new Map<string, UpstreamBase>();
   const template = config.TENANT_URL_TEMPLATE;
   if (template) parseBase(template.replaceAll("{tenant}", "t"), "TENANT_URL_TEMPLATE");
