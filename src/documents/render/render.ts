@@ -36,7 +36,7 @@ import {
   numbering,
   styles,
 } from "./styles.ts";
-import { foldColumns, MAX_TABLE_COLUMNS, rawTable, type CellAlignment, type TableCellInput, type TableInput } from "./table.ts";
+import { foldColumns, MAX_TABLE_COLUMNS, plainTable, rawTable, type CellAlignment, type PlainTableInput, type TableCellInput, type TableInput } from "./table.ts";
 import { normalizeExtractedText, runText, xmlSafe } from "./text.ts";
 
 export interface RenderOptions {
@@ -356,27 +356,33 @@ class DocumentBuilder implements BlockSink {
   /** A GFM table, from table_open at `start`; returns the index of its table_close. */
   private gfmTable(start: number): number {
     const tokens = this.tokens;
-    const rows: { header: boolean; cells: { align: string | undefined; inline: Token[] }[] }[] = [];
+    const rows: { header: boolean; cells: { align: CellAlignment; inline: Token[] }[] }[] = [];
     let i = start + 1;
     let inHead = false;
+    let plain = true;
     for (; i < tokens.length && tokens[i]!.type !== "table_close"; i++) {
       const token = tokens[i]!;
       if (token.type === "thead_open") inHead = true;
       else if (token.type === "thead_close") inHead = false;
       else if (token.type === "tr_open") rows.push({ header: inHead, cells: [] });
       else if (token.type === "th_open" || token.type === "td_open") {
-        const style = token.attrGet("style") ?? "";
-        const align = /text-align:(left|center|right)/.exec(style)?.[1];
+        const style = token.attrGet("style");
+        const align = style ? (/text-align:(left|center|right)/.exec(style)?.[1] as CellAlignment) : undefined;
         const inline = tokens[i + 1]?.type === "inline" ? (tokens[i + 1]!.children ?? []) : [];
+        if (inline.length > 1 || (inline.length === 1 && inline[0]!.type !== "text")) plain = false;
         rows[rows.length - 1]?.cells.push({ align, inline });
       }
+    }
+    if (plain) {
+      this.plainGfmTable(rows);
+      return i;
     }
     this.emitTable(
       rows.map((row) => ({
         header: row.header,
         cells: row.cells.map((cell) => ({
           inline: plainCell(cell.inline, row.header) ?? new InlineBuilder(row.header).build(cell.inline),
-          align: cell.align === "center" || cell.align === "right" || cell.align === "left" ? cell.align : undefined,
+          align: cell.align,
           header: row.header,
         })),
       })),
@@ -389,20 +395,39 @@ class DocumentBuilder implements BlockSink {
     this.emitTable(rows);
   }
 
-  private emitTable(rows: readonly { header: boolean; cells: readonly { inline: CellContent; align: CellAlignment }[] }[]): void {
-    // An item whose first block is a table still gets its bullet/number on a paragraph of its own.
+  /** A GFM table whose every cell is one text token or empty, written from the cells' text (plainTable). */
+  private plainGfmTable(rows: readonly { header: boolean; cells: readonly { align: CellAlignment; inline: Token[] }[] }[]): void {
+    const input: PlainTableInput = {
+      ...this.tableGeometry(rows),
+      rows: rows.map((row) => ({
+        header: row.header,
+        cells: row.cells.map((cell) => {
+          const text = cell.inline.length === 0 ? "" : runText(cell.inline[0]!.content);
+          this.textParts.push(text, "\n\n");
+          return { text, alignment: cell.align };
+        }),
+      })),
+    };
+    if (input.rows.some((row) => row.cells.length > 0)) this.blocks.push(plainTable(input));
+  }
+
+  /**
+   * Column count and width of a table in the current container. An item whose first block is a
+   * table still gets its bullet/number on a paragraph of its own, written here first.
+   */
+  private tableGeometry(rows: readonly { cells: readonly unknown[] }[]): { columns: number; columnWidth: number; indent: number } {
     const item = this.items[this.items.length - 1];
     if (item && !item.numbered) this.emit(this.props(), "");
-
     let columns = 1;
     for (const row of rows) columns = Math.max(columns, Math.min(row.cells.length, MAX_TABLE_COLUMNS));
     const indent = this.containerIndent();
     const width = Math.max(INDENT_STEP * 2, TEXT_WIDTH - indent);
-    const columnWidth = Math.floor(width / columns);
+    return { columns, columnWidth: Math.floor(width / columns), indent };
+  }
+
+  private emitTable(rows: readonly { header: boolean; cells: readonly { inline: CellContent; align: CellAlignment }[] }[]): void {
     const input: TableInput = {
-      columnWidth,
-      columns,
-      indent,
+      ...this.tableGeometry(rows),
       rows: rows.map((row) => ({
         header: row.header,
         cells: foldColumns(

@@ -36,16 +36,20 @@ class FastRun extends BaseXmlComponent {
 
   /** The run's XML as docx would write it (see runXml). */
   xml(): string {
-    if (this.text === null) return BREAK_XML;
-    const properties = runPropertiesXml[this.flags & FLAG_MASK]!;
-    if (!this.text.includes("\t")) return `<w:r>${properties}<w:t xml:space="preserve">${escapeXml(this.text)}</w:t></w:r>`;
-    let out = `<w:r>${properties}`;
-    this.text.split("\t").forEach((part, i) => {
-      if (i > 0) out += "<w:tab/>";
-      if (part) out += `<w:t xml:space="preserve">${escapeXml(part)}</w:t>`;
-    });
-    return `${out}</w:r>`;
+    return this.text === null ? BREAK_XML : textRunXml(this.text, this.flags);
   }
+}
+
+/** A text run's XML as docx would write it, without making the run (tables of plain cells: ./table.ts). */
+export function textRunXml(text: string, flags: number): string {
+  const properties = runPropertiesXml[flags & FLAG_MASK]!;
+  if (!text.includes("\t")) return `<w:r>${properties}<w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r>`;
+  let out = `<w:r>${properties}`;
+  text.split("\t").forEach((part, i) => {
+    if (i > 0) out += "<w:tab/>";
+    if (part) out += `<w:t xml:space="preserve">${escapeXml(part)}</w:t>`;
+  });
+  return `${out}</w:r>`;
 }
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "'": "&apos;", "<": "&lt;", ">": "&gt;" };

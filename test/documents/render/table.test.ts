@@ -5,7 +5,7 @@ import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { docxTable } from "../../../src/documents/render/render.ts";
 import { BOLD, CODE, ITALIC, LINK, STRIKE, breakRun, textRun } from "../../../src/documents/render/runs.ts";
-import { foldColumns, MAX_TABLE_COLUMNS, rawTable, type TableInput } from "../../../src/documents/render/table.ts";
+import { foldColumns, MAX_TABLE_COLUMNS, plainTable, rawTable, type TableInput } from "../../../src/documents/render/table.ts";
 import { mammothText, render } from "./docx.ts";
 
 async function documentXml(child: NonNullable<ReturnType<typeof rawTable>>): Promise<string> {
@@ -77,5 +77,29 @@ describe("tables as one XML string", () => {
     const parts = await render(markdown);
     expect(parts.text).toBe(await mammothText(parts.docx));
     expect(parts.text).toContain("r30c39 b");
+  });
+});
+
+describe("plain tables written from their cells' text", () => {
+  const cells = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ text: i % 7 === 3 ? "" : `c${i} & <x>\t"q"`, alignment: (["left", undefined, "center", "right"] as const)[i % 4] }));
+  const rows = [
+    { header: true, cells: cells(70) },
+    { header: false, cells: [] },
+    { header: false, cells: cells(3) },
+    { header: false, cells: cells(63) },
+  ];
+
+  it("equal rawTable's XML for the same cells as runs, folding past 63 columns included", async () => {
+    const geometry = { columnWidth: 143, columns: MAX_TABLE_COLUMNS, indent: 720 };
+    const plain = plainTable({ ...geometry, rows });
+    const runs = rawTable({
+      ...geometry,
+      rows: rows.map((row) => ({
+        header: row.header,
+        cells: foldColumns(row.cells.map((cell) => ({ children: cell.text ? [textRun(cell.text, row.header ? BOLD : 0)] : [], alignment: cell.alignment }))),
+      })),
+    })!;
+    expect(await documentXml(plain)).toBe(await documentXml(runs));
   });
 });
