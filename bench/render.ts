@@ -4,7 +4,7 @@
 // Prints medians; the first renders are warm-up and not counted.
 import { Packer } from "docx";
 import { RenderPool } from "../src/documents/pool/index.ts";
-import { buildDocument } from "../src/documents/render/render.ts";
+import { buildDocument } from "../src/documents/render/package.ts";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
 
 const chars = Number(process.argv[2] ?? 400_000);

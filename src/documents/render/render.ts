@@ -1,55 +1,19 @@
-// markdown → .docx, and the document's text, in one pass over markdown-it's tokens.
+// markdown-it's tokens → the document's blocks and its text, in one pass (packed by ./package.ts).
 //
 // Every construct of docs/api.md "Markdown to .docx" becomes Word structure (styles, run properties, hyperlinks with
 // external relationships, numbering, tables, borders, images). While each paragraph is built, its
 // text is appended following mammoth's raw-text rules (see ./text.ts), so the text never has to be
 // extracted from the .docx again.
-import {
-  AlignmentType,
-  BorderStyle,
-  Document,
-  FileChild,
-  HeadingLevel,
-  Packer,
-  Paragraph,
-  Table,
-  TableCell,
-  TableRow,
-  WidthType,
-  type IParagraphOptions,
-  type NumberingDefinition,
-  type ParagraphChild,
-} from "docx";
+import { AlignmentType, BorderStyle, FileChild, HeadingLevel, Paragraph, type IParagraphOptions, type ParagraphChild } from "docx";
+import { docxTable } from "./docx-table.ts";
 import { HtmlBlocks, type BlockSink, type HtmlRow, type ParagraphKind } from "./html.ts";
 import { InlineBuilder } from "./inline.ts";
-import { RawParagraphs, writable } from "./paragraph-xml.ts";
+import { listNumber, markTask, type ItemFrame, type ListFrame } from "./lists.ts";
+import { type Token } from "./markdown.ts";
 import { BOLD, CODE, textRun } from "./runs.ts";
-import { parseMarkdown, type Token } from "./markdown.ts";
-import {
-  BULLET_REFERENCE,
-  CODE_STYLE,
-  HANGING,
-  INDENT_STEP,
-  MAX_WORD_LEVEL,
-  QUOTE_STYLE,
-  decimalDefinition,
-  numbering,
-  styles,
-} from "./styles.ts";
-import { foldColumns, MAX_TABLE_COLUMNS, plainTable, rawTable, type CellAlignment, type PlainTableInput, type TableCellInput, type TableInput } from "./table.ts";
-import { normalizeExtractedText, runText, xmlSafe } from "./text.ts";
-
-export interface RenderOptions {
-  /** The document's title, written to its core properties (docProps/core.xml). */
-  title: string;
-}
-
-export interface RenderResult {
-  /** The .docx package. */
-  docx: Uint8Array;
-  /** The document's text, equal to normalizeExtractedText(mammoth.extractRawText(docx).value). */
-  text: string;
-}
+import { BULLET_REFERENCE, CODE_STYLE, HANGING, INDENT_STEP, MAX_WORD_LEVEL, QUOTE_STYLE, decimalDefinition } from "./styles.ts";
+import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type PlainTableInput, type TableInput } from "./table.ts";
+import { runText } from "./text.ts";
 
 /** A4 with docx's default 1440-twip margins leaves this much width for text. */
 const TEXT_WIDTH = 11906 - 2 * 1440;
@@ -63,29 +27,13 @@ const HEADINGS = [
   HeadingLevel.HEADING_6,
 ] as const;
 
-const CHECKBOX_OPEN = "\u2610"; // ☐
-const CHECKBOX_DONE = "\u2612"; // ☒
-const TASK_MARKER = /^\[([ xX])\][ \t]+/;
-
 const RULE_BORDER = { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } as const;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /** A body paragraph as its options (written as XML by ./paragraph-xml.ts, or by docx), or a table. */
-type Block = ParagraphProps | FileChild;
+export type Block = ParagraphProps | FileChild;
 
-interface ListFrame {
-  reference: string | NumberingDefinition;
-  instance: number;
-  level: number;
-}
-
-interface ItemFrame {
-  list: ListFrame;
-  /** Whether the item's first paragraph (the one carrying the bullet or number) was written. */
-  numbered: boolean;
-}
-
-type ParagraphProps = Writable<IParagraphOptions>;
+export type ParagraphProps = Writable<IParagraphOptions>;
 
 const PARAGRAPH_ALIGNMENTS = {
   left: AlignmentType.LEFT,
@@ -106,7 +54,7 @@ const CONTAINERS = new Set([
   "blockquote_close",
 ]);
 
-class DocumentBuilder implements BlockSink {
+export class DocumentBuilder implements BlockSink {
   private blocks: Block[] = [];
   private textParts: string[] = [];
   /** Word footnotes by id (markdown-it-footnote's id + 1; docx keeps 0 and -1 for separators). */
@@ -443,31 +391,6 @@ class DocumentBuilder implements BlockSink {
 }
 
 
-const ALIGNMENTS = { left: AlignmentType.LEFT, center: AlignmentType.CENTER, right: AlignmentType.RIGHT } as const;
-
-/** A table through docx's own components: for tables with hyperlinks or images in their cells. */
-export function docxTable({ rows, columnWidth, columns, indent }: TableInput): Table {
-  const tableRows: TableRow[] = [];
-  for (const row of rows) {
-    if (row.cells.length === 0) continue;
-    const paragraph = (p: TableCellInput) => new Paragraph({ children: [...p.children], ...(p.alignment ? { alignment: ALIGNMENTS[p.alignment] } : {}) });
-    const cells = row.cells.map(
-      (cell) =>
-        new TableCell({
-          children: [cell, ...(cell.more ?? [])].map(paragraph),
-          width: { size: columnWidth, type: WidthType.DXA },
-        }),
-    );
-    tableRows.push(new TableRow({ children: cells, ...(row.header ? { tableHeader: true } : {}) }));
-  }
-  return new Table({
-    rows: tableRows,
-    width: { size: columnWidth * columns, type: WidthType.DXA },
-    columnWidths: Array.from({ length: columns }, () => columnWidth),
-    ...(indent > 0 ? { indent: { size: indent, type: WidthType.DXA } } : {}),
-  });
-}
-
 /** What a table cell holds: InlineBuilder's result, or plainCell's. */
 interface CellContent {
   readonly children: readonly ParagraphChild[];
@@ -486,70 +409,8 @@ function plainCell(inline: readonly Token[], header: boolean): CellContent | und
   return { children: text ? [textRun(text, header ? BOLD : 0)] : [], text };
 }
 
-/** An ordered list's start (markdown-it caps it at 9 digits); 1 when unreadable. */
-function listNumber(value: string | null | undefined): number {
-  const n = value ? Number(value) : NaN;
-  return Number.isSafeInteger(n) && n >= 0 ? n : 1;
-}
-
 /** The lines of a code or HTML block; the block's final line ending ends its last line. */
 function splitLines(content: string): string[] {
   const body = content.endsWith("\n") ? content.slice(0, -1) : content;
   return body === "" && content === "" ? [] : body.split("\n");
-}
-
-/** `[ ] ` / `[x] ` at the start of a list item's first paragraph becomes ☐ / ☒. */
-function markTask(tokens: Token[], itemOpen: number): void {
-  if (tokens[itemOpen + 1]?.type !== "paragraph_open") return;
-  const inline = tokens[itemOpen + 2];
-  const first = inline?.children?.[0];
-  if (!first || first.type !== "text") return;
-  const match = TASK_MARKER.exec(first.content);
-  if (!match) return;
-  const glyph = match[1] === " " ? CHECKBOX_OPEN : CHECKBOX_DONE;
-  first.content = `${glyph} ${first.content.slice(match[0].length)}`;
-}
-
-/** Runs of paragraphs written as XML (./paragraph-xml.ts); a paragraph with an image through docx; tables as they are. */
-function bodyChildren(blocks: readonly Block[]): FileChild[] {
-  const out: FileChild[] = [];
-  let run: ParagraphProps[] = [];
-  const flush = () => {
-    if (run.length > 0) out.push(new RawParagraphs(run));
-    run = [];
-  };
-  for (const block of blocks) {
-    if (block instanceof FileChild) {
-      flush();
-      out.push(block);
-    } else if (writable(block)) {
-      run.push(block);
-    } else {
-      flush();
-      out.push(new Paragraph(block));
-    }
-  }
-  flush();
-  return out;
-}
-
-/** The docx model of a markdown document and its (normalised) text, before packing. Exported for benches. */
-export function buildDocument(markdown: string, options: RenderOptions): { document: Document; text: string } {
-  const { blocks, text, footnotes } = new DocumentBuilder(parseMarkdown(markdown)).build();
-  const document = new Document({
-    title: xmlSafe(options.title),
-    creator: "workspace-gateway",
-    styles,
-    numbering,
-    footnotes,
-    sections: [{ children: bodyChildren(blocks) }],
-  });
-  return { document, text: normalizeExtractedText(text) };
-}
-
-/** markdown → { .docx bytes, its text }. Pure: no I/O, no network, no shared mutable state. */
-export async function renderDocument(markdown: string, options: RenderOptions): Promise<RenderResult> {
-  const { document, text } = buildDocument(markdown, options);
-  const docx = await Packer.pack(document, "uint8array");
-  return { docx, text };
 }

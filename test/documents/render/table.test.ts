@@ -3,7 +3,7 @@
 import { Document, ExternalHyperlink, Packer } from "docx";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { docxTable } from "../../../src/documents/render/render.ts";
+import { docxTable } from "../../../src/documents/render/docx-table.ts";
 import { BOLD, CODE, ITALIC, LINK, STRIKE, breakRun, textRun } from "../../../src/documents/render/runs.ts";
 import { foldColumns, MAX_TABLE_COLUMNS, plainTable, rawTable, type TableInput } from "../../../src/documents/render/table.ts";
 import { mammothText, render } from "./docx.ts";
