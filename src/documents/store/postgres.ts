@@ -31,6 +31,7 @@ import {
   type ShareRow,
   type VersionRow,
 } from "./rows.ts";
+import { coalescer } from "./coalesce.ts";
 
 /** Append-only: version N is migrations[N - 1]. Never edit an entry once released. */
 const migrations: string[] = [
@@ -218,6 +219,35 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
 
   const live = "deleted_at IS NULL";
 
+  // The per-request reads of the read path (an API key, then a document's text), coalesced
+  // (coalesce.ts): the statement finds rows by primary or unique key only, and each caller keeps
+  // the row only if it is its own (owner_id), as `owner_id = $1 AND id = $2` would.
+  const apiKeys = coalescer<string, ApiKeyRow>(async (hashes) => {
+    const { rows } = await pool.query<ApiKeyRow>(
+      prepared(
+        "find_api_key",
+        `SELECT id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE hash = ANY($1::text[])`,
+        [hashes],
+      ),
+    );
+    return new Map(rows.map((row) => [row.hash, row]));
+  });
+  type TextRow = DocumentRow & { body: string | null };
+  const textReader = (column: "text" | "markdown") =>
+    coalescer<string, TextRow>(async (ids) => {
+      const { rows } = await pool.query<TextRow>(
+        prepared(
+          `read_${column}`,
+          `SELECT ${documentSummaryColumns}, ${column} AS body FROM documents WHERE id = ANY($1::text[]) AND ${live}`,
+          [ids],
+        ),
+      );
+      return new Map(rows.map((row) => [row.id, row]));
+    });
+  const textReads = { text: textReader("text"), markdown: textReader("markdown") };
+  // PostgreSQL text cannot hold NUL: such a key would fail the whole batch, and matches nothing anyway.
+  const hasNul = (...values: string[]) => values.some((value) => value.includes("\u0000"));
+
   /** Live or trashed documents, newest first, one prepared statement per shape. */
   async function list(query: ListQuery, trashed: boolean): Promise<DocumentRecord[]> {
     // No name holds a control character, and PostgreSQL text cannot hold NUL (an error, not "no match").
@@ -395,16 +425,9 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     },
 
     async readText(ownerId, id, format = "text") {
-      const column = format === "markdown" ? "markdown" : "text";
-      const { rows } = await pool.query<DocumentRow & { body: string | null }>(
-        prepared(
-          `read_${column}`,
-          `SELECT ${documentSummaryColumns}, ${column} AS body FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`,
-          [ownerId, id],
-        ),
-      );
-      const row = rows[0];
-      return row ? { document: toDocument(row), text: row.body } : null;
+      if (hasNul(ownerId, id)) return null;
+      const row = await textReads[format === "markdown" ? "markdown" : "text"].load(id);
+      return row && row.owner_id === ownerId ? { document: toDocument(row), text: row.body } : null;
     },
 
     async readContent(ownerId, id) {
@@ -604,14 +627,8 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     },
 
     async findApiKeyByHash(hash) {
-      const { rows } = await pool.query<ApiKeyRow>(
-        prepared(
-          "find_api_key",
-          `SELECT id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE hash = $1`,
-          [hash],
-        ),
-      );
-      const row = rows[0];
+      if (hasNul(hash)) return null;
+      const row = await apiKeys.load(hash);
       return row ? toApiKey(row) : null;
     },
 
