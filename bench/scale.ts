@@ -5,7 +5,7 @@
 // process(es) (/proc/<pid>/stat, worker threads included) and in the PostgreSQL backends serving
 // them (found by an application_name of the bench's own), plus the load generator's own CPU share.
 // On a 2-core machine a second replica cannot add CPU: the CPU per request is what predicts how
-// replicas scale on more cores. BENCH_SECONDS (10), BENCH_CONNECTIONS (20).
+// replicas scale on more cores. BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_ROUNDS (1, below).
 import autocannon from "autocannon";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -123,9 +123,34 @@ const scenarios: Scenario[] = [
   { label: "1 replica, PostgreSQL", replicas: 1, postgres: true },
   { label: "2 replicas, PostgreSQL, round-robin split", replicas: 2, postgres: true },
 ];
-const rows = [];
-for (const scenario of scenarios) rows.push(await runScenario(scenario));
-console.log(`read mix (90 % text, 10 % list) through REST, ${CONNECTIONS} connections, ${SECONDS} s, ${cpus().length} cores:`);
+// BENCH_ROUNDS (1): the three scenarios run in turn that many times, so that the machine's drift
+// (it is shared) falls on all of them alike; each figure is then the median over the rounds.
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 1);
+const runs: Awaited<ReturnType<typeof runScenario>>[][] = scenarios.map(() => []);
+const ratios: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [i, scenario] of scenarios.entries()) runs[i]!.push(await runScenario(scenario));
+  ratios.push(runs[1]![round]!.rps / runs[0]![round]!.rps);
+  if (ROUNDS > 1) console.log(`  round ${round + 1}: ${runs.map((r) => r[round]!.rps.toFixed(0)).join(" / ")} req/s, PostgreSQL / SQLite ×${ratios[round]!.toFixed(2)}`);
+}
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const rows = runs.map((results) => ({
+  label: results[0]!.label,
+  rps: median(results.map((r) => r.rps)),
+  p99: median(results.map((r) => r.p99)),
+  errors: results.reduce((sum, r) => sum + r.errors, 0),
+  gatewayCpuMsPerRequest: median(results.map((r) => r.gatewayCpuMsPerRequest)),
+  postgresCpuMsPerRequest: results[0]!.postgresCpuMsPerRequest === undefined ? undefined : median(results.map((r) => r.postgresCpuMsPerRequest!)),
+  generatorShare: median(results.map((r) => r.generatorShare)),
+}));
+console.log(
+  `read mix (90 % text, 10 % list) through REST, ${CONNECTIONS} connections, ${SECONDS} s, ${cpus().length} cores` +
+    (ROUNDS > 1 ? `, medians of ${ROUNDS} rounds:` : ":"),
+);
 for (const r of rows) {
   console.log(
     `  ${r.label.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s  p99 ${String(r.p99).padStart(4)} ms  ` +
@@ -135,5 +160,8 @@ for (const r of rows) {
       (r.errors ? `  ${r.errors} errors` : ""),
   );
 }
-const [sqlite, one, two] = rows;
-console.log(`  PostgreSQL / SQLite, one replica: ×${(one!.rps / sqlite!.rps).toFixed(2)}; two / one replica on PostgreSQL: ×${(two!.rps / one!.rps).toFixed(2)}`);
+const [, one, two] = rows;
+console.log(
+  `  PostgreSQL / SQLite, one replica: ×${median(ratios).toFixed(2)}${ROUNDS > 1 ? " (median of the rounds' ratios)" : ""}; ` +
+    `two / one replica on PostgreSQL: ×${(two!.rps / one!.rps).toFixed(2)}`,
+);
