@@ -6,7 +6,6 @@ import { setPriority } from "node:os";
 import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
-import { extractDocx } from "../import/extract.ts";
 import { renderDocument } from "../render/index.ts";
 import type { ExtractRequest, RenderRequest, WorkerData, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { warmupMarkdown } from "./warmup.ts";
@@ -51,6 +50,9 @@ async function render(request: RenderRequest): Promise<void> {
 
 async function extract(request: ExtractRequest): Promise<void> {
   try {
+    // Loaded on the first upload, not at start: mammoth and the zip reader would otherwise sit in
+    // every render worker's heap (RENDER_WORKER_MAX_MB) whether or not anyone imports a .docx.
+    const { extractDocx } = await import("../import/extract.ts");
     const { text, markdown } = await extractDocx(new Uint8Array(request.docx));
     const response: WorkerResponse = { id: request.id, ok: true, kind: "extract", text, markdown, heapMb: heapMb() };
     port!.postMessage(response);
