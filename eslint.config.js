@@ -12,10 +12,17 @@ const layers = {
   surfaces: ["src/rest/**/*.ts", "src/trpc/**/*.ts", "src/graphql/**/*.ts", "src/mcp/**/*.ts", "src/uploads/**/*.ts", "resolvers/**/*.ts"],
   services: ["src/services/**/*.ts", "src/products/**/*.ts"],
   core: ["src/core/**/*.ts"],
+  adapters: ["adapters/**/*.ts"],
 };
 const toAdapters = forbid("(^|/)adapters/", "A surface reaches adapters through the service layer (src/services, src/products): import its types and helpers from there.");
 const toWiring = forbid("(^|/)gateway\\.ts$", "Import the service layer's types from src/services/index.ts, not from the wiring file (src/gateway.ts imports the surfaces).");
 const toSurfaces = forbid("(^|/)(rest|trpc|graphql|mcp|uploads|http|resolvers)/", "The service layer does not import a surface: surfaces call services, not the reverse.");
+// adapters/ is a leaf library. One import of src/ remains allowed until adapters get their own error
+// type (mapped to the contract's codes by the service layer): GatewayError from src/core/errors.ts.
+const outOfAdapters = forbid(
+  "(^|/)(src|resolvers)/(?!core/errors\\.ts$)",
+  "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; GatewayError from src/core/errors.ts is the one exception for now).",
+);
 const outOfCore = forbid("^\\.\\./", "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.");
 
 export default tseslint.config(
@@ -42,4 +49,5 @@ export default tseslint.config(
   { files: layers.surfaces, rules: { "no-restricted-imports": ["error", { patterns: [toAdapters, toWiring] }] } },
   { files: layers.services, rules: { "no-restricted-imports": ["error", { patterns: [toSurfaces, toWiring] }] } },
   { files: layers.core, rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
+  { files: layers.adapters, rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
 );

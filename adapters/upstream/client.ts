@@ -11,7 +11,6 @@
 import type { Readable } from "node:stream";
 import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
-import type { Config } from "../../src/core/config.ts";
 import { GatewayError } from "../../src/core/errors.ts";
 import { guardedConnector } from "./address-guard.ts";
 import { queryString, type QueryValue, type UpstreamBase } from "./base.ts";
@@ -124,8 +123,8 @@ export interface UpstreamClientOptions {
   now?: () => number;
 }
 
-type UpstreamConfig = Pick<
-  Config,
+/** The configuration's upstream settings by variable name (docs/resilience.md); adapters/ does not import src/'s Config. */
+type UpstreamSetting =
   | "UPSTREAM_TIMEOUT_MS"
   | "UPLOAD_LIMIT_BYTES"
   | "REQUEST_DEADLINE_MS"
@@ -139,8 +138,8 @@ type UpstreamConfig = Pick<
   | "UPSTREAM_BREAKER_OPEN_MAX_MS"
   | "UPSTREAM_BREAKER_PROBES"
   | "UPSTREAM_BREAKER_HOLD_MS"
-  | "UPSTREAM_BREAKER_CONSECUTIVE_FAILURES"
->;
+  | "UPSTREAM_BREAKER_CONSECUTIVE_FAILURES";
+type UpstreamConfig = Record<UpstreamSetting, number>;
 
 /** Client options from configuration (docs/resilience.md lists each variable). */
 export function upstreamOptionsFromConfig(config: UpstreamConfig): UpstreamClientOptions {
