@@ -4,6 +4,7 @@
 import MarkdownIt, { type Token } from "markdown-it";
 import { full as emoji } from "markdown-it-emoji";
 import footnote from "markdown-it-footnote";
+import { compactTableRule } from "./gfm-table.ts";
 
 export type { Token };
 
@@ -38,6 +39,9 @@ function createParser(): MarkdownIt {
   // footnote_ref tokens in the text, its footnote_open … footnote_close blocks at the end.
   // (@types/markdown-it-footnote types it against markdown-it's CommonJS types; the plugin is the same function.)
   md.use(footnote as unknown as (md: MarkdownIt) => void);
+  // GFM tables as one token with their cells' text (./gfm-table.ts). A cell needs no inline token
+  // when it would parse to one text token that linkify leaves alone.
+  md.block.ruler.at("table", compactTableRule((content) => PLAIN_INLINE.test(content) && !md.linkify.pretest(content)), { alt: ["paragraph", "reference"] });
   md.block.ruler.before("table", "flatten_deep", flattenDeep);
   md.core.ruler.at("inline", inlinePlainFast);
   return md;

@@ -9,6 +9,7 @@ import { docxTable } from "./docx-table.ts";
 import { HtmlBlocks, type BlockSink, type HtmlRow, type ParagraphKind } from "./html.ts";
 import { InlineBuilder } from "./inline.ts";
 import { listNumber, markTask, type ItemFrame, type ListFrame } from "./lists.ts";
+import type { GfmTable } from "./gfm-table.ts";
 import { type Token } from "./markdown.ts";
 import { BOLD, CODE, textRun } from "./runs.ts";
 import { BULLET_REFERENCE, CODE_STYLE, HANGING, INDENT_STEP, MAX_WORD_LEVEL, QUOTE_STYLE, decimalDefinition } from "./styles.ts";
@@ -135,7 +136,7 @@ export class DocumentBuilder implements BlockSink {
         case "hr":
           this.rule();
           break;
-        case "table_open":
+        case "gfm_table":
           i = this.gfmTable(i);
           break;
         case "footnote_open":
@@ -301,41 +302,42 @@ export class DocumentBuilder implements BlockSink {
     }
   }
 
-  /** A GFM table, from table_open at `start`; returns the index of its table_close. */
+  /**
+   * A GFM table, from its gfm_table token at `start` (./gfm-table.ts), followed by the inline
+   * tokens of its cells that needed the inline parser; returns the index of the last of them.
+   */
   private gfmTable(start: number): number {
-    const tokens = this.tokens;
-    const rows: { header: boolean; cells: { align: CellAlignment; inline: Token[] }[] }[] = [];
-    let i = start + 1;
-    let inHead = false;
+    const { aligns, rows, inline } = this.tokens[start]!.meta as GfmTable;
+    const columns = aligns.length;
+    const parsed = new Map<number, Token[]>();
     let plain = true;
-    for (; i < tokens.length && tokens[i]!.type !== "table_close"; i++) {
-      const token = tokens[i]!;
-      if (token.type === "thead_open") inHead = true;
-      else if (token.type === "thead_close") inHead = false;
-      else if (token.type === "tr_open") rows.push({ header: inHead, cells: [] });
-      else if (token.type === "th_open" || token.type === "td_open") {
-        const style = token.attrGet("style");
-        const align = style ? (/text-align:(left|center|right)/.exec(style)?.[1] as CellAlignment) : undefined;
-        const inline = tokens[i + 1]?.type === "inline" ? (tokens[i + 1]!.children ?? []) : [];
-        if (inline.length > 1 || (inline.length === 1 && inline[0]!.type !== "text")) plain = false;
-        rows[rows.length - 1]?.cells.push({ align, inline });
-      }
-    }
+    inline.forEach((at, k) => {
+      const children = this.tokens[start + 1 + k]!.children ?? [];
+      // A cell the parser left as one text token (`a-b`, `a\|b`) is as plain as any.
+      if (children.length > 1 || (children.length === 1 && children[0]!.type !== "text")) plain = false;
+      parsed.set(at, children);
+    });
+    const cellText = (at: number, raw: string) => {
+      const children = parsed.get(at);
+      return children ? (children.length === 0 ? "" : children[0]!.content) : raw;
+    };
     if (plain) {
-      this.plainGfmTable(rows);
-      return i;
+      this.plainGfmTable(rows.map((row, r) => ({ header: r === 0, cells: row.map((raw, c) => ({ align: aligns[c], text: cellText(r * columns + c, raw) })) })));
+      return start + inline.length;
     }
     this.emitTable(
-      rows.map((row) => ({
-        header: row.header,
-        cells: row.cells.map((cell) => ({
-          inline: plainCell(cell.inline, row.header) ?? new InlineBuilder(row.header).build(cell.inline),
-          align: cell.align,
-          header: row.header,
-        })),
+      rows.map((row, r) => ({
+        header: r === 0,
+        cells: row.map((raw, c) => {
+          const children = parsed.get(r * columns + c);
+          return {
+            inline: children ? (plainCell(children, r === 0) ?? new InlineBuilder(r === 0).build(children)) : textCell(raw, r === 0),
+            align: aligns[c],
+          };
+        }),
       })),
     );
-    return i;
+    return start + inline.length;
   }
 
   /** An HTML <table> (./html.ts): cells already built. */
@@ -343,14 +345,14 @@ export class DocumentBuilder implements BlockSink {
     this.emitTable(rows);
   }
 
-  /** A GFM table whose every cell is one text token or empty, written from the cells' text (plainTable). */
-  private plainGfmTable(rows: readonly { header: boolean; cells: readonly { align: CellAlignment; inline: Token[] }[] }[]): void {
+  /** A GFM table whose every cell is text or empty, written from the cells' text (plainTable). */
+  private plainGfmTable(rows: readonly { header: boolean; cells: readonly { align: CellAlignment; text: string }[] }[]): void {
     const input: PlainTableInput = {
       ...this.tableGeometry(rows),
       rows: rows.map((row) => ({
         header: row.header,
         cells: row.cells.map((cell) => {
-          const text = cell.inline.length === 0 ? "" : runText(cell.inline[0]!.content);
+          const text = runText(cell.text);
           this.textParts.push(text, "\n\n");
           return { text, alignment: cell.align };
         }),
@@ -405,7 +407,11 @@ function plainCell(inline: readonly Token[], header: boolean): CellContent | und
   if (inline.length === 0) return { children: [], text: "" };
   const token = inline[0]!;
   if (inline.length !== 1 || token.type !== "text") return undefined;
-  const text = runText(token.content);
+  return textCell(token.content, header);
+}
+
+function textCell(content: string, header: boolean): CellContent {
+  const text = runText(content);
   return { children: text ? [textRun(text, header ? BOLD : 0)] : [], text };
 }
 
