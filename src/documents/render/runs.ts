@@ -41,6 +41,10 @@ class FastRun extends BaseXmlComponent {
 }
 
 /** A text run's XML as docx would write it, without making the run (tables of plain cells: ./table.ts). */
+/** What textRunXml writes before the text of a run with no tab (plainTable writes the parts apart). */
+export const textRunOpenXml = (flags: number): string => `<w:r>${runPropertiesXml[flags & FLAG_MASK]!}<w:t xml:space="preserve">`;
+export const TEXT_RUN_CLOSE_XML = "</w:t></w:r>";
+
 export function textRunXml(text: string, flags: number): string {
   const properties = runPropertiesXml[flags & FLAG_MASK]!;
   if (!text.includes("\t")) return `<w:r>${properties}<w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r>`;

@@ -8,7 +8,7 @@
 // it, byte for byte (test/documents/render/table.test.ts compares the two); a table with a
 // hyperlink or an image in a cell still goes through docx, which owns their relationships.
 import { FileChild, type IXmlableObject, type ParagraphChild } from "docx";
-import { BOLD, runXml, textRunXml } from "./runs.ts";
+import { BOLD, TEXT_RUN_CLOSE_XML, escapeXml, runXml, textRunOpenXml, textRunXml } from "./runs.ts";
 
 export type CellAlignment = "left" | "center" | "right" | undefined;
 
@@ -72,8 +72,10 @@ function tableStart(columnWidth: number, columns: number, indent: number): strin
   ];
 }
 
+const paragraphProperties = (alignment: CellAlignment) => (alignment ? `<w:pPr><w:jc w:val="${alignment}"/></w:pPr>` : "");
+
 const cellParagraph = (alignment: CellAlignment, runs: string) => {
-  const properties = alignment ? `<w:pPr><w:jc w:val="${alignment}"/></w:pPr>` : "";
+  const properties = paragraphProperties(alignment);
   return properties || runs ? `<w:p>${properties}${runs}</w:p>` : "<w:p/>";
 };
 
@@ -88,27 +90,34 @@ export interface PlainTableInput {
 /**
  * A plain table written straight from its cells' text: the XML rawTable writes for the same cells
  * as runs (table.test.ts compares them), without a run, cell or array object per cell. A
- * 200-column table has 200,000 cells, and those objects were most of its garbage.
+ * 200-column table has 200,000 cells, so a cell adds only its escaped text between markup strings
+ * made once per table: no string per cell is built only to be joined.
  */
 export function plainTable(table: PlainTableInput): FileChild {
   const { columnWidth, columns, indent } = table;
   const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
   const parts = tableStart(columnWidth, columns, indent);
+  // A text paragraph's markup before its text, by alignment and header flag.
+  const opens = new Map<string, string>();
+  const paragraphOpen = (alignment: CellAlignment, flags: number) => {
+    const key = `${alignment}${flags}`;
+    let open = opens.get(key);
+    if (open === undefined) opens.set(key, (open = `<w:p>${paragraphProperties(alignment)}${textRunOpenXml(flags)}`));
+    return open;
+  };
+  const textClose = `${TEXT_RUN_CLOSE_XML}</w:p>`;
   for (const row of table.rows) {
     const cells = row.cells;
     if (cells.length === 0) continue;
     const flags = row.header ? BOLD : 0;
     parts.push(row.header ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
     // Past Word's column limit, the last column holds the rest, a paragraph each (foldColumns).
-    const kept = Math.min(cells.length, MAX_TABLE_COLUMNS);
-    for (let i = 0; i < kept; i++) {
-      let xml = cellOpen;
-      const last = i === MAX_TABLE_COLUMNS - 1 ? cells.length : i + 1;
-      for (let j = i; j < last; j++) {
-        const cell = cells[j]!;
-        xml += cellParagraph(cell.alignment, cell.text ? textRunXml(cell.text, flags) : "");
-      }
-      parts.push(`${xml}</w:tc>`);
+    for (let j = 0; j < cells.length; j++) {
+      if (j < MAX_TABLE_COLUMNS) parts.push(cellOpen);
+      const { text, alignment } = cells[j]!;
+      if (text && !text.includes("\t")) parts.push(paragraphOpen(alignment, flags), escapeXml(text), textClose);
+      else parts.push(cellParagraph(alignment, text ? textRunXml(text, flags) : ""));
+      if (j < MAX_TABLE_COLUMNS - 1 || j === cells.length - 1) parts.push("</w:tc>");
     }
     parts.push("</w:tr>");
   }
