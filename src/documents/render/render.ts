@@ -13,7 +13,7 @@ import type { GfmTable } from "./gfm-table.ts";
 import { type Token } from "./markdown.ts";
 import { BOLD, CODE, textRun } from "./runs.ts";
 import { BULLET_REFERENCE, CODE_STYLE, HANGING, INDENT_STEP, MAX_WORD_LEVEL, QUOTE_STYLE, decimalDefinition } from "./styles.ts";
-import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type PlainTableInput, type TableInput } from "./table.ts";
+import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type TableInput } from "./table.ts";
 import { runText } from "./text.ts";
 
 /** A4 with docx's default 1440-twip margins leaves this much width for text. */
@@ -317,12 +317,10 @@ export class DocumentBuilder implements BlockSink {
       if (children.length > 1 || (children.length === 1 && children[0]!.type !== "text")) plain = false;
       parsed.set(at, children);
     });
-    const cellText = (at: number, raw: string) => {
-      const children = parsed.get(at);
-      return children ? (children.length === 0 ? "" : children[0]!.content) : raw;
-    };
     if (plain) {
-      this.plainGfmTable(rows.map((row, r) => ({ header: r === 0, cells: row.map((raw, c) => ({ align: aligns[c], text: cellText(r * columns + c, raw) })) })));
+      // The token's rows become the cells' text in place: no object per cell.
+      for (const [at, children] of parsed) rows[Math.floor(at / columns)]![at % columns] = children.length === 0 ? "" : children[0]!.content;
+      this.plainGfmTable(rows, aligns);
       return start + inline.length;
     }
     this.emitTable(
@@ -346,30 +344,24 @@ export class DocumentBuilder implements BlockSink {
   }
 
   /** A GFM table whose every cell is text or empty, written from the cells' text (plainTable). */
-  private plainGfmTable(rows: readonly { header: boolean; cells: readonly { align: CellAlignment; text: string }[] }[]): void {
-    const input: PlainTableInput = {
-      ...this.tableGeometry(rows),
-      rows: rows.map((row) => ({
-        header: row.header,
-        cells: row.cells.map((cell) => {
-          const text = runText(cell.text);
-          this.textParts.push(text, "\n\n");
-          return { text, alignment: cell.align };
-        }),
-      })),
-    };
-    if (input.rows.some((row) => row.cells.length > 0)) this.blocks.push(plainTable(input));
+  private plainGfmTable(rows: string[][], aligns: CellAlignment[]): void {
+    const geometry = this.tableGeometry(aligns.length);
+    for (const row of rows) {
+      for (let c = 0; c < row.length; c++) row[c] = runText(row[c]!);
+      // The text of a cell is a paragraph's: its text and "\n\n" (./text.ts).
+      if (row.length > 0) this.textParts.push(row.join("\n\n"), "\n\n");
+    }
+    if (rows.some((row) => row.length > 0)) this.blocks.push(plainTable({ ...geometry, rows, aligns }));
   }
 
   /**
    * Column count and width of a table in the current container. An item whose first block is a
    * table still gets its bullet/number on a paragraph of its own, written here first.
    */
-  private tableGeometry(rows: readonly { cells: readonly unknown[] }[]): { columns: number; columnWidth: number; indent: number } {
+  private tableGeometry(widest: number): { columns: number; columnWidth: number; indent: number } {
     const item = this.items[this.items.length - 1];
     if (item && !item.numbered) this.emit(this.props(), "");
-    let columns = 1;
-    for (const row of rows) columns = Math.max(columns, Math.min(row.cells.length, MAX_TABLE_COLUMNS));
+    const columns = Math.max(1, Math.min(widest, MAX_TABLE_COLUMNS));
     const indent = this.containerIndent();
     const width = Math.max(INDENT_STEP * 2, TEXT_WIDTH - indent);
     return { columns, columnWidth: Math.floor(width / columns), indent };
@@ -377,7 +369,7 @@ export class DocumentBuilder implements BlockSink {
 
   private emitTable(rows: readonly { header: boolean; cells: readonly { inline: CellContent; align: CellAlignment }[] }[]): void {
     const input: TableInput = {
-      ...this.tableGeometry(rows),
+      ...this.tableGeometry(rows.reduce((widest, row) => Math.max(widest, row.cells.length), 0)),
       rows: rows.map((row) => ({
         header: row.header,
         cells: foldColumns(

@@ -58,7 +58,9 @@ export function textRunXml(text: string, flags: number): string {
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "'": "&apos;", "<": "&lt;", ">": "&gt;" };
 /** Text and attribute escaping as docx's writer does it (runText has already removed what XML cannot hold). */
-export const escapeXml = (value: string): string => value.replace(/[&"'<>]/g, (c) => XML_ESCAPES[c]!);
+// The test first: most text has nothing to escape, and replace allocates even then.
+const NEEDS_ESCAPE = /[&"'<>]/;
+export const escapeXml = (value: string): string => (NEEDS_ESCAPE.test(value) ? value.replace(/[&"'<>]/g, (c) => XML_ESCAPES[c]!) : value);
 
 const PRESERVE = { _attr: { "xml:space": "preserve" } } as const;
 const EMPTY = {} as const;

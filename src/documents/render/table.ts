@@ -51,12 +51,13 @@ const BORDERS = `<w:tblBorders><w:top ${BORDER}/><w:left ${BORDER}/><w:bottom ${
  * child (docx's writer escapes strings but not other values); its toString gives the XML.
  */
 class RawTable extends FileChild {
-  constructor(private readonly inner: string) {
+  /** The table's XML in chunks (its rows), joined when docx writes it (docx keeps one raw child only). */
+  constructor(private readonly chunks: readonly string[]) {
     super("w:tbl");
   }
 
   override prepForXml(): IXmlableObject {
-    const inner = this.inner;
+    const inner = this.chunks.join("");
     const raw = Object.assign(() => inner, { toString: () => inner });
     return { "w:tbl": [raw] } as unknown as IXmlableObject;
   }
@@ -79,9 +80,12 @@ const cellParagraph = (alignment: CellAlignment, runs: string) => {
   return properties || runs ? `<w:p>${properties}${runs}</w:p>` : "<w:p/>";
 };
 
-/** A table whose every cell is plain text (or empty): its cells' text, not yet runs. */
+/** A GFM table whose every cell is plain text (or empty): its cells' text (runText'd), not yet runs. */
 export interface PlainTableInput {
-  rows: readonly { header: boolean; cells: readonly { text: string; alignment: CellAlignment }[] }[];
+  /** Row 0 is the header row. */
+  rows: readonly (readonly string[])[];
+  /** Per column. */
+  aligns: readonly CellAlignment[];
   columnWidth: number;
   columns: number;
   indent: number;
@@ -96,32 +100,32 @@ export interface PlainTableInput {
 export function plainTable(table: PlainTableInput): FileChild {
   const { columnWidth, columns, indent } = table;
   const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
-  const parts = tableStart(columnWidth, columns, indent);
-  // A text paragraph's markup before its text, by alignment and header flag.
-  const opens = new Map<string, string>();
-  const paragraphOpen = (alignment: CellAlignment, flags: number) => {
-    const key = `${alignment}${flags}`;
-    let open = opens.get(key);
-    if (open === undefined) opens.set(key, (open = `<w:p>${paragraphProperties(alignment)}${textRunOpenXml(flags)}`));
-    return open;
-  };
+  const chunks = [tableStart(columnWidth, columns, indent).join("")];
+  // A text paragraph's markup before its text, by run flags (body 0, header BOLD) and alignment.
+  const opens: Partial<Record<string, string>>[] = [{}, {}];
+  const paragraphOpen = (alignment: CellAlignment, flags: number) =>
+    (opens[flags === 0 ? 0 : 1]![alignment ?? ""] ??= `<w:p>${paragraphProperties(alignment)}${textRunOpenXml(flags)}`);
   const textClose = `${TEXT_RUN_CLOSE_XML}</w:p>`;
-  for (const row of table.rows) {
-    const cells = row.cells;
-    if (cells.length === 0) continue;
-    const flags = row.header ? BOLD : 0;
-    parts.push(row.header ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
+  // One row's parts, reused: a row becomes one string, and no array grows with the whole table.
+  const parts: string[] = [];
+  table.rows.forEach((cells, r) => {
+    if (cells.length === 0) return;
+    const flags = r === 0 ? BOLD : 0;
+    parts.length = 0;
+    parts.push(r === 0 ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
     // Past Word's column limit, the last column holds the rest, a paragraph each (foldColumns).
     for (let j = 0; j < cells.length; j++) {
       if (j < MAX_TABLE_COLUMNS) parts.push(cellOpen);
-      const { text, alignment } = cells[j]!;
+      const text = cells[j]!;
+      const alignment = table.aligns[j];
       if (text && !text.includes("\t")) parts.push(paragraphOpen(alignment, flags), escapeXml(text), textClose);
       else parts.push(cellParagraph(alignment, text ? textRunXml(text, flags) : ""));
       if (j < MAX_TABLE_COLUMNS - 1 || j === cells.length - 1) parts.push("</w:tc>");
     }
     parts.push("</w:tr>");
-  }
-  return new RawTable(parts.join(""));
+    chunks.push(parts.join(""));
+  });
+  return new RawTable(chunks);
 }
 
 /** The table as one component, or undefined when a cell holds something other than text runs. */
@@ -147,5 +151,5 @@ export function rawTable(table: TableInput): FileChild | undefined {
     }
     parts.push("</w:tr>");
   }
-  return new RawTable(parts.join(""));
+  return new RawTable([parts.join("")]);
 }

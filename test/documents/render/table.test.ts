@@ -81,23 +81,19 @@ describe("tables as one XML string", () => {
 });
 
 describe("plain tables written from their cells' text", () => {
-  const cells = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ text: i % 7 === 3 ? "" : `c${i} & <x>\t"q"`, alignment: (["left", undefined, "center", "right"] as const)[i % 4] }));
-  const rows = [
-    { header: true, cells: cells(70) },
-    { header: false, cells: [] },
-    { header: false, cells: cells(3) },
-    { header: false, cells: cells(63) },
-  ];
+  // Column i's alignment; cells with and without a tab (two ways of writing a run), some empty.
+  const aligns = Array.from({ length: 70 }, (_, i) => (["left", undefined, "center", "right"] as const)[i % 4]);
+  const cells = (n: number) => Array.from({ length: n }, (_, i) => (i % 7 === 3 ? "" : i % 2 ? `c${i} & <x>\t"q"` : `c${i} 'é' <y>`));
+  const rows = [cells(70), [], cells(3), cells(63)];
 
   it("equal rawTable's XML for the same cells as runs, folding past 63 columns included", async () => {
     const geometry = { columnWidth: 143, columns: MAX_TABLE_COLUMNS, indent: 720 };
-    const plain = plainTable({ ...geometry, rows });
+    const plain = plainTable({ ...geometry, rows, aligns });
     const runs = rawTable({
       ...geometry,
-      rows: rows.map((row) => ({
-        header: row.header,
-        cells: foldColumns(row.cells.map((cell) => ({ children: cell.text ? [textRun(cell.text, row.header ? BOLD : 0)] : [], alignment: cell.alignment }))),
+      rows: rows.map((row, r) => ({
+        header: r === 0,
+        cells: foldColumns(row.map((text, c) => ({ children: text ? [textRun(text, r === 0 ? BOLD : 0)] : [], alignment: aligns[c] }))),
       })),
     })!;
     expect(await documentXml(plain)).toBe(await documentXml(runs));
