@@ -3,14 +3,6 @@
 import { GatewayError } from "../core/errors.ts";
 import type { UploadedDocx } from "../services/documents.ts";
 
-/** A text field of the form; a file where text belongs is refused. */
-export function formText(form: FormData, field: string): string | undefined {
-  const value = form.get(field);
-  if (value === null) return undefined;
-  if (typeof value !== "string") throw new GatewayError("BAD_USER_INPUT", `${field}: must be a text field`);
-  return value;
-}
-
 /** The bytes of an uploaded file (the spooler's files are read from disk once, here). */
 export async function docxOf(file: Blob): Promise<UploadedDocx> {
   const name = (file as { name?: unknown }).name;
