@@ -3,14 +3,34 @@
 // while four 400k creates run at once, the server's peak RSS, pandoc's md→docx time on the same
 // markdown, and the 200-column table (bench/render-table.ts, in a process of its own), each
 // against the issue's targets: create ≤ 0.1 × pandoc, table ≤ 1 s and ≤ 200 MB, peak RSS ≤ 400 MB.
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+// The previous release's renderer (PREVIOUS_RELEASE, or BENCH_PREVIOUS_REV) runs on the same
+// markdown in the same run: its src/documents/render is taken from git into a temporary folder
+// that uses this checkout's node_modules (its renderer imports only docx and markdown-it), and
+// renders in-thread, alternating with ours (bench/render-compare.ts), and the wide table once.
+import { execFileSync, execSync, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { openSqliteStore } from "../src/documents/store/sqlite.ts";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
 import { fmt, median, peakRssMb, quantile, root, startGatewayProcess, timed } from "./lib.ts";
+
+/** The renderer before issue 17 (raw HTML printed, no footnotes): the last commit before its work. */
+const PREVIOUS_RELEASE = process.env["BENCH_PREVIOUS_REV"] ?? "38f9586";
+
+/** The previous release's src/documents/render in a temp folder, or undefined when git cannot give it. */
+async function previousRenderer(into: string): Promise<string | undefined> {
+  try {
+    await mkdir(into, { recursive: true });
+    execSync(`git archive ${PREVIOUS_RELEASE} src/documents/render | tar -x -C ${JSON.stringify(into)}`, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    await symlink(join(root, "node_modules"), join(into, "node_modules"));
+    return join(into, "src", "documents", "render");
+  } catch (error) {
+    console.error(`previous release ${PREVIOUS_RELEASE} not available: ${String(error)}`);
+    return undefined;
+  }
+}
 
 const dir = await mkdtemp(join(tmpdir(), "wg-bench-"));
 const markdown = generateMarkdown(400_000);
@@ -95,6 +115,14 @@ try {
     execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", "render-table.ts"), "3"], { cwd: root, encoding: "utf8" }).trim().split("\n").pop()!,
   ) as { chars: number; medianMs: number; peakAboveBaselineMb: number };
 
+  // The previous release on the same markdown and the same table, in processes of their own.
+  const previousDir = await previousRenderer(join(dir, "previous"));
+  const runJson = <T>(script: string, args: string[]): T =>
+    JSON.parse(execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", script), ...args], { cwd: root, encoding: "utf8" }).trim().split("\n").pop()!) as T;
+  const compare = previousDir ? runJson<{ currentMs: number; previousMs: number }>("render-compare.ts", [mdFile, previousDir, "5"]) : null;
+  // Once, no warm-up: the previous release took ~20 s and over 1 GB on this table.
+  const previousTable = previousDir && !process.env["BENCH_SKIP_PREVIOUS_TABLE"] ? runJson<{ medianMs: number; peakAboveBaselineMb: number }>("render-table.ts", ["1", previousDir, "0"]) : null;
+
   const createMedian = median(createTimes);
   const results = {
     markdownChars: markdown.length,
@@ -113,6 +141,11 @@ try {
     tableChars: table.chars,
     tableMedianMs: table.medianMs,
     tablePeakMb: table.peakAboveBaselineMb,
+    previousRelease: PREVIOUS_RELEASE,
+    renderInThreadMs: compare?.currentMs ?? null,
+    previousRenderInThreadMs: compare?.previousMs ?? null,
+    previousTableMs: previousTable?.medianMs ?? null,
+    previousTablePeakMb: previousTable?.peakAboveBaselineMb ?? null,
   };
   const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
   console.log(`
@@ -125,6 +158,9 @@ documents bench — ${markdown.length.toLocaleString("en")} characters of markdo
     p99 small document read meanwhile       ${fmt(results.smallReadP99MsDuringCreates)}   (${smallReadTimes.length} requests) target ≤ 50 ms
   server peak RSS (four concurrent creates) ${rss.toFixed(0)} MB   target ≤ 400 MB ${verdict(rss <= 400)}
   200 × ~1,000 table (${table.chars.toLocaleString("en")} chars), in-thread render  ${fmt(table.medianMs)}, peak +${table.peakAboveBaselineMb} MB   target ≤ 1 s ${verdict(table.medianMs <= 1000)}, ≤ 200 MB ${verdict(table.peakAboveBaselineMb <= 200)}
+  previous release (${PREVIOUS_RELEASE}), same markdown, in-thread render:
+    400k document (median of 5, alternating)  ${compare ? `${fmt(compare.previousMs)} then, ${fmt(compare.currentMs)} now (${(compare.currentMs / compare.previousMs).toFixed(2)} ×)` : "not run"}
+    200 × ~1,000 table (one render)           ${previousTable ? `${fmt(previousTable.medianMs)}, peak +${previousTable.peakAboveBaselineMb} MB then; ${fmt(table.medianMs)}, +${table.peakAboveBaselineMb} MB now` : "not run"}
 `);
   console.log(JSON.stringify(results));
 } finally {

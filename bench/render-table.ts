@@ -1,11 +1,17 @@
-// npx tsx bench/render-table.ts [RUNS] — the issue's wide table (200 columns × ~1,000 rows, under
-// 400,000 characters) rendered in this thread: median time of RUNS renders (after one warm-up) and
-// the process's peak RSS above its RSS before the first render. Prints one JSON line, which
-// `npm run bench:docs` reads (targets: ≤ 1 s, ≤ 200 MB).
+// npx tsx bench/render-table.ts [RUNS] [RENDER_DIR] [WARMUPS] — the issue's wide table (200 columns
+// × ~1,000 rows, under 400,000 characters) rendered in this thread: median time of RUNS renders
+// (after WARMUPS, default 1) and the process's peak RSS above its RSS before the first render.
+// RENDER_DIR is another copy of src/documents/render (bench:docs passes the previous release's).
+// Prints one JSON line, which `npm run bench:docs` reads (targets: ≤ 1 s, ≤ 200 MB).
 import { readFileSync } from "node:fs";
-import { renderDocument } from "../src/documents/render/index.ts";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { renderDocument as Render } from "../src/documents/render/index.ts";
 
 const runs = Number(process.argv[2] ?? 3);
+const renderDir = process.argv[3] ? resolve(process.argv[3]) : new URL("../src/documents/render", import.meta.url).pathname;
+const warmups = Number(process.argv[4] ?? 1);
+const { renderDocument } = (await import(pathToFileURL(`${renderDir}/index.ts`).href)) as { renderDocument: typeof Render };
 // As bench/render-pressure.ts: a header, the delimiter row and 990 rows, 398,784 characters.
 const row = `|${"a|".repeat(200)}\n`;
 const markdown = `${row}|${"-|".repeat(200)}\n${row.repeat(990)}`;
@@ -13,10 +19,10 @@ const rssMb = (field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d
 
 const baseline = rssMb("VmRSS");
 const times: number[] = [];
-for (let i = 0; i <= runs; i++) {
+for (let i = 0; i < warmups + runs; i++) {
   const started = performance.now();
   await renderDocument(markdown, { title: "wide table" });
-  if (i > 0) times.push(performance.now() - started);
+  if (i >= warmups) times.push(performance.now() - started);
 }
 times.sort((a, b) => a - b);
 console.log(
