@@ -1,4 +1,4 @@
-// Bounds on an uploaded .docx (docs: ../shared/CONTRACT.md §4 "Living documents"): the upload
+// Bounds on an uploaded .docx (docs/api.md "Living documents"): the upload
 // itself, what its zip may expand to, and how many entries it may hold. Checked while reading,
 // never taken from what the zip declares.
 export const DOCX_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
