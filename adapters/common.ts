@@ -1,6 +1,6 @@
 // Pieces every product adapter shares: the list envelope of docs/api.md "Upstreams" and the API_URL base.
 import { z } from "zod";
-import { GatewayError } from "../src/core/errors.ts";
+import { AdapterError } from "./errors.ts";
 import { parseBase, type UpstreamBase } from "./upstream/base.ts";
 
 // Response objects are plain z.object: unknown fields are tolerated and dropped, so callers
@@ -30,7 +30,7 @@ export function apiBase(config: { API_URL?: string | undefined }): UpstreamBase 
 /** A getter that answers UPSTREAM_NOT_CONFIGURED while API_URL is unset. */
 export function requireApiBase(base: UpstreamBase | null): () => UpstreamBase {
   return () => {
-    if (!base) throw new GatewayError("UPSTREAM_NOT_CONFIGURED", "The product API is not configured (API_URL)");
+    if (!base) throw new AdapterError("UPSTREAM_NOT_CONFIGURED", "The product API is not configured (API_URL)");
     return base;
   };
 }

@@ -7,7 +7,7 @@
 // (upstream/address-guard.ts; docs/resilience.md).
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { GatewayError } from "../src/core/errors.ts";
+import { AdapterError } from "./errors.ts";
 import { parseBase, type UpstreamBase } from "./upstream/base.ts";
 
 export const TENANT_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -85,17 +85,17 @@ export function createTenantResolver(config: TenantSettings): TenantResolver {
   return {
     resolve(tenant) {
       if (tenant === null || tenant === undefined || tenant === "") {
-        throw new GatewayError("TENANT_REQUIRED", "This operation needs a tenant, and the credential has none");
+        throw new AdapterError("TENANT_REQUIRED", "This operation needs a tenant, and the credential has none");
       }
       // FORBIDDEN rather than BAD_USER_INPUT: the tenant is not request input but a claim of
       // the caller's credential, and we refuse to act for a tenant id we cannot vouch is a
       // plain host label (it could otherwise steer the URL template to another host or path).
       if (!TENANT_ID.test(tenant)) {
-        throw new GatewayError("FORBIDDEN", "The credential's tenant id is not acceptable (tenant ids match [a-z0-9][a-z0-9-]{0,62})");
+        throw new AdapterError("FORBIDDEN", "The credential's tenant id is not acceptable (tenant ids match [a-z0-9][a-z0-9-]{0,62})");
       }
       const mapped = map.get(tenant);
       if (mapped) return mapped;
-      if (!template) throw new GatewayError("UPSTREAM_NOT_CONFIGURED", `No upstream is configured for tenant ${tenant}`);
+      if (!template) throw new AdapterError("UPSTREAM_NOT_CONFIGURED", `No upstream is configured for tenant ${tenant}`);
       let base = fromTemplate.get(tenant);
       if (!base) {
         base = parseBase(template.replaceAll("{tenant}", tenant), "TENANT_URL_TEMPLATE");

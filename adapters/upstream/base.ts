@@ -2,7 +2,7 @@
 // Nothing a caller sends can change the origin (scheme, host, port) or the path prefix: the
 // origin and prefix are parsed once from configuration, and every id is checked and
 // percent-encoded as exactly one path segment.
-import { GatewayError } from "../../src/core/errors.ts";
+import { AdapterError } from "../errors.ts";
 
 export interface UpstreamBase {
   /** `http(s)://host[:port]`, no trailing slash. */
@@ -50,7 +50,7 @@ const encodeComponent = (value: string): string => encodeURIComponent(value.repl
 
 /** One checked, percent-encoded path segment. */
 export function segment(value: string, field = "id"): string {
-  if (!isSafeSegment(value)) throw new GatewayError("BAD_USER_INPUT", `${field}: not a valid id`);
+  if (!isSafeSegment(value)) throw new AdapterError("BAD_USER_INPUT", `${field}: not a valid id`);
   return encodeURIComponent(value);
 }
 

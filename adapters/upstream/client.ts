@@ -11,7 +11,7 @@
 import type { Readable } from "node:stream";
 import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { GatewayError } from "../../src/core/errors.ts";
+import { AdapterError } from "../errors.ts";
 import { guardedConnector } from "./address-guard.ts";
 import { queryString, type QueryValue, type UpstreamBase } from "./base.ts";
 import { CircuitBreaker, circuitStateValue, type BreakerSettings, type CircuitState, type Ticket } from "./breaker.ts";
@@ -76,7 +76,7 @@ export interface UpstreamDownload {
 }
 
 export interface UpstreamClient {
-  /** A JSON call: the validated body, or a GatewayError. */
+  /** A JSON call: the validated body, or an AdapterError. */
   json<S extends z.ZodType>(call: UpstreamCall, request: JsonRequest<S>): Promise<z.output<S>>;
   /** A streaming multipart/form-data POST (never retried). */
   upload<S extends z.ZodType>(call: UpstreamCall, request: UploadRequest<S>): Promise<z.output<S>>;
@@ -293,7 +293,7 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
   }
 
   const circuitOpen = (breaker: CircuitBreaker) =>
-    new GatewayError("UPSTREAM_UNAVAILABLE", "The upstream is unavailable (circuit open after too many recent failures)", {
+    new AdapterError("UPSTREAM_UNAVAILABLE", "The upstream is unavailable (circuit open after too many recent failures)", {
       retryAfter: Math.max(1, breaker.retryInSeconds),
     });
 
@@ -404,7 +404,7 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
       // Redirects are not followed: the configured origin is the only one we talk to.
       discard(response.body);
       throw new AttemptFailed({
-        error: new GatewayError("UPSTREAM_ERROR", `Unexpected upstream answer (HTTP ${response.statusCode})`),
+        error: new AdapterError("UPSTREAM_ERROR", `Unexpected upstream answer (HTTP ${response.statusCode})`),
         outcome: "invalid_response",
         verdict: "success",
         retryable: false,
@@ -427,7 +427,7 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
     } catch (error) {
       if (!(error instanceof TooLarge)) throw error;
       throw new AttemptFailed({
-        error: new GatewayError("UPSTREAM_ERROR", `upstream response: larger than ${maxResponseBytes} bytes`),
+        error: new AdapterError("UPSTREAM_ERROR", `upstream response: larger than ${maxResponseBytes} bytes`),
         outcome: "invalid_response",
         verdict: "success",
         retryable: false,
@@ -438,13 +438,13 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
       parsed = raw.byteLength === 0 ? undefined : JSON.parse(raw.toString("utf8"));
     } catch {
       // A body cut short is as transient as a reset: worth a retry of an idempotent call.
-      throw new AttemptFailed(bodyFailure(new GatewayError("UPSTREAM_ERROR", "upstream response: not valid JSON"), true));
+      throw new AttemptFailed(bodyFailure(new AdapterError("UPSTREAM_ERROR", "upstream response: not valid JSON"), true));
     }
     const result = schema.safeParse(parsed);
     if (!result.success) {
       throw new AttemptFailed(
         bodyFailure(
-          new GatewayError("UPSTREAM_ERROR", describeInvalid(result.error), {
+          new AdapterError("UPSTREAM_ERROR", describeInvalid(result.error), {
             details: result.error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
           }),
           false,
@@ -465,9 +465,9 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
 
     async upload(call, req) {
       if (!isValidContentType(req.file.contentType)) {
-        throw new GatewayError("BAD_USER_INPUT", "contentType: not a valid media type");
+        throw new AdapterError("BAD_USER_INPUT", "contentType: not a valid media type");
       }
-      let streamError: GatewayError | undefined;
+      let streamError: AdapterError | undefined;
       const fields: Array<readonly [string, string]> = [];
       for (const [name, value] of Object.entries(req.fields ?? {})) if (value !== undefined) fields.push([name, value]);
       const multipart = multipartBody(fields, req.file, uploadLimit, (error) => {

@@ -1,6 +1,6 @@
-// Upstream outcomes → the gateway's error vocabulary (docs/api.md "Errors" and "Upstreams").
+// Upstream outcomes → the adapters' error vocabulary (adapters/errors.ts; the service layer maps it to docs/api.md "Errors").
 import type { z } from "zod";
-import { GatewayError, type ErrorCode } from "../../src/core/errors.ts";
+import { AdapterError, type AdapterErrorCode } from "../errors.ts";
 import { ADDRESS_BLOCKED } from "./address-guard.ts";
 import { isDeadlineExceeded } from "./timeout.ts";
 
@@ -26,7 +26,7 @@ export type Verdict = "success" | "failure" | "neutral";
 
 /** A classified failure: the error to throw and what it says about the upstream. */
 export interface Failure {
-  error: GatewayError;
+  error: AdapterError;
   outcome: Outcome;
   /** What it tells the circuit breaker. */
   verdict: Verdict;
@@ -36,7 +36,7 @@ export interface Failure {
   retryAfter?: number | undefined;
 }
 
-const statusCodes: Record<number, ErrorCode> = {
+const statusCodes: Record<number, AdapterErrorCode> = {
   400: "BAD_USER_INPUT",
   401: "UNAUTHENTICATED",
   403: "FORBIDDEN",
@@ -48,7 +48,7 @@ const statusCodes: Record<number, ErrorCode> = {
   429: "RATE_LIMITED",
 };
 
-const defaultMessages: Partial<Record<ErrorCode, string>> = {
+const defaultMessages: Partial<Record<AdapterErrorCode, string>> = {
   BAD_USER_INPUT: "The upstream rejected the request",
   UNAUTHENTICATED: "The upstream did not accept the access token",
   FORBIDDEN: "The upstream refused access",
@@ -98,7 +98,7 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
   if (status >= 500) {
     return {
       // An upstream that says when to come back (503 + Retry-After) is worth passing on.
-      error: new GatewayError("UPSTREAM_ERROR", `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`, retryAfter === undefined ? {} : { retryAfter }),
+      error: new AdapterError("UPSTREAM_ERROR", `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`, retryAfter === undefined ? {} : { retryAfter }),
       outcome: "server_error",
       verdict: "failure",
       retryable: RETRYABLE_STATUS.has(status),
@@ -108,7 +108,7 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
   const code = statusCodes[status];
   if (!code) {
     return {
-      error: new GatewayError("UPSTREAM_ERROR", `Unexpected upstream answer (HTTP ${status})${message ? `: ${message}` : ""}`),
+      error: new AdapterError("UPSTREAM_ERROR", `Unexpected upstream answer (HTTP ${status})${message ? `: ${message}` : ""}`),
       outcome: "invalid_response",
       verdict: "neutral",
       retryable: false,
@@ -118,7 +118,7 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
     // The caller always gets a Retry-After (docs/api.md "Errors"); the upstream's when it sent one.
     const seconds = retryAfter ?? 1;
     return {
-      error: new GatewayError(code, message ?? defaultMessages[code] ?? "Rate limited", { retryAfter: seconds }),
+      error: new AdapterError(code, message ?? defaultMessages[code] ?? "Rate limited", { retryAfter: seconds }),
       outcome: "rate_limited",
       verdict: "success",
       retryable: true,
@@ -126,7 +126,7 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
     };
   }
   return {
-    error: new GatewayError(code, message ?? defaultMessages[code] ?? `Upstream answered HTTP ${status}`),
+    error: new AdapterError(code, message ?? defaultMessages[code] ?? `Upstream answered HTTP ${status}`),
     outcome: "client_error",
     verdict: "success",
     retryable: false,
@@ -168,21 +168,21 @@ export class AttemptFailed extends Error {
 }
 
 /** A 2xx body that is not what the contract says: truncated JSON (worth a retry), or the wrong shape. */
-export function bodyFailure(error: GatewayError, retryable: boolean): Failure {
+export function bodyFailure(error: AdapterError, retryable: boolean): Failure {
   return { error, outcome: "invalid_response", verdict: "failure", retryable };
 }
 
 /** A thrown error from undici (or from reading a body) → Failure. `timeoutMs`: the attempt's. */
 export function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): Failure {
   if (error instanceof AttemptFailed) return error.failure;
-  if (error instanceof GatewayError) {
+  if (error instanceof AdapterError) {
     return { error, outcome: "invalid_response", verdict: "neutral", retryable: false };
   }
   if (signal?.aborted) {
     if (isDeadlineExceeded(signal.reason)) {
       // The request's own time is up: a timeout for the caller, not a verdict on the upstream.
       return {
-        error: new GatewayError("UPSTREAM_TIMEOUT", `The upstream did not answer within the request's deadline of ${signal.reason.deadlineMs} ms`, {
+        error: new AdapterError("UPSTREAM_TIMEOUT", `The upstream did not answer within the request's deadline of ${signal.reason.deadlineMs} ms`, {
           cause: error,
         }),
         outcome: "timeout",
@@ -192,7 +192,7 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
     }
     // The caller hung up; nobody will read this answer. Not the upstream's fault.
     return {
-      error: new GatewayError("UPSTREAM_UNAVAILABLE", "The upstream call was cancelled: the caller went away", { cause: error }),
+      error: new AdapterError("UPSTREAM_UNAVAILABLE", "The upstream call was cancelled: the caller went away", { cause: error }),
       outcome: "aborted",
       verdict: "neutral",
       retryable: false,
@@ -203,7 +203,7 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
     // A tenant host that resolves to a loopback/private address (docs/resilience.md): refused
     // as the tenant id pattern is, and said without naming the address.
     return {
-      error: new GatewayError("FORBIDDEN", "The tenant's upstream address is not allowed (loopback, private or link-local network)", { cause: error }),
+      error: new AdapterError("FORBIDDEN", "The tenant's upstream address is not allowed (loopback, private or link-local network)", { cause: error }),
       outcome: "blocked",
       verdict: "neutral",
       retryable: false,
@@ -211,7 +211,7 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
   }
   if (code && TIMEOUT_CODES.has(code)) {
     return {
-      error: new GatewayError("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms`, { cause: error }),
+      error: new AdapterError("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms`, { cause: error }),
       outcome: "timeout",
       verdict: "failure",
       retryable: true,
@@ -219,14 +219,14 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
   }
   if (code && CONNECTION_CODES.has(code)) {
     return {
-      error: new GatewayError("UPSTREAM_UNAVAILABLE", `The upstream is unavailable (${code})`, { cause: error }),
+      error: new AdapterError("UPSTREAM_UNAVAILABLE", `The upstream is unavailable (${code})`, { cause: error }),
       outcome: "unavailable",
       verdict: "failure",
       retryable: true,
     };
   }
   return {
-    error: new GatewayError("UPSTREAM_ERROR", "The upstream call failed", { cause: error }),
+    error: new AdapterError("UPSTREAM_ERROR", "The upstream call failed", { cause: error }),
     outcome: "server_error",
     verdict: "failure",
     retryable: false,

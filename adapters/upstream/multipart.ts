@@ -5,7 +5,7 @@
 // (UTF-8, percent-encoded), which common multipart parsers prefer.
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import { GatewayError } from "../../src/core/errors.ts";
+import { AdapterError } from "../errors.ts";
 
 /** What an upload's bytes may come from. */
 export type UploadData =
@@ -92,7 +92,7 @@ export function multipartBody(
   fields: ReadonlyArray<readonly [string, string]>,
   file: UploadFile & { fieldName?: string },
   limit: number,
-  onError: (error: GatewayError) => void,
+  onError: (error: AdapterError) => void,
 ): MultipartBody {
   const boundary = `----workspace-gateway-${randomBytes(16).toString("hex")}`;
   let head = "";
@@ -107,12 +107,12 @@ export function multipartBody(
   const declared = file.size ?? sizeOf(file.data);
 
   if (declared !== undefined && declared > limit) {
-    throw new GatewayError("PAYLOAD_TOO_LARGE", `The file is ${declared} bytes; the limit is ${limit}`, {
+    throw new AdapterError("PAYLOAD_TOO_LARGE", `The file is ${declared} bytes; the limit is ${limit}`, {
       details: { limit, size: declared },
     });
   }
 
-  const fail = (error: GatewayError): GatewayError => {
+  const fail = (error: AdapterError): AdapterError => {
     onError(error);
     return error;
   };
@@ -124,15 +124,15 @@ export function multipartBody(
       if (chunk.byteLength === 0) continue;
       sent += chunk.byteLength;
       if (sent > limit) {
-        throw fail(new GatewayError("PAYLOAD_TOO_LARGE", `The file is larger than the limit of ${limit} bytes`, { details: { limit } }));
+        throw fail(new AdapterError("PAYLOAD_TOO_LARGE", `The file is larger than the limit of ${limit} bytes`, { details: { limit } }));
       }
       if (declared !== undefined && sent > declared) {
-        throw fail(new GatewayError("BAD_USER_INPUT", `size: the file is larger than its declared size of ${declared} bytes`));
+        throw fail(new AdapterError("BAD_USER_INPUT", `size: the file is larger than its declared size of ${declared} bytes`));
       }
       yield chunk;
     }
     if (declared !== undefined && sent !== declared) {
-      throw fail(new GatewayError("BAD_USER_INPUT", `size: the file has ${sent} bytes, not the declared ${declared}`));
+      throw fail(new AdapterError("BAD_USER_INPUT", `size: the file has ${sent} bytes, not the declared ${declared}`));
     }
     yield tailBytes;
   }

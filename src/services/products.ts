@@ -18,6 +18,7 @@ import type { Config } from "../core/config.ts";
 import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
+import { toContractError, withContractErrors } from "./adapter-errors.ts";
 import { operationOf, operationNames, type OperationDef, type OperationName, type Operations, type ProductAdapters, type ProductLoaders } from "./operations.ts";
 
 export type {
@@ -89,9 +90,20 @@ export const fileDownloadUrl = (id: string): string => `/api/v1/files/${encodeUR
 
 const LOADERS = Symbol("product-loaders");
 
-/** Each key its own upstream call (the upstream has no batch endpoints); failures stay per key. */
+/**
+ * Each key its own upstream call (the upstream has no batch endpoints); failures stay per key, in
+ * the contract's vocabulary (adapter-errors.ts) whoever loads them.
+ */
 function perKey<V>(load: (id: string) => Promise<V>): DataLoader.BatchLoadFn<string, V> {
-  return (ids) => Promise.all(ids.map((id) => load(id).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+  return (ids) =>
+    Promise.all(
+      ids.map((id) =>
+        load(id).catch((error: unknown) => {
+          const mapped = toContractError(error);
+          return mapped instanceof Error ? mapped : new Error(String(mapped));
+        }),
+      ),
+    );
 }
 
 export function createProductServices(deps: ProductServicesDeps): ProductServices {
@@ -117,12 +129,15 @@ export function createProductServices(deps: ProductServicesDeps): ProductService
     }));
   }
 
-  /** The one runner: credential first (docs/api.md "Credentials"), then the input, then the adapter. */
+  /**
+   * The one runner: credential first (docs/api.md "Credentials"), then the input, then the adapter,
+   * whose errors leave here as the contract's (adapter-errors.ts) — for every surface at once.
+   */
   async function run(name: OperationName, ctx: RequestContext, input: unknown): Promise<never> {
     const op = operationOf(name);
     const call = requireAccessToken(ctx);
     const parsed = parseInput(op.input, input === undefined && op.optionalInput ? {} : input);
-    return (await op.run({ call, adapters, loaders: () => loaders(ctx) }, parsed)) as never;
+    return (await withContractErrors(() => op.run({ call, adapters, loaders: () => loaders(ctx) }, parsed))) as never;
   }
 
   const nested: Record<string, Record<string, (ctx: RequestContext, input: unknown) => Promise<unknown>>> = {};

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseBase, type UpstreamBase } from "../../adapters/upstream/base.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../adapters/upstream/client.ts";
-import { rejection } from "./helpers.ts";
+import { adapterRejection } from "./helpers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_req, res) => res.end("{}");
@@ -60,7 +60,7 @@ describe("upstream client", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(closed).not.toContain("/prefix/hang");
     controller.abort();
-    expect((await rejection(pending)).message).toMatch(/cancelled/);
+    expect((await adapterRejection(pending)).message).toMatch(/cancelled/);
     await expect.poll(() => closed.includes("/prefix/hang"), { timeout: 1_000 }).toBe(true);
   });
 
@@ -69,7 +69,7 @@ describe("upstream client", () => {
       res.writeHead(302, { location: "http://169.254.169.254/" });
       res.end();
     };
-    expect((await rejection(get("/redirect"))).code).toBe("UPSTREAM_ERROR");
+    expect((await adapterRejection(get("/redirect"))).code).toBe("UPSTREAM_ERROR");
   });
 
   it("refuses a declared Content-Length over the cap without reading it", async () => {
@@ -79,7 +79,7 @@ describe("upstream client", () => {
         res.writeHead(200, { "content-type": "application/json", "content-length": "100000" });
         res.write("{");
       };
-      const error = await rejection(small.json(call, { product: "mail", base, method: "GET", path: "/big", schema }));
+      const error = await adapterRejection(small.json(call, { product: "mail", base, method: "GET", path: "/big", schema }));
       expect(error.message).toBe("upstream response: larger than 10 bytes");
     } finally {
       await small.close();
@@ -125,7 +125,7 @@ describe("upstream client", () => {
       res.writeHead(429, { "retry-after": new Date(Date.now() + 60_000).toUTCString(), "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code: "rate_limited", message: "later" } }));
     };
-    const error = await rejection(get("/limited"));
+    const error = await adapterRejection(get("/limited"));
     expect(error.code).toBe("RATE_LIMITED");
     expect(error.retryAfter).toBeGreaterThanOrEqual(58);
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseBase, type UpstreamBase } from "../../adapters/upstream/base.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../adapters/upstream/client.ts";
-import { rejection } from "./helpers.ts";
+import { adapterRejection } from "./helpers.ts";
 
 const seen: string[] = [];
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -42,7 +42,7 @@ describe("request deadline", () => {
     const request = new AbortController().signal; // one incoming request
     const started = performance.now();
     expect(await get(request, HALF)).toEqual({ ok: true });
-    const error = await rejection(get(request, HALF)); // alone it would fit; after the first it does not
+    const error = await adapterRejection(get(request, HALF)); // alone it would fit; after the first it does not
     const elapsed = performance.now() - started;
     expect(error.code).toBe("UPSTREAM_TIMEOUT");
     expect(error.message).toMatch(new RegExp(`deadline of ${DEADLINE} ms`));
@@ -67,7 +67,7 @@ describe("request deadline", () => {
     const c = createUpstreamClient({ timeoutMs: 150, requestDeadlineMs: 1_500, retryBaseDelayMs: 10, maxRetries: 10, retryBudget: { minPerSecond: 1_000 } });
     try {
       const started = performance.now();
-      const error = await rejection(get(new AbortController().signal, 5_000, c));
+      const error = await adapterRejection(get(new AbortController().signal, 5_000, c));
       expect(error.code).toBe("UPSTREAM_TIMEOUT");
       expect(performance.now() - started).toBeLessThan(3_000);
       expect(seen.length).toBeGreaterThanOrEqual(2); // retried after a timed-out attempt …
@@ -81,7 +81,7 @@ describe("request deadline", () => {
     const controller = new AbortController();
     const pending = get(controller.signal, 5_000);
     setTimeout(() => controller.abort(), 50);
-    expect((await rejection(pending)).message).toMatch(/cancelled/);
+    expect((await adapterRejection(pending)).message).toMatch(/cancelled/);
   });
 
   it("REQUEST_DEADLINE_MS=0 turns it off", async () => {

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
+import { isAdapterError, type AdapterError } from "../../adapters/errors.ts";
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from "../../adapters/upstream/client.ts";
 import type { Principal } from "../../src/core/principal.ts";
 import type { RequestContext } from "../../src/core/context.ts";
@@ -105,13 +106,27 @@ export async function startHarness(
   };
 }
 
-/** The GatewayError a promise rejects with (fails the test if it resolves or rejects otherwise). */
+/**
+ * The GatewayError a product operation rejects with (fails the test if it resolves or rejects
+ * otherwise): the service layer has mapped the adapter's error to the contract's.
+ */
 export async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
   try {
     await promise;
   } catch (error) {
     if (isGatewayError(error)) return error;
     throw new Error(`expected a GatewayError, got ${String(error)}`, { cause: error });
+  }
+  throw new Error("expected a rejection, but the promise resolved");
+}
+
+/** The AdapterError a direct upstream client call rejects with (adapters/ throw their own error type, never a GatewayError). */
+export async function adapterRejection(promise: Promise<unknown>): Promise<AdapterError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isAdapterError(error)) return error;
+    throw new Error(`expected an AdapterError, got ${String(error)}`, { cause: error });
   }
   throw new Error("expected a rejection, but the promise resolved");
 }

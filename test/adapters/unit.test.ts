@@ -8,13 +8,13 @@ import { createTenantResolver, loadTenantsFile } from "../../adapters/tenants.ts
 import { parseBase, path, queryString, segment } from "../../adapters/upstream/base.ts";
 import { parseRetryAfter } from "../../adapters/upstream/errors.ts";
 import { multipartBody } from "../../adapters/upstream/multipart.ts";
-import { GatewayError } from "../../src/core/errors.ts";
+import { AdapterError } from "../../adapters/errors.ts";
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
   } catch (error) {
-    return error instanceof GatewayError ? error.code : `not a GatewayError: ${String(error)}`;
+    return error instanceof AdapterError ? error.code : `not an AdapterError: ${String(error)}`;
   }
   return undefined;
 };
@@ -92,7 +92,7 @@ describe("multipart body", () => {
   };
 
   it("frames fields and the file, with a Content-Length when the size is known", async () => {
-    const errors: GatewayError[] = [];
+    const errors: AdapterError[] = [];
     const body = multipartBody([["name", "Q3.txt"]], { data: Buffer.from("hello"), filename: "résumé \"1\".txt", contentType: "text/plain" }, 100, (e) =>
       errors.push(e),
     );
@@ -105,7 +105,7 @@ describe("multipart body", () => {
   });
 
   it("stops a stream over the limit", async () => {
-    const errors: GatewayError[] = [];
+    const errors: AdapterError[] = [];
     async function* chunks() {
       for (let i = 0; i < 10; i++) yield Buffer.alloc(50);
     }
