@@ -17,11 +17,11 @@ const layers = {
 const toAdapters = forbid("(^|/)adapters/", "A surface reaches adapters through the service layer (src/services, src/products): import its types and helpers from there.");
 const toWiring = forbid("(^|/)gateway\\.ts$", "Import the service layer's types from src/services/index.ts, not from the wiring file (src/gateway.ts imports the surfaces).");
 const toSurfaces = forbid("(^|/)(rest|trpc|graphql|mcp|uploads|http|resolvers)/", "The service layer does not import a surface: surfaces call services, not the reverse.");
-// adapters/ is a leaf library. One import of src/ remains allowed until adapters get their own error
-// type (mapped to the contract's codes by the service layer): GatewayError from src/core/errors.ts.
+// adapters/ is a leaf library: its own options, its own error type (adapters/errors.ts, mapped to
+// the contract's codes by the service layer, src/services/adapter-errors.ts), no import of src/.
 const outOfAdapters = forbid(
-  "(^|/)(src|resolvers)/(?!core/errors\\.ts$)",
-  "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; GatewayError from src/core/errors.ts is the one exception for now).",
+  "(^|/)(src|resolvers)/",
+  "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; throw AdapterError from adapters/errors.ts, which the service layer maps to GatewayError).",
 );
 const outOfCore = forbid("^\\.\\./", "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.");
 

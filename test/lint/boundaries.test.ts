@@ -38,10 +38,12 @@ describe("layer boundaries (eslint.config.js)", () => {
     expect(await lint(planted[1]!, `import type { AppRouter } from "../trpc/router.ts";\nexport type R = AppRouter;\n`)).toEqual(restricted(/does not import a surface/));
   }, 60_000);
 
-  it("adapters importing src/ (the service layer, core's config) is an error; GatewayError is the one import left", async () => {
+  it("adapters importing src/ (the service layer, core's config, core's GatewayError) is an error; their own modules are fine", async () => {
     expect(await lint(planted[4]!, `import type { Services } from "../src/services/index.ts";\nexport type S = Services;\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
     expect(await lint(planted[5]!, `import type { Config } from "../../src/core/config.ts";\nexport type C = Config;\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
-    expect(await lint(planted[5]!, `import { GatewayError } from "../../src/core/errors.ts";\nimport { isSafeSegment } from "./base.ts";\nexport const e = [GatewayError, isSafeSegment];\n`)).toEqual([]);
+    expect(await lint(planted[4]!, `import { GatewayError } from "../src/core/errors.ts";\nexport const e = new GatewayError("NOT_FOUND", "x");\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
+    expect(await lint(planted[5]!, `import { GatewayError } from "../../src/core/errors.ts";\nexport const e = GatewayError;\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
+    expect(await lint(planted[5]!, `import { AdapterError } from "../errors.ts";\nimport { isSafeSegment } from "./base.ts";\nexport const e = [AdapterError, isSafeSegment];\n`)).toEqual([]);
   }, 60_000);
 
   it("a promise left floating, or passed where a callback's result is ignored, is an error", async () => {
