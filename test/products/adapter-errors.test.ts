@@ -14,10 +14,11 @@ import type { FaultSpec } from "../sandbox/index.ts";
 import { productCases, type ProductCase } from "./cases.ts";
 import { JWT_SECRET, runOperation, signAccessToken, startGatewayFor, startProductsEnv, writeTenantsFile, type ProductsEnv, type Surface } from "./harness.ts";
 
-// Short timeouts, no retries (retries are tested in errors.test.ts) and a breaker that never opens,
-// so one failure mode cannot leak into the next.
+// A timeout short enough for the hang case yet long enough for a loaded CI machine (300 ms failed
+// a 400 case as UPSTREAM_TIMEOUT under lint + tsc), no retries (errors.test.ts has them) and a
+// breaker that never opens, so one failure mode cannot leak into the next.
 const GATEWAY_ENV = {
-  UPSTREAM_TIMEOUT_MS: "300",
+  UPSTREAM_TIMEOUT_MS: "1500",
   UPSTREAM_RETRIES: "0",
   UPSTREAM_BREAKER_MIN_CALLS: "1000000",
   UPSTREAM_BREAKER_CONSECUTIVE_FAILURES: "0",
