@@ -14,23 +14,56 @@ const layers = {
   core: ["src/core/**/*.ts"],
   adapters: ["adapters/**/*.ts"],
 };
-const toAdapters = forbid("(^|/)adapters/", "A surface reaches adapters through the service layer (src/services, src/products): import its types and helpers from there.");
-const toWiring = forbid("(^|/)gateway\\.ts$", "Import the service layer's types from src/services/index.ts, not from the wiring file (src/gateway.ts imports the surfaces).");
-const toSurfaces = forbid("(^|/)(rest|trpc|graphql|mcp|uploads|http|resolvers)/", "The service layer does not import a surface: surfaces call services, not the reverse.");
+const toAdapters = forbid(
+  "(^|/)adapters/",
+  "A surface reaches adapters through the service layer (src/services, src/products): import its types and helpers from there.",
+);
+const toWiring = forbid(
+  "(^|/)gateway\\.ts$",
+  "Import the service layer's types from src/services/index.ts, not from the wiring file (src/gateway.ts imports the surfaces).",
+);
+const toSurfaces = forbid(
+  "(^|/)(rest|trpc|graphql|mcp|uploads|http|resolvers)/",
+  "The service layer does not import a surface: surfaces call services, not the reverse.",
+);
 // adapters/ is a leaf library: its own options, its own error type (adapters/errors.ts, mapped to
 // the contract's codes by the service layer, src/services/adapter-errors.ts), no import of src/.
 const outOfAdapters = forbid(
   "(^|/)(src|resolvers)/",
   "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; throw AdapterError from adapters/errors.ts, which the service layer maps to GatewayError).",
 );
-const outOfCore = forbid("^\\.\\./", "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.");
+const outOfCore = forbid(
+  "^\\.\\./",
+  "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.",
+);
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "dist.tmp-*/", "dist.old-*/", "data/", "test/artifacts/", "**/*.generated.ts", "coverage/", "scratch/"] },
+  {
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "dist.tmp-*/",
+      "dist.old-*/",
+      "data/",
+      "test/artifacts/",
+      "**/*.generated.ts",
+      "coverage/",
+      "scratch/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
@@ -40,7 +73,9 @@ export default tseslint.config(
     // Type-aware rules: a promise nobody awaits loses its rejection; one passed where a callback's
     // result is ignored (an event handler, a void-typed parameter) does the same.
     files: ["**/*.ts"],
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["vitest.faults.config.ts"] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ["vitest.faults.config.ts"] }, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",

@@ -24,10 +24,7 @@ export class TenantConfigError extends Error {
   override name = "TenantConfigError";
 }
 
-const tenantsFileSchema = z.record(
-  z.string().regex(TENANT_ID, "tenant ids must match [a-z0-9][a-z0-9-]{0,62}"),
-  z.string(),
-);
+const tenantsFileSchema = z.record(z.string().regex(TENANT_ID, "tenant ids must match [a-z0-9][a-z0-9-]{0,62}"), z.string());
 
 /** Reads and checks a TENANTS_FILE. Throws TenantConfigError naming TENANTS_FILE and the bad entry. */
 export function loadTenantsFile(file: string): Map<string, UpstreamBase> {
@@ -80,7 +77,8 @@ export function createTenantResolver(config: TenantSettings): TenantResolver {
   const operatorOrigins = new Set<string>();
   if (config.API_URL) operatorOrigins.add(new URL(config.API_URL).origin);
   for (const base of map.values()) operatorOrigins.add(base.origin);
-  const tenantPicksHost = template !== undefined && templateHost(template).includes("{tenant}") && config.UPSTREAM_ALLOW_PRIVATE_NETWORKS !== true;
+  const tenantPicksHost =
+    template !== undefined && templateHost(template).includes("{tenant}") && config.UPSTREAM_ALLOW_PRIVATE_NETWORKS !== true;
 
   return {
     resolve(tenant) {

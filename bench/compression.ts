@@ -54,7 +54,8 @@ try {
       const served = raw.headers["content-encoding"] ?? "identity";
       if ((encoding ?? "identity") !== served) throw new Error(`${target.name}: asked ${encoding ?? "identity"}, got ${String(served)}`);
       const result = await autocannon({ url: `${gateway.url}${target.path}`, headers, connections: target.connections, duration: SECONDS });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} ${served}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${target.name} ${served}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       rows.push({ target: target.name, encoding: served, bytes, reqPerSec: result.requests.average });
     }
   }

@@ -11,7 +11,11 @@ import { renderDocument } from "../src/documents/render/index.ts";
 import { corpusReadmes, docxText, mapLimit, pandocRun, readerText, score, words, type Score } from "../test/documents/render/corpus.ts";
 
 const pandoc = process.env["PANDOC_PATH"] ?? "pandoc";
-const files = corpusReadmes(process.argv[2] === "all" ? Number.MAX_SAFE_INTEGER : Number(process.argv[2] ?? 40), 120_000, (p) => statSync(p).size);
+const files = corpusReadmes(
+  process.argv[2] === "all" ? Number.MAX_SAFE_INTEGER : Number(process.argv[2] ?? 40),
+  120_000,
+  (p) => statSync(p).size,
+);
 const dir = await mkdtemp(join(tmpdir(), "wg-fidelity-"));
 
 interface Row {
@@ -34,10 +38,19 @@ try {
     await pandocRun(pandoc, ["-f", "gfm", "-t", "docx", "-o", out], markdown);
     const pandocMs = performance.now() - started;
     const [ours, theirs] = await Promise.all([docxText(pandoc, docx), docxText(pandoc, await readFile(out))]);
-    return { file: file.slice(file.lastIndexOf("node_modules/") + 13), ours: score(words(ours), reference), pandoc: score(words(theirs), reference), oursMs, pandocMs };
+    return {
+      file: file.slice(file.lastIndexOf("node_modules/") + 13),
+      ours: score(words(ours), reference),
+      pandoc: score(words(theirs), reference),
+      oursMs,
+      pandocMs,
+    };
   });
   const total = (pick: (r: Row) => Score) => {
-    const sum = rows.reduce((a, r) => ({ common: a.common + pick(r).common, ours: a.ours + pick(r).ours, reference: a.reference + pick(r).reference }), { common: 0, ours: 0, reference: 0 });
+    const sum = rows.reduce(
+      (a, r) => ({ common: a.common + pick(r).common, ours: a.ours + pick(r).ours, reference: a.reference + pick(r).reference }),
+      { common: 0, ours: 0, reference: 0 },
+    );
     return { precision: sum.common / sum.ours, recall: sum.common / sum.reference };
   };
   const lowest = (pick: (r: Row) => Score) =>

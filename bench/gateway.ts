@@ -75,7 +75,7 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
     if (child.exitCode === null) child.kill("SIGTERM");
     await exitOf(child);
   };
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode})`);
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
@@ -189,7 +189,10 @@ export async function measure(
  * `overallRate` instead sends each connection's whole per-second budget at the top of every
  * second, which measures the drain time of a burst rather than the latency the gateway adds.
  */
-export async function paced(target: Target, options: { rate: number; seconds: number; connections: number }): Promise<{ p50: number; p90: number; p99: number; requests: number; failed: number }> {
+export async function paced(
+  target: Target,
+  options: { rate: number; seconds: number; connections: number },
+): Promise<{ p50: number; p90: number; p99: number; requests: number; failed: number }> {
   const agent = new Agent({ connections: options.connections, pipelining: 1 });
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
@@ -219,12 +222,22 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   }
   await Promise.all(inflight);
   await agent.close();
-  return { p50: quantile(latencies, 0.5), p90: quantile(latencies, 0.9), p99: quantile(latencies, 0.99), requests: latencies.length, failed };
+  return {
+    p50: quantile(latencies, 0.5),
+    p90: quantile(latencies, 0.9),
+    p99: quantile(latencies, 0.99),
+    requests: latencies.length,
+    failed,
+  };
 }
 
 /** Fails loudly when a target does not answer 200 with what it should (a bench of errors is no bench). */
 export async function check(target: Target, valid: (body: unknown) => boolean): Promise<void> {
-  const response = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers ?? {}, ...(target.body ? { body: target.body } : {}) });
+  const response = await fetch(target.url, {
+    method: target.method ?? "GET",
+    headers: target.headers ?? {},
+    ...(target.body ? { body: target.body } : {}),
+  });
   const text = await response.text();
   let body: unknown;
   try {
@@ -274,7 +287,11 @@ export function hottest(profilePath: string, top = 20): string[] {
     let where = frame.url;
     for (let up = parentOf.get(id); !where && up !== undefined; up = parentOf.get(up)) where = byId.get(up)!.callFrame.url;
     add(byPackage, frame.url ? packageOf(frame.url) : where ? `${packageOf(where)} (native)` : frame.functionName, us);
-    add(byFunction, `${frame.functionName || "(anonymous)"} ${frame.url ? `${packageOf(frame.url)}:${frame.lineNumber + 1}` : ""}`.trim(), us);
+    add(
+      byFunction,
+      `${frame.functionName || "(anonymous)"} ${frame.url ? `${packageOf(frame.url)}:${frame.lineNumber + 1}` : ""}`.trim(),
+      us,
+    );
   });
   const list = (map: Map<string, number>) =>
     [...map.entries()]

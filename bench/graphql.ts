@@ -10,7 +10,19 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { openSqliteStore } from "../src/documents/store/sqlite.ts";
-import { check, hottest, latestProfile, measure, ms, pad, peakRssMb, startGateway, type Child, type Measured, type Target } from "./gateway.ts";
+import {
+  check,
+  hottest,
+  latestProfile,
+  measure,
+  ms,
+  pad,
+  peakRssMb,
+  startGateway,
+  type Child,
+  type Measured,
+  type Target,
+} from "./gateway.ts";
 
 const profile = process.argv.includes("--profile");
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8);
@@ -31,7 +43,10 @@ try {
     const response = await fetch(`${gateway.url}/api/v1/documents`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ name: `Bench document ${i}`, markdown: `# Document ${i}\n\nSome **bold** text, a [link](https://example.com) and a list:\n\n- one\n- two\n` }),
+      body: JSON.stringify({
+        name: `Bench document ${i}`,
+        markdown: `# Document ${i}\n\nSome **bold** text, a [link](https://example.com) and a list:\n\n- one\n- two\n`,
+      }),
     });
     if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
   }
@@ -78,7 +93,19 @@ ${row(t)}
   ratio tRPC / REST      ${(t.rps / r.rps).toFixed(2)}   target ≥ 0.6
   gateway peak RSS (VmHWM)  ${rss.toFixed(0)} MB
 `);
-  console.log(JSON.stringify({ documents: DOCUMENTS, connections, seconds, rest: r, graphql: g, trpc: t, graphqlRatio: g.rps / r.rps, trpcRatio: t.rps / r.rps, gatewayPeakRssMb: rss }));
+  console.log(
+    JSON.stringify({
+      documents: DOCUMENTS,
+      connections,
+      seconds,
+      rest: r,
+      graphql: g,
+      trpc: t,
+      graphqlRatio: g.rps / r.rps,
+      trpcRatio: t.rps / r.rps,
+      gatewayPeakRssMb: rss,
+    }),
+  );
 } finally {
   await gateway?.stop();
   if (profile) {

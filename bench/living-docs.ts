@@ -31,7 +31,12 @@ function noisePng(size = 600): Buffer {
   header.writeUInt32BE(size, 4);
   header.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.concat(Array.from({ length: size }, () => Buffer.concat([Buffer.from([0]), randomBytes(size * 3)])));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 // A .docx of about 1 MB as people send them: a long report (200,000 characters of mixed markdown)
@@ -86,18 +91,20 @@ try {
   const updateTimes: number[] = [];
   for (let i = 0; i < 5; i++) updateTimes.push((await timed(() => put(imported.id, `${markdown}\n\nedit ${i}`)))[0]);
 
-  const small = await (
+  const small = (await (
     await fetch(`${gateway.url}/api/v1/documents`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ name: "small", markdown: "# Small\n\nA short document." }),
     })
-  ).json() as { id: string };
+  ).json()) as { id: string };
   const smallReadTimes: number[] = [];
   let busy = true;
   const probe = (async () => {
     while (busy) {
-      smallReadTimes.push((await timed(() => fetch(`${gateway.url}/api/v1/documents/${small.id}`, { headers: auth }).then((r) => r.arrayBuffer())))[0]);
+      smallReadTimes.push(
+        (await timed(() => fetch(`${gateway.url}/api/v1/documents/${small.id}`, { headers: auth }).then((r) => r.arrayBuffer())))[0],
+      );
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   })();

@@ -78,7 +78,13 @@ async function runScenario({ label, replicas, postgres }: Scenario) {
           (gw) =>
             new Promise<autocannon.Result>((resolve, reject) =>
               autocannon(
-                { url: gw.url, connections: Math.max(1, Math.round(CONNECTIONS / replicas)), duration: seconds, headers: { authorization: `Bearer ${key}` }, requests },
+                {
+                  url: gw.url,
+                  connections: Math.max(1, Math.round(CONNECTIONS / replicas)),
+                  duration: seconds,
+                  headers: { authorization: `Bearer ${key}` },
+                  requests,
+                },
                 (error, result) => (error ? reject(error) : resolve(result)),
               ),
             ),
@@ -86,7 +92,9 @@ async function runScenario({ label, replicas, postgres }: Scenario) {
       );
     await load(3); // warm-up: JIT, pool connections
     const backends = async () =>
-      postgres ? (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [app])).rows.map((r) => r.pid) : [];
+      postgres
+        ? (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [app])).rows.map((r) => r.pid)
+        : [];
     const pgPidsBefore = await backends();
     const gwBefore = gateways.map((gw) => cpuMs(gw.child.pid!));
     const pgBefore = new Map(pgPidsBefore.map((pid) => [pid, cpuMs(pid)]));
@@ -131,7 +139,10 @@ const ratios: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   for (const [i, scenario] of scenarios.entries()) runs[i]!.push(await runScenario(scenario));
   ratios.push(runs[1]![round]!.rps / runs[0]![round]!.rps);
-  if (ROUNDS > 1) console.log(`  round ${round + 1}: ${runs.map((r) => r[round]!.rps.toFixed(0)).join(" / ")} req/s, PostgreSQL / SQLite ×${ratios[round]!.toFixed(2)}`);
+  if (ROUNDS > 1)
+    console.log(
+      `  round ${round + 1}: ${runs.map((r) => r[round]!.rps.toFixed(0)).join(" / ")} req/s, PostgreSQL / SQLite ×${ratios[round]!.toFixed(2)}`,
+    );
 }
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -144,7 +155,8 @@ const rows = runs.map((results) => ({
   p99: median(results.map((r) => r.p99)),
   errors: results.reduce((sum, r) => sum + r.errors, 0),
   gatewayCpuMsPerRequest: median(results.map((r) => r.gatewayCpuMsPerRequest)),
-  postgresCpuMsPerRequest: results[0]!.postgresCpuMsPerRequest === undefined ? undefined : median(results.map((r) => r.postgresCpuMsPerRequest!)),
+  postgresCpuMsPerRequest:
+    results[0]!.postgresCpuMsPerRequest === undefined ? undefined : median(results.map((r) => r.postgresCpuMsPerRequest!)),
   generatorShare: median(results.map((r) => r.generatorShare)),
 }));
 console.log(

@@ -104,4 +104,6 @@ console.log(row("dist", dist));
 console.log(
   `  dist/tsx: start-up ×${(dist.readyMs / tsx.readyMs).toFixed(2)}, RSS ×${(dist.rssReadyMb / tsx.rssReadyMb).toFixed(2)}, after a create ×${(dist.rssAfterCreateMb / tsx.rssAfterCreateMb).toFixed(2)}`,
 );
-console.log(`  every run (ms): tsx ${runs.tsx.map((s) => s.readyMs.toFixed(0)).join(", ")}; dist ${runs.dist.map((s) => s.readyMs.toFixed(0)).join(", ")}`);
+console.log(
+  `  every run (ms): tsx ${runs.tsx.map((s) => s.readyMs.toFixed(0)).join(", ")}; dist ${runs.dist.map((s) => s.readyMs.toFixed(0)).join(", ")}`,
+);

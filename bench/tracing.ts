@@ -40,9 +40,15 @@ async function startGatewayIn(cwd: string, env: Record<string, string>): Promise
     if (child.exitCode === null) child.kill("SIGTERM");
     if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
   };
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`gateway in ${cwd} exited (${child.exitCode})`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { child, pid: child.pid!, url, stop };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, pid: child.pid!, url, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();
@@ -68,7 +74,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 
 async function main(): Promise<void> {
   const secret = "bench-secret-bench-secret-bench-secret-42";
-  const token = await new SignJWT({ scope: "docs:read" }).setProtectedHeader({ alg: "HS256" }).setSubject("bench").setExpirationTime("2h").sign(new TextEncoder().encode(secret));
+  const token = await new SignJWT({ scope: "docs:read" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("bench")
+    .setExpirationTime("2h")
+    .sign(new TextEncoder().encode(secret));
   const sink = await startSink();
   const sandbox = await startSandboxProcess({ SANDBOX_TOKENS: token });
   const dirs: string[] = [];
@@ -77,7 +87,14 @@ async function main(): Promise<void> {
     const start = async (cwd: string, extra: Record<string, string>) => {
       const dataDir = await mkdtemp(join(tmpdir(), "wg-bench-trace-"));
       dirs.push(dataDir);
-      const gateway = await startGatewayIn(cwd, { API_URL: sandbox.url, JWT_SECRET: secret, DATA_DIR: dataDir, RENDER_WORKERS: "1", OTEL_EXPORTER_OTLP_ENDPOINT: "", ...extra });
+      const gateway = await startGatewayIn(cwd, {
+        API_URL: sandbox.url,
+        JWT_SECRET: secret,
+        DATA_DIR: dataDir,
+        RENDER_WORKERS: "1",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "",
+        ...extra,
+      });
       gateways.push(gateway);
       return gateway;
     };
@@ -96,8 +113,13 @@ async function main(): Promise<void> {
       headers: { ...auth, "content-type": "application/json" },
       body: query,
     });
-    const targets = [target("(a) tracing off", off), ...(on ? [target("(b) tracing on", on)] : []), ...(baseline ? [target("(c) baseline", baseline)] : [])];
-    for (const t of targets) await check(t, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
+    const targets = [
+      target("(a) tracing off", off),
+      ...(on ? [target("(b) tracing on", on)] : []),
+      ...(baseline ? [target("(c) baseline", baseline)] : []),
+    ];
+    for (const t of targets)
+      await check(t, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
 
     const pids = [off.pid, ...(on ? [on.pid] : []), ...(baseline ? [baseline.pid] : [])];
     const rounds: Measured[][] = [];
@@ -108,7 +130,9 @@ async function main(): Promise<void> {
         round.push(await measure(t, { connections: 50, seconds: SECONDS, watch: { gateway: pids[j] as number } }));
       }
       rounds.push(round);
-      console.log(`round ${i + 1}: ${round.map((m) => `${m.name} ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, ${m.cpuPer1k["gateway"]?.toFixed(2)} CPU-s/1k, non-2xx ${m.non2xx}`).join(" | ")}`);
+      console.log(
+        `round ${i + 1}: ${round.map((m) => `${m.name} ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, ${m.cpuPer1k["gateway"]?.toFixed(2)} CPU-s/1k, non-2xx ${m.non2xx}`).join(" | ")}`,
+      );
     }
     const ratio = (k: number, of: (m: Measured) => number) => rounds.map((r) => of(r[k] as Measured) / of(r[0] as Measured));
     const rps = (m: Measured) => m.rps;

@@ -28,7 +28,9 @@ if (reason === undefined) {
   const sources = new URL("../src/cli/index.ts", import.meta.url);
   const tsx = existsSync(sources) ? await import("tsx/esm/api").catch(() => undefined) : undefined;
   if (!tsx) {
-    process.stderr.write(`workspace-gateway: ${reason} and the sources cannot run here (tsx, a devDependency, and src/ are needed): run \`npm run build\`, or reinstall the package\n`);
+    process.stderr.write(
+      `workspace-gateway: ${reason} and the sources cannot run here (tsx, a devDependency, and src/ are needed): run \`npm run build\`, or reinstall the package\n`,
+    );
     process.exit(1);
   }
   // stderr only: stdout may be an MCP stdio channel or --json output.

@@ -41,7 +41,8 @@ export const documentHistoryResolvers: Resolvers = {
         nextCursor: page.nextCursor,
       });
     },
-    shares: async (document, _args, { services, request }) => (await services.documents.shares(await request(), { id: document.id })).shares,
+    shares: async (document, _args, { services, request }) =>
+      (await services.documents.shares(await request(), { id: document.id })).shares,
   },
   DocumentVersion: {
     source: (v) => v.source.toUpperCase() as DocumentVersionSource,

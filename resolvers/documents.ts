@@ -17,7 +17,8 @@ function checkAfter(after: string): string {
 }
 
 /** GraphQL's enum in the service's words (text | markdown); null is the default, TEXT. */
-export const serviceFormat = (format: DocumentFormat | null | undefined): "text" | "markdown" => (format === "MARKDOWN" ? "markdown" : "text");
+export const serviceFormat = (format: DocumentFormat | null | undefined): "text" | "markdown" =>
+  format === "MARKDOWN" ? "markdown" : "text";
 
 /** A text read's arguments as the service takes them. */
 export const textArgs = (args: { maxChars?: number | null; format?: DocumentFormat | null }) => ({
@@ -34,7 +35,10 @@ const pageArgs = (args: { first?: number | null; after?: string | null }) => ({
 export const documentsResolvers: Resolvers = {
   Query: {
     documents: async (_root, args, { services, request }) => {
-      const page = await services.documents.list(await request(), { ...(args.query == null ? {} : { query: args.query }), ...pageArgs(args) });
+      const page = await services.documents.list(await request(), {
+        ...(args.query == null ? {} : { query: args.query }),
+        ...pageArgs(args),
+      });
       return toConnection({ items: page.documents, cursorOf: (d) => encodeCursor(d.id), nextCursor: page.nextCursor });
     },
     document: async (_root, { id }, { services, request }) => services.documents.get(await request(), { id }),

@@ -21,7 +21,8 @@ export const mailResolvers: Resolvers = {
     },
   },
   Mutation: {
-    sendMessage: async (_root, { input }, { services, request }) => services.products.messages.send(await request(), defined(input) as never),
+    sendMessage: async (_root, { input }, { services, request }) =>
+      services.products.messages.send(await request(), defined(input) as never),
     createDraft: async (_root, { input }, { services, request }) =>
       services.products.messages.createDraft(await request(), defined(input) as never),
     createBooking: async (_root, { input }, { services, request }) =>

@@ -64,9 +64,13 @@ export const Upload = new GraphQLScalarType<File, never>({
   },
   parseValue: (value) => {
     if (value instanceof Blob || isBlobLike(value)) return value as File;
-    throw new GraphQLError("Upload must be a file sent with the GraphQL multipart request spec", { extensions: { code: "BAD_USER_INPUT" } });
+    throw new GraphQLError("Upload must be a file sent with the GraphQL multipart request spec", {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
   },
   parseLiteral: () => {
-    throw new GraphQLError("Upload must be a file sent with the GraphQL multipart request spec", { extensions: { code: "BAD_USER_INPUT" } });
+    throw new GraphQLError("Upload must be a file sent with the GraphQL multipart request spec", {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
   },
 });

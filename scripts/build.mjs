@@ -17,7 +17,17 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const dist = join(root, "dist");
 const stamp = join(dist, ".build-stamp");
 /** Everything the build reads: a change to any of these makes dist/ stale. */
-const inputs = ["src", "resolvers", "adapters", "schema", "docs", "package.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+const inputs = [
+  "src",
+  "resolvers",
+  "adapters",
+  "schema",
+  "docs",
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "scripts/build.mjs",
+];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -70,7 +80,10 @@ function emit(out) {
   if (!existsSync(tsc)) {
     throw new Error("TypeScript is not installed (a devDependency): run `npm install` (not `--omit=dev`) before building");
   }
-  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--noCheck", "--outDir", out], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--noCheck", "--outDir", out], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (result.status !== 0) throw new Error(`tsc failed (exit ${result.status ?? result.signal})`);
 
   mkdirSync(join(out, "schema"), { recursive: true });
@@ -85,7 +98,10 @@ function emit(out) {
   mkdirSync(dirname(join(out, bootstrap)), { recursive: true });
   copyFileSync(join(root, bootstrap), join(out, bootstrap));
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  writeFileSync(join(out, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(
+    join(out, "package.json"),
+    `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`,
+  );
   writeFileSync(join(out, ".build-stamp"), `${new Date().toISOString()}\n`);
 }
 

@@ -56,7 +56,8 @@ async function verify(example: Example): Promise<void> {
     // not JSON: the check sees the text
   }
   const problem = example.check(response.status, body);
-  if (problem) throw new Error(`demo example "${example.title}" does not work: ${problem}\n  HTTP ${response.status}: ${text.slice(0, 500)}`);
+  if (problem)
+    throw new Error(`demo example "${example.title}" does not work: ${problem}\n  HTTP ${response.status}: ${text.slice(0, 500)}`);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
@@ -179,7 +180,13 @@ async function main(): Promise<void> {
             body: JSON.stringify({ name: "Demo notes", markdown: "# Demo\n\nThe gateway renders **markdown** to .docx.\n\n- one\n- two" }),
             check: expectStatus(201),
           },
-          { title: "list documents", method: "GET", url: `${gw}/api/v1/documents?limit=5`, headers: bearer(apiKey), check: expectStatus(200) },
+          {
+            title: "list documents",
+            method: "GET",
+            url: `${gw}/api/v1/documents?limit=5`,
+            headers: bearer(apiKey),
+            check: expectStatus(200),
+          },
         ],
       },
       {
@@ -190,7 +197,33 @@ async function main(): Promise<void> {
             method: "POST",
             url: `${gw}/graphql`,
             headers: { ...bearer(accessToken), ...json },
-            body: graphql(`{ viewer { id tenant scopes credentialKind } messages(folder: "inbox", first: 3) { edges { node { subject from { email } thread { subject } } } pageInfo { hasNextPage endCursor } } }`),
+            body: graphql(`
+              {
+                viewer {
+                  id
+                  tenant
+                  scopes
+                  credentialKind
+                }
+                messages(folder: "inbox", first: 3) {
+                  edges {
+                    node {
+                      subject
+                      from {
+                        email
+                      }
+                      thread {
+                        subject
+                      }
+                    }
+                  }
+                  pageInfo {
+                    hasNextPage
+                    endCursor
+                  }
+                }
+              }
+            `),
             check: graphqlOk,
           },
           {
@@ -198,7 +231,25 @@ async function main(): Promise<void> {
             method: "POST",
             url: `${gw}/graphql`,
             headers: { ...bearer(accessToken), ...json },
-            body: graphql(`{ invoices(status: "open", first: 3) { edges { node { number customer { name } total currency } } } dataQuery(question: "invoice totals by customer") { answer } }`),
+            body: graphql(`
+              {
+                invoices(status: "open", first: 3) {
+                  edges {
+                    node {
+                      number
+                      customer {
+                        name
+                      }
+                      total
+                      currency
+                    }
+                  }
+                }
+                dataQuery(question: "invoice totals by customer") {
+                  answer
+                }
+              }
+            `),
             check: graphqlOk,
           },
         ],

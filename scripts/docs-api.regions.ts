@@ -15,8 +15,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
 const code = (text: string) => `\`${text}\``;
 const row = (cells: string[]) => `| ${cells.map(cell).join(" | ")} |`;
-const table = (header: string[], rows: string[][]) =>
-  [row(header), `|${header.map(() => "---").join("|")}|`, ...rows.map(row)].join("\n");
+const table = (header: string[], rows: string[][]) => [row(header), `|${header.map(() => "---").join("|")}|`, ...rows.map(row)].join("\n");
 const yesNo = (value: boolean) => (value ? "yes" : "no");
 
 /** The REST routes: every path and method of the OpenAPI document, with its scope and status codes. */
@@ -30,7 +29,13 @@ export function restRoutes(): string {
       const summary = op.summary ?? "";
       // The scope is stated in each summary ("(scope docs:read)"); `security: []` means no credential.
       const scope = /\(scope (docs:\w+)\)/.exec(summary)?.[1];
-      const needs = scope ? code(scope) : op.security?.length === 0 ? "none" : /access token/.test(summary) ? "an access token" : "a credential";
+      const needs = scope
+        ? code(scope)
+        : op.security?.length === 0
+          ? "none"
+          : /access token/.test(summary)
+            ? "an access token"
+            : "a credential";
       rows.push([`${code(`${method.toUpperCase()} ${path}`)}`, needs, summary, Object.keys(op.responses ?? {}).join(", ")]);
     }
   }
@@ -40,14 +45,17 @@ export function restRoutes(): string {
 /** Query and Mutation root fields of the printed SDL, with their arguments, types and descriptions. */
 export function graphqlRootFields(sdl = readFileSync(new URL("../schema/schema.graphql", import.meta.url), "utf8")): string {
   const roots = parse(sdl).definitions.filter(
-    (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && (d.name.value === "Query" || d.name.value === "Mutation"),
+    (d): d is ObjectTypeDefinitionNode =>
+      d.kind === Kind.OBJECT_TYPE_DEFINITION && (d.name.value === "Query" || d.name.value === "Mutation"),
   );
   // Query first, as readers look for reads before writes.
   roots.sort((a, b) => (a.name.value === "Query" ? -1 : b.name.value === "Query" ? 1 : 0));
   const rows = roots.flatMap((root) =>
     (root.fields ?? []).map((f) => [
       code(`${root.name.value}.${f.name.value}`),
-      (f.arguments ?? []).map((a) => code(`${a.name.value}: ${print(a.type)}${a.defaultValue ? ` = ${print(a.defaultValue)}` : ""}`)).join(", ") || "—",
+      (f.arguments ?? [])
+        .map((a) => code(`${a.name.value}: ${print(a.type)}${a.defaultValue ? ` = ${print(a.defaultValue)}` : ""}`))
+        .join(", ") || "—",
       code(print(f.type)),
       f.description?.value ?? "",
     ]),
@@ -76,7 +84,15 @@ export function mcpTools(): string {
   const rows = tools.map((t) => {
     const a = t.annotations;
     const operation = operationOfTool.get(t.name);
-    return [code(t.name), t.title, operation ? code(operation) : "— (documents)", yesNo(a.readOnlyHint), yesNo(a.destructiveHint), yesNo(a.idempotentHint), yesNo(a.openWorldHint)];
+    return [
+      code(t.name),
+      t.title,
+      operation ? code(operation) : "— (documents)",
+      yesNo(a.readOnlyHint),
+      yesNo(a.destructiveHint),
+      yesNo(a.idempotentHint),
+      yesNo(a.openWorldHint),
+    ];
   });
   return table(["tool", "title", "operation (tRPC)", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"], rows);
 }

@@ -27,13 +27,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const gateway = await createGateway(config);
-  const running = await listen(gateway, { port: config.PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS }).catch(
-    async (error: unknown) => {
-      await gateway.close();
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ConfigError(`HOST/PORT: cannot listen on ${config.HOST}:${config.PORT}: ${reason}`, { cause: error });
-    },
-  );
+  const running = await listen(gateway, {
+    port: config.PORT,
+    host: config.HOST,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
+  }).catch(async (error: unknown) => {
+    await gateway.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`HOST/PORT: cannot listen on ${config.HOST}:${config.PORT}: ${reason}`, { cause: error });
+  });
   const envFile = loadedEnvFile();
   gateway.logger.info(
     {

@@ -75,7 +75,10 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
     });
   const loopback = /^(localhost|127(\.\d{1,3}){3}|::1)$/i.test(options.host);
   if (!loopback && metricsPort === undefined && gateway.config.METRICS_TOKEN === undefined) {
-    gateway.logger.warn({ host: options.host }, "/metrics is open to anyone who can reach this port: set METRICS_TOKEN or METRICS_PORT (docs/security.md)");
+    gateway.logger.warn(
+      { host: options.host },
+      "/metrics is open to anyone who can reach this port: set METRICS_TOKEN or METRICS_PORT (docs/security.md)",
+    );
   }
   return new Promise((resolve, reject) => {
     const { headersTimeout, requestTimeout, connectionsCheckingInterval } = timeouts(gateway);

@@ -41,7 +41,9 @@ const UNSAFE_SEGMENT = /[/\\\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isSafeSegment(value: string): boolean {
-  return value.length > 0 && value.length <= 256 && value !== "." && value !== ".." && !UNSAFE_SEGMENT.test(value) && !LONE_SURROGATE.test(value);
+  return (
+    value.length > 0 && value.length <= 256 && value !== "." && value !== ".." && !UNSAFE_SEGMENT.test(value) && !LONE_SURROGATE.test(value)
+  );
 }
 
 /** encodeURIComponent, with a lone surrogate sent as U+FFFD (as any UTF-8 encoder does) instead of throwing. */

@@ -16,7 +16,16 @@ import { guardedConnector } from "./address-guard.ts";
 import { queryString, type QueryValue, type UpstreamBase } from "./base.ts";
 import { CircuitBreaker, circuitStateValue, type BreakerSettings, type CircuitState, type Ticket } from "./breaker.ts";
 import { admit } from "./hold.ts";
-import { AttemptFailed, bodyFailure, describeInvalid, statusFailure, transportFailure, type Failure, type Outcome, type Verdict } from "./errors.ts";
+import {
+  AttemptFailed,
+  bodyFailure,
+  describeInvalid,
+  statusFailure,
+  transportFailure,
+  type Failure,
+  type Outcome,
+  type Verdict,
+} from "./errors.ts";
 import type { UpstreamMetrics } from "./metrics.ts";
 import { isValidContentType, multipartBody, type UploadFile } from "./multipart.ts";
 import { retryDelay, sleep, type RetrySettings } from "./retry.ts";
@@ -485,7 +494,8 @@ export function createUpstreamClient(options: UpstreamClientOptions = {}): Upstr
           response = await request(call, req, "POST", a, multipart.body, headers, headersTimeout);
         } catch (error) {
           discard(multipart.body);
-          if (streamError) throw new AttemptFailed({ error: streamError, outcome: "invalid_response", verdict: "neutral", retryable: false });
+          if (streamError)
+            throw new AttemptFailed({ error: streamError, outcome: "invalid_response", verdict: "neutral", retryable: false });
           throw error;
         }
         return readJson(response, req.schema);

@@ -98,7 +98,11 @@ export function statusFailure(status: number, body: string, retryAfterHeader: st
   if (status >= 500) {
     return {
       // An upstream that says when to come back (503 + Retry-After) is worth passing on.
-      error: new AdapterError("UPSTREAM_ERROR", `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`, retryAfter === undefined ? {} : { retryAfter }),
+      error: new AdapterError(
+        "UPSTREAM_ERROR",
+        `Upstream error (HTTP ${status})${message ? `: ${message}` : ""}`,
+        retryAfter === undefined ? {} : { retryAfter },
+      ),
       outcome: "server_error",
       verdict: "failure",
       retryable: RETRYABLE_STATUS.has(status),
@@ -182,9 +186,13 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
     if (isDeadlineExceeded(signal.reason)) {
       // The request's own time is up: a timeout for the caller, not a verdict on the upstream.
       return {
-        error: new AdapterError("UPSTREAM_TIMEOUT", `The upstream did not answer within the request's deadline of ${signal.reason.deadlineMs} ms`, {
-          cause: error,
-        }),
+        error: new AdapterError(
+          "UPSTREAM_TIMEOUT",
+          `The upstream did not answer within the request's deadline of ${signal.reason.deadlineMs} ms`,
+          {
+            cause: error,
+          },
+        ),
         outcome: "timeout",
         verdict: "neutral",
         retryable: false,
@@ -203,7 +211,9 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
     // A tenant host that resolves to a loopback/private address (docs/resilience.md): refused
     // as the tenant id pattern is, and said without naming the address.
     return {
-      error: new AdapterError("FORBIDDEN", "The tenant's upstream address is not allowed (loopback, private or link-local network)", { cause: error }),
+      error: new AdapterError("FORBIDDEN", "The tenant's upstream address is not allowed (loopback, private or link-local network)", {
+        cause: error,
+      }),
       outcome: "blocked",
       verdict: "neutral",
       retryable: false,

@@ -8,12 +8,7 @@ import { Readable } from "node:stream";
 import { AdapterError } from "../errors.ts";
 
 /** What an upload's bytes may come from. */
-export type UploadData =
-  | Blob
-  | Uint8Array
-  | ReadableStream<Uint8Array>
-  | NodeJS.ReadableStream
-  | AsyncIterable<Uint8Array | string>;
+export type UploadData = Blob | Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream | AsyncIterable<Uint8Array | string>;
 
 export interface UploadFile {
   data: UploadData;

@@ -33,10 +33,7 @@ export interface CreateApiKeyInput {
 const idPattern = /^[A-Za-z0-9._@:-]{1,128}$/;
 const tenantPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-export async function createApiKey(
-  store: KeyStore,
-  input: CreateApiKeyInput,
-): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(store: KeyStore, input: CreateApiKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
   if (!idPattern.test(input.userId)) throw new GatewayError("BAD_USER_INPUT", "user id must be 1-128 of [A-Za-z0-9._@:-]");
   if (input.tenant && !tenantPattern.test(input.tenant)) {
     throw new GatewayError("BAD_USER_INPUT", "tenant must match [a-z0-9][a-z0-9-]{0,62}");

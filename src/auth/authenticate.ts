@@ -16,7 +16,8 @@ export function createAuthenticator(deps: { store: KeyStore; verifyAccessToken: 
     async authenticate(authorization) {
       if (!authorization) throw unauthenticated("Missing Authorization header (expected: Bearer <token>)");
       // Checked before the pattern: a regular expression over an oversized header costs for nothing.
-      if (authorization.length > MAX_CREDENTIAL_LENGTH + 16) throw unauthenticated(`Credential longer than ${MAX_CREDENTIAL_LENGTH} characters`);
+      if (authorization.length > MAX_CREDENTIAL_LENGTH + 16)
+        throw unauthenticated(`Credential longer than ${MAX_CREDENTIAL_LENGTH} characters`);
       const match = bearerPattern.exec(authorization);
       if (!match?.[1]) throw unauthenticated("Malformed Authorization header (expected: Bearer <token>)");
       const token = match[1];

@@ -10,7 +10,8 @@ import { cidrPattern } from "../core/address.ts";
 export type ClientAddressResolver = (peer: string | undefined, forwardedFor: () => string | null | undefined) => string;
 
 /** An IPv4 address as Node reports it on a dual-stack socket (`::ffff:10.0.0.1`) → `10.0.0.1`. */
-const unmapped = (address: string): string => (address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
+const unmapped = (address: string): string =>
+  address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 
 /** An X-Forwarded-For entry → an address, or null: `1.2.3.4`, `1.2.3.4:5678`, `[::1]:80`, `::1`. */
 function entryAddress(entry: string): string | null {

@@ -41,7 +41,11 @@ async function main(argv: string[]): Promise<number> {
     const init = rest.includes("--init");
     const store = await openStore(config, { create: init });
     try {
-      await runKeys(store, rest.filter((arg) => arg !== "--init"), (line) => process.stdout.write(`${line}\n`));
+      await runKeys(
+        store,
+        rest.filter((arg) => arg !== "--init"),
+        (line) => process.stdout.write(`${line}\n`),
+      );
     } finally {
       await store.close();
     }

@@ -41,11 +41,27 @@ export async function runKeys(store: KeyStore, argv: string[], out: (line: strin
       const { key, record } = await createApiKey(store, {
         userId: values.user,
         tenant: values.tenant ?? null,
-        ...(values.scopes ? { scopes: values.scopes.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+        ...(values.scopes
+          ? {
+              scopes: values.scopes
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean),
+            }
+          : {}),
         expiresInMs: values["expires-in"] ? parseDuration(values["expires-in"]) : null,
       });
       if (values.json) {
-        out(JSON.stringify({ key, id: record.id, userId: record.userId, tenant: record.tenant, scopes: record.scopes, expiresAt: record.expiresAt }));
+        out(
+          JSON.stringify({
+            key,
+            id: record.id,
+            userId: record.userId,
+            tenant: record.tenant,
+            scopes: record.scopes,
+            expiresAt: record.expiresAt,
+          }),
+        );
       } else {
         out(key);
         process.stderr.write(
@@ -69,7 +85,11 @@ export async function runKeys(store: KeyStore, argv: string[], out: (line: strin
       }));
       if (values.json) out(JSON.stringify(rows));
       else if (rows.length === 0) out("No keys.");
-      else for (const r of rows) out(`${r.id}\t${r.userId}\t${r.tenant ?? "-"}\t${r.scopes.join(",")}\t${r.prefix}\t${r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt ? `expires ${r.expiresAt}` : "active"}`);
+      else
+        for (const r of rows)
+          out(
+            `${r.id}\t${r.userId}\t${r.tenant ?? "-"}\t${r.scopes.join(",")}\t${r.prefix}\t${r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt ? `expires ${r.expiresAt}` : "active"}`,
+          );
       return;
     }
     case "revoke": {

@@ -62,7 +62,9 @@ const dataOf = (error: unknown): unknown => {
  */
 export function isGatewayError(error: unknown): error is GatewayClientError {
   const data = dataOf(error);
-  return error instanceof Error && !!data && typeof data === "object" && typeof (data as { gatewayCode?: unknown }).gatewayCode === "string";
+  return (
+    error instanceof Error && !!data && typeof data === "object" && typeof (data as { gatewayCode?: unknown }).gatewayCode === "string"
+  );
 }
 
 /**

@@ -9,12 +9,19 @@ const optionalUrl = z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ 
 /** Comma-separated origins (`https://app.example.com`, `http://localhost:3000`), each exactly as a browser sends it. */
 const originList = z
   .preprocess(emptyToUndefined, z.string().default(""))
-  .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
-  .refine((list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o), "must be comma-separated origins like https://app.example.com (scheme, host, port; no path)");
+  .transform((v) =>
+    v
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o),
+    "must be comma-separated origins like https://app.example.com (scheme, host, port; no path)",
+  );
 const int = (def: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
-const ratio = (def: number, min: number, max: number) =>
-  z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max).default(def));
+const ratio = (def: number, min: number, max: number) => z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max).default(def));
 
 export const configSchema = z
   .object({
@@ -45,7 +52,10 @@ export const configSchema = z
     TENANTS_FILE: optionalString,
     DATAQUERY_SEGMENT: z.preprocess(
       emptyToUndefined,
-      z.string().regex(/^[A-Za-z0-9._-]+$/, "must be a single path segment").default("dataquery"),
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]+$/, "must be a single path segment")
+        .default("dataquery"),
     ),
     JWT_JWKS_URL: optionalUrl,
     JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
@@ -80,12 +90,14 @@ export const configSchema = z
     // Proxies whose X-Forwarded-For is believed (comma-separated IPs/CIDRs); none by default.
     TRUSTED_PROXIES: z
       .preprocess(emptyToUndefined, z.string().default(""))
-      .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.every(isAddressOrCidr), "must be comma-separated IP addresses or CIDR ranges"),
-    LOG_LEVEL: z.preprocess(
-      emptyToUndefined,
-      z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    ),
+    LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
     // Beyond the contract's list: operational knobs with safe defaults, documented in the README.
     // 3 MiB fits 400,000 characters of markdown even when JSON-escaped.
     BODY_LIMIT_BYTES: int(3 * 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -129,18 +141,26 @@ export const configSchema = z
     CORS_ORIGINS: originList,
     // /mcp: origins allowed besides CORS_ORIGINS, and Host names accepted (default: loopback names when HOST is loopback).
     MCP_ALLOWED_ORIGINS: originList,
-    MCP_ALLOWED_HOSTS: z
-      .preprocess(emptyToUndefined, z.string().default(""))
-      .transform((v) => v.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean)),
+    MCP_ALLOWED_HOSTS: z.preprocess(emptyToUndefined, z.string().default("")).transform((v) =>
+      v
+        .split(",")
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    ),
     // /metrics: a bearer token it requires, and/or its own listener (then not on PORT). See docs/security.md.
     METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
     METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
     METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
     // MCP tools offered: comma-separated tool names and/or `read-only`; unset offers all. The names
     // are checked against the tools when the gateway starts (src/mcp/tools.ts selectTools).
-    MCP_TOOLS: z
-      .preprocess(emptyToUndefined, z.string().optional())
-      .transform((v) => (v === undefined ? undefined : v.split(",").map((entry) => entry.trim()).filter(Boolean))),
+    MCP_TOOLS: z.preprocess(emptyToUndefined, z.string().optional()).transform((v) =>
+      v === undefined
+        ? undefined
+        : v
+            .split(",")
+            .map((entry) => entry.trim())
+            .filter(Boolean),
+    ),
     GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
   })
   .refine((c) => !(c.JWT_JWKS_URL && c.JWT_SECRET), {

@@ -46,7 +46,9 @@ function readEnvFile(env: NodeJS.ProcessEnv, cwd: string): EnvFileResult {
     const code = (error as NodeJS.ErrnoException).code;
     if (!explicit && code === "ENOENT") return { path: undefined, applied: [], overridden: [] };
     const reason = code ?? (error instanceof Error ? error.message : String(error));
-    throw new ConfigError(explicit ? `ENV_FILE: cannot read ${path}: ${reason}` : `.env: cannot read ${path}: ${reason} (set ENV_FILE to read another file)`);
+    throw new ConfigError(
+      explicit ? `ENV_FILE: cannot read ${path}: ${reason}` : `.env: cannot read ${path}: ${reason} (set ENV_FILE to read another file)`,
+    );
   }
   const applied: string[] = [];
   const overridden: string[] = [];

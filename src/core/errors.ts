@@ -85,7 +85,6 @@ export function toGatewayError(value: unknown): GatewayError {
   return new GatewayError("INTERNAL", "Internal error", { cause: value });
 }
 
-export const unauthenticated = (message = "A valid bearer credential is required") =>
-  new GatewayError("UNAUTHENTICATED", message);
+export const unauthenticated = (message = "A valid bearer credential is required") => new GatewayError("UNAUTHENTICATED", message);
 
 export const notFound = (what: string) => new GatewayError("NOT_FOUND", `${what} not found`);

@@ -105,7 +105,11 @@ export function createRateLimiters(options: {
     const limiter = limiterFor(options.perMinute, keyPrefix, redis, failOpen(name));
     const message = `Rate limit of ${options.perMinute} requests per minute ${what} exceeded`;
     return {
-      consume: (subject, points = 1) => limiter.consume(subject, points).then(() => undefined, (error: unknown) => rateLimited(error, message)),
+      consume: (subject, points = 1) =>
+        limiter.consume(subject, points).then(
+          () => undefined,
+          (error: unknown) => rateLimited(error, message),
+        ),
       close: async () => {},
     };
   };

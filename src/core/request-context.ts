@@ -54,7 +54,10 @@ export function createContextFactory(deps: { authenticator: Authenticator; limit
       principal.keyId ??
       (principal.userId
         ? `user:${principal.userId}`
-        : `token:${createHash("sha256").update(principal.accessToken ?? "").digest("base64url").slice(0, 22)}`);
+        : `token:${createHash("sha256")
+            .update(principal.accessToken ?? "")
+            .digest("base64url")
+            .slice(0, 22)}`);
     // Anyone can mint a new unverified token per request: the address bounds them all together.
     if (!principal.verified) await limits.addresses.consume(clientAddress, calls);
     await limits.requests.consume(subject, calls);

@@ -11,10 +11,7 @@ export const MAX_PAGE_SIZE = 100;
 
 /** Accepts numbers, and numeric strings from query strings; rejects "abc", "1.5", "". */
 const integer = (min: number, max: number) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number().int().min(min).max(max),
-  );
+  z.preprocess((v) => (typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.number().int().min(min).max(max));
 
 /** The ids the documents service issues: "doc_" + a ULID (Crockford base32, 26 characters). */
 export const DOCUMENT_ID_PATTERN = /^doc_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -110,7 +107,10 @@ export const updateDocumentInputSchema = strictObject({
   name: documentNameSchema.optional().meta({ description: "A new name (1–255 characters)" }),
   expectedVersion: expectedVersionSchema,
 })
-  .refine((input) => input.markdown !== undefined || input.name !== undefined, { message: "markdown or name is required", path: ["markdown"] })
+  .refine((input) => input.markdown !== undefined || input.name !== undefined, {
+    message: "markdown or name is required",
+    path: ["markdown"],
+  })
   .meta({ id: "UpdateDocumentInput" });
 
 export const renameDocumentInputSchema = strictObject({

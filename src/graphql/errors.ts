@@ -33,7 +33,12 @@ const isGraphQLError = (error: unknown): error is GraphQLError => error instance
 const isClientError = (error: unknown): error is GraphQLError =>
   isGraphQLError(error) && (!error.originalError || isGraphQLError(error.originalError));
 
-const codeByHttpStatus: Record<number, string> = { 401: "UNAUTHENTICATED", 403: "FORBIDDEN", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE" };
+const codeByHttpStatus: Record<number, string> = {
+  401: "UNAUTHENTICATED",
+  403: "FORBIDDEN",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
 
 // Yoga's and graphql-js's own codes for a bad request, folded into the gateway's vocabulary.
 const foreignRequestCodes = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_REQUEST", "OPERATION_RESOLUTION_FAILURE"]);
@@ -41,7 +46,8 @@ const foreignRequestCodes = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION
 function tagClientError(error: GraphQLError, requestError: boolean): GraphQLError {
   const http = error.extensions?.["http"] as { status?: number } | undefined;
   const own = codeOf(error) as string | undefined;
-  const code = (own && !foreignRequestCodes.has(own) ? own : undefined) ?? (http?.status && codeByHttpStatus[http.status]) ?? "BAD_USER_INPUT";
+  const code =
+    (own && !foreignRequestCodes.has(own) ? own : undefined) ?? (http?.status && codeByHttpStatus[http.status]) ?? "BAD_USER_INPUT";
   const status = http?.status ?? (requestError ? 400 : undefined);
   if (own === code && http?.status === status) return error;
   // A request error we give a status to (armor's limits carry none) is marked `spec` like yoga's
@@ -93,15 +99,15 @@ export function createGraphQLErrors(fallbackLog: Logger): {
       // error reached a non-null root field; GraphQL over HTTP answers that 200 like any partial result.
       const requestError = result.data === undefined;
       const errors = result.errors.map((error) => {
-          const cause = hidden.get(error);
-          if (cause) {
-            // A GatewayError is logged whole: pino prints its message with its cause's. The process
-            // logger only serves a yoga called without the gateway's env (no request id to give).
-            (serverContext.log ?? fallbackLog).error(cause, "unexpected GraphQL error");
-            return error;
-          }
-          return isClientError(error) ? tagClientError(error, requestError) : error;
-        });
+        const cause = hidden.get(error);
+        if (cause) {
+          // A GatewayError is logged whole: pino prints its message with its cause's. The process
+          // logger only serves a yoga called without the gateway's env (no request id to give).
+          (serverContext.log ?? fallbackLog).error(cause, "unexpected GraphQL error");
+          return error;
+        }
+        return isClientError(error) ? tagClientError(error, requestError) : error;
+      });
       markErrorCode(String(errors[0]?.extensions["code"]));
       setResult({ ...result, errors });
     },
@@ -134,10 +140,10 @@ export const requestParseErrors: Plugin = {
         return await parse(req);
       } catch (error) {
         if (!(error instanceof SyntaxError || error instanceof TypeError)) throw error;
-        const what = req.method === "GET" ? "variables, extensions: not valid JSON" : "operations, map: not a valid GraphQL multipart request";
+        const what =
+          req.method === "GET" ? "variables, extensions: not valid JSON" : "operations, map: not a valid GraphQL multipart request";
         throw new GraphQLError(`${what} (${error.message})`, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
       }
     });
   },
 };
-

@@ -91,7 +91,10 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
     c.set("requestId", requestId);
     c.set("log", lazyChild(logger, { requestId }));
-    c.set("clientAddress", deps.clientAddress(nodeBindings(c)?.incoming.socket.remoteAddress, () => requestHeader(c, "x-forwarded-for")));
+    c.set(
+      "clientAddress",
+      deps.clientAddress(nodeBindings(c)?.incoming.socket.remoteAddress, () => requestHeader(c, "x-forwarded-for")),
+    );
     c.header("X-Request-Id", requestId);
     await next();
     // A response the surface sent itself (the Node fast path) already carries the id.
@@ -194,7 +197,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
         c.set("sentStatus", response.status);
         const { method = "GET", headers } = node.incoming;
         const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
-        if (!(await compressForNode(response, request, node.outgoing))) await sendNodeResponse(response, node.outgoing, node.incoming, true);
+        if (!(await compressForNode(response, request, node.outgoing)))
+          await sendNodeResponse(response, node.outgoing, node.incoming, true);
         return RESPONSE_ALREADY_SENT;
       }
       return surface.fetch(c.req.raw, env);
@@ -205,9 +209,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     app.all(`${surface.path}/*`, handle);
   }
 
-  app.notFound((c) =>
-    errorResponse(new GatewayError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("log") ?? logger),
-  );
+  app.notFound((c) => errorResponse(new GatewayError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("log") ?? logger));
   app.onError((error, c) => errorResponse(error, c.get("log") ?? logger));
   return app;
 }

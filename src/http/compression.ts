@@ -37,7 +37,8 @@ const compressors: Record<Encoding, (body: Uint8Array) => Promise<Buffer>> = {
   gzip: (body) => gzipAsync(body, { level: 6 }),
 };
 
-const COMPRESSIBLE = /^(text\/(?!event-stream)[\w.+-]+|application\/(json|[\w.-]+\+json|javascript|ecmascript|xml|[\w.-]+\+xml|graphql-response\+json)|image\/svg\+xml)\s*(;|$)/i;
+const COMPRESSIBLE =
+  /^(text\/(?!event-stream)[\w.+-]+|application\/(json|[\w.-]+\+json|javascript|ecmascript|xml|[\w.-]+\+xml|graphql-response\+json)|image\/svg\+xml)\s*(;|$)/i;
 
 /** The encoding to use for an Accept-Encoding header: br or gzip by their q-values (br on a tie), or none. */
 export function chooseEncoding(acceptEncoding: string | null | undefined): Encoding | undefined {

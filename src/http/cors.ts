@@ -19,7 +19,15 @@ const allowHeaders = [
   "Mcp-Session-Id",
   "Last-Event-ID",
 ].join(", ");
-const exposeHeaders = ["X-Request-Id", "Retry-After", "Location", "Idempotent-Replayed", "Content-Disposition", "WWW-Authenticate", "Mcp-Session-Id"].join(", ");
+const exposeHeaders = [
+  "X-Request-Id",
+  "Retry-After",
+  "Location",
+  "Idempotent-Replayed",
+  "Content-Disposition",
+  "WWW-Authenticate",
+  "Mcp-Session-Id",
+].join(", ");
 const preflightMaxAge = "600";
 
 export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<HttpEnv> {

@@ -73,7 +73,11 @@ export function metricsAllowed(token: string | undefined, authorization: string 
 }
 
 /** The /metrics answer, with or without the token (the main app's route and METRICS_PORT's listener). */
-export async function metricsResponse(metrics: Metrics, token: string | undefined, authorization: string | null | undefined): Promise<Response> {
+export async function metricsResponse(
+  metrics: Metrics,
+  token: string | undefined,
+  authorization: string | null | undefined,
+): Promise<Response> {
   if (!metricsAllowed(token, authorization)) {
     return Response.json(
       { error: { code: "UNAUTHENTICATED", message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>" } },

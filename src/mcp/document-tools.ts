@@ -58,7 +58,9 @@ const docsCreateInput = createDocumentInputSchema.extend({
 });
 
 const docsReadInput = readDocumentInputSchema.extend({
-  version: restoreVersionInputSchema.shape.version.optional().meta({ description: "Read this earlier version (see docs_versions) instead of the current one" }),
+  version: restoreVersionInputSchema.shape.version
+    .optional()
+    .meta({ description: "Read this earlier version (see docs_versions) instead of the current one" }),
 });
 
 const docsRestoreInput = strictObject({
@@ -66,7 +68,9 @@ const docsRestoreInput = strictObject({
   version: restoreVersionInputSchema.shape.version
     .optional()
     .meta({ description: "Restore this version's content as the newest version. Leave it out to bring the document back from the trash." }),
-  expectedVersion: restoreVersionInputSchema.shape.expectedVersion.meta({ description: "With `version` only: the current version you expect; another one is PRECONDITION_FAILED and nothing is written." }),
+  expectedVersion: restoreVersionInputSchema.shape.expectedVersion.meta({
+    description: "With `version` only: the current version you expect; another one is PRECONDITION_FAILED and nothing is written.",
+  }),
 });
 
 const deletedSchema = z
@@ -127,7 +131,7 @@ export const documentTools: ToolDefinition[] = [
     description:
       `Replace a document's content with new \`markdown\` (rendered as docs_create does, at most ${n(MARKDOWN_LIMIT)} characters) and/or give it a new \`name\`; ` +
       "at least one of the two. Each call makes a new version; the previous content stays readable and restorable (docs_versions, docs_restore). " +
-      "To edit, read the document with docs_read format \"markdown\", change it, and send it back with the `version` you read as `expectedVersion`: " +
+      'To edit, read the document with docs_read format "markdown", change it, and send it back with the `version` you read as `expectedVersion`: ' +
       "if someone changed it meanwhile the call fails with PRECONDITION_FAILED and nothing is written. Returns the document with its new version.",
     input: updateDocumentInputSchema,
     output: documentSummarySchema,
@@ -182,10 +186,13 @@ export const documentTools: ToolDefinition[] = [
     run: async (backend, args) => {
       const { id, version, expectedVersion: expected } = parseInput(docsRestoreInput, args);
       if (version === undefined) {
-        if (expected !== undefined) throw new GatewayError("BAD_USER_INPUT", "expectedVersion: only with version (restoring from the trash takes just the id)");
+        if (expected !== undefined)
+          throw new GatewayError("BAD_USER_INPUT", "expectedVersion: only with version (restoring from the trash takes just the id)");
         return asJson(await backend.documents("restore", { id }));
       }
-      return asJson(await backend.documents("restoreVersion", { id, version, ...(expected === undefined ? {} : { expectedVersion: expected }) }));
+      return asJson(
+        await backend.documents("restoreVersion", { id, version, ...(expected === undefined ? {} : { expectedVersion: expected }) }),
+      );
     },
   },
   {

@@ -68,7 +68,15 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
     // the gateway's code in error.data as tool errors carry it in their text.
     fail: (error) =>
       Response.json(
-        { jsonrpc: "2.0", error: { code: -32600, message: error.message, data: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) } }, id: null },
+        {
+          jsonrpc: "2.0",
+          error: {
+            code: -32600,
+            message: error.message,
+            data: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) },
+          },
+          id: null,
+        },
         { status: error.status },
       ),
     fetch: async (request, env) => {
@@ -113,10 +121,15 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
         );
       }
       // The transport's own answer to a body that is not JSON.
-      if (!body) return Response.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, { status: 400 });
-      const server = createMcpServer(serviceBackend(options.services, ctx, new URL(request.url).origin), (error, tool) => {
-        if (!(error instanceof GatewayError) || error.code === "INTERNAL") ctx.log.error({ err: error, tool }, "MCP tool failed");
-      }, options.tools ?? allTools);
+      if (!body)
+        return Response.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, { status: 400 });
+      const server = createMcpServer(
+        serviceBackend(options.services, ctx, new URL(request.url).origin),
+        (error, tool) => {
+          if (!(error instanceof GatewayError) || error.code === "INTERNAL") ctx.log.error({ err: error, tool }, "MCP tool failed");
+        },
+        options.tools ?? allTools,
+      );
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {

@@ -12,7 +12,11 @@ import { allTools, errorResult, type McpBackend, type ToolSet } from "./tools.ts
 const looseCallToolRequestSchema = z.looseObject({ method: CallToolRequestSchema.shape.method, params: z.unknown() });
 
 /** `toolSet`: the tools offered (MCP_TOOLS); a tool not in it is unknown to this server. */
-export function createMcpServer(backend: McpBackend, onError?: (error: unknown, tool: string) => void, toolSet: ToolSet = allTools): Server {
+export function createMcpServer(
+  backend: McpBackend,
+  onError?: (error: unknown, tool: string) => void,
+  toolSet: ToolSet = allTools,
+): Server {
   const server = new Server(
     { name: "workspace-gateway", version: packageVersion },
     {
@@ -29,22 +33,27 @@ export function createMcpServer(backend: McpBackend, onError?: (error: unknown, 
   // Registered past Server's own tools/call wrapper: it parses the request with the SDK's zod
   // schema first and answers a non-object `arguments` with -32603 and the zod issues as the
   // message. The params are checked here instead: -32602 (invalid params), one short sentence.
-  Protocol.prototype.setRequestHandler.call(server, looseCallToolRequestSchema, async (request: z.infer<typeof looseCallToolRequestSchema>) => {
-    const params = request.params;
-    if (typeof params !== "object" || params === null || Array.isArray(params)) throw new McpError(ErrorCode.InvalidParams, "params must be an object");
-    const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-    if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "params.name must be a string");
-    if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
-      throw new McpError(ErrorCode.InvalidParams, "params.arguments must be an object");
-    }
-    const tool = toolSet.tools.find((t) => t.name === name);
-    if (!tool) return errorResult(new GatewayError("NOT_FOUND", `Unknown tool ${name}`));
-    try {
-      return await tool.run(backend, args ?? {});
-    } catch (error) {
-      onError?.(error, tool.name);
-      return errorResult(error);
-    }
-  });
+  Protocol.prototype.setRequestHandler.call(
+    server,
+    looseCallToolRequestSchema,
+    async (request: z.infer<typeof looseCallToolRequestSchema>) => {
+      const params = request.params;
+      if (typeof params !== "object" || params === null || Array.isArray(params))
+        throw new McpError(ErrorCode.InvalidParams, "params must be an object");
+      const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+      if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "params.name must be a string");
+      if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+        throw new McpError(ErrorCode.InvalidParams, "params.arguments must be an object");
+      }
+      const tool = toolSet.tools.find((t) => t.name === name);
+      if (!tool) return errorResult(new GatewayError("NOT_FOUND", `Unknown tool ${name}`));
+      try {
+        return await tool.run(backend, args ?? {});
+      } catch (error) {
+        onError?.(error, tool.name);
+        return errorResult(error);
+      }
+    },
+  );
   return server;
 }

@@ -46,7 +46,9 @@ export function networkFailure(error: unknown): string | null {
       if (cause instanceof AggregateError && cause.errors[0] instanceof Error) cause = cause.errors[0];
       if (!(cause instanceof Error)) return "fetch failed";
       const code = (cause as Error & { code?: unknown }).code;
-      return typeof code === "string" && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message || String(code ?? "fetch failed");
+      return typeof code === "string" && !cause.message.includes(code)
+        ? `${code}: ${cause.message}`
+        : cause.message || String(code ?? "fetch failed");
     }
   }
   return null;
@@ -79,7 +81,13 @@ async function checkGateway(client: GatewayClient, url: string, tokenVar: string
 /** An operation's input as its tRPC procedure takes it: files.upload's bytes as multipart FormData. */
 function trpcInput(name: OperationName, input: unknown): unknown {
   if (!operationOf(name).trpcFormData) return input;
-  const { file, name: fileName, filename, contentType, folderId } = input as {
+  const {
+    file,
+    name: fileName,
+    filename,
+    contentType,
+    folderId,
+  } = input as {
     file: Uint8Array<ArrayBuffer>;
     name?: string;
     filename?: string;
@@ -96,7 +104,12 @@ function trpcInput(name: OperationName, input: unknown): unknown {
 /** The gateway's procedure named as the operation (the tRPC path), a query or a mutation as the table says. */
 function callProcedure(client: GatewayClient, name: OperationName, input: unknown): Promise<unknown> {
   const [namespace, procedure] = name.split(".") as [string, string];
-  const procedures = (client as unknown as Record<string, Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }>>)[namespace];
+  const procedures = (
+    client as unknown as Record<
+      string,
+      Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }>
+    >
+  )[namespace];
   const target = procedures?.[procedure];
   if (!target) throw new GatewayError("NOT_FOUND", `The gateway has no procedure ${name}`);
   return operationOf(name).kind === "query" ? target.query!(input) : target.mutate!(trpcInput(name, input));
@@ -104,7 +117,11 @@ function callProcedure(client: GatewayClient, name: OperationName, input: unknow
 
 /** The gateway's procedure `documents.<op>`, a query or a mutation as documentOps says. */
 function documentsProcedure(client: GatewayClient, op: DocumentOp, input: unknown): Promise<unknown> {
-  const procedures = (client as unknown as { documents: Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }> }).documents;
+  const procedures = (
+    client as unknown as {
+      documents: Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }>;
+    }
+  ).documents;
   const target = procedures[op];
   if (!target) throw new GatewayError("NOT_FOUND", `The gateway has no procedure documents.${op}`);
   return documentOps[op] === "query" ? target.query!(input) : target.mutate!(input);

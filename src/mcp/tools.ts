@@ -133,7 +133,10 @@ export function selectTools(names: readonly string[] | undefined, variable = "MC
 /** MCP_TOOLS as written (comma-separated) to names; undefined when unset or blank. */
 export function parseToolList(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === "") return undefined;
-  return value.split(",").map((n) => n.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
 }
 
 /**

@@ -62,7 +62,10 @@ export function readTracingSettings(env: Env = process.env): TracingSettings | u
   else if (endpoint !== undefined) tracesUrl = `${url("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint).href.replace(/\/+$/, "")}/v1/traces`;
   else return undefined;
 
-  const protocolName = nonEmpty(env["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"]) !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const protocolName =
+    nonEmpty(env["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"]) !== undefined
+      ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+      : "OTEL_EXPORTER_OTLP_PROTOCOL";
   const protocol = nonEmpty(env[protocolName]) ?? "http/protobuf";
   if (protocol !== "http/protobuf" && protocol !== "http/json") {
     throw new ConfigError(`${protocolName}: "http/protobuf" or "http/json" (gRPC is not supported), got ${JSON.stringify(protocol)}`);
@@ -81,12 +84,15 @@ export function readTracingSettings(env: Env = process.env): TracingSettings | u
  * One per process at a time; `shutdown()` undoes it.
  */
 export async function startTracing(settings: TracingSettings, logger?: Logger): Promise<Tracing> {
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { UndiciInstrumentation }, exporterModule] = await Promise.all([
-    import("@opentelemetry/sdk-trace-node"),
-    import("@opentelemetry/resources"),
-    import("@opentelemetry/instrumentation-undici"),
-    settings.protocol === "http/json" ? import("@opentelemetry/exporter-trace-otlp-http") : import("@opentelemetry/exporter-trace-otlp-proto"),
-  ]);
+  const [{ NodeTracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { UndiciInstrumentation }, exporterModule] =
+    await Promise.all([
+      import("@opentelemetry/sdk-trace-node"),
+      import("@opentelemetry/resources"),
+      import("@opentelemetry/instrumentation-undici"),
+      settings.protocol === "http/json"
+        ? import("@opentelemetry/exporter-trace-otlp-http")
+        : import("@opentelemetry/exporter-trace-otlp-proto"),
+    ]);
   const exporter = new exporterModule.OTLPTraceExporter({ url: settings.tracesUrl });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ "service.name": settings.serviceName, "service.version": packageVersion }),

@@ -28,7 +28,9 @@ const emails = z.array(email).max(100);
 const dateTime = z.iso.datetime({ offset: true });
 const text = (max: number) => z.string().max(max);
 const pageFields = {
-  limit: integer(1, PRODUCT_MAX_PAGE_SIZE).optional().meta({ description: `1–${PRODUCT_MAX_PAGE_SIZE}; the upstream's default when absent` }),
+  limit: integer(1, PRODUCT_MAX_PAGE_SIZE)
+    .optional()
+    .meta({ description: `1–${PRODUCT_MAX_PAGE_SIZE}; the upstream's default when absent` }),
   cursor: z.string().min(1).max(2048).optional().meta({ description: "Opaque, from nextCursor" }),
 };
 
@@ -116,9 +118,15 @@ export const createShareInputSchema = strictObject({
 
 // ---- search -----------------------------------------------------------------------------
 
-export const searchQueryInputSchema = strictObject({ query: z.string().trim().min(1).max(2000), sources: z.array(z.string().min(1).max(64)).max(20).optional() }).meta({ id: "SearchQueryInput" });
+export const searchQueryInputSchema = strictObject({
+  query: z.string().trim().min(1).max(2000),
+  sources: z.array(z.string().min(1).max(64)).max(20).optional(),
+}).meta({ id: "SearchQueryInput" });
 
-export const searchChatInputSchema = strictObject({ sessionId: z.string().min(1).max(256).optional(), message: z.string().trim().min(1).max(8000) }).meta({ id: "SearchChatInput" });
+export const searchChatInputSchema = strictObject({
+  sessionId: z.string().min(1).max(256).optional(),
+  message: z.string().trim().min(1).max(8000),
+}).meta({ id: "SearchChatInput" });
 
 // ---- meetings ---------------------------------------------------------------------------
 

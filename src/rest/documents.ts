@@ -61,106 +61,122 @@ export function documentsRoutes(deps: DocumentsRoutesDeps): Hono<HttpEnv> {
   };
   const download = (c: Context<HttpEnv>, file: Download) => downloadResponse(file, etagOf(file.version));
 
-  return new Hono<HttpEnv>()
-    .post("/", async (c) => {
-      const ctx = await context(c);
-      const idempotencyKey = c.req.header("idempotency-key");
-      const { document, replayed } = isMultipart(c)
-        ? await withDocxForm(c, deps.bodyLimit, async (form) => {
-            const fields = formFields(form, ["name"]);
-            return documents.import(ctx, { ...fields, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, await formDocx(form));
-          })
-        : await documents.create(ctx, { ...asObject(await readJson(c)), ...(idempotencyKey === undefined ? {} : { idempotencyKey }) } as never);
-      c.header("Location", document.url);
-      if (replayed) c.header("Idempotent-Replayed", "true");
-      return record(c, document, 201);
-    })
-    .get("/", async (c) => {
-      const ctx = await context(c);
-      return c.json(await documents.list(ctx, c.req.query()));
-    })
-    .get("/:id", async (c) => {
-      const ctx = await context(c);
-      const body = await documents.read(ctx, { ...c.req.query(), id: id(c) });
-      if (notModified(c, body.version)) return c.body(null, 304, { ETag: etagOf(body.version) });
-      return record(c, body);
-    })
-    .put("/:id", async (c) => {
-      const ctx = await context(c);
-      const expectedVersion = expectedVersionOf(c);
-      const document = isMultipart(c)
-        ? await withDocxForm(c, deps.bodyLimit, async (form) =>
-            documents.updateFromDocx(ctx, { ...formFields(form, ["name"]), id: id(c), expectedVersion }, await formDocx(form)),
-          )
-        : await documents.update(ctx, { ...asObject(await readJson(c)), id: id(c), ...(expectedVersion === undefined ? {} : { expectedVersion }) } as never);
-      return record(c, document);
-    })
-    .patch("/:id", async (c) => {
-      const ctx = await context(c);
-      const expectedVersion = expectedVersionOf(c);
-      const body = asObject(await readJson(c));
-      return record(c, await documents.rename(ctx, { ...body, id: id(c), ...(expectedVersion === undefined ? {} : { expectedVersion }) } as never));
-    })
-    .delete("/:id", async (c) => {
-      const ctx = await context(c);
-      const expectedVersion = expectedVersionOf(c);
-      await documents.delete(ctx, { id: id(c), ...(expectedVersion === undefined ? {} : { expectedVersion }) });
-      return c.body(null, 204);
-    })
-    .get("/:id/content", async (c) => {
-      const ctx = await context(c);
-      return download(c, await documents.download(ctx, id(c)));
-    })
-    .get("/:id/versions", async (c) => {
-      const ctx = await context(c);
-      return c.json(await documents.versions(ctx, { ...c.req.query(), id: id(c) }));
-    })
-    .get("/:id/versions/:version", async (c) => {
-      const ctx = await context(c);
-      return c.json(await documents.readVersion(ctx, { ...c.req.query(), id: id(c), version: c.req.param("version") } as never));
-    })
-    .get("/:id/versions/:version/content", async (c) => {
-      const ctx = await context(c);
-      return download(c, await documents.downloadVersion(ctx, { id: id(c), version: c.req.param("version") }));
-    })
-    .post("/:id/versions/:version/restore", async (c) => {
-      const ctx = await context(c);
-      const expectedVersion = expectedVersionOf(c);
-      return record(
-        c,
-        await documents.restoreVersion(ctx, {
-          id: id(c),
-          version: c.req.param("version") as never,
-          ...(expectedVersion === undefined ? {} : { expectedVersion }),
-        }),
-      );
-    })
-    .post("/:id/shares", async (c) => {
-      const ctx = await context(c);
-      const body = c.req.header("content-length") === "0" || !c.req.header("content-type") ? {} : asObject(await readJson(c));
-      const share = await documents.share(ctx, { ...body, id: id(c) } as never);
-      c.header("Cache-Control", "no-store");
-      return c.json(share, 201);
-    })
-    .get("/:id/shares", async (c) => {
-      const ctx = await context(c);
-      return c.json(await documents.shares(ctx, { id: id(c) }));
-    })
-    .delete("/:id/shares/:shareId", async (c) => {
-      const ctx = await context(c);
-      await documents.revokeShare(ctx, { id: id(c), shareId: c.req.param("shareId") });
-      return c.body(null, 204);
-    })
-    // Other methods on these paths are 405 with what is allowed.
-    .all("/", methodNotAllowed("GET", "POST"))
-    .all("/:id", methodNotAllowed("GET", "PUT", "PATCH", "DELETE"))
-    .all("/:id/content", methodNotAllowed("GET"))
-    .all("/:id/versions", methodNotAllowed("GET"))
-    .all("/:id/versions/:version", methodNotAllowed("GET"))
-    .all("/:id/versions/:version/content", methodNotAllowed("GET"))
-    .all("/:id/versions/:version/restore", methodNotAllowed("POST"))
-    .all("/:id/shares", methodNotAllowed("GET", "POST"))
-    .all("/:id/shares/:shareId", methodNotAllowed("DELETE"));
+  return (
+    new Hono<HttpEnv>()
+      .post("/", async (c) => {
+        const ctx = await context(c);
+        const idempotencyKey = c.req.header("idempotency-key");
+        const { document, replayed } = isMultipart(c)
+          ? await withDocxForm(c, deps.bodyLimit, async (form) => {
+              const fields = formFields(form, ["name"]);
+              return documents.import(
+                ctx,
+                { ...fields, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) },
+                await formDocx(form),
+              );
+            })
+          : await documents.create(ctx, {
+              ...asObject(await readJson(c)),
+              ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+            } as never);
+        c.header("Location", document.url);
+        if (replayed) c.header("Idempotent-Replayed", "true");
+        return record(c, document, 201);
+      })
+      .get("/", async (c) => {
+        const ctx = await context(c);
+        return c.json(await documents.list(ctx, c.req.query()));
+      })
+      .get("/:id", async (c) => {
+        const ctx = await context(c);
+        const body = await documents.read(ctx, { ...c.req.query(), id: id(c) });
+        if (notModified(c, body.version)) return c.body(null, 304, { ETag: etagOf(body.version) });
+        return record(c, body);
+      })
+      .put("/:id", async (c) => {
+        const ctx = await context(c);
+        const expectedVersion = expectedVersionOf(c);
+        const document = isMultipart(c)
+          ? await withDocxForm(c, deps.bodyLimit, async (form) =>
+              documents.updateFromDocx(ctx, { ...formFields(form, ["name"]), id: id(c), expectedVersion }, await formDocx(form)),
+            )
+          : await documents.update(ctx, {
+              ...asObject(await readJson(c)),
+              id: id(c),
+              ...(expectedVersion === undefined ? {} : { expectedVersion }),
+            } as never);
+        return record(c, document);
+      })
+      .patch("/:id", async (c) => {
+        const ctx = await context(c);
+        const expectedVersion = expectedVersionOf(c);
+        const body = asObject(await readJson(c));
+        return record(
+          c,
+          await documents.rename(ctx, { ...body, id: id(c), ...(expectedVersion === undefined ? {} : { expectedVersion }) } as never),
+        );
+      })
+      .delete("/:id", async (c) => {
+        const ctx = await context(c);
+        const expectedVersion = expectedVersionOf(c);
+        await documents.delete(ctx, { id: id(c), ...(expectedVersion === undefined ? {} : { expectedVersion }) });
+        return c.body(null, 204);
+      })
+      .get("/:id/content", async (c) => {
+        const ctx = await context(c);
+        return download(c, await documents.download(ctx, id(c)));
+      })
+      .get("/:id/versions", async (c) => {
+        const ctx = await context(c);
+        return c.json(await documents.versions(ctx, { ...c.req.query(), id: id(c) }));
+      })
+      .get("/:id/versions/:version", async (c) => {
+        const ctx = await context(c);
+        return c.json(await documents.readVersion(ctx, { ...c.req.query(), id: id(c), version: c.req.param("version") } as never));
+      })
+      .get("/:id/versions/:version/content", async (c) => {
+        const ctx = await context(c);
+        return download(c, await documents.downloadVersion(ctx, { id: id(c), version: c.req.param("version") }));
+      })
+      .post("/:id/versions/:version/restore", async (c) => {
+        const ctx = await context(c);
+        const expectedVersion = expectedVersionOf(c);
+        return record(
+          c,
+          await documents.restoreVersion(ctx, {
+            id: id(c),
+            version: c.req.param("version") as never,
+            ...(expectedVersion === undefined ? {} : { expectedVersion }),
+          }),
+        );
+      })
+      .post("/:id/shares", async (c) => {
+        const ctx = await context(c);
+        const body = c.req.header("content-length") === "0" || !c.req.header("content-type") ? {} : asObject(await readJson(c));
+        const share = await documents.share(ctx, { ...body, id: id(c) } as never);
+        c.header("Cache-Control", "no-store");
+        return c.json(share, 201);
+      })
+      .get("/:id/shares", async (c) => {
+        const ctx = await context(c);
+        return c.json(await documents.shares(ctx, { id: id(c) }));
+      })
+      .delete("/:id/shares/:shareId", async (c) => {
+        const ctx = await context(c);
+        await documents.revokeShare(ctx, { id: id(c), shareId: c.req.param("shareId") });
+        return c.body(null, 204);
+      })
+      // Other methods on these paths are 405 with what is allowed.
+      .all("/", methodNotAllowed("GET", "POST"))
+      .all("/:id", methodNotAllowed("GET", "PUT", "PATCH", "DELETE"))
+      .all("/:id/content", methodNotAllowed("GET"))
+      .all("/:id/versions", methodNotAllowed("GET"))
+      .all("/:id/versions/:version", methodNotAllowed("GET"))
+      .all("/:id/versions/:version/content", methodNotAllowed("GET"))
+      .all("/:id/versions/:version/restore", methodNotAllowed("POST"))
+      .all("/:id/shares", methodNotAllowed("GET", "POST"))
+      .all("/:id/shares/:shareId", methodNotAllowed("DELETE"))
+  );
 }
 
 /** GET/DELETE /api/v1/trash…: the caller's deleted documents (docs/api.md "Living documents"). */

@@ -41,12 +41,18 @@ const ifMatch = z.object({
   "if-match": z
     .string()
     .optional()
-    .meta({ description: 'The ETag the change is based on ("v<version>"); another current version is 412 PRECONDITION_FAILED and nothing is written' }),
+    .meta({
+      description:
+        'The ETag the change is based on ("v<version>"); another current version is 412 PRECONDITION_FAILED and nothing is written',
+    }),
 });
 /** A .docx upload (import, or new content): multipart/form-data with `file` and optional text fields. */
 const docxUpload = (fields: Record<string, z.ZodType>) => ({
   "multipart/form-data": {
-    schema: z.object({ file: z.string().meta({ format: "binary", description: "A .docx (at most 25 MB, 200 MB or 10,000 entries unpacked)" }), ...fields }),
+    schema: z.object({
+      file: z.string().meta({ format: "binary", description: "A .docx (at most 25 MB, 200 MB or 10,000 entries unpacked)" }),
+      ...fields,
+    }),
   },
 });
 const changed = {
@@ -81,7 +87,9 @@ export function buildOpenApiDocument(version: string): oas31.OpenAPIObject {
                 .string()
                 .max(255)
                 .optional()
-                .meta({ description: "Reused by the same caller within 24 h: the first 201 again (Idempotent-Replayed: true), whatever the body" }),
+                .meta({
+                  description: "Reused by the same caller within 24 h: the first 201 again (Idempotent-Replayed: true), whatever the body",
+                }),
             }),
           },
           requestBody: {
@@ -260,7 +268,8 @@ export function buildOpenApiDocument(version: string): oas31.OpenAPIObject {
       "/api/v1/files/{id}/content": {
         get: {
           operationId: "downloadFile",
-          summary: "A drive file's bytes, streamed from the drive product with the caller's access token (personal API keys: FORBIDDEN); where GraphQL's DriveFile.downloadUrl points",
+          summary:
+            "A drive file's bytes, streamed from the drive product with the caller's access token (personal API keys: FORBIDDEN); where GraphQL's DriveFile.downloadUrl points",
           requestParams: { path: fileIdInputSchema },
           responses: {
             "200": {

@@ -16,7 +16,10 @@ export function expectedVersionOf(c: Context<HttpEnv>): number | undefined {
   if (header === undefined || header === "" || header === "*") return undefined;
   const match = ETAG.exec(header);
   if (!match) {
-    throw new GatewayError("PRECONDITION_FAILED", `If-Match ${header.slice(0, 80)} matches no version of this document; nothing was written`);
+    throw new GatewayError(
+      "PRECONDITION_FAILED",
+      `If-Match ${header.slice(0, 80)} matches no version of this document; nothing was written`,
+    );
   }
   return Number(match[1]);
 }

@@ -136,11 +136,9 @@ export async function markdownOf(
 export function changed(result: ChangeResult): DocumentRecord {
   if (result.ok) return result.document;
   if (result.reason === "not_found") throw notFound("Document");
-  throw new GatewayError(
-    "PRECONDITION_FAILED",
-    `The document is at version ${result.current}, not the expected one; nothing was written`,
-    { details: { currentVersion: result.current } },
-  );
+  throw new GatewayError("PRECONDITION_FAILED", `The document is at version ${result.current}, not the expected one; nothing was written`, {
+    details: { currentVersion: result.current },
+  });
 }
 
 /** Fails fast, before a render, when the document is missing or already past the expected version. */

@@ -100,7 +100,13 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       if (!found) throw linkNotFound();
       const full =
         format === "markdown"
-          ? await markdownOf(ctx, renderer, found.text, async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null, document.ownerId)
+          ? await markdownOf(
+              ctx,
+              renderer,
+              found.text,
+              async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null,
+              document.ownerId,
+            )
           : (found.text ?? "");
       return readBody(ctx, found.document, found.document.version, full, format, maxChars);
     },

@@ -18,13 +18,26 @@ import {
   type RestoreVersionInput,
 } from "../documents/schemas.ts";
 import type { DocumentRecord, Store } from "../documents/store/types.ts";
-import { actorOf, changed, decodeVersionCursor, encodeVersionCursor, markdownOf, page, readBody, reader, writer } from "./document-access.ts";
+import {
+  actorOf,
+  changed,
+  decodeVersionCursor,
+  encodeVersionCursor,
+  markdownOf,
+  page,
+  readBody,
+  reader,
+  writer,
+} from "./document-access.ts";
 
 export interface VersionsService {
   /** Newest first, the current version included. */
   versions(ctx: RequestContext, input: ListVersionsInput): Promise<DocumentVersionList>;
   readVersion(ctx: RequestContext, input: ReadVersionInput): Promise<DocumentText>;
-  downloadVersion(ctx: RequestContext, input: { id: string; version: unknown }): Promise<{ name: string; docx: Uint8Array; version: number }>;
+  downloadVersion(
+    ctx: RequestContext,
+    input: { id: string; version: unknown },
+  ): Promise<{ name: string; docx: Uint8Array; version: number }>;
   /** Version n's content as a new version (the name stays the current one). */
   restoreVersion(ctx: RequestContext, input: RestoreVersionInput): Promise<DocumentSummary>;
 }
@@ -54,10 +67,23 @@ export function createVersionsService(deps: {
       if (!found) throw notFound("Version");
       const full =
         format === "markdown"
-          ? await markdownOf(ctx, renderer, found.text, async () => (await store.readVersionContent(ownerId, id, version))?.docx ?? null, ownerId)
+          ? await markdownOf(
+              ctx,
+              renderer,
+              found.text,
+              async () => (await store.readVersionContent(ownerId, id, version))?.docx ?? null,
+              ownerId,
+            )
           : (found.text ?? "");
       // The body describes the document as it was at that version: its name then.
-      return readBody(ctx, { ...found.document, name: found.version.name, updatedAt: found.version.createdAt }, version, full, format, maxChars);
+      return readBody(
+        ctx,
+        { ...found.document, name: found.version.name, updatedAt: found.version.createdAt },
+        version,
+        full,
+        format,
+        maxChars,
+      );
     },
 
     async downloadVersion(ctx, input) {
@@ -74,7 +100,15 @@ export function createVersionsService(deps: {
       const content = isDocumentId(id) ? await store.readVersionData(ownerId, id, version) : null;
       if (!content) throw notFound("Version");
       const record = changed(
-        await store.changeDocument({ ownerId, id, actorId: actorOf(ctx), at: new Date().toISOString(), expectedVersion, content, source: "restore" }),
+        await store.changeDocument({
+          ownerId,
+          id,
+          actorId: actorOf(ctx),
+          at: new Date().toISOString(),
+          expectedVersion,
+          content,
+          source: "restore",
+        }),
       );
       ctx.log.info({ documentId: id, restored: version, version: record.version }, "document version restored");
       return deps.summary(record);

@@ -84,12 +84,20 @@ export interface DocumentsService extends VersionsService, TrashService, SharesS
   read(ctx: RequestContext, input: ReadDocumentInput): Promise<DocumentText>;
   create(ctx: RequestContext, input: CreateDocumentInput): Promise<{ document: DocumentSummary; replayed: boolean }>;
   /** A new document from an uploaded .docx; its text and markdown are extracted from the file. */
-  import(ctx: RequestContext, input: { name?: string | undefined; idempotencyKey?: string | undefined }, file: UploadedDocx): Promise<{ document: DocumentSummary; replayed: boolean }>;
+  import(
+    ctx: RequestContext,
+    input: { name?: string | undefined; idempotencyKey?: string | undefined },
+    file: UploadedDocx,
+  ): Promise<{ document: DocumentSummary; replayed: boolean }>;
   download(ctx: RequestContext, id: string): Promise<Download>;
   /** New content from markdown (and/or a new name): the next version. */
   update(ctx: RequestContext, input: UpdateDocumentInput): Promise<DocumentSummary>;
   /** New content from an uploaded .docx (and optionally a new name): the next version. */
-  updateFromDocx(ctx: RequestContext, input: { id: string; name?: string | undefined; expectedVersion?: number | undefined }, file: UploadedDocx): Promise<DocumentSummary>;
+  updateFromDocx(
+    ctx: RequestContext,
+    input: { id: string; name?: string | undefined; expectedVersion?: number | undefined },
+    file: UploadedDocx,
+  ): Promise<DocumentSummary>;
   rename(ctx: RequestContext, input: RenameDocumentInput): Promise<DocumentSummary>;
   /** Moves the document to the trash. */
   delete(ctx: RequestContext, input: DeleteDocumentInput): Promise<void>;
@@ -117,7 +125,10 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
     // U+0000 (a raw NUL or &#0;) is not allowed in XML, so the package is not a well-formed .docx;
     // stored, it would be a 500 on PostgreSQL, whose text cannot hold NUL.
     if (text.includes("\u0000") || markdown.includes("\u0000")) {
-      throw new GatewayError("UNSUPPORTED_MEDIA_TYPE", "The upload is not a .docx document that can be imported: its XML contains U+0000, which XML does not allow");
+      throw new GatewayError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "The upload is not a .docx document that can be imported: its XML contains U+0000, which XML does not allow",
+      );
     }
     return { docx: file.bytes, text, markdown };
   }
@@ -277,7 +288,16 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
       precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
       const content = await fromDocx(ctx, ownerId, file);
       const record = changed(
-        await store.changeDocument({ ownerId, id, actorId: actorOf(ctx), at: new Date().toISOString(), expectedVersion, name, content, source: "docx" }),
+        await store.changeDocument({
+          ownerId,
+          id,
+          actorId: actorOf(ctx),
+          at: new Date().toISOString(),
+          expectedVersion,
+          name,
+          content,
+          source: "docx",
+        }),
       );
       ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");
       return summary(record);
@@ -288,7 +308,15 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
       const { id, name, expectedVersion } = parseInput(renameDocumentInputSchema, input);
       if (!isDocumentId(id)) throw notFound("Document");
       const record = changed(
-        await store.changeDocument({ ownerId, id, actorId: actorOf(ctx), at: new Date().toISOString(), expectedVersion, name, source: "rename" }),
+        await store.changeDocument({
+          ownerId,
+          id,
+          actorId: actorOf(ctx),
+          at: new Date().toISOString(),
+          expectedVersion,
+          name,
+          source: "rename",
+        }),
       );
       return summary(record);
     },

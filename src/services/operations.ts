@@ -31,7 +31,14 @@ import {
   type MailAdapter,
   type Thread,
 } from "../../adapters/mail.ts";
-import { meetingSchema, summarySchema, transcriptSchema, type MeetingSummary, type MeetingsAdapter, type Transcript } from "../../adapters/meetings.ts";
+import {
+  meetingSchema,
+  summarySchema,
+  transcriptSchema,
+  type MeetingSummary,
+  type MeetingsAdapter,
+  type Transcript,
+} from "../../adapters/meetings.ts";
 import { chatAnswerSchema, searchAnswerSchema, type SearchAdapter } from "../../adapters/search.ts";
 import { isValidContentType } from "../../adapters/upstream/multipart.ts";
 import {
@@ -104,7 +111,11 @@ export interface McpToolSpec {
   toResult?(result: never): Record<string, unknown>;
 }
 
-export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, K extends "query" | "mutation" = "query" | "mutation"> {
+export interface OperationDef<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  K extends "query" | "mutation" = "query" | "mutation",
+> {
   /** tRPC queries read, mutations write. */
   kind: K;
   surfaces: readonly OperationSurface[];
@@ -123,7 +134,13 @@ export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
 }
 
 /** Keeps each row's exact types (schemas, kind, and whether `optionalInput`/`trpcFormData` are set) for the derived surfaces. */
-const define = <I extends z.ZodType, O extends z.ZodType, K extends "query" | "mutation", Opt extends boolean = false, Form extends boolean = false>(
+const define = <
+  I extends z.ZodType,
+  O extends z.ZodType,
+  K extends "query" | "mutation",
+  Opt extends boolean = false,
+  Form extends boolean = false,
+>(
   op: OperationDef<I, O, K> & { optionalInput?: Opt; trpcFormData?: Form },
 ) => op;
 
@@ -135,14 +152,15 @@ const create: OperationAnnotations = { readOnlyHint: false, destructiveHint: fal
 /** Creates something that reaches people or systems beyond the caller (recipients, attendees, a workflow's effects). */
 const reachesOut: OperationAnnotations = { ...create, openWorldHint: true };
 
-const PAGING =
-  `Pages: at most \`limit\` items (1-${PRODUCT_MAX_PAGE_SIZE}); when \`nextCursor\` is not null, call again with \`cursor\` set to it for the next page (null: this was the last page).`;
+const PAGING = `Pages: at most \`limit\` items (1-${PRODUCT_MAX_PAGE_SIZE}); when \`nextCursor\` is not null, call again with \`cursor\` set to it for the next page (null: this was the last page).`;
 const TOKEN = "Needs an access token (not a personal API key).";
 const TENANT = "Runs against the credential's tenant (TENANT_REQUIRED when the access token names none).";
 
 // A drive file as JSON: the adapters' nullish-to-undefined `parentId`/`score` are simply optional.
 const driveFileJson = driveFileSchema.extend({ parentId: z.string().optional() });
-const driveSearchJson = z.object({ files: z.array(driveSearchHitSchema.extend({ parentId: z.string().optional(), score: z.number().optional() })) });
+const driveSearchJson = z.object({
+  files: z.array(driveSearchHitSchema.extend({ parentId: z.string().optional(), score: z.number().optional() })),
+});
 
 /** drive_upload's input: the bytes as base64 (an MCP call carries JSON, not files). */
 const driveUploadToolInput = strictObject({
@@ -152,7 +170,11 @@ const driveUploadToolInput = strictObject({
     .max(64 * 1024 * 1024)
     .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, "must be base64")
     .meta({ description: "The file's bytes, base64-encoded" }),
-  contentType: z.string().refine(isValidContentType, "not a valid media type").optional().meta({ description: "Media type, e.g. text/csv; default application/octet-stream" }),
+  contentType: z
+    .string()
+    .refine(isValidContentType, "not a valid media type")
+    .optional()
+    .meta({ description: "Media type, e.g. text/csv; default application/octet-stream" }),
   folderId: upstreamIdSchema.optional().meta({ description: "Drive folder id to upload into, e.g. fld_finance" }),
 });
 
@@ -424,7 +446,7 @@ export const operations = {
     surfaces: ALL,
     credential: "access_token",
     description:
-      "Ask the tenant's business data a question in plain language (e.g. \"revenue by customer this quarter\"); it only reads. " +
+      'Ask the tenant\'s business data a question in plain language (e.g. "revenue by customer this quarter"); it only reads. ' +
       `Returns {columns:[{name,type}], rows:[[…]], answer}. ${TENANT} ${TOKEN}`,
     input: dataQueryInputSchema,
     output: dataQueryResultSchema,

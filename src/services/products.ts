@@ -8,7 +8,13 @@ import DataLoader from "dataloader";
 import type { z } from "zod";
 import { apiBase, requireApiBase, type Page } from "../../adapters/common.ts";
 import { createDriveAdapter, type Download, type DriveFile, type DriveSearchHit, type Share } from "../../adapters/drive.ts";
-import { createEnterpriseAdapter, type DataQueryResult, type Invoice, type TenantCall, type WorkflowRun } from "../../adapters/enterprise.ts";
+import {
+  createEnterpriseAdapter,
+  type DataQueryResult,
+  type Invoice,
+  type TenantCall,
+  type WorkflowRun,
+} from "../../adapters/enterprise.ts";
 import { createMailAdapter, type Booking, type CalendarEvent, type Draft, type Message, type Thread } from "../../adapters/mail.ts";
 import { createMeetingsAdapter, type Meeting, type MeetingSummary, type Transcript } from "../../adapters/meetings.ts";
 import { createSearchAdapter, type ChatAnswer, type SearchAnswer } from "../../adapters/search.ts";
@@ -19,7 +25,15 @@ import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
 import { toContractError, withContractErrors } from "./adapter-errors.ts";
-import { operationOf, operationNames, type OperationDef, type OperationName, type Operations, type ProductAdapters, type ProductLoaders } from "./operations.ts";
+import {
+  operationOf,
+  operationNames,
+  type OperationDef,
+  type OperationName,
+  type Operations,
+  type ProductAdapters,
+  type ProductLoaders,
+} from "./operations.ts";
 
 export type {
   Booking,
@@ -45,9 +59,7 @@ export type {
 
 /** An operation as the service offers it: the input as callers send it, the output as run returns it. */
 export type ServiceOperation<D> =
-  D extends OperationDef<infer I, infer O, "query" | "mutation">
-    ? (ctx: RequestContext, input: z.input<I>) => Promise<z.output<O>>
-    : never;
+  D extends OperationDef<infer I, infer O, "query" | "mutation"> ? (ctx: RequestContext, input: z.input<I>) => Promise<z.output<O>> : never;
 
 type Namespace<N> = N extends `${infer A}.${string}` ? A : never;
 type Procedure<N, A extends string> = N extends `${A}.${infer P}` ? P : never;

@@ -4,7 +4,9 @@ import type { z } from "zod";
 import { parseInput as parseWith, type SizeLimit } from "../core/validate.ts";
 import { MARKDOWN_LIMIT, withoutTrailingLineEndings } from "../documents/schemas.ts";
 
-const documentSizes: readonly SizeLimit[] = [{ field: "markdown", limit: MARKDOWN_LIMIT, measure: (markdown) => withoutTrailingLineEndings(markdown).length }];
+const documentSizes: readonly SizeLimit[] = [
+  { field: "markdown", limit: MARKDOWN_LIMIT, measure: (markdown) => withoutTrailingLineEndings(markdown).length },
+];
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return parseWith(schema, value, documentSizes);

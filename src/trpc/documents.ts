@@ -22,10 +22,13 @@ import { formDocx, formFields } from "../uploads/docx-form.ts";
 import { GatewayError } from "../core/errors.ts";
 import { procedure, router, unvalidated } from "./init.ts";
 
-const formOnly = (name: string) => (input: unknown): FormData => {
-  if (!(input instanceof FormData)) throw new GatewayError("BAD_USER_INPUT", `${name} takes FormData (multipart/form-data) with a .docx file part`);
-  return input;
-};
+const formOnly =
+  (name: string) =>
+  (input: unknown): FormData => {
+    if (!(input instanceof FormData))
+      throw new GatewayError("BAD_USER_INPUT", `${name} takes FormData (multipart/form-data) with a .docx file part`);
+    return input;
+  };
 
 export const documentsRouter = router({
   list: procedure

@@ -37,11 +37,12 @@ function toTrpcError(error: TRPCError): TRPCError {
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const gatewayCode: ErrorCode = isGatewayError(cause)
-      ? cause.code
-      : (gatewayCodeByTrpcCode[error.code] ?? "INTERNAL");
+    const gatewayCode: ErrorCode = isGatewayError(cause) ? cause.code : (gatewayCodeByTrpcCode[error.code] ?? "INTERNAL");
     const extra = isGatewayError(cause)
-      ? { ...(cause.details === undefined ? {} : { details: cause.details }), ...(cause.retryAfter === undefined ? {} : { retryAfter: cause.retryAfter }) }
+      ? {
+          ...(cause.details === undefined ? {} : { details: cause.details }),
+          ...(cause.retryAfter === undefined ? {} : { retryAfter: cause.retryAfter }),
+        }
       : {};
     const { stack: _stack, ...data } = shape.data;
     // Unexpected errors keep their details in the log only.

@@ -54,7 +54,16 @@ function buildProductRouters(): ProductProcedures {
   for (const [name, op] of operationsOn("trpc")) {
     const [namespace, path] = name.split(".") as [string, string];
     const built = procedure.input(unvalidated(op.input));
-    const resolve = async ({ ctx, input }: { ctx: { services: { products: { run(name: OperationName, ctx: never, input: unknown): Promise<unknown> } }; request(): Promise<unknown> }; input: unknown }) => {
+    const resolve = async ({
+      ctx,
+      input,
+    }: {
+      ctx: {
+        services: { products: { run(name: OperationName, ctx: never, input: unknown): Promise<unknown> } };
+        request(): Promise<unknown>;
+      };
+      input: unknown;
+    }) => {
       const request = await ctx.request();
       return ctx.services.products.run(name, request as never, op.trpcFormData ? formInput(input) : input);
     };

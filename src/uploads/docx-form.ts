@@ -21,7 +21,8 @@ export function formFields(form: FormData, allowed: readonly string[]): Record<s
   const fields: Record<string, string> = {};
   for (const [key, value] of form.entries()) {
     if (key === "file") continue;
-    if (!allowed.includes(key)) throw new GatewayError("BAD_USER_INPUT", `${key}: unknown field; expected ${["file", ...allowed].join(", ")}`);
+    if (!allowed.includes(key))
+      throw new GatewayError("BAD_USER_INPUT", `${key}: unknown field; expected ${["file", ...allowed].join(", ")}`);
     if (typeof value !== "string") throw new GatewayError("BAD_USER_INPUT", `${key}: must be a text field`);
     fields[key] = value;
   }

@@ -40,7 +40,9 @@ export const authenticateUpload =
     });
     if (accepting === "product" || ctx.principal.kind !== "api_key") requireAccessToken(ctx);
     else if (!ctx.principal.scopes.has("docs:write")) {
-      throw new GatewayError("FORBIDDEN", "Uploads need an access token (files) or an API key with the docs:write scope (documents)", { scope: "docs:write" });
+      throw new GatewayError("FORBIDDEN", "Uploads need an access token (files) or an API key with the docs:write scope (documents)", {
+        scope: "docs:write",
+      });
     }
     return ctx;
   };

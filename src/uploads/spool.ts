@@ -67,7 +67,10 @@ export async function spoolForm(
   const maxBody = maxUploadBodyBytes(limits);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBody) {
-    throw tooLarge(`The upload is ${declared} bytes; the limit is ${limits.fileBytes} bytes of files`, { limit: limits.fileBytes, size: declared });
+    throw tooLarge(`The upload is ${declared} bytes; the limit is ${limits.fileBytes} bytes of files`, {
+      limit: limits.fileBytes,
+      size: declared,
+    });
   }
   if (!request.body) throw new GatewayError("BAD_USER_INPUT", "multipart/form-data: the request has no body");
 

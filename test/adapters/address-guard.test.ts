@@ -64,17 +64,14 @@ describe("tenant hosts from TENANT_URL_TEMPLATE", () => {
   // "2130706433", "0x7f000001" and "0" are valid tenant ids that the URL parser turns into
   // 127.0.0.1 and 0.0.0.0 (an IP literal, checked before connecting); "localhost" is a name,
   // checked after DNS resolution.
-  it.each(["localhost", "2130706433", "0x7f000001", "0"])(
-    "tenant %s → FORBIDDEN, and the upstream receives nothing",
-    async (tenant) => {
-      const { products } = h.build({ config: config() });
-      const error = await rejection(products.enterprise.invoices(makeContext({ tenant }), {}));
-      expect(error.code).toBe("FORBIDDEN");
-      expect(error.message).toMatch(/not allowed/);
-      expect(error.message).not.toMatch(/127\.0\.0\.1/);
-      expect(h.sandbox.requests).toHaveLength(0);
-    },
-  );
+  it.each(["localhost", "2130706433", "0x7f000001", "0"])("tenant %s → FORBIDDEN, and the upstream receives nothing", async (tenant) => {
+    const { products } = h.build({ config: config() });
+    const error = await rejection(products.enterprise.invoices(makeContext({ tenant }), {}));
+    expect(error.code).toBe("FORBIDDEN");
+    expect(error.message).toMatch(/not allowed/);
+    expect(error.message).not.toMatch(/127\.0\.0\.1/);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
 
   it("UPSTREAM_ALLOW_PRIVATE_NETWORKS=true lets them through (so the test above is the guard's doing)", async () => {
     const { products } = h.build({ config: config({ UPSTREAM_ALLOW_PRIVATE_NETWORKS: true }) });

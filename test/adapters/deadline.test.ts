@@ -25,7 +25,12 @@ let client: UpstreamClient;
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = parseBase(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "test");
-  client = createUpstreamClient({ timeoutMs: 6_000, requestDeadlineMs: DEADLINE, retryBaseDelayMs: 10, retryBudget: { minPerSecond: 1_000 } });
+  client = createUpstreamClient({
+    timeoutMs: 6_000,
+    requestDeadlineMs: DEADLINE,
+    retryBaseDelayMs: 10,
+    retryBudget: { minPerSecond: 1_000 },
+  });
 });
 afterAll(async () => {
   await client.close();
@@ -64,7 +69,13 @@ describe("request deadline", () => {
     seen.length = 0;
     // undici checks headers timeouts on a coarse clock (about every 500 ms), so a 150 ms attempt
     // timeout fires within ~0.5 s; the deadline itself is exact.
-    const c = createUpstreamClient({ timeoutMs: 150, requestDeadlineMs: 1_500, retryBaseDelayMs: 10, maxRetries: 10, retryBudget: { minPerSecond: 1_000 } });
+    const c = createUpstreamClient({
+      timeoutMs: 150,
+      requestDeadlineMs: 1_500,
+      retryBaseDelayMs: 10,
+      maxRetries: 10,
+      retryBudget: { minPerSecond: 1_000 },
+    });
     try {
       const started = performance.now();
       const error = await adapterRejection(get(new AbortController().signal, 5_000, c));

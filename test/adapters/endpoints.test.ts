@@ -53,12 +53,24 @@ describe("mail", () => {
 
   it("messages.send: POST /email/v1/messages with the JSON body, 201 Message", async () => {
     const ctx = makeContext();
-    const input = { to: ["ann@example.com"], cc: ["bob@example.com"], subject: "Hello", body: "Hi Ann", threadId: h.sandbox.data.threads[0]?.id };
+    const input = {
+      to: ["ann@example.com"],
+      cc: ["bob@example.com"],
+      subject: "Hello",
+      body: "Hi Ann",
+      threadId: h.sandbox.data.threads[0]?.id,
+    };
     const message = await h.products.messages.send(ctx, input);
     const request = only(ctx);
     expect(request).toMatchObject({ method: "POST", path: "/email/v1/messages", status: 201, body: input });
     expect(request.headers["content-type"]).toBe("application/json");
-    expect(message).toMatchObject({ folder: "sent", subject: "Hello", threadId: input.threadId, to: [{ email: "ann@example.com" }], cc: [{ email: "bob@example.com" }] });
+    expect(message).toMatchObject({
+      folder: "sent",
+      subject: "Hello",
+      threadId: input.threadId,
+      to: [{ email: "ann@example.com" }],
+      cc: [{ email: "bob@example.com" }],
+    });
     expect(message.id).toEqual(expect.any(String));
   });
 
@@ -77,10 +89,17 @@ describe("mail", () => {
   it("messages.createDraft: POST /email/v1/drafts, plain and generated", async () => {
     const ctx = makeContext();
     const draft = await h.products.messages.createDraft(ctx, { to: ["ann@example.com"], subject: "S", body: "B" });
-    expect(only(ctx)).toMatchObject({ method: "POST", path: "/email/v1/drafts", body: { to: ["ann@example.com"], subject: "S", body: "B" } });
+    expect(only(ctx)).toMatchObject({
+      method: "POST",
+      path: "/email/v1/drafts",
+      body: { to: ["ann@example.com"], subject: "S", body: "B" },
+    });
     expect(draft).toMatchObject({ to: ["ann@example.com"], subject: "S", body: "B", generated: false });
 
-    const generated = await h.products.messages.createDraft(makeContext(), { threadId: h.sandbox.data.threads[0]?.id, generate: { instructions: "say yes" } });
+    const generated = await h.products.messages.createDraft(makeContext(), {
+      threadId: h.sandbox.data.threads[0]?.id,
+      generate: { instructions: "say yes" },
+    });
     expect(h.sandbox.requests[1]?.body).toEqual({ threadId: h.sandbox.data.threads[0]?.id, generate: { instructions: "say yes" } });
     expect(generated.generated).toBe(true);
     expect(generated.body).toContain("Say yes.");
@@ -101,7 +120,12 @@ describe("mail", () => {
   it("bookings.create: POST /email/v1/bookings, 201 Booking", async () => {
     const ctx = makeContext();
     const type = h.sandbox.data.bookingTypes[0]!;
-    const input = { bookingTypeId: type.id, start: "2031-03-04T10:00:00.000Z", attendee: { name: "Ann", email: "ann@example.com" }, notes: "hi" };
+    const input = {
+      bookingTypeId: type.id,
+      start: "2031-03-04T10:00:00.000Z",
+      attendee: { name: "Ann", email: "ann@example.com" },
+      notes: "hi",
+    };
     const booking = await h.products.bookings.create(ctx, input);
     expect(only(ctx)).toMatchObject({ method: "POST", path: "/email/v1/bookings", body: input, status: 201 });
     expect(booking).toMatchObject({ bookingTypeId: type.id, attendee: input.attendee, status: "confirmed", start: input.start });
@@ -138,13 +162,22 @@ describe("drive", () => {
     }
     const sha = createHash("sha256");
     for (let i = 0; i < count; i++) sha.update(chunk);
-    const file = await h.products.files.upload(ctx, { file: bytes(), name: "Report Q3.txt", folderId: folder.id, filename: "report.txt", contentType: "text/plain" });
+    const file = await h.products.files.upload(ctx, {
+      file: bytes(),
+      name: "Report Q3.txt",
+      folderId: folder.id,
+      filename: "report.txt",
+      contentType: "text/plain",
+    });
     const request = only(ctx);
     expect(request).toMatchObject({
       method: "POST",
       path: "/drive/v1/files",
       status: 201,
-      body: { fields: { name: "Report Q3.txt", folderId: folder.id }, file: { size: chunk.length * count, sha256: sha.digest("hex"), filename: "report.txt", contentType: "text/plain" } },
+      body: {
+        fields: { name: "Report Q3.txt", folderId: folder.id },
+        file: { size: chunk.length * count, sha256: sha.digest("hex"), filename: "report.txt", contentType: "text/plain" },
+      },
     });
     expect(request.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(file).toMatchObject({ name: "Report Q3.txt", size: chunk.length * count, mimeType: "text/plain", parentId: folder.id });
@@ -193,7 +226,11 @@ describe("search", () => {
     const ctx = makeContext();
     h.sandbox.clearRequests();
     const second = await h.products.search.chat(ctx, { sessionId: first.sessionId, message: "and then?" });
-    expect(only(ctx)).toMatchObject({ method: "POST", path: "/search/v1/chat", body: { sessionId: first.sessionId, message: "and then?" } });
+    expect(only(ctx)).toMatchObject({
+      method: "POST",
+      path: "/search/v1/chat",
+      body: { sessionId: first.sessionId, message: "and then?" },
+    });
     expect(second.sessionId).toBe(first.sessionId);
   });
 });
@@ -227,7 +264,12 @@ describe("enterprise (tenant acme)", () => {
   it("enterprise.dataQuery: POST {tenant}/api/v1/dataquery/query", async () => {
     const ctx = acme();
     const result = await h.products.enterprise.dataQuery(ctx, { question: "totals by customer" });
-    expect(only(ctx)).toMatchObject({ method: "POST", path: "/tenants/acme/api/v1/dataquery/query", tenant: "acme", body: { question: "totals by customer" } });
+    expect(only(ctx)).toMatchObject({
+      method: "POST",
+      path: "/tenants/acme/api/v1/dataquery/query",
+      tenant: "acme",
+      body: { question: "totals by customer" },
+    });
     expect(result.columns[0]).toEqual({ name: "customer", type: "string" });
     expect(result.answer).toContain("acme");
   });
@@ -244,7 +286,12 @@ describe("enterprise (tenant acme)", () => {
     const ctx = acme();
     const workflow = h.sandbox.data.tenants.acme!.workflows[0]!;
     const run = await h.products.workflows.run(ctx, { id: workflow.id, input: { month: "2030-01" } });
-    expect(only(ctx)).toMatchObject({ method: "POST", path: `/tenants/acme/api/v1/workflows/${workflow.id}/run`, status: 202, body: { input: { month: "2030-01" } } });
+    expect(only(ctx)).toMatchObject({
+      method: "POST",
+      path: `/tenants/acme/api/v1/workflows/${workflow.id}/run`,
+      status: 202,
+      body: { input: { month: "2030-01" } },
+    });
     expect(run).toMatchObject({ workflowId: workflow.id, status: "queued", runId: expect.any(String) });
   });
 });

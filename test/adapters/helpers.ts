@@ -62,9 +62,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  options: { sandbox?: SandboxOptions; client?: UpstreamClientOptions } = {},
-): Promise<Harness> {
+export async function startHarness(options: { sandbox?: SandboxOptions; client?: UpstreamClientOptions } = {}): Promise<Harness> {
   const sandbox = await startSandbox({
     tokens: [TOKEN],
     tenants: { acme: { tokens: ["acme-token", TOKEN] }, globex: { tokens: ["globex-token"] } },

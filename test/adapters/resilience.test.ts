@@ -87,15 +87,23 @@ describe("transport failures", () => {
   it("a wrong type, broken JSON and extra fields", async () => {
     // A malformed fault replaces a successful answer, so ask for a meeting that has a summary.
     const id = h.sandbox.data.meetings.find((m) => m.status === "completed")!.id;
-    h.sandbox.setFaults([{ type: "malformed", mode: "raw", raw: JSON.stringify({ meetingId: "m", summary: 5, actionItems: [] }), path: "/meetings/" }]);
-    expect((await rejection(h.products.meetings.summary(makeContext(), { id }))).message).toMatch(/^upstream response: summary: expected string/);
+    h.sandbox.setFaults([
+      { type: "malformed", mode: "raw", raw: JSON.stringify({ meetingId: "m", summary: 5, actionItems: [] }), path: "/meetings/" },
+    ]);
+    expect((await rejection(h.products.meetings.summary(makeContext(), { id }))).message).toMatch(
+      /^upstream response: summary: expected string/,
+    );
 
     h.sandbox.setFaults([{ type: "malformed", mode: "invalid-json", path: "/drive/v1/files" }]);
     expect((await rejection(h.products.files.get(makeContext(), { id: fileId() }))).message).toBe("upstream response: not valid JSON");
 
     const extra = { meetingId: "m", summary: "ok", actionItems: [{ text: "t", owner: null, priority: 1 }], model: "x" };
     h.sandbox.setFaults([{ type: "malformed", mode: "raw", raw: JSON.stringify(extra), path: "/meetings/" }]);
-    expect(await h.products.meetings.summary(makeContext(), { id })).toEqual({ meetingId: "m", summary: "ok", actionItems: [{ text: "t", owner: undefined }] });
+    expect(await h.products.meetings.summary(makeContext(), { id })).toEqual({
+      meetingId: "m",
+      summary: "ok",
+      actionItems: [{ text: "t", owner: undefined }],
+    });
   });
 
   it("a body over the size cap → UPSTREAM_ERROR", async () => {
@@ -214,7 +222,10 @@ describe("circuit breaker", () => {
   it("is per origin: a dead API origin does not block tenant origins", async () => {
     const own = await startHarness({ sandbox: { tenantPorts: true } });
     try {
-      const { products, upstream } = own.build({ client: { breaker: { minCalls: 2 }, maxRetries: 0 }, config: { API_URL: "http://127.0.0.1:9" } });
+      const { products, upstream } = own.build({
+        client: { breaker: { minCalls: 2 }, maxRetries: 0 },
+        config: { API_URL: "http://127.0.0.1:9" },
+      });
       for (let i = 0; i < 2; i++) await rejection(products.search.query(makeContext(), { query: "x" }));
       expect(upstream.circuit("http://127.0.0.1:9")).toBe("open");
       expect((await products.enterprise.invoices(makeContext({ tenant: "acme" }), {})).data.length).toBeGreaterThan(0);
@@ -319,7 +330,10 @@ describe("credentials", () => {
   it("a personal API key is refused before anything is sent", async () => {
     const ctx = makeContext({ kind: "api_key" });
     const error = await rejection(h.products.messages.list(ctx, {}));
-    expect(error).toMatchObject({ code: "FORBIDDEN", message: "Product operations need an access token; personal API keys are never forwarded upstream" });
+    expect(error).toMatchObject({
+      code: "FORBIDDEN",
+      message: "Product operations need an access token; personal API keys are never forwarded upstream",
+    });
     expect((await rejection(h.products.meetings.transcript(ctx, { id: "m" }))).code).toBe("FORBIDDEN");
     expect(() => h.products.loaders(ctx)).toThrow(/access token/);
     expect(h.sandbox.requests).toHaveLength(0);
@@ -356,10 +370,14 @@ describe("uploads", () => {
         yield Buffer.alloc(64 * 1024);
       }
     }
-    const error = await rejection(products.files.upload(makeContext(), { file: bytes(), filename: "big.bin", contentType: "application/octet-stream" }));
+    const error = await rejection(
+      products.files.upload(makeContext(), { file: bytes(), filename: "big.bin", contentType: "application/octet-stream" }),
+    );
     expect(error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(produced).toBeLessThan(2 * 1024 * 1024); // stopped reading early
-    expect((await rejection(products.files.upload(makeContext(), { file: new Uint8Array(2 * 1024 * 1024) }))).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await rejection(products.files.upload(makeContext(), { file: new Uint8Array(2 * 1024 * 1024) }))).code).toBe(
+      "PAYLOAD_TOO_LARGE",
+    );
   });
 
   it("a 50 MB upload streams through", async () => {
@@ -367,7 +385,12 @@ describe("uploads", () => {
     async function* bytes() {
       for (let i = 0; i < 50; i++) yield chunk;
     }
-    const file = await h.products.files.upload(makeContext(), { file: bytes(), filename: "big.bin", contentType: "application/octet-stream", size: 50 * chunk.length });
+    const file = await h.products.files.upload(makeContext(), {
+      file: bytes(),
+      filename: "big.bin",
+      contentType: "application/octet-stream",
+      size: 50 * chunk.length,
+    });
     expect(file.size).toBe(50 * chunk.length);
     expect(h.sandbox.requests[0]?.headers["content-length"]).toEqual(expect.any(String));
   });
@@ -403,7 +426,9 @@ describe("tenants", () => {
 
   it("no tenant → TENANT_REQUIRED; unknown → UPSTREAM_NOT_CONFIGURED", async () => {
     expect((await rejection(h.products.enterprise.dataQuery(makeContext(), { question: "q" }))).code).toBe("TENANT_REQUIRED");
-    expect((await rejection(h.products.workflows.run(makeContext({ tenant: "initech" }), { id: "wf" }))).code).toBe("UPSTREAM_NOT_CONFIGURED");
+    expect((await rejection(h.products.workflows.run(makeContext({ tenant: "initech" }), { id: "wf" }))).code).toBe(
+      "UPSTREAM_NOT_CONFIGURED",
+    );
     const { products } = h.build({ config: { TENANTS_FILE: undefined } });
     expect((await rejection(products.enterprise.invoices(makeContext({ tenant: "acme" }), {}))).code).toBe("UPSTREAM_NOT_CONFIGURED");
     expect(h.sandbox.requests).toHaveLength(0);
@@ -411,7 +436,10 @@ describe("tenants", () => {
 
   it("the template fills in the tenant; the map wins over it", async () => {
     const { products } = h.build({
-      config: { TENANT_URL_TEMPLATE: `${h.sandbox.url}/tenants/{tenant}`, TENANTS_FILE: tenantsFile({ globex: h.sandbox.tenantBaseUrl("acme") }) },
+      config: {
+        TENANT_URL_TEMPLATE: `${h.sandbox.url}/tenants/{tenant}`,
+        TENANTS_FILE: tenantsFile({ globex: h.sandbox.tenantBaseUrl("acme") }),
+      },
     });
     await products.enterprise.invoices(makeContext({ tenant: "acme" }), {});
     expect(h.sandbox.requests[0]).toMatchObject({ tenant: "acme" });

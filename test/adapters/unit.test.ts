@@ -93,14 +93,19 @@ describe("multipart body", () => {
 
   it("frames fields and the file, with a Content-Length when the size is known", async () => {
     const errors: AdapterError[] = [];
-    const body = multipartBody([["name", "Q3.txt"]], { data: Buffer.from("hello"), filename: "résumé \"1\".txt", contentType: "text/plain" }, 100, (e) =>
-      errors.push(e),
+    const body = multipartBody(
+      [["name", "Q3.txt"]],
+      { data: Buffer.from("hello"), filename: 'résumé "1".txt', contentType: "text/plain" },
+      100,
+      (e) => errors.push(e),
     );
     const boundary = /boundary=(.+)$/.exec(body.contentType)?.[1] as string;
     const text = await read(body.body);
     expect(text.length).toBe(body.length);
     expect(text).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nQ3.txt\r\n`);
-    expect(text).toContain(`filename="r_sum_ _1_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%221%22.txt\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`);
+    expect(text).toContain(
+      `filename="r_sum_ _1_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%221%22.txt\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+    );
     expect(errors).toEqual([]);
   });
 
@@ -113,8 +118,8 @@ describe("multipart body", () => {
     expect(body.length).toBeUndefined();
     await expect(read(body.body)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     expect(errors[0]?.code).toBe("PAYLOAD_TOO_LARGE");
-    expect(codeOf(() => multipartBody([], { data: Buffer.alloc(300), filename: "a", contentType: "text/plain" }, 200, () => undefined))).toBe(
-      "PAYLOAD_TOO_LARGE",
-    );
+    expect(
+      codeOf(() => multipartBody([], { data: Buffer.alloc(300), filename: "a", contentType: "text/plain" }, 200, () => undefined)),
+    ).toBe("PAYLOAD_TOO_LARGE");
   });
 });

@@ -10,7 +10,10 @@ const secret = "a-test-secret-that-is-at-least-32-characters";
 const issuer = "https://auth.test/";
 const audience = "workspace-gateway";
 
-const sign = (claims: Record<string, unknown>, options: { exp?: string | number; nbf?: string | number; iss?: string; aud?: string; key?: string } = {}) =>
+const sign = (
+  claims: Record<string, unknown>,
+  options: { exp?: string | number; nbf?: string | number; iss?: string; aud?: string; key?: string } = {},
+) =>
   new SignJWT(claims)
     .setProtectedHeader({ alg: "HS256" })
     .setSubject("jwt-user")
@@ -39,7 +42,12 @@ describe("HS256 access tokens", () => {
 
   it("a valid token is the principal: sub, scope claim, tenant claim", async () => {
     const { body } = await viewer(await sign({ scope: "docs:read docs:write", org: "acme" }));
-    expect(body.data?.viewer).toEqual({ id: "jwt-user", tenant: "acme", scopes: ["docs:read", "docs:write"], credentialKind: "ACCESS_TOKEN" });
+    expect(body.data?.viewer).toEqual({
+      id: "jwt-user",
+      tenant: "acme",
+      scopes: ["docs:read", "docs:write"],
+      credentialKind: "ACCESS_TOKEN",
+    });
   });
 
   it("a verified token can use documents within its scopes", async () => {
@@ -72,7 +80,8 @@ describe("HS256 access tokens", () => {
     ["bad signature", () => sign({}, { key: "another-secret-that-is-also-32-characters-long" })],
     [
       "alg none",
-      async () => `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: "jwt-user", iss: issuer, aud: audience, exp: Math.floor(Date.now() / 1000) + 300 })}.`,
+      async () =>
+        `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: "jwt-user", iss: issuer, aud: audience, exp: Math.floor(Date.now() / 1000) + 300 })}.`,
     ],
     ["garbage", async () => "not.a.jwt"],
   ];
@@ -112,12 +121,18 @@ describe("JWKS access tokens with key rotation", () => {
     return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" } };
   }
   const signWith = (pair: Awaited<ReturnType<typeof keyPair>>) =>
-    new SignJWT({ scope: "docs:read" }).setProtectedHeader({ alg: "ES256", kid: pair.kid }).setSubject("rotating").setIssuer(issuer).setExpirationTime("5m").sign(pair.privateKey);
+    new SignJWT({ scope: "docs:read" })
+      .setProtectedHeader({ alg: "ES256", kid: pair.kid })
+      .setSubject("rotating")
+      .setIssuer(issuer)
+      .setExpirationTime("5m")
+      .sign(pair.privateKey);
 
   it("verifies with the published key, caches it, and picks up a rotated key", async () => {
     const first = await keyPair("k1");
     keys = [first.jwk];
-    const call = async (token: string) => (await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const call = async (token: string) =>
+      (await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${token}` } })).status;
     expect(await call(await signWith(first))).toBe(200);
     expect(await call(await signWith(first))).toBe(200);
     expect(fetches).toBe(1);

@@ -50,7 +50,14 @@ describe("workspace-gateway keys", () => {
   });
 
   it("bad usage fails with a message and exit code 2", async () => {
-    for (const args of [["keys", "create"], ["keys", "revoke"], ["keys", "nope"], ["keys", "create", "--user", "x", "--scopes", "admin"], ["keys", "create", "--user", "x", "--tenant", "../evil"], ["keys", "create", "--user", "x", "--tenant", "Acme"]]) {
+    for (const args of [
+      ["keys", "create"],
+      ["keys", "revoke"],
+      ["keys", "nope"],
+      ["keys", "create", "--user", "x", "--scopes", "admin"],
+      ["keys", "create", "--user", "x", "--tenant", "../evil"],
+      ["keys", "create", "--user", "x", "--tenant", "Acme"],
+    ]) {
       const failure = await cli(...args).then(
         () => null,
         (error: { code: number; stderr: string }) => error,

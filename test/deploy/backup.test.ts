@@ -63,7 +63,10 @@ async function readAllWhole(tg: TestGateway, key: string): Promise<string[]> {
     documents: { id: string; sizeBytes: number; characters: number }[];
   };
   for (const doc of page.documents) {
-    const text = (await (await fetch(`${tg.url}/api/v1/documents/${doc.id}?maxChars=1000000`, { headers: auth })).json()) as { text: string; totalChars: number };
+    const text = (await (await fetch(`${tg.url}/api/v1/documents/${doc.id}?maxChars=1000000`, { headers: auth })).json()) as {
+      text: string;
+      totalChars: number;
+    };
     expect(text.totalChars).toBe(doc.characters);
     expect(text.text).toMatch(/^Drill \d+/);
     const bytes = new Uint8Array(await (await fetch(`${tg.url}/api/v1/documents/${doc.id}/content`, { headers: auth })).arrayBuffer());
@@ -105,8 +108,12 @@ describe("restore drill", () => {
     }
   });
 
-  const pgDump = requireProgram("pg_dump", { install: "apt-get install postgresql-client", purpose: "the PostgreSQL restore drill (test/deploy/backup.test.ts)" });
-  const pgRestore = pgDump && requireProgram("pg_restore", { install: "apt-get install postgresql-client", purpose: "the PostgreSQL restore drill" });
+  const pgDump = requireProgram("pg_dump", {
+    install: "apt-get install postgresql-client",
+    purpose: "the PostgreSQL restore drill (test/deploy/backup.test.ts)",
+  });
+  const pgRestore =
+    pgDump && requireProgram("pg_restore", { install: "apt-get install postgresql-client", purpose: "the PostgreSQL restore drill" });
 
   it.skipIf(!pgRestore)("PostgreSQL: pg_dump -Fc while the gateway writes → DROP SCHEMA → pg_restore → every document whole", async () => {
     const baseUrl = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";

@@ -55,7 +55,9 @@ describe("npm run build", () => {
     expect(dist).toEqual(expect.arrayContaining(["worker-bootstrap.mjs", "render-worker.js", "index.js"]));
     expect((await readdir(join(root, "dist", "schema"))).filter((f) => f.endsWith(".graphql")).length).toBeGreaterThan(3);
     // Served at GET /docs/<name>.md (src/http/docs.ts reads ../../docs/ from dist/src/http/).
-    expect((await readdir(join(root, "dist", "docs"))).sort()).toEqual((await readdir(join(root, "docs"))).filter((f) => f.endsWith(".md")).sort());
+    expect((await readdir(join(root, "dist", "docs"))).sort()).toEqual(
+      (await readdir(join(root, "docs"))).filter((f) => f.endsWith(".md")).sort(),
+    );
     const pkg = JSON.parse(await readFile(join(root, "dist", "package.json"), "utf8")) as { type: string; version: string };
     const source = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
     expect(pkg).toMatchObject({ type: "module", version: source.version });
@@ -96,7 +98,9 @@ describe("npm run build", () => {
         headers: auth,
         body: JSON.stringify({ query: "{ documents(first: 5) { edges { node { name text { text } } } } }" }),
       });
-      expect(await graphql.json()).toEqual({ data: { documents: { edges: [{ node: { name: "from dist", text: { text: "Built\n\nPlain node." } } }] } } });
+      expect(await graphql.json()).toEqual({
+        data: { documents: { edges: [{ node: { name: "from dist", text: { text: "Built\n\nPlain node." } } }] } },
+      });
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
     } finally {
@@ -114,7 +118,9 @@ describe("the workspace-gateway command from dist/", () => {
   it("node dist/src/cli/index.js keys create --init makes the store and a key; keys list reads it", async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), "wg-dist-cli-")), "data");
     dirs.push(dirname(dataDir));
-    const created = await node(["dist/src/cli/index.js", "keys", "create", "--init", "--user", "dist-cli", "--json"], { DATA_DIR: dataDir });
+    const created = await node(["dist/src/cli/index.js", "keys", "create", "--init", "--user", "dist-cli", "--json"], {
+      DATA_DIR: dataDir,
+    });
     expect(created.stderr).toContain(`Store: SQLite ${dataDir}/gateway.sqlite`);
     expect(JSON.parse(created.stdout)).toMatchObject({ userId: "dist-cli", key: expect.stringMatching(/^wgk_/) });
     const listed = await node(["dist/src/cli/index.js", "keys", "list", "--json"], { DATA_DIR: dataDir });
@@ -126,7 +132,9 @@ describe("the workspace-gateway command from dist/", () => {
     dirs.push(dataDir);
     // tsx's register() turns on source maps; plain node leaves them off. Reported at exit.
     const probe = `data:text/javascript,process.on("exit",()=>process.stderr.write("sourceMaps="+process.sourceMapsEnabled+"\\n"))`;
-    const { stdout, stderr } = await node(["--import", probe, "bin/workspace-gateway.js", "keys", "list", "--json", "--init"], { DATA_DIR: dataDir });
+    const { stdout, stderr } = await node(["--import", probe, "bin/workspace-gateway.js", "keys", "list", "--json", "--init"], {
+      DATA_DIR: dataDir,
+    });
     expect(JSON.parse(stdout)).toEqual([]);
     // Sources edited since the build (a checkout mid-edit) send the command to tsx, rightly.
     if (staleReason() === undefined) expect(stderr).toContain("sourceMaps=false");

@@ -75,7 +75,9 @@ describe("Dockerfile", () => {
       expect(line).not.toMatch(/^(COPY|ADD)\s+(--\S+\s+)*\.\s/); // never the whole context
       expect(line).not.toMatch(/^(ENV|ARG)\b.*(SECRET|PASSWORD|TOKEN|DATABASE_URL|_KEY)\b/i);
     }
-    const ignored = text(".dockerignore").split("\n").map((line) => line.trim());
+    const ignored = text(".dockerignore")
+      .split("\n")
+      .map((line) => line.trim());
     for (const entry of [".env", ".env.*", "node_modules", "dist", ".git", "data"]) expect(ignored).toContain(entry);
   });
 });
@@ -85,7 +87,8 @@ describe("compose.yaml and nginx", () => {
   const nginx = text("deploy/nginx.conf");
 
   it("has two gateway replicas of one image, PostgreSQL, Redis and nginx, and no password written in it", () => {
-    for (const service of ["gateway-a", "gateway-b", "nginx", "postgres", "redis"]) expect(compose).toMatch(new RegExp(`^  ${service}:`, "m"));
+    for (const service of ["gateway-a", "gateway-b", "nginx", "postgres", "redis"])
+      expect(compose).toMatch(new RegExp(`^  ${service}:`, "m"));
     // Both replicas merge one definition (one image, one environment).
     expect(compose.match(/^\s+<<: \*gateway$/gm)).toHaveLength(2);
     expect(compose).toMatch(/^\s+image: workspace-gateway:local$/m);

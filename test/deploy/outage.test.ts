@@ -67,7 +67,11 @@ it("PostgreSQL cut: /readyz 503, reads and writes 503 with Retry-After, nothing 
     const key = await tg.key({ user: "outage" });
     const auth = { authorization: `Bearer ${key}` };
     const create = (name: string) =>
-      fetch(`${tg.url}/api/v1/documents`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name, markdown: `# ${name}` }) });
+      fetch(`${tg.url}/api/v1/documents`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ name, markdown: `# ${name}` }),
+      });
     expect((await create("before")).status).toBe(201);
 
     await proxy.down();
@@ -82,7 +86,7 @@ it("PostgreSQL cut: /readyz 503, reads and writes 503 with Retry-After, nothing 
 
     await proxy.up();
     let status = 0;
-    for (const deadline = Date.now() + 10_000; status !== 200 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; status !== 200 && Date.now() < deadline;) {
       status = (await fetch(`${tg.url}/readyz`)).status;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -48,7 +48,14 @@ afterAll(async () => {
 describe("the installed tarball", () => {
   it("holds the compiled code with its declarations, not the sources, and needs no tsx", () => {
     const pkg = join(project, "node_modules/workspace-gateway");
-    for (const file of ["dist/src/cli/index.js", "dist/src/client/index.js", "dist/src/client/index.d.ts", "dist/src/index.d.ts", "dist/schema/documents.graphql", "dist/src/documents/pool/worker-bootstrap.mjs"]) {
+    for (const file of [
+      "dist/src/cli/index.js",
+      "dist/src/client/index.js",
+      "dist/src/client/index.d.ts",
+      "dist/src/index.d.ts",
+      "dist/schema/documents.graphql",
+      "dist/src/documents/pool/worker-bootstrap.mjs",
+    ]) {
       expect(existsSync(join(pkg, file)), file).toBe(true);
     }
     for (const absent of ["src", "adapters", "resolvers", "test", "scripts"]) expect(existsSync(join(pkg, absent)), absent).toBe(false);
@@ -85,12 +92,18 @@ describe("workspace-gateway mcp from the installed package, through the MCP SDK 
     expect(tools.map((t) => t.name).sort()).toEqual([...ALL_TOOLS].sort());
     for (const tool of tools) {
       const a = tool.annotations!;
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) expect(typeof a[hint], `${tool.name} ${hint}`).toBe("boolean");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+        expect(typeof a[hint], `${tool.name} ${hint}`).toBe("boolean");
       if (a.readOnlyHint) expect(a.destructiveHint, tool.name).toBe(false);
       expect(tool.outputSchema, tool.name).toMatchObject({ type: "object" });
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(byName["workflows_run"]!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(byName["workflows_run"]!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(byName["mail_send"]!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName["docs_list"]!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
   });
@@ -104,21 +117,38 @@ describe("workspace-gateway mcp from the installed package, through the MCP SDK 
     expect(mail.data).toHaveLength(2);
     expect(env.sandbox.requestsTo("/email/v1/messages", "GET")[0]?.headers["authorization"]).toBe(`Bearer ${env.token}`);
 
-    const events = (await ok("calendar_events", { from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z", limit: 3 })) as { data: unknown[] };
+    const events = (await ok("calendar_events", { from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z", limit: 3 })) as {
+      data: unknown[];
+    };
     expect(events.data).toHaveLength(3);
-    expect(await ok("bookings_create", { bookingTypeId: "bt_intro30", start: "2026-12-07T10:00:00Z", attendee: { name: "Ana", email: "ana@example.com" } })).toMatchObject({
+    expect(
+      await ok("bookings_create", {
+        bookingTypeId: "bt_intro30",
+        start: "2026-12-07T10:00:00Z",
+        attendee: { name: "Ana", email: "ana@example.com" },
+      }),
+    ).toMatchObject({
       bookingTypeId: "bt_intro30",
     });
 
     const file = env.sandbox.data.files[0]!;
     expect(await ok("drive_get", { id: file.id })).toMatchObject({ id: file.id, name: file.name });
     expect(await ok("search_query", { query: "budget" })).toMatchObject({ answer: expect.any(String) });
-    expect(await ok("meetings_summary", { id: "mtg_weekly_product_sync" })).toMatchObject({ meetingId: "mtg_weekly_product_sync", summary: expect.any(String) });
+    expect(await ok("meetings_summary", { id: "mtg_weekly_product_sync" })).toMatchObject({
+      meetingId: "mtg_weekly_product_sync",
+      summary: expect.any(String),
+    });
 
     const invoices = (await ok("invoices_list", { limit: 2 })) as { data: unknown[]; nextCursor: string | null };
     expect(invoices.data).toHaveLength(2);
-    expect(await ok("data_query", { question: "totals by customer" })).toMatchObject({ columns: expect.any(Array), rows: expect.any(Array) });
-    expect(await ok("workflows_run", { id: "wf_invoice_reminder" })).toMatchObject({ workflowId: "wf_invoice_reminder", runId: expect.any(String) });
+    expect(await ok("data_query", { question: "totals by customer" })).toMatchObject({
+      columns: expect.any(Array),
+      rows: expect.any(Array),
+    });
+    expect(await ok("workflows_run", { id: "wf_invoice_reminder" })).toMatchObject({
+      workflowId: "wf_invoice_reminder",
+      runId: expect.any(String),
+    });
   });
 
   it("a gateway error comes back as the tool's error with the gateway code", async () => {
@@ -132,7 +162,11 @@ describe("keys and serve from the installed package", () => {
   it("keys create --init makes a store and a key; serve answers with it, renders a .docx, and exits 0 on SIGTERM", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "wg-package-data-"));
     dirs.push(dataDir);
-    const created = await run(bin, ["keys", "create", "--init", "--user", "packaged"], { cwd: project, env: childEnv({ DATA_DIR: dataDir }), timeout: 60_000 });
+    const created = await run(bin, ["keys", "create", "--init", "--user", "packaged"], {
+      cwd: project,
+      env: childEnv({ DATA_DIR: dataDir }),
+      timeout: 60_000,
+    });
     const key = created.stdout.trim();
     expect(key).toMatch(/^wgk_/);
     expect(created.stderr).toContain(`Store: SQLite ${dataDir}/gateway.sqlite`);
@@ -154,12 +188,20 @@ describe("keys and serve from the installed package", () => {
       });
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
       const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-      const doc = await fetch(`${url}/api/v1/documents`, { method: "POST", headers: auth, body: JSON.stringify({ name: "served", markdown: "# Served\n\nFrom **dist**." }) });
+      const doc = await fetch(`${url}/api/v1/documents`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ name: "served", markdown: "# Served\n\nFrom **dist**." }),
+      });
       expect(doc.status).toBe(201);
       const { id } = (await doc.json()) as { id: string };
       const docx = await fetch(`${url}/api/v1/documents/${id}/content`, { headers: auth });
       expect(docx.status).toBe(200);
-      expect(Buffer.from(await docx.arrayBuffer()).subarray(0, 2).toString()).toBe("PK");
+      expect(
+        Buffer.from(await docx.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe("PK");
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
     } finally {

@@ -20,7 +20,11 @@ import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 // Debian installs it in /usr/sbin, which a non-root PATH may lack.
 const program =
   (process.env["PGBOUNCER_PATH"] ? undefined : (findProgram("pgbouncer") ?? findProgram("/usr/sbin/pgbouncer"))) ??
-  requireProgram("pgbouncer", { envVar: "PGBOUNCER_PATH", install: "apt-get install pgbouncer", purpose: "the PgBouncer transaction-pooling test" });
+  requireProgram("pgbouncer", {
+    envVar: "PGBOUNCER_PATH",
+    install: "apt-get install pgbouncer",
+    purpose: "the PgBouncer transaction-pooling test",
+  });
 
 const base = new URL(process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test");
 const database = `wg_bouncer_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -72,8 +76,11 @@ async function startPgBouncer(path: string): Promise<{ port: number; log: () => 
   );
   // PgBouncer will not run as root: it drops to the postgres user, which must read its files.
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) for (const file of [dir, join(dir, "pgbouncer.ini"), join(dir, "userlist.txt")]) await chmod(file, file === dir ? 0o755 : 0o644);
-  const child: ChildProcess = spawn(path, [...(asRoot ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "pipe", "pipe"] });
+  if (asRoot)
+    for (const file of [dir, join(dir, "pgbouncer.ini"), join(dir, "userlist.txt")]) await chmod(file, file === dir ? 0o755 : 0o644);
+  const child: ChildProcess = spawn(path, [...(asRoot ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -83,7 +90,7 @@ async function startPgBouncer(path: string): Promise<{ port: number; log: () => 
     await exited;
     await rm(dir, { recursive: true, force: true });
   };
-  for (const deadline = Date.now() + 10_000; ; ) {
+  for (const deadline = Date.now() + 10_000; ;) {
     const client = new pg.Client({ connectionString: `postgres://${user}@127.0.0.1:${port}/wg` });
     try {
       await client.connect();
@@ -126,24 +133,42 @@ describe.skipIf(!program)("through a real PgBouncer in transaction mode", () => 
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
-      return { status: response.status, body: (text && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as Record<string, unknown> };
+      return {
+        status: response.status,
+        body: (text && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as Record<string, unknown>,
+      };
     };
     const flows = Array.from({ length: 24 }, async (_, i) => {
       const name = `bouncer ${i} ${randomBytes(3).toString("hex")}`;
-      const created = await call("POST", "/api/v1/documents", { name, markdown: `# ${name}\n\nfirst` }, { "idempotency-key": `create-${i}` });
+      const created = await call(
+        "POST",
+        "/api/v1/documents",
+        { name, markdown: `# ${name}\n\nfirst` },
+        { "idempotency-key": `create-${i}` },
+      );
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const id = created.body["id"] as string;
       const read = await call("GET", `/api/v1/documents/${id}`);
       expect(read).toMatchObject({ status: 200, body: { version: 1, text: expect.stringContaining("first") } });
-      expect((await call("POST", "/api/v1/documents", { name, markdown: `# ${name}\n\nfirst` }, { "idempotency-key": `create-${i}` })).body["id"]).toBe(id);
+      expect(
+        (await call("POST", "/api/v1/documents", { name, markdown: `# ${name}\n\nfirst` }, { "idempotency-key": `create-${i}` })).body[
+          "id"
+        ],
+      ).toBe(id);
       const listed = await call("GET", `/api/v1/documents?query=${encodeURIComponent(name)}`);
       expect((listed.body["documents"] as { id: string }[]).map((doc) => doc.id)).toEqual([id]);
       const updated = await call("PUT", `/api/v1/documents/${id}`, { markdown: `# ${name}\n\nsecond` }, { "if-match": '"v1"' });
       expect(updated).toMatchObject({ status: 200, body: { version: 2 } });
-      expect(await call("GET", `/api/v1/documents/${id}?format=markdown`)).toMatchObject({ status: 200, body: { text: expect.stringContaining("second") } });
+      expect(await call("GET", `/api/v1/documents/${id}?format=markdown`)).toMatchObject({
+        status: 200,
+        body: { text: expect.stringContaining("second") },
+      });
       const versions = await call("GET", `/api/v1/documents/${id}/versions`);
       expect((versions.body["versions"] as { version: number }[]).map((v) => v.version)).toEqual([2, 1]);
-      expect(await call("GET", `/api/v1/documents/${id}/versions/1`)).toMatchObject({ status: 200, body: { text: expect.stringContaining("first") } });
+      expect(await call("GET", `/api/v1/documents/${id}/versions/1`)).toMatchObject({
+        status: 200,
+        body: { text: expect.stringContaining("first") },
+      });
       const share = await call("POST", `/api/v1/documents/${id}/shares`, {});
       expect(share.status).toBe(201);
       const shared = await fetch(`${tg.url}${share.body["url"] as string}`);

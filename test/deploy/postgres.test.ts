@@ -73,13 +73,26 @@ describe("PostgreSQL pool settings", () => {
     expect((await store.pool.query<{ statement_timeout: string }>("SHOW statement_timeout")).rows[0]!.statement_timeout).toBe("0");
     const id = `key_${randomBytes(6).toString("hex")}`;
     const now = new Date().toISOString();
-    await store.insertApiKey({ id, userId: "u", tenant: null, scopes: ["docs:read"], hash: `h-${id}`, prefix: "wgk_x", createdAt: now, expiresAt: null, revokedAt: null });
+    await store.insertApiKey({
+      id,
+      userId: "u",
+      tenant: null,
+      scopes: ["docs:read"],
+      hash: `h-${id}`,
+      prefix: "wgk_x",
+      createdAt: now,
+      expiresAt: null,
+      revokedAt: null,
+    });
     expect(await store.findApiKeyByHash(`h-${id}`)).toMatchObject({ id });
     expect(await store.revokeApiKey(id, now)).toBe(true);
     await store.listDocuments({ ownerId: "u", limit: 5 });
     // One connection did all of that: it holds no named prepared statement and no advisory lock.
     expect((await store.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_prepared_statements")).rows[0]!.n).toBe("0");
-    expect((await store.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")).rows[0]!.n).toBe("0");
+    expect(
+      (await store.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"))
+        .rows[0]!.n,
+    ).toBe("0");
   });
 
   it("without PgBouncer the hot reads are named prepared statements, prepared once per connection", async () => {

@@ -138,12 +138,16 @@ describe.skipIf(!redisServer)("Redis killed mid-traffic, then restarted on the s
       stop = true;
       await traffic;
       expect(statuses.every((s) => s === 200)).toBe(true);
-      expect(redisLines().map((l) => l.msg)).toEqual([expect.stringMatching(/^redis unreachable/), expect.stringMatching(/^redis reachable again/)]);
+      expect(redisLines().map((l) => l.msg)).toEqual([
+        expect.stringMatching(/^redis unreachable/),
+        expect.stringMatching(/^redis reachable again/),
+      ]);
 
       // Shared again: the restarted Redis counts one budget for A and B together, and no check fails open.
       const failOpenAfter = await failOpenCount(a);
       const sharedKey = await a.key({ user: "shared" });
-      const get = (tg: TestGateway) => fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${sharedKey}` } }).then((r) => r.status);
+      const get = (tg: TestGateway) =>
+        fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${sharedKey}` } }).then((r) => r.status);
       const half = await Promise.all(Array.from({ length: LIMIT / 2 }, () => get(a)));
       const otherHalf = await Promise.all(Array.from({ length: LIMIT / 2 }, () => get(b)));
       expect([...half, ...otherHalf].every((s) => s === 200)).toBe(true);

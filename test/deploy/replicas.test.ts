@@ -46,10 +46,16 @@ describe("two replicas on one PostgreSQL, over HTTP", () => {
   it("a document created on A reads and downloads whole on B", async () => {
     const { key } = await newKey("cross");
     const auth = { authorization: `Bearer ${key}` };
-    const response = await create(a.url, key, { name: "from A", markdown: "# Made on A\n\nRead **on B**.\n\n| x | y |\n|---|---|\n| 1 | 2 |" });
+    const response = await create(a.url, key, {
+      name: "from A",
+      markdown: "# Made on A\n\nRead **on B**.\n\n| x | y |\n|---|---|\n| 1 | 2 |",
+    });
     expect(response.status).toBe(201);
     const doc = (await response.json()) as { id: string; sizeBytes: number; characters: number };
-    const text = (await (await fetch(`${b.url}/api/v1/documents/${doc.id}`, { headers: auth })).json()) as { text: string; totalChars: number };
+    const text = (await (await fetch(`${b.url}/api/v1/documents/${doc.id}`, { headers: auth })).json()) as {
+      text: string;
+      totalChars: number;
+    };
     expect(text.text).toMatch(/^Made on A/);
     expect(text.totalChars).toBe(doc.characters);
     const onB = new Uint8Array(await (await fetch(`${b.url}/api/v1/documents/${doc.id}/content`, { headers: auth })).arrayBuffer());
@@ -67,7 +73,9 @@ describe("two replicas on one PostgreSQL, over HTTP", () => {
     expect([200, 201]).toContain(second.status);
     const one = (await first.json()) as { id: string };
     expect(((await second.json()) as { id: string }).id).toBe(one.id);
-    const list = (await (await fetch(`${b.url}/api/v1/documents`, { headers: { authorization: `Bearer ${key}` } })).json()) as { documents: { id: string }[] };
+    const list = (await (await fetch(`${b.url}/api/v1/documents`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      documents: { id: string }[];
+    };
     expect(list.documents.map((d) => d.id)).toEqual([one.id]);
   });
 
@@ -109,7 +117,10 @@ describe("two replicas on one PostgreSQL, over HTTP", () => {
     };
     expect(page.documents.length).toBeGreaterThanOrEqual(acknowledged);
     for (const doc of page.documents) {
-      const text = (await (await fetch(`${b.url}/api/v1/documents/${doc.id}?maxChars=1000000`, { headers: auth })).json()) as { totalChars: number; text: string };
+      const text = (await (await fetch(`${b.url}/api/v1/documents/${doc.id}?maxChars=1000000`, { headers: auth })).json()) as {
+        totalChars: number;
+        text: string;
+      };
       expect(text.totalChars).toBe(doc.characters);
       expect(text.text).toMatch(/^Document \d+/);
       const bytes = await (await fetch(`${b.url}/api/v1/documents/${doc.id}/content`, { headers: auth })).arrayBuffer();

@@ -113,82 +113,89 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
   );
 }
 
-it.each<[Style]>([["nginx-like"], ["probe-driven"]])("%s balancer, restarting replica A then B under load: every request 2xx, every create stored once", { timeout: 180_000 }, async (style) => {
-  const owner = `roll-${style}`;
-  const store = await openPostgresStore(databaseUrl, { poolMax: 1 });
-  const { key } = await createApiKey(store, { userId: owner });
-  await store.close();
-  const env = { DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: "2500", SHUTDOWN_TIMEOUT_MS: "10000", PG_POOL_MAX: "4", LOG_LEVEL: "warn" };
-  // startGatewayProcess reads the URL from the "listening" line, logged at info.
-  const start = () => startGatewayProcess({ ...env, LOG_LEVEL: "info" });
-  const replicas: GatewayProcess[] = [await start(), await start()];
-  const backends: Backend[] = replicas.map((r) => ({ url: new URL(r.url), downUntil: 0, ready: true }));
-  const lb = await balancer(backends, style);
-  const statuses = new Map<number, number>();
-  const failures: string[] = [];
-  const created = new Set<string>();
-  let stop = false;
-  const client = async (n: number) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    for (let i = 0; !stop; i++) {
-      const create = i % 3 === 0;
-      const answer = await new Promise<{ status: number; body: string }>((resolve) => {
-        const out = request(
-          `${lb.url}/api/v1/documents${create ? "" : "?limit=5"}`,
-          {
-            method: create ? "POST" : "GET",
-            agent,
-            headers: { authorization: `Bearer ${key}`, ...(create ? { "content-type": "application/json", "idempotency-key": `c${n}-${i}` } : {}) },
-          },
-          (res) => {
-            let body = "";
-            res.setEncoding("utf8");
-            res.on("data", (c: string) => (body += c));
-            res.on("end", () => resolve({ status: res.statusCode!, body }));
-          },
-        );
-        out.on("error", (error) => resolve({ status: 0, body: error.message }));
-        out.end(create ? JSON.stringify({ name: `roll ${n}-${i}`, markdown: `# Roll ${n} ${i}\n\nUnder **load**.` }) : undefined);
-      });
-      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      if (answer.status !== 200 && answer.status !== 201) failures.push(`${answer.status} ${answer.body.slice(0, 200)}`);
-      if (answer.status === 201) created.add((JSON.parse(answer.body) as { id: string }).id);
-    }
-    agent.destroy();
-  };
-  const clients = Array.from({ length: 4 }, (_, n) => client(n));
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  try {
-    await pause(1_000);
-    for (const index of [0, 1]) {
-      const old = replicas[index]!;
-      const exited = new Promise<number | null>((resolve) => old.child.once("exit", resolve));
-      old.child.kill("SIGTERM");
-      expect(await exited).toBe(0);
-      const fresh = await start();
-      replicas[index] = fresh;
-      // A new replica joins when the balancer finds it ready (at once for the nginx-like one).
-      backends[index] = { url: new URL(fresh.url), downUntil: 0, ready: style === "nginx-like" };
+it.each<[Style]>([["nginx-like"], ["probe-driven"]])(
+  "%s balancer, restarting replica A then B under load: every request 2xx, every create stored once",
+  { timeout: 180_000 },
+  async (style) => {
+    const owner = `roll-${style}`;
+    const store = await openPostgresStore(databaseUrl, { poolMax: 1 });
+    const { key } = await createApiKey(store, { userId: owner });
+    await store.close();
+    const env = { DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: "2500", SHUTDOWN_TIMEOUT_MS: "10000", PG_POOL_MAX: "4", LOG_LEVEL: "warn" };
+    // startGatewayProcess reads the URL from the "listening" line, logged at info.
+    const start = () => startGatewayProcess({ ...env, LOG_LEVEL: "info" });
+    const replicas: GatewayProcess[] = [await start(), await start()];
+    const backends: Backend[] = replicas.map((r) => ({ url: new URL(r.url), downUntil: 0, ready: true }));
+    const lb = await balancer(backends, style);
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    const created = new Set<string>();
+    let stop = false;
+    const client = async (n: number) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      for (let i = 0; !stop; i++) {
+        const create = i % 3 === 0;
+        const answer = await new Promise<{ status: number; body: string }>((resolve) => {
+          const out = request(
+            `${lb.url}/api/v1/documents${create ? "" : "?limit=5"}`,
+            {
+              method: create ? "POST" : "GET",
+              agent,
+              headers: {
+                authorization: `Bearer ${key}`,
+                ...(create ? { "content-type": "application/json", "idempotency-key": `c${n}-${i}` } : {}),
+              },
+            },
+            (res) => {
+              let body = "";
+              res.setEncoding("utf8");
+              res.on("data", (c: string) => (body += c));
+              res.on("end", () => resolve({ status: res.statusCode!, body }));
+            },
+          );
+          out.on("error", (error) => resolve({ status: 0, body: error.message }));
+          out.end(create ? JSON.stringify({ name: `roll ${n}-${i}`, markdown: `# Roll ${n} ${i}\n\nUnder **load**.` }) : undefined);
+        });
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        if (answer.status !== 200 && answer.status !== 201) failures.push(`${answer.status} ${answer.body.slice(0, 200)}`);
+        if (answer.status === 201) created.add((JSON.parse(answer.body) as { id: string }).id);
+      }
+      agent.destroy();
+    };
+    const clients = Array.from({ length: 4 }, (_, n) => client(n));
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    try {
       await pause(1_000);
+      for (const index of [0, 1]) {
+        const old = replicas[index]!;
+        const exited = new Promise<number | null>((resolve) => old.child.once("exit", resolve));
+        old.child.kill("SIGTERM");
+        expect(await exited).toBe(0);
+        const fresh = await start();
+        replicas[index] = fresh;
+        // A new replica joins when the balancer finds it ready (at once for the nginx-like one).
+        backends[index] = { url: new URL(fresh.url), downUntil: 0, ready: style === "nginx-like" };
+        await pause(1_000);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(clients);
+      lb.close();
+      for (const replica of replicas) await replica.stop();
     }
-  } finally {
-    stop = true;
-    await Promise.all(clients);
-    lb.close();
-    for (const replica of replicas) await replica.stop();
-  }
-  expect(failures).toEqual([]);
-  expect(statuses.get(201) ?? 0).toBeGreaterThan(5);
-  expect(statuses.get(200) ?? 0).toBeGreaterThan(10);
-  // Every create answered 201 is stored, once.
-  const check = await openPostgresStore(databaseUrl, { poolMax: 1 });
-  try {
-    const stored = await check.listDocuments({ ownerId: owner, limit: 100_000 });
-    expect(stored.map((d) => d.id).sort()).toEqual([...created].sort());
-  } finally {
-    await check.close();
-  }
-  console.log(
-    `rolling restart, ${style} balancer: ${[...statuses].map(([s, n]) => `${n}× ${s}`).join(", ")}; ${lb.retried()} refused connection(s) retried on the other replica`,
-  );
-});
+    expect(failures).toEqual([]);
+    expect(statuses.get(201) ?? 0).toBeGreaterThan(5);
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(10);
+    // Every create answered 201 is stored, once.
+    const check = await openPostgresStore(databaseUrl, { poolMax: 1 });
+    try {
+      const stored = await check.listDocuments({ ownerId: owner, limit: 100_000 });
+      expect(stored.map((d) => d.id).sort()).toEqual([...created].sort());
+    } finally {
+      await check.close();
+    }
+    console.log(
+      `rolling restart, ${style} balancer: ${[...statuses].map(([s, n]) => `${n}× ${s}`).join(", ")}; ${lb.retried()} refused connection(s) retried on the other replica`,
+    );
+  },
+);

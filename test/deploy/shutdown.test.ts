@@ -51,7 +51,11 @@ it("drains: /readyz 503 at once, requests served with Connection: close, then re
   const store = openSqliteStore(dataDir);
   const { key } = await createApiKey(store, { userId: "drain" });
   await store.close();
-  const { child, url, stop } = await startGatewayProcess({ DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: String(DRAIN_MS), SHUTDOWN_TIMEOUT_MS: "20000" });
+  const { child, url, stop } = await startGatewayProcess({
+    DATA_DIR: dataDir,
+    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    SHUTDOWN_TIMEOUT_MS: "20000",
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   try {
     const auth = { authorization: `Bearer ${key}` };

@@ -19,7 +19,9 @@ describe("docs/api.md generated regions", () => {
   });
 
   it("an unknown region is an error, not a table left frozen", () => {
-    expect(() => regenerate(`${markdown}\n<!-- generated:nope -->\nx\n<!-- /generated:nope -->\n`)).toThrow(/no generator for region "nope"/);
+    expect(() => regenerate(`${markdown}\n<!-- generated:nope -->\nx\n<!-- /generated:nope -->\n`)).toThrow(
+      /no generator for region "nope"/,
+    );
   });
 
   it("the tables add no fenced code block (the examples test would run it) and no link (the links test would resolve it)", () => {

@@ -58,7 +58,9 @@ export function productTable(file: string, markdown: string): TableExample[] {
   const rows: TableExample[] = [];
   for (let i = header + 2; i < lines.length && lines[i]!.startsWith("|"); i++) {
     // Split on cell pipes, not on pipes inside code spans (none of the examples has one).
-    const cells = lines[i]!.split("|").slice(1, -1).map((c) => c.trim());
+    const cells = lines[i]!.split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     const graphql = firstCodeSpan(cells[1] ?? "");
     const trpc = firstCodeSpan(cells[2] ?? "");
     if (!graphql || !trpc) throw new Error(`${file}:${i + 1}: a products table row needs a GraphQL and a tRPC code span`);

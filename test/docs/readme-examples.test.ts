@@ -26,9 +26,15 @@ import { fencedBlocks, productTable, type Block, type TableExample } from "./exa
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const DOCUMENTED_URL = "http://127.0.0.1:4000";
-const curl = requireProgram("curl", { install: "apt-get install -y curl", purpose: "the README examples' curl commands (test/docs/readme-examples.test.ts)" });
+const curl = requireProgram("curl", {
+  install: "apt-get install -y curl",
+  purpose: "the README examples' curl commands (test/docs/readme-examples.test.ts)",
+});
 
-const docFiles = ["README.md", ...(await readdir(join(root, "docs")).catch(() => [] as string[])).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const docFiles = [
+  "README.md",
+  ...(await readdir(join(root, "docs")).catch(() => [] as string[])).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
+];
 const blocks: Block[] = [];
 const rows: TableExample[] = [];
 for (const file of docFiles) {
@@ -68,7 +74,12 @@ beforeAll(async () => {
   if (!exports) throw new Error(`no "export GATEWAY=… KEY=… TOKEN=…" line in the demo's output:\n${stdout}`);
   [, gateway, apiKey, token] = exports as unknown as [string, string, string, string];
   client = createGatewayClient({ url: gateway, token });
-  docId = (await client.documents.create.mutate({ name: "Docs example", markdown: "# Docs example\n\nA document the README's `doc_…` stands for." })).id;
+  docId = (
+    await client.documents.create.mutate({
+      name: "Docs example",
+      markdown: "# Docs example\n\nA document the README's `doc_…` stands for.",
+    })
+  ).id;
   work = await mkdtemp(join(tmpdir(), "wg-readme-"));
 }, 90_000);
 
@@ -187,7 +198,12 @@ function expectCurlAnswer(call: CurlCall, label: string): void {
     expect(isObject(body["data"]), what).toBe(true);
     for (const [field, value] of Object.entries(body["data"] as object)) expect(value, `${what} (${field})`).not.toBeNull();
   } else if (path === "/api/v1/documents" && call.method === "POST") {
-    expect(json(), what).toMatchObject({ id: expect.stringMatching(/^doc_/), url: expect.any(String), downloadUrl: expect.any(String), characters: expect.any(Number) });
+    expect(json(), what).toMatchObject({
+      id: expect.stringMatching(/^doc_/),
+      url: expect.any(String),
+      downloadUrl: expect.any(String),
+      characters: expect.any(Number),
+    });
   } else if (path === "/api/v1/documents") {
     const body = json();
     expect((body["documents"] as unknown[]).length, what).toBeGreaterThan(0);
@@ -203,7 +219,12 @@ function expectCurlAnswer(call: CurlCall, label: string): void {
   } else if (path === "/api/v1/trash") {
     expect((json()["documents"] as unknown[]).length, what).toBeGreaterThan(0);
   } else if (/^\/api\/v1\/documents\/doc_[^/]+(\/versions\/\d+)?$/.test(path)) {
-    expect(json(), what).toMatchObject({ id: expect.any(String), text: expect.any(String), truncated: expect.any(Boolean), totalChars: expect.any(Number) });
+    expect(json(), what).toMatchObject({
+      id: expect.any(String),
+      text: expect.any(String),
+      truncated: expect.any(Boolean),
+      totalChars: expect.any(Number),
+    });
   } else if (/\/content$/.test(path)) {
     // Saved by -OJ under the server's file name; the body is not on stdout.
     expect(call.contentType, what).not.toBe("");
@@ -217,49 +238,68 @@ describe("the docs' examples", () => {
     expect(runnable.length).toBeGreaterThan(3);
     expect(rows.length).toBeGreaterThanOrEqual(17);
     for (const block of runnable) {
-      expect(["sh", "bash", "graphql", "ts"], `${where(block)}: a \`\`\`${block.lang} block; run it here or mark it <!-- not-run: why -->`).toContain(block.lang);
+      expect(
+        ["sh", "bash", "graphql", "ts"],
+        `${where(block)}: a \`\`\`${block.lang} block; run it here or mark it <!-- not-run: why -->`,
+      ).toContain(block.lang);
     }
   });
 
-  it.skipIf(!curl).each(runnable.filter((b) => b.lang === "sh" || b.lang === "bash").map((b) => [where(b), b] as const))("%s (shell)", async (label, block) => {
-    const code = substitute(block.code);
-    if (code.includes("curl ")) {
-      const { calls } = await runShell(code, label);
-      expect(calls.length, `${label}: curl calls`).toBeGreaterThan(0);
-      for (const call of calls) expectCurlAnswer(call, label);
-    } else if (code.includes("node cli.js")) {
-      // The MCP Inspector CLI, from the repository's root as the README's `cd` assumes.
-      const { stdout: out } = await runShell(`cd "$ROOT"\n${code}`, label);
-      expect(out, label).toContain("docs_list");
-      expect(out, label).not.toMatch(/"isError":\s*true/);
-    } else {
-      throw new Error(`${label}: a shell block this test cannot run; mark it <!-- not-run: why -->`);
-    }
-  });
+  it.skipIf(!curl).each(runnable.filter((b) => b.lang === "sh" || b.lang === "bash").map((b) => [where(b), b] as const))(
+    "%s (shell)",
+    async (label, block) => {
+      const code = substitute(block.code);
+      if (code.includes("curl ")) {
+        const { calls } = await runShell(code, label);
+        expect(calls.length, `${label}: curl calls`).toBeGreaterThan(0);
+        for (const call of calls) expectCurlAnswer(call, label);
+      } else if (code.includes("node cli.js")) {
+        // The MCP Inspector CLI, from the repository's root as the README's `cd` assumes.
+        const { stdout: out } = await runShell(`cd "$ROOT"\n${code}`, label);
+        expect(out, label).toContain("docs_list");
+        expect(out, label).not.toMatch(/"isError":\s*true/);
+      } else {
+        throw new Error(`${label}: a shell block this test cannot run; mark it <!-- not-run: why -->`);
+      }
+    },
+  );
 
   it.each(runnable.filter((b) => b.lang === "graphql").map((b) => [where(b), b] as const))("%s (GraphQL)", async (label, block) => {
     await runGraphQL(substitute(block.code), label);
   });
 
-  it.each(runnable.filter((b) => b.lang === "ts").map((b) => [where(b), b] as const))("%s (TypeScript, an examples/ file)", async (label, block) => {
-    const examples = (await readdir(join(root, "examples"))).filter((f) => f.endsWith(".ts"));
-    let file: string | undefined;
-    for (const name of examples) if ((await readFile(join(root, "examples", name), "utf8")).includes(block.code)) file = name;
-    if (!file) throw new Error(`${label}: the block is not the code of any examples/*.ts (keep them identical)`);
-    const child = spawn(process.execPath, ["--import", "tsx", join("examples", file)], {
-      cwd: root,
-      env: { ...process.env, GATEWAY_URL: gateway, GATEWAY_API_KEY: apiKey },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
-    expect(await new Promise((resolve) => child.once("exit", resolve)), `${label}: examples/${file}\n${out}`).toBe(0);
-  });
+  it.each(runnable.filter((b) => b.lang === "ts").map((b) => [where(b), b] as const))(
+    "%s (TypeScript, an examples/ file)",
+    async (label, block) => {
+      const examples = (await readdir(join(root, "examples"))).filter((f) => f.endsWith(".ts"));
+      let file: string | undefined;
+      for (const name of examples) if ((await readFile(join(root, "examples", name), "utf8")).includes(block.code)) file = name;
+      if (!file) throw new Error(`${label}: the block is not the code of any examples/*.ts (keep them identical)`);
+      const child = spawn(process.execPath, ["--import", "tsx", join("examples", file)], {
+        cwd: root,
+        env: { ...process.env, GATEWAY_URL: gateway, GATEWAY_API_KEY: apiKey },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+      child.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
+      expect(await new Promise((resolve) => child.once("exit", resolve)), `${label}: examples/${file}\n${out}`).toBe(0);
+    },
+  );
 });
 
 describe("the products table", () => {
-  const MUTATIONS = new Set(["sendMessage", "createDraft", "createBooking", "uploadFile", "createShare", "searchChat", "createMeeting", "runWorkflow", "createDocument"]);
+  const MUTATIONS = new Set([
+    "sendMessage",
+    "createDraft",
+    "createBooking",
+    "uploadFile",
+    "createShare",
+    "searchChat",
+    "createMeeting",
+    "runWorkflow",
+    "createDocument",
+  ]);
 
   it.each(rows.map((r) => [`${where(r)} ${r.operation}`, r] as const))("%s: the GraphQL cell", async (label, row) => {
     const field = /^\w+/.exec(row.graphql)![0];

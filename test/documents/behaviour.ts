@@ -196,7 +196,9 @@ export function documentsBehaviour(makeDriver: (tg: TestGateway) => DocumentsDri
       const names = ['Ünïcödé "Quoted" Report', "quarterly REVIEW", "Café ☕ notes", "other"];
       for (const name of names) expectOk(await driver.create(user, { name, markdown: name }));
       const find = async (query: string) =>
-        expectOk(await driver.list(user, { query })).documents.map((d) => d.name).sort();
+        expectOk(await driver.list(user, { query }))
+          .documents.map((d) => d.name)
+          .sort();
       expect(await find("review")).toEqual(["quarterly REVIEW"]);
       expect(await find("ünïcödé")).toEqual(['Ünïcödé "Quoted" Report']);
       expect(await find('"quoted"')).toEqual(['Ünïcödé "Quoted" Report']);

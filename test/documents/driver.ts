@@ -2,9 +2,7 @@
 // is written once and run against REST, GraphQL and tRPC.
 import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
 
-export type Outcome<T> =
-  | { ok: true; data: T }
-  | { ok: false; code: string; message: string; httpStatus?: number; headers?: Headers };
+export type Outcome<T> = { ok: true; data: T } | { ok: false; code: string; message: string; httpStatus?: number; headers?: Headers };
 
 export interface CreateArgs {
   name?: unknown;

@@ -71,14 +71,23 @@ export function graphqlDriver(baseUrl: string): DocumentsDriver {
       );
     },
     read(auth, id, maxChars) {
-      return call<{ document: (DocumentSummary & { text: Omit<DocumentText, "id" | "name" | "createdAt" | "updatedAt"> }) | null }, DocumentText>(
+      return call<
+        { document: (DocumentSummary & { text: Omit<DocumentText, "id" | "name" | "createdAt" | "updatedAt"> }) | null },
+        DocumentText
+      >(
         baseUrl,
         auth,
         `query ($id: ID!, $maxChars: Int) { document(id: $id) { id name createdAt updatedAt text(maxChars: $maxChars) { text truncated totalChars } } }`,
         { id, ...(maxChars === undefined ? {} : { maxChars }) },
         (d) =>
           d.document
-            ? { id: d.document.id, name: d.document.name, createdAt: d.document.createdAt, updatedAt: d.document.updatedAt, ...d.document.text }
+            ? {
+                id: d.document.id,
+                name: d.document.name,
+                createdAt: d.document.createdAt,
+                updatedAt: d.document.updatedAt,
+                ...d.document.text,
+              }
             : null,
       );
     },

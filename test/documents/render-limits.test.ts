@@ -196,7 +196,9 @@ describe("a lone UTF-16 surrogate in a document name", () => {
 
   it("is BAD_USER_INPUT naming the field over MCP", async () => {
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: auth } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: auth } } }),
+    );
     const result = (await client.callTool({ name: "docs_create", arguments: { name, markdown: "# x" } })) as {
       isError?: boolean;
       content: { text: string }[];

@@ -85,9 +85,15 @@ async function startGateway(env: Record<string, string>): Promise<typeof gateway
     if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
   };
-  for (const until = Date.now() + 60_000; Date.now() < until; ) {
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
     if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode})`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { child, url, stop };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, url, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();
@@ -101,7 +107,14 @@ async function call(surface: Surface, n: number): Promise<Outcome> {
   const ids = fileIds();
   const id = ids[n % ids.length] as string;
   const start = performance.now();
-  const done = (ok: boolean, code?: string, detail?: string): Outcome => ({ surface, ok, code, detail, start, ms: performance.now() - start });
+  const done = (ok: boolean, code?: string, detail?: string): Outcome => ({
+    surface,
+    ok,
+    code,
+    detail,
+    start,
+    ms: performance.now() - start,
+  });
   const auth = { authorization: `Bearer ${TOKEN}` };
   try {
     if (surface === "graphql") {
@@ -111,12 +124,18 @@ async function call(surface: Surface, n: number): Promise<Outcome> {
         headers: { ...auth, "content-type": "application/json" },
         body: JSON.stringify({ query: "{ messages(first: 5) { edges { node { id subject } } } }" }),
       });
-      const body = (await res.body.json()) as { data?: { messages?: { edges: unknown[] } } | null; errors?: Array<{ extensions?: { code?: string } }> };
+      const body = (await res.body.json()) as {
+        data?: { messages?: { edges: unknown[] } } | null;
+        errors?: Array<{ extensions?: { code?: string } }>;
+      };
       if (!body.errors && body.data?.messages?.edges.length === 5) return done(true);
       return done(false, body.errors?.[0]?.extensions?.code ?? "MALFORMED", JSON.stringify(body).slice(0, 200));
     }
     if (surface === "trpc") {
-      const res = await request(`${gateway.url}/trpc/files.get?input=${encodeURIComponent(JSON.stringify({ id }))}`, { dispatcher: agent, headers: auth });
+      const res = await request(`${gateway.url}/trpc/files.get?input=${encodeURIComponent(JSON.stringify({ id }))}`, {
+        dispatcher: agent,
+        headers: auth,
+      });
       const body = (await res.body.json()) as { result?: { data?: { id?: string } }; error?: { data?: { gatewayCode?: string } } };
       if (res.statusCode === 200 && body.result?.data?.id === id) return done(true);
       return done(false, body.error?.data?.gatewayCode ?? "MALFORMED", JSON.stringify(body).slice(0, 200));
@@ -141,7 +160,9 @@ async function call(surface: Surface, n: number): Promise<Outcome> {
     });
     const text = await res.body.text();
     const json = String(res.headers["content-type"]).includes("event-stream") ? (/^data: (.*)$/m.exec(text)?.[1] ?? "") : text;
-    const message = JSON.parse(json) as { result?: { isError?: boolean; structuredContent?: { id?: string }; content?: Array<{ text?: string }> } };
+    const message = JSON.parse(json) as {
+      result?: { isError?: boolean; structuredContent?: { id?: string }; content?: Array<{ text?: string }> };
+    };
     if (!message.result?.isError && message.result?.structuredContent?.id === id) return done(true);
     const first = message.result?.content?.[0]?.text ?? "";
     return done(false, message.result?.isError ? (/^([A-Z_]+): /.exec(first)?.[1] ?? "MALFORMED") : "MALFORMED", text.slice(0, 200));
@@ -301,7 +322,9 @@ describe("fault suite", () => {
     const attempts = sandbox.counts();
     const faultsApplied = sandbox.listFaults().map((f) => `${f.spec.type} ${f.applied}`);
     report("partial faults", partial);
-    console.log(`[faults]   upstream attempts ${Object.values(attempts).reduce((a, b) => a + b, 0)} (faults applied: ${faultsApplied.join(", ")})`);
+    console.log(
+      `[faults]   upstream attempts ${Object.values(attempts).reduce((a, b) => a + b, 0)} (faults applied: ${faultsApplied.join(", ")})`,
+    );
 
     const ok = partial.filter((o) => o.ok).length;
     expect(ok / partial.length).toBeGreaterThanOrEqual(0.85);
@@ -348,12 +371,27 @@ describe("fault suite", () => {
     report("outage (whole 6 s)", outage);
     report("outage (after its first second)", settled);
     const fast = settled.filter((o) => o.ms <= 50).length;
-    console.log(`[faults]   answered within 50 ms: ${pct(fast, settled.length)}; the rest waited for a probe (${percentile(settled.map((o) => o.ms), 100).toFixed(0)} ms at most)`);
     console.log(
-      `[faults]   at a steady 20 requests/s: ${steady.length} requests, ${pct(steady.filter((o) => o.ms <= 50).length, steady.length)} answered within 50 ms, p50 ${percentile(steady.map((o) => o.ms), 50).toFixed(1)} ms, max ${Math.max(...steady.map((o) => o.ms)).toFixed(0)} ms`,
+      `[faults]   answered within 50 ms: ${pct(fast, settled.length)}; the rest waited for a probe (${percentile(
+        settled.map((o) => o.ms),
+        100,
+      ).toFixed(0)} ms at most)`,
     );
-    console.log(`[faults]   upstream attempts: ${firstSecond} in the first second, ${probes} probes in the next 5 s (for ${settled.length} requests)`);
-    expect(percentile(settled.map((o) => o.ms), 50)).toBeLessThanOrEqual(50);
+    console.log(
+      `[faults]   at a steady 20 requests/s: ${steady.length} requests, ${pct(steady.filter((o) => o.ms <= 50).length, steady.length)} answered within 50 ms, p50 ${percentile(
+        steady.map((o) => o.ms),
+        50,
+      ).toFixed(1)} ms, max ${Math.max(...steady.map((o) => o.ms)).toFixed(0)} ms`,
+    );
+    console.log(
+      `[faults]   upstream attempts: ${firstSecond} in the first second, ${probes} probes in the next 5 s (for ${settled.length} requests)`,
+    );
+    expect(
+      percentile(
+        settled.map((o) => o.ms),
+        50,
+      ),
+    ).toBeLessThanOrEqual(50);
     expect(settled.every((o) => !o.ok && o.code === "UPSTREAM_UNAVAILABLE")).toBe(true);
     expect(probes).toBeLessThanOrEqual(MAX_PROBES);
 
@@ -364,14 +402,19 @@ describe("fault suite", () => {
     const late = after.filter((o) => o.start >= recoveredAt + 2_000);
     report(`recovery, first 2 s (${RECOVERY_RATE} requests/s)`, early);
     report("recovery, from 2 s to 3 s", late);
-    console.log(`[faults]   first success ${firstOk ? (firstOk.start + firstOk.ms - recoveredAt).toFixed(0) : "never"} ms after the upstream was healthy`);
+    console.log(
+      `[faults]   first success ${firstOk ? (firstOk.start + firstOk.ms - recoveredAt).toFixed(0) : "never"} ms after the upstream was healthy`,
+    );
     expect(early.filter((o) => o.ok).length / early.length).toBeGreaterThanOrEqual(0.96);
     expect(late.filter((o) => o.ok).length / late.length).toBeGreaterThanOrEqual(0.99);
 
     // 4. Documents created during the storm read back whole; memory came back.
     let whole = 0;
     for (const { id, i } of created) {
-      const res = await request(`${gateway.url}/api/v1/documents/${id}?maxChars=1000000`, { dispatcher: agent, headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await request(`${gateway.url}/api/v1/documents/${id}?maxChars=1000000`, {
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       const body = (await res.body.json()) as { text: string; truncated: boolean };
       if (!body.truncated && body.text.includes(`Storm ${i}`) && body.text.includes(`Paragraph 39 of document ${i}`)) whole++;
     }

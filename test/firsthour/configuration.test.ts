@@ -148,12 +148,21 @@ describe("PUBLIC_URL", () => {
       });
       const { id } = (await rest.json()) as { id: string };
       expect(rest.headers.get("location")).toBe(base + id);
-      const gql = await graphqlRequest<{ document: { url: string; downloadUrl: string } }>(tg.url, `Bearer ${key}`, `{ document(id: "${id}") { url downloadUrl } }`);
+      const gql = await graphqlRequest<{ document: { url: string; downloadUrl: string } }>(
+        tg.url,
+        `Bearer ${key}`,
+        `{ document(id: "${id}") { url downloadUrl } }`,
+      );
       expect(gql.body.data?.document).toEqual({ url: base + id, downloadUrl: `${base + id}/content` });
       const trpc = createGatewayClient({ url: tg.url, token: key });
-      expect((await trpc.documents.list.query({ limit: 1 })).documents[0]).toMatchObject({ url: base + id, downloadUrl: `${base + id}/content` });
+      expect((await trpc.documents.list.query({ limit: 1 })).documents[0]).toMatchObject({
+        url: base + id,
+        downloadUrl: `${base + id}/content`,
+      });
       const mcp = new Client({ name: "t", version: "1" });
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+      );
       const listed = await mcp.callTool({ name: "docs_list", arguments: {} });
       expect((listed.structuredContent as { documents: { url: string }[] }).documents[0]!.url).toBe(base + id);
       await mcp.close();
@@ -165,7 +174,10 @@ describe("PUBLIC_URL", () => {
   it("makes the links of the GET / index absolute, in JSON and HTML", async () => {
     const tg = await startTestGateway({ PUBLIC_URL: "https://docs.example.com/gw/" });
     try {
-      const index = (await (await fetch(`${tg.url}/`)).json()) as { links: Record<string, { href: string }>; docs: Record<string, { href: string }> };
+      const index = (await (await fetch(`${tg.url}/`)).json()) as {
+        links: Record<string, { href: string }>;
+        docs: Record<string, { href: string }>;
+      };
       const hrefs = [...Object.values(index.links), ...Object.values(index.docs)].map((l) => l.href);
       expect(hrefs.length).toBeGreaterThan(8);
       for (const href of hrefs) expect(href).toMatch(/^https:\/\/docs\.example\.com\/gw\/[a-z]/);
@@ -183,8 +195,14 @@ describe("PUBLIC_URL", () => {
     const env = await startProductsEnv({ env: { PUBLIC_URL: "https://docs.example.com/gw" } });
     try {
       const file = env.sandbox.data.files[0]!;
-      const { body } = await graphqlFetch(env.gateway.url, { query: `query ($id: ID!) { file(id: $id) { downloadUrl } }`, variables: { id: file.id } }, { token: env.token });
-      expect(body.data).toEqual({ file: { downloadUrl: `https://docs.example.com/gw/api/v1/files/${encodeURIComponent(file.id)}/content` } });
+      const { body } = await graphqlFetch(
+        env.gateway.url,
+        { query: `query ($id: ID!) { file(id: $id) { downloadUrl } }`, variables: { id: file.id } },
+        { token: env.token },
+      );
+      expect(body.data).toEqual({
+        file: { downloadUrl: `https://docs.example.com/gw/api/v1/files/${encodeURIComponent(file.id)}/content` },
+      });
     } finally {
       await env.close();
     }
@@ -203,7 +221,9 @@ describe("PUBLIC_URL", () => {
       expect(url).toBe(`/api/v1/documents/${id}`);
       expect(rest.headers.get("location")).toBe(url);
       const mcp = new Client({ name: "t", version: "1" });
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+      );
       const created = await mcp.callTool({ name: "docs_create", arguments: { name: "From MCP", markdown: "# m" } });
       const doc = created.structuredContent as { id: string; url: string; downloadUrl: string };
       expect(doc.url).toBe(`${tg.url}/api/v1/documents/${doc.id}`);
@@ -258,7 +278,9 @@ describe("keys CLI and its store", () => {
       const url = `${base}${base.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       const refused = await cli({ DATABASE_URL: url }, "keys", "list");
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/DATABASE_URL \(.*@127\.0\.0\.1:5432\/test\): no gateway tables here; use the server's DATABASE_URL, or pass --init/);
+      expect(refused.stderr).toMatch(
+        /DATABASE_URL \(.*@127\.0\.0\.1:5432\/test\): no gateway tables here; use the server's DATABASE_URL, or pass --init/,
+      );
       const created = await cli({ DATABASE_URL: url }, "keys", "create", "--user", "pg-user", "--init", "--json");
       expect(created.code).toBe(0);
       const listed = await cli({ DATABASE_URL: url }, "keys", "list", "--json");
@@ -294,7 +316,10 @@ describe("keys CLI and its store", () => {
 describe("an unreachable Redis", () => {
   it("is logged once, shows in /readyz as degraded (200), and requests are still served", async () => {
     const log = logLines();
-    const tg = await startTestGateway({ REDIS_URL: "redis://127.0.0.1:1", RATE_LIMIT_PER_MINUTE: "100", LOG_LEVEL: "info" }, { logTo: log.stream });
+    const tg = await startTestGateway(
+      { REDIS_URL: "redis://127.0.0.1:1", RATE_LIMIT_PER_MINUTE: "100", LOG_LEVEL: "info" },
+      { logTo: log.stream },
+    );
     try {
       const key = await tg.key();
       // ioredis retries every few hundred ms: a few seconds is many failed attempts.

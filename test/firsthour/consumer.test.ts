@@ -18,7 +18,8 @@ const run = promisify(execFile);
 let tg: TestGateway;
 let key: string;
 let project: string;
-const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, `node_modules/${name}/package.json`), "utf8")) as { version: string }).version;
+const versionOf = (name: string) =>
+  (JSON.parse(readFileSync(join(root, `node_modules/${name}/package.json`), "utf8")) as { version: string }).version;
 const trpcVersion = versionOf("@trpc/client");
 /** What a type-checking consumer adds (docs/consumers.md): its own compiler and Node's types, nothing of the server's. */
 const typeCheckDeps = ["typescript", "@types/node"];
@@ -82,7 +83,12 @@ describe("installed from the packed tarball", () => {
 
   it("calls the gateway; errors are told apart with instanceof and with isGatewayError/gatewayCode", async () => {
     await writeFile(join(project, "tarball.mjs"), consumerScript("workspace-gateway/client"));
-    expect(await runConsumer("tarball.mjs")).toEqual({ url: expect.stringMatching(/^\/api\/v1\/documents\/doc_/), instanceOf: true, isGatewayError: true, code: "NOT_FOUND" });
+    expect(await runConsumer("tarball.mjs")).toEqual({
+      url: expect.stringMatching(/^\/api\/v1\/documents\/doc_/),
+      instanceOf: true,
+      isGatewayError: true,
+      code: "NOT_FOUND",
+    });
   });
 });
 

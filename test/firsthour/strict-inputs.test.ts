@@ -90,7 +90,11 @@ describe("unknown fields", () => {
   });
 
   it("GraphQL already refuses them, with its own suggestion", async () => {
-    const { body } = await graphqlRequest(tg.url, `Bearer ${key}`, `mutation { createDocument(input: { nmae: "Plan", markdown: "#" }) { id } }`);
+    const { body } = await graphqlRequest(
+      tg.url,
+      `Bearer ${key}`,
+      `mutation { createDocument(input: { nmae: "Plan", markdown: "#" }) { id } }`,
+    );
     expect(body.errors?.every((e) => e.extensions?.code === "BAD_USER_INPUT")).toBe(true);
     expect(body.errors?.map((e) => e.message)).toContainEqual(expect.stringMatching(/nmae.*Did you mean "name"/));
   });

@@ -48,7 +48,10 @@ function scalarValue(name: string, valid: boolean): fc.Arbitrary<unknown> {
       case "ID":
         return fc.constantFrom("f1", "t1", "m1", "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "bt_intro30", "wf_onboard", "s1");
       case "String":
-        return fc.oneof(fc.constantFrom("budget", "inbox", "renewal terms", "a@example.com", "Q3"), fc.string({ minLength: 1, maxLength: 12 }));
+        return fc.oneof(
+          fc.constantFrom("budget", "inbox", "renewal terms", "a@example.com", "Q3"),
+          fc.string({ minLength: 1, maxLength: 12 }),
+        );
       default:
         break;
     }
@@ -61,7 +64,10 @@ function scalarValue(name: string, valid: boolean): fc.Arbitrary<unknown> {
     case "Boolean":
       return fc.boolean();
     case "ID":
-      return fc.oneof(fc.constantFrom("f1", "t1", "m1", "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "bt_intro30", "wf_onboard", "s1"), nastyString(20));
+      return fc.oneof(
+        fc.constantFrom("f1", "t1", "m1", "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "bt_intro30", "wf_onboard", "s1"),
+        nastyString(20),
+      );
     case "DateTime":
       return fc.oneof(
         fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
@@ -107,7 +113,8 @@ function rightValue(type: GraphQLInputType, valid: boolean, depth: number): fc.A
 function literal(value: unknown, type: GraphQLInputType | undefined): string {
   const named = type ? getNamedType(type) : undefined;
   if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return named && isEnumType(named) && /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) ? value : JSON.stringify(value);
+  if (typeof value === "string")
+    return named && isEnumType(named) && /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) ? value : JSON.stringify(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "0";
   if (typeof value === "boolean") return String(value);
   const inner = type && isNonNullType(type) ? type.ofType : type;
@@ -131,37 +138,48 @@ interface Built {
 function fieldArb(field: GraphQLField<unknown, unknown>, depth: number, counter: { n: number }, valid: boolean): fc.Arbitrary<Built> {
   const args = field.args.map((arg) => {
     const required = isNonNullType(arg.type) && arg.defaultValue === undefined;
-    const modes = valid ? (required ? ["literal", "variable"] : ["literal", "variable", "omit", "omit"]) : ["literal", "literal", "variable", "omit", "wrongVariableType"];
-    return fc.record({ mode: fc.constantFrom(...modes), value: inputValue(arg.type, valid) }).map(({ mode, value }) => ({ arg, mode, value }));
+    const modes = valid
+      ? required
+        ? ["literal", "variable"]
+        : ["literal", "variable", "omit", "omit"]
+      : ["literal", "literal", "variable", "omit", "wrongVariableType"];
+    return fc
+      .record({ mode: fc.constantFrom(...modes), value: inputValue(arg.type, valid) })
+      .map(({ mode, value }) => ({ arg, mode, value }));
   });
-  return fc.tuple(fc.tuple(...args), selectionArb(field.type, depth + 1, counter, valid), fc.boolean(), fc.nat(20)).map(([argChoices, selection, alias, extra]) => {
-    const variables: Record<string, unknown> = {};
-    const definitions: string[] = [...selection.definitions];
-    const parts: string[] = [];
-    for (const { arg, mode, value } of argChoices) {
-      if (mode === "omit") continue;
-      if (mode === "literal") {
-        parts.push(`${arg.name}: ${literal(value, arg.type)}`);
-        continue;
+  return fc
+    .tuple(fc.tuple(...args), selectionArb(field.type, depth + 1, counter, valid), fc.boolean(), fc.nat(20))
+    .map(([argChoices, selection, alias, extra]) => {
+      const variables: Record<string, unknown> = {};
+      const definitions: string[] = [...selection.definitions];
+      const parts: string[] = [];
+      for (const { arg, mode, value } of argChoices) {
+        if (mode === "omit") continue;
+        if (mode === "literal") {
+          parts.push(`${arg.name}: ${literal(value, arg.type)}`);
+          continue;
+        }
+        const name = `v${counter.n++}`;
+        const declared = mode === "wrongVariableType" ? (["String", "Int!", "[ID!]", "Boolean"][extra % 4] as string) : String(arg.type);
+        definitions.push(`$${name}: ${declared}`);
+        if (value !== undefined) variables[name] = value;
+        parts.push(`${arg.name}: $${name}`);
       }
-      const name = `v${counter.n++}`;
-      const declared = mode === "wrongVariableType" ? (["String", "Int!", "[ID!]", "Boolean"][extra % 4] as string) : String(arg.type);
-      definitions.push(`$${name}: ${declared}`);
-      if (value !== undefined) variables[name] = value;
-      parts.push(`${arg.name}: $${name}`);
-    }
-    if (!valid && extra === 0) parts.push(`notAnArgument: 1`);
-    Object.assign(variables, selection.variables);
-    const head = `${alias ? `a${counter.n++}: ` : ""}${field.name}${parts.length ? `(${parts.join(", ")})` : ""}`;
-    return { text: `${head}${selection.text}`, variables, definitions };
-  });
+      if (!valid && extra === 0) parts.push(`notAnArgument: 1`);
+      Object.assign(variables, selection.variables);
+      const head = `${alias ? `a${counter.n++}: ` : ""}${field.name}${parts.length ? `(${parts.join(", ")})` : ""}`;
+      return { text: `${head}${selection.text}`, variables, definitions };
+    });
 }
 
 function selectionArb(type: GraphQLOutputType, depth: number, counter: { n: number }, valid: boolean): fc.Arbitrary<Built> {
   const named: GraphQLNamedType = getNamedType(type);
   if (isLeafType(named)) {
     if (valid) return fc.constant<Built>({ text: "", variables: {}, definitions: [] });
-    return fc.oneof({ arbitrary: fc.constant<Built>({ text: "", variables: {}, definitions: [] }), weight: 19 }, { arbitrary: fc.constant<Built>({ text: " { id }", variables: {}, definitions: [] }), weight: 1 });
+    return fc.oneof(
+      { arbitrary: fc.constant<Built>({ text: "", variables: {}, definitions: [] }), weight: 19 },
+      { arbitrary: fc.constant<Built>({ text: " { id }", variables: {}, definitions: [] }), weight: 1 },
+    );
   }
   if (isUnionType(named) || isInterfaceType(named)) return fc.constant<Built>({ text: " { __typename }", variables: {}, definitions: [] });
   if (!isObjectType(named)) return fc.constant<Built>({ text: "", variables: {}, definitions: [] });
@@ -176,11 +194,13 @@ function selectionArb(type: GraphQLOutputType, depth: number, counter: { n: numb
       valid ? fc.constantFrom("", "", " __typename") : fc.constantFrom("", "", "", " __typename", " notAField"),
     )
     .chain(([picked, extra]) =>
-      (picked.length === 0 ? fc.constant([] as Built[]) : fc.tuple(...picked.map((f) => fieldArb(f, depth, counter, valid)))).map((built) => ({
-        text: ` { ${built.map((b) => b.text).join(" ")}${extra} }`,
-        variables: Object.assign({}, ...built.map((b) => b.variables)) as Record<string, unknown>,
-        definitions: built.flatMap((b) => b.definitions),
-      })),
+      (picked.length === 0 ? fc.constant([] as Built[]) : fc.tuple(...picked.map((f) => fieldArb(f, depth, counter, valid)))).map(
+        (built) => ({
+          text: ` { ${built.map((b) => b.text).join(" ")}${extra} }`,
+          variables: Object.assign({}, ...built.map((b) => b.variables)) as Record<string, unknown>,
+          definitions: built.flatMap((b) => b.definitions),
+        }),
+      ),
     );
 }
 
@@ -203,19 +223,25 @@ const operation = fc.tuple(fc.constantFrom("query", "query", "mutation"), fc.con
 const garbage = fc.record({
   query: fc.oneof(
     nastyString(200),
-    fc.constantFrom("{", "{ viewer { id }", "query { viewer { ...F } }", "{ __schema { types { name } } }", "subscription { x }", "{ viewer { id } } { viewer { id } }", "query ($a: Int = \"x\") { viewer { id } }"),
+    fc.constantFrom(
+      "{",
+      "{ viewer { id }",
+      "query { viewer { ...F } }",
+      "{ __schema { types { name } } }",
+      "subscription { x }",
+      "{ viewer { id } } { viewer { id } }",
+      'query ($a: Int = "x") { viewer { id } }',
+    ),
   ),
   variables: anyValue,
 });
 
 /** Two operations in one document, the request naming one of them (or neither). */
-const twoOperations = fc
-  .tuple(operation, operation, fc.constantFrom("Fuzz", "Other", undefined))
-  .map(([a, b, operationName]) => ({
-    query: `${a.query}\n${b.query.replace(/^(query|mutation) Fuzz/, "$1 Other")}`,
-    variables: { ...(a.variables as object), ...(b.variables as object) },
-    ...(operationName === undefined ? {} : { operationName }),
-  }));
+const twoOperations = fc.tuple(operation, operation, fc.constantFrom("Fuzz", "Other", undefined)).map(([a, b, operationName]) => ({
+  query: `${a.query}\n${b.query.replace(/^(query|mutation) Fuzz/, "$1 Other")}`,
+  variables: { ...(a.variables as object), ...(b.variables as object) },
+  ...(operationName === undefined ? {} : { operationName }),
+}));
 
 const body = fc.oneof(
   { arbitrary: operation.map((op) => JSON.stringify(op)), weight: 8 },
@@ -227,7 +253,13 @@ const body = fc.oneof(
       .map(([op, operationName, extensions]) => JSON.stringify({ ...op, operationName, extensions })),
     weight: 1,
   },
-  { arbitrary: fc.oneof(anyValue.map((v) => JSON.stringify(v) ?? "null"), fc.constantFrom("", "{", "[]", "[{}]")), weight: 1 },
+  {
+    arbitrary: fc.oneof(
+      anyValue.map((v) => JSON.stringify(v) ?? "null"),
+      fc.constantFrom("", "{", "[]", "[{}]"),
+    ),
+    weight: 1,
+  },
 );
 
 interface Answer {
@@ -246,7 +278,10 @@ async function post(text: string, authorization: string | undefined, accept = "a
 
 /** What must not change between a document's first (graphql-js) and second (compiled) execution. */
 function outline(answer: Answer): string {
-  const body = JSON.parse(answer.text) as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string }; path?: unknown[] }[] };
+  const body = JSON.parse(answer.text) as {
+    data?: Record<string, unknown> | null;
+    errors?: { extensions?: { code?: string }; path?: unknown[] }[];
+  };
   const errors = (body.errors ?? []).map((e) => `${e.extensions?.code}@${JSON.stringify(e.path ?? null)}`).sort();
   const data = body.data === undefined ? "none" : body.data === null ? "null" : Object.keys(body.data).sort().join(",");
   // When a non-null root field fails, graphql-js answers once the first error lands and may not
@@ -261,22 +296,27 @@ describe("GraphQL fuzz", () => {
     let executed = 0;
     let clean = 0;
     await fc.assert(
-      fc.asyncProperty(body, fc.oneof(fc.constantFrom(1, 2), fc.nat()), fc.constantFrom("application/graphql-response+json", "application/json", "*/*"), async (text, credential, accept) => {
-        const authorization = env.credentials[credential % env.credentials.length];
-        const first = await post(text, authorization, accept);
-        answered++;
-        // Executed: resolvers ran (a data entry, even null), as opposed to refused at parse/validation.
-        if (first.text.includes('"data":')) executed++;
-        if (!first.text.includes('"errors"')) clean++;
-        if (process.env["FUZZ_DEBUG"]) console.log(first.status, text.slice(0, 300), "=>", first.text.slice(0, 300));
-        const where = `POST /graphql ${text.slice(0, 400)}`;
-        checkGraphQLAnswer(first.status, first.text, where);
-        // Queries run again: the same document now executes compiled (src/graphql/jit.ts).
-        if (!/^\{"query":"(query|\{)/.test(text)) return;
-        const second = await post(text, authorization, accept);
-        checkGraphQLAnswer(second.status, second.text, `${where} (again)`);
-        expect(outline(second), where).toBe(outline(first));
-      }),
+      fc.asyncProperty(
+        body,
+        fc.oneof(fc.constantFrom(1, 2), fc.nat()),
+        fc.constantFrom("application/graphql-response+json", "application/json", "*/*"),
+        async (text, credential, accept) => {
+          const authorization = env.credentials[credential % env.credentials.length];
+          const first = await post(text, authorization, accept);
+          answered++;
+          // Executed: resolvers ran (a data entry, even null), as opposed to refused at parse/validation.
+          if (first.text.includes('"data":')) executed++;
+          if (!first.text.includes('"errors"')) clean++;
+          if (process.env["FUZZ_DEBUG"]) console.log(first.status, text.slice(0, 300), "=>", first.text.slice(0, 300));
+          const where = `POST /graphql ${text.slice(0, 400)}`;
+          checkGraphQLAnswer(first.status, first.text, where);
+          // Queries run again: the same document now executes compiled (src/graphql/jit.ts).
+          if (!/^\{"query":"(query|\{)/.test(text)) return;
+          const second = await post(text, authorization, accept);
+          checkGraphQLAnswer(second.status, second.text, `${where} (again)`);
+          expect(outline(second), where).toBe(outline(first));
+        },
+      ),
       fuzzParams(0x6e41, 200),
     );
     // The generator must reach resolvers (and the sandbox), not only validation.
@@ -288,12 +328,37 @@ describe("GraphQL fuzz", () => {
   it("answers random HTTP envelopes (methods, media types, GET parameters, CSRF headers) in the contract", async () => {
     const envelope = fc.record({
       method: fc.constantFrom("GET", "GET", "POST", "POST", "PUT", "DELETE", "PATCH"),
-      contentType: fc.constantFrom(undefined, "application/json", "application/graphql", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "multipart/form-data; boundary=x", "application/json; charset=latin1"),
-      accept: fc.constantFrom(undefined, "application/graphql-response+json", "application/json", "text/html", "text/event-stream", "multipart/mixed", "application/xml", "*/*;q=0"),
+      contentType: fc.constantFrom(
+        undefined,
+        "application/json",
+        "application/graphql",
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin1",
+      ),
+      accept: fc.constantFrom(
+        undefined,
+        "application/graphql-response+json",
+        "application/json",
+        "text/html",
+        "text/event-stream",
+        "multipart/mixed",
+        "application/xml",
+        "*/*;q=0",
+      ),
       csrf: fc.constantFrom(undefined, "x-graphql-yoga-csrf", "apollo-require-preflight"),
       credential: fc.nat(),
-      document: fc.oneof(operation.map((op) => op.query), fc.constantFrom("{ viewer { id } }", "mutation { createDocument(input: { name: \"x\", markdown: \"y\" }) { id } }", "", "{")),
-      variables: fc.oneof(fc.constant(undefined), anyValue.map((v) => JSON.stringify(v) ?? "null"), fc.constantFrom("{", "%", "")),
+      document: fc.oneof(
+        operation.map((op) => op.query),
+        fc.constantFrom("{ viewer { id } }", 'mutation { createDocument(input: { name: "x", markdown: "y" }) { id } }', "", "{"),
+      ),
+      variables: fc.oneof(
+        fc.constant(undefined),
+        anyValue.map((v) => JSON.stringify(v) ?? "null"),
+        fc.constantFrom("{", "%", ""),
+      ),
       operationName: fc.constantFrom(undefined, "Fuzz", "", "Other"),
       body: fc.oneof(fc.constant(undefined), fc.string({ maxLength: 50 })),
     });
@@ -387,7 +452,9 @@ describe("GraphQL fuzz", () => {
   it("a document with two operations runs the one each request names, also once compiled", async () => {
     const query = "query A { viewer { id } } query B { viewer { scopes } }";
     const run = async (operationName: string) =>
-      JSON.parse((await post(JSON.stringify({ query, operationName }), `Bearer ${env.apiKey}`)).text) as { data: { viewer: Record<string, unknown> } };
+      JSON.parse((await post(JSON.stringify({ query, operationName }), `Bearer ${env.apiKey}`)).text) as {
+        data: { viewer: Record<string, unknown> };
+      };
     for (const name of ["A", "A", "A", "B", "B", "A"]) {
       const { data } = await run(name);
       expect(Object.keys(data.viewer), `operation ${name}`).toEqual([name === "A" ? "id" : "scopes"]);

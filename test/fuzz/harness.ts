@@ -94,13 +94,17 @@ export function checkTrpcAnswer(status: number, text: string, where: string): vo
   const body = parseJson(text, where) as unknown;
   const items = Array.isArray(body) ? body : [body];
   for (const item of items as { result?: unknown; error?: TrpcError }[]) {
-    invariant(item && typeof item === "object" && ("result" in item || "error" in item), `${where}: neither result nor error: ${clip(text)}`);
+    invariant(
+      item && typeof item === "object" && ("result" in item || "error" in item),
+      `${where}: neither result nor error: ${clip(text)}`,
+    );
     if (!item.error) continue;
     invariant(typeof item.error.message === "string", `${where}: error without message: ${clip(text)}`);
     const httpStatus = typeof item.error.data?.httpStatus === "number" ? item.error.data.httpStatus : undefined;
     expectCode(item.error.data?.gatewayCode, httpStatus, `${where}: ${clip(JSON.stringify(item.error), 300)}`);
   }
-  if (status >= 400 && !Array.isArray(body)) invariant((body as { error?: unknown }).error, `${where}: HTTP ${status} without error: ${clip(text)}`);
+  if (status >= 400 && !Array.isArray(body))
+    invariant((body as { error?: unknown }).error, `${where}: HTTP ${status} without error: ${clip(text)}`);
 }
 
 // ---- environment ------------------------------------------------------------------------------
@@ -152,7 +156,23 @@ export const nastyString = (maxLength = 40): fc.Arbitrary<string> =>
     fc.string({ maxLength }),
     fc.string({ unit: "grapheme", maxLength }),
     fc.string({ unit: "binary", maxLength }),
-    fc.constantFrom("", " ", "\u0000", "\ud800", "\udfff", "a\u0000b", "\u202e", "%00", "../..", "doc_", "__proto__", "constructor", "null", "0", "-1"),
+    fc.constantFrom(
+      "",
+      " ",
+      "\u0000",
+      "\ud800",
+      "\udfff",
+      "a\u0000b",
+      "\u202e",
+      "%00",
+      "../..",
+      "doc_",
+      "__proto__",
+      "constructor",
+      "null",
+      "0",
+      "-1",
+    ),
     fc.nat({ max: 5000 }).map((n) => "x".repeat(n)),
   );
 
@@ -166,4 +186,8 @@ export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Percent-encodes a string's UTF-8 bytes (a lone surrogate becomes U+FFFD's; encodeURIComponent would throw). */
 export const pct = (value: string): string =>
-  [...Buffer.from(value, "utf8")].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  [...Buffer.from(value, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");

@@ -40,9 +40,11 @@ beforeAll(async () => {
 afterAll(() => env?.close());
 
 // XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const FORBIDDEN_REF = /&#(?:x0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|[dD][89a-fA-F][0-9a-fA-F]{2}|[fF]{3}[eEfF])|0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|5529[6-9]|55[3-9]\d\d|5[6-7]\d{3}|6553[45]));/;
+const FORBIDDEN_CHAR =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN_REF =
+  /&#(?:x0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|[dD][89a-fA-F][0-9a-fA-F]{2}|[fF]{3}[eEfF])|0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|5529[6-9]|55[3-9]\d\d|5[6-7]\d{3}|6553[45]));/;
 
 /** Every XML part of the .docx parses, and holds only characters XML 1.0 allows. */
 async function expectWellFormedDocx(bytes: Uint8Array, where: string): Promise<string> {
@@ -52,7 +54,10 @@ async function expectWellFormedDocx(bytes: Uint8Array, where: string): Promise<s
     const xml = await (zip.file(name) as JSZip.JSZipObject).async("string");
     if (name === "word/document.xml") document = xml;
     const bad = FORBIDDEN_CHAR.exec(xml) ?? FORBIDDEN_REF.exec(xml);
-    invariant(!bad, `${where}: ${name} holds a character XML 1.0 forbids (U+${bad?.[0].codePointAt(0)?.toString(16)} ${JSON.stringify(bad?.[0])}) at ${bad?.index}`);
+    invariant(
+      !bad,
+      `${where}: ${name} holds a character XML 1.0 forbids (U+${bad?.[0].codePointAt(0)?.toString(16)} ${JSON.stringify(bad?.[0])}) at ${bad?.index}`,
+    );
     const valid = XMLValidator.validate(xml);
     invariant(valid === true, `${where}: ${name} is not well-formed: ${JSON.stringify(valid)}`);
   }
@@ -75,7 +80,8 @@ async function create(markdown: string, where: string): Promise<Outcome> {
     body: JSON.stringify({ name: "fuzz", markdown }),
   });
   const text = await response.text();
-  if (process.env["FUZZ_DEBUG"]) console.log(where.slice(0, 60), response.status, text.slice(0, 200), Math.round(performance.now() - started), "ms");
+  if (process.env["FUZZ_DEBUG"])
+    console.log(where.slice(0, 60), response.status, text.slice(0, 200), Math.round(performance.now() - started), "ms");
   checkRestAnswer(response.status, response.headers.get("content-type"), text, where);
   if (response.status !== 201) return { status: response.status, code: (JSON.parse(text) as { error: { code: string } }).error.code };
   const { id } = JSON.parse(text) as { id: string };
@@ -90,7 +96,11 @@ async function create(markdown: string, where: string): Promise<Outcome> {
   const xml = await expectWellFormedDocx(bytes, where);
   const random = where.startsWith("markdown ");
   if (random ? randomKept++ < RANDOM_TO_OPEN : true) produced.push(bytes);
-  if (process.env["FUZZ_DEBUG"]) console.log(where.slice(0, 60), `fetched at ${Math.round(fetched - started)} ms, ${bytes.length} bytes, checked in ${Math.round(performance.now() - fetched)} ms`);
+  if (process.env["FUZZ_DEBUG"])
+    console.log(
+      where.slice(0, 60),
+      `fetched at ${Math.round(fetched - started)} ms, ${bytes.length} bytes, checked in ${Math.round(performance.now() - fetched)} ms`,
+    );
   return { status: 201, xml };
 }
 
@@ -110,14 +120,26 @@ const pathological: [string, string][] = [
   ["5,000-row table", `|a|b|\n|-|-|\n${"|1|2|\n".repeat(5_000)}`],
   ["one line at the limit", "x".repeat(MAX)],
   ["one word per line at the limit", "ab\n".repeat(MAX / 3)],
-  ["control characters everywhere", `# ${controls}\n\n${controls} *${controls}* [${controls}](http://x/${encodeURIComponent(controls)})\n\n\`\`\`\n${controls}\n\`\`\`\n\n|${controls}|\n|-|\n|${controls}|\n\n- ${controls}`],
+  [
+    "control characters everywhere",
+    `# ${controls}\n\n${controls} *${controls}* [${controls}](http://x/${encodeURIComponent(controls)})\n\n\`\`\`\n${controls}\n\`\`\`\n\n|${controls}|\n|-|\n|${controls}|\n\n- ${controls}`,
+  ],
   ["NUL", `a\u0000b\n\n# \u0000\n\n\`\u0000\`\n\n[\u0000](\u0000)`],
-  ["lone surrogates and noncharacters", `# ${oddities}\n\n${oddities}\n\n- ${oddities}\n\n> ${oddities}\n\n\`${oddities}\`\n\n|${oddities}|\n|-|\n|${oddities}|`],
+  [
+    "lone surrogates and noncharacters",
+    `# ${oddities}\n\n${oddities}\n\n- ${oddities}\n\n> ${oddities}\n\n\`${oddities}\`\n\n|${oddities}|\n|-|\n|${oddities}|`,
+  ],
   ["CR-only line ends", "# a\r\rb\r- c\r- d\r\r> e"],
   ["huge heading marker run", `${"#".repeat(100_000)} x`],
   ["many images", "![a](data:image/png;base64,AAAA) ".repeat(10_000)],
-  ["malformed data image", "![a](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB) ![b](data:image/jpeg;base64,/9j/) ![c](data:image/png;base64,!!!)"],
-  ["html and entities", "<div>\u0000<b>x</b></div>\n\n&#0; &#xD800; &#x110000; &#65535; &#1114111; &nbsp; &amp;&lt;&gt;\n\n<!-- \u0001 -->"],
+  [
+    "malformed data image",
+    "![a](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB) ![b](data:image/jpeg;base64,/9j/) ![c](data:image/png;base64,!!!)",
+  ],
+  [
+    "html and entities",
+    "<div>\u0000<b>x</b></div>\n\n&#0; &#xD800; &#x110000; &#65535; &#1114111; &nbsp; &amp;&lt;&gt;\n\n<!-- \u0001 -->",
+  ],
   ["code fence 10,000 backticks", `${"`".repeat(10_000)}\nx\n${"`".repeat(10_000)}`],
   ["10,000 footnote-like refs", Array.from({ length: 10_000 }, (_, i) => `[${i}]: http://x/${i}`).join("\n")],
 ];
@@ -149,7 +171,30 @@ describe("markdown fuzz: pathological inputs", () => {
 const inlineText = fc.oneof(
   { arbitrary: fc.string({ maxLength: 30 }), weight: 3 },
   { arbitrary: nastyString(30), weight: 2 },
-  { arbitrary: fc.constantFrom(...oddities.split(" "), "\u0000", "\u0001", "\u001b[31m", "\u0085", "*", "_", "`", "[", "]", "(", ")", "<", ">", "&", "|", "\\", "!", "#"), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      ...oddities.split(" "),
+      "\u0000",
+      "\u0001",
+      "\u001b[31m",
+      "\u0085",
+      "*",
+      "_",
+      "`",
+      "[",
+      "]",
+      "(",
+      ")",
+      "<",
+      ">",
+      "&",
+      "|",
+      "\\",
+      "!",
+      "#",
+    ),
+    weight: 2,
+  },
 );
 const inline: fc.Arbitrary<string> = fc.letrec<{ inline: string }>((tie) => ({
   inline: fc.oneof(
@@ -172,11 +217,18 @@ const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
     inline,
     fc.tuple(fc.integer({ min: 1, max: 7 }), inline).map(([n, t]) => `${"#".repeat(n)} ${t}`),
     fc.array(tie("block"), { minLength: 1, maxLength: 3 }).map((items) => items.map((b) => `- ${b.replace(/\n/g, "\n  ")}`).join("\n")),
-    fc.tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.array(tie("block"), { minLength: 1, maxLength: 3 })).map(([start, items]) =>
-      items.map((b, i) => `${start + i}. ${b.replace(/\n/g, "\n   ")}`).join("\n"),
+    fc
+      .tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.array(tie("block"), { minLength: 1, maxLength: 3 }))
+      .map(([start, items]) => items.map((b, i) => `${start + i}. ${b.replace(/\n/g, "\n   ")}`).join("\n")),
+    tie("block").map((b) =>
+      b
+        .split("\n")
+        .map((l) => `> ${l}`)
+        .join("\n"),
     ),
-    tie("block").map((b) => b.split("\n").map((l) => `> ${l}`).join("\n")),
-    fc.tuple(inlineText, fc.string({ maxLength: 80 })).map(([lang, code]) => `\`\`\`${lang.replace(/[`\n]/g, "")}\n${code.replace(/```/g, "")}\n\`\`\``),
+    fc
+      .tuple(inlineText, fc.string({ maxLength: 80 }))
+      .map(([lang, code]) => `\`\`\`${lang.replace(/[`\n]/g, "")}\n${code.replace(/```/g, "")}\n\`\`\``),
     fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 4 }), inlineText).map(([cols, rows, cell]) => {
       const c = cell.replace(/[|\n]/g, "");
       const row = `|${` ${c} |`.repeat(cols)}`;
@@ -217,7 +269,15 @@ describe.skipIf(!soffice)("LibreOffice opens the fuzzed .docx", () => {
       // One conversion run; a private profile so parallel runs never share a lock.
       await promisify(execFile)(
         soffice!,
-        [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", "txt:Text (encoded):UTF8", "--outdir", dir, ...files],
+        [
+          `-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`,
+          "--headless",
+          "--convert-to",
+          "txt:Text (encoded):UTF8",
+          "--outdir",
+          dir,
+          ...files,
+        ],
         { timeout: 240_000, maxBuffer: 16 << 20 },
       );
       const converted = new Set((await readdir(dir)).filter((f) => f.endsWith(".txt")));

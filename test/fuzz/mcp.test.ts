@@ -33,16 +33,43 @@ const count = fc.oneof(fc.integer({ min: -2, max: 1_000_001 }), anyValue);
 const shaped: Record<string, fc.Arbitrary<unknown>> = {
   docs_list: fc.record({ query: nastyString(), limit: count, cursor: nastyString() }, { requiredKeys: [] }),
   docs_read: fc.record({ id, maxChars: count }, { requiredKeys: [] }),
-  docs_create: fc.record({ name: nastyString(300), markdown: fc.oneof(fc.string({ maxLength: 300 }), nastyString(), anyValue), idempotencyKey: nastyString(300) }, { requiredKeys: [] }),
+  docs_create: fc.record(
+    {
+      name: nastyString(300),
+      markdown: fc.oneof(fc.string({ maxLength: 300 }), nastyString(), anyValue),
+      idempotencyKey: nastyString(300),
+    },
+    { requiredKeys: [] },
+  ),
   drive_search: fc.record({ query: nastyString(1100) }, { requiredKeys: [] }),
   drive_get: fc.record({ id }, { requiredKeys: [] }),
 };
 const toolCall = fc.oneof(
-  { arbitrary: fc.constantFrom(...Object.keys(shaped)).chain((name) => fc.tuple(fc.constant(name), fc.oneof({ arbitrary: shaped[name] as fc.Arbitrary<unknown>, weight: 5 }, { arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), anyValue, { maxKeys: 3 }), weight: 1 }))), weight: 9 },
-  { arbitrary: fc.tuple(fc.oneof(fc.constantFrom("docs_delete", "", "__proto__"), nastyString(20)), fc.dictionary(fc.string({ maxLength: 8 }), anyValue, { maxKeys: 3 })), weight: 1 },
+  {
+    arbitrary: fc
+      .constantFrom(...Object.keys(shaped))
+      .chain((name) =>
+        fc.tuple(
+          fc.constant(name),
+          fc.oneof(
+            { arbitrary: shaped[name] as fc.Arbitrary<unknown>, weight: 5 },
+            { arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), anyValue, { maxKeys: 3 }), weight: 1 },
+          ),
+        ),
+      ),
+    weight: 9,
+  },
+  {
+    arbitrary: fc.tuple(
+      fc.oneof(fc.constantFrom("docs_delete", "", "__proto__"), nastyString(20)),
+      fc.dictionary(fc.string({ maxLength: 8 }), anyValue, { maxKeys: 3 }),
+    ),
+    weight: 1,
+  },
 );
 
-const textOf = (result: Record<string, unknown>): string => ((result.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => c.text ?? "").join("\n");
+const textOf = (result: Record<string, unknown>): string =>
+  ((result.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => c.text ?? "").join("\n");
 
 describe("MCP fuzz", () => {
   it("answers random tools/call arguments with a coded isError result or a JSON-RPC error", async () => {
@@ -85,7 +112,17 @@ describe("MCP fuzz", () => {
       {
         jsonrpc: fc.constantFrom("2.0", "2.0", "1.0", 2),
         id: fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)),
-        method: fc.constantFrom("tools/call", "tools/call", "tools/list", "initialize", "ping", "resources/list", "prompts/get", "notifications/initialized", "nope"),
+        method: fc.constantFrom(
+          "tools/call",
+          "tools/call",
+          "tools/list",
+          "initialize",
+          "ping",
+          "resources/list",
+          "prompts/get",
+          "notifications/initialized",
+          "nope",
+        ),
         params: fc.oneof(
           toolCall.map(([name, args]) => ({ name, arguments: args })),
           anyValue,
@@ -121,7 +158,10 @@ describe("MCP fuzz", () => {
           if (!text) return;
           const answer = parseJson(text, where) as unknown;
           for (const item of Array.isArray(answer) ? answer : [answer]) {
-            const reply = item as { error?: { code?: unknown; data?: { code?: unknown } }; result?: { isError?: boolean; content?: { text?: string }[] } };
+            const reply = item as {
+              error?: { code?: unknown; data?: { code?: unknown } };
+              result?: { isError?: boolean; content?: { text?: string }[] };
+            };
             if (reply.error) {
               invariant(typeof reply.error.code === "number", `${where}: JSON-RPC error without a numeric code`);
               if (reply.error.data?.code !== undefined) invariant(KNOWN_CODES.has(String(reply.error.data.code)), where);

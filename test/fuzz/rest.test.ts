@@ -13,7 +13,23 @@ afterAll(() => env?.close());
 
 const segment = fc.oneof(
   nastyString(30).map(pct),
-  fc.constantFrom("%", "%zz", "%2e%2e", "%2F", "..", ".", "", "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A", "doc_" + "Z".repeat(26), "f1", "content", "~", "%00", "%C0%AF", "%ED%A0%80"),
+  fc.constantFrom(
+    "%",
+    "%zz",
+    "%2e%2e",
+    "%2F",
+    "..",
+    ".",
+    "",
+    "doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A",
+    "doc_" + "Z".repeat(26),
+    "f1",
+    "content",
+    "~",
+    "%00",
+    "%C0%AF",
+    "%ED%A0%80",
+  ),
 );
 
 const path = fc.oneof(
@@ -21,7 +37,17 @@ const path = fc.oneof(
   segment.map((s) => `/api/v1/documents/${s}`),
   segment.map((s) => `/api/v1/documents/${s}/content`),
   segment.map((s) => `/api/v1/files/${s}/content`),
-  fc.constantFrom("/api/v1/documents/", "/api/v1/openapi.json", "/healthz", "/readyz", "/api", "/api/v1", "/api/v1/files", "/", "//api/v1/documents"),
+  fc.constantFrom(
+    "/api/v1/documents/",
+    "/api/v1/openapi.json",
+    "/healthz",
+    "/readyz",
+    "/api",
+    "/api/v1",
+    "/api/v1/files",
+    "/",
+    "//api/v1/documents",
+  ),
   fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => `/${parts.join("/")}`),
   fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => `/api/v1/documents/${parts.join("/")}`),
 );
@@ -32,15 +58,26 @@ const queryValue = fc.oneof(
   fc.constantFrom("", "%", "1e3", "0x10", "NaN", "Infinity", "1.5", " 5", "%2B5", "[]", "true"),
 );
 const query = fc
-  .array(fc.tuple(fc.constantFrom("limit", "cursor", "query", "maxChars", "id", "after", "first", "limit[]", "__proto__", "x"), queryValue), {
-    maxLength: 5,
-  })
+  .array(
+    fc.tuple(fc.constantFrom("limit", "cursor", "query", "maxChars", "id", "after", "first", "limit[]", "__proto__", "x"), queryValue),
+    {
+      maxLength: 5,
+    },
+  )
   .map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")}`));
 
 /** Header values fetch can send: latin1 without CR, LF and NUL. */
 const headerValue = fc.oneof(
   fc.string({ maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
-  fc.constantFrom("", "application/json", "text/plain", "application/json; charset=utf-16", "multipart/form-data", "application/x-www-form-urlencoded", "*/*"),
+  fc.constantFrom(
+    "",
+    "application/json",
+    "text/plain",
+    "application/json; charset=utf-16",
+    "multipart/form-data",
+    "application/x-www-form-urlencoded",
+    "*/*",
+  ),
 );
 const headers = fc.record(
   {
@@ -72,7 +109,16 @@ const body = fc.oneof(
   documentish.map((value) => JSON.stringify(value)),
   anyValue.map((value) => JSON.stringify(value) ?? "null"),
   fc.string({ maxLength: 200 }),
-  fc.constantFrom("", "{", '{"name":', "[1,2", '{"name":"a","markdown":"b"}', '{"name":"a","markdown":"b","name":"c"}', "\u0000", '"\\ud800"'),
+  fc.constantFrom(
+    "",
+    "{",
+    '{"name":',
+    "[1,2",
+    '{"name":"a","markdown":"b"}',
+    '{"name":"a","markdown":"b","name":"c"}',
+    "\u0000",
+    '"\\ud800"',
+  ),
 );
 
 const request = fc.record({

@@ -26,20 +26,42 @@ const shaped: Record<string, fc.Arbitrary<unknown>> = {
   "documents.list": fc.record({ query: nastyString(), limit: small, cursor: nastyString() }, { requiredKeys: [] }),
   "documents.read": fc.record({ id, maxChars: small }, { requiredKeys: [] }),
   "documents.get": fc.record({ id }, { requiredKeys: [] }),
-  "documents.create": fc.record({ name: nastyString(), markdown: fc.oneof(fc.string({ maxLength: 300 }), anyValue), idempotencyKey: nastyString() }, { requiredKeys: [] }),
+  "documents.create": fc.record(
+    { name: nastyString(), markdown: fc.oneof(fc.string({ maxLength: 300 }), anyValue), idempotencyKey: nastyString() },
+    { requiredKeys: [] },
+  ),
   "messages.list": fc.record({ folder: nastyString(), q: nastyString(), limit: small, cursor: nastyString() }, { requiredKeys: [] }),
-  "messages.send": fc.record({ to: fc.array(email, { maxLength: 3 }), subject: nastyString(), body: nastyString(), threadId: id }, { requiredKeys: [] }),
+  "messages.send": fc.record(
+    { to: fc.array(email, { maxLength: 3 }), subject: nastyString(), body: nastyString(), threadId: id },
+    { requiredKeys: [] },
+  ),
   "messages.thread": fc.record({ id }, { requiredKeys: [] }),
-  "messages.createDraft": fc.record({ threadId: id, body: nastyString(), generate: fc.record({ instructions: nastyString() }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+  "messages.createDraft": fc.record(
+    { threadId: id, body: nastyString(), generate: fc.record({ instructions: nastyString() }, { requiredKeys: [] }) },
+    { requiredKeys: [] },
+  ),
   "calendar.events": fc.record({ from: when, to: when, limit: small, cursor: nastyString() }, { requiredKeys: [] }),
-  "bookings.create": fc.record({ bookingTypeId: id, start: when, attendee: fc.record({ name: nastyString(), email }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+  "bookings.create": fc.record(
+    { bookingTypeId: id, start: when, attendee: fc.record({ name: nastyString(), email }, { requiredKeys: [] }) },
+    { requiredKeys: [] },
+  ),
   "files.get": fc.record({ id }, { requiredKeys: [] }),
   "files.upload": anyValue,
   "files.search": fc.record({ query: nastyString() }, { requiredKeys: [] }),
-  "files.share": fc.record({ fileId: id, permission: fc.oneof(fc.constantFrom("view", "comment", "edit"), nastyString()), emails: fc.array(email, { maxLength: 2 }) }, { requiredKeys: [] }),
+  "files.share": fc.record(
+    {
+      fileId: id,
+      permission: fc.oneof(fc.constantFrom("view", "comment", "edit"), nastyString()),
+      emails: fc.array(email, { maxLength: 2 }),
+    },
+    { requiredKeys: [] },
+  ),
   "search.query": fc.record({ query: nastyString(), sources: fc.array(nastyString(10), { maxLength: 2 }) }, { requiredKeys: [] }),
   "search.chat": fc.record({ sessionId: id, message: nastyString() }, { requiredKeys: [] }),
-  "meetings.create": fc.record({ title: nastyString(), startsAt: when, durationMinutes: small, attendees: fc.array(email, { maxLength: 2 }) }, { requiredKeys: [] }),
+  "meetings.create": fc.record(
+    { title: nastyString(), startsAt: when, durationMinutes: small, attendees: fc.array(email, { maxLength: 2 }) },
+    { requiredKeys: [] },
+  ),
   "meetings.transcript": fc.record({ id }, { requiredKeys: [] }),
   "meetings.summary": fc.record({ id }, { requiredKeys: [] }),
   "enterprise.dataQuery": fc.record({ question: nastyString() }, { requiredKeys: [] }),
@@ -47,13 +69,46 @@ const shaped: Record<string, fc.Arbitrary<unknown>> = {
   "workflows.run": fc.record({ id, input: anyValue }, { requiredKeys: [] }),
 };
 const procedures = Object.keys(shaped);
-const mutations = new Set(["documents.create", "messages.send", "messages.createDraft", "bookings.create", "files.upload", "files.share", "search.chat", "meetings.create", "workflows.run"]);
+const mutations = new Set([
+  "documents.create",
+  "messages.send",
+  "messages.createDraft",
+  "bookings.create",
+  "files.upload",
+  "files.share",
+  "search.chat",
+  "meetings.create",
+  "workflows.run",
+]);
 
 const call = fc.oneof(
-  { arbitrary: fc.constantFrom(...procedures).chain((path) => fc.tuple(fc.constant(path), fc.oneof({ arbitrary: shaped[path] as fc.Arbitrary<unknown>, weight: 4 }, { arbitrary: anyValue, weight: 1 }))), weight: 8 },
+  {
+    arbitrary: fc
+      .constantFrom(...procedures)
+      .chain((path) =>
+        fc.tuple(
+          fc.constant(path),
+          fc.oneof({ arbitrary: shaped[path] as fc.Arbitrary<unknown>, weight: 4 }, { arbitrary: anyValue, weight: 1 }),
+        ),
+      ),
+    weight: 8,
+  },
   {
     arbitrary: fc.tuple(
-      fc.oneof(fc.constantFrom("documents", "documents.nope", "viewer.x", "documents.list.more", "__proto__", "constructor", "toString", "documents.__proto__", ""), nastyString(20)),
+      fc.oneof(
+        fc.constantFrom(
+          "documents",
+          "documents.nope",
+          "viewer.x",
+          "documents.list.more",
+          "__proto__",
+          "constructor",
+          "toString",
+          "documents.__proto__",
+          "",
+        ),
+        nastyString(20),
+      ),
       anyValue,
     ),
     weight: 1,
@@ -68,8 +123,19 @@ const request = fc.record({
   batch: fc.boolean(),
   method: fc.constantFrom("auto", "auto", "auto", "auto", "GET", "POST", "PUT"),
   credential: fc.oneof(fc.constantFrom(1, 2), fc.nat()),
-  malformed: fc.oneof({ arbitrary: fc.constant(undefined), weight: 8 }, { arbitrary: fc.constantFrom("%", "{", "[]", "null", '{"0":', "%7B%220%22%3A1%7D%7D", ""), weight: 1 }),
-  contentType: fc.constantFrom("application/json", "application/json", "application/json", "application/json", "text/plain", "application/x-www-form-urlencoded", undefined),
+  malformed: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 8 },
+    { arbitrary: fc.constantFrom("%", "{", "[]", "null", '{"0":', "%7B%220%22%3A1%7D%7D", ""), weight: 1 },
+  ),
+  contentType: fc.constantFrom(
+    "application/json",
+    "application/json",
+    "application/json",
+    "application/json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    undefined,
+  ),
   trpcAccept: fc.constantFrom(undefined, undefined, "application/jsonl"),
 });
 
@@ -101,13 +167,15 @@ describe("tRPC fuzz", () => {
         const response = await fetch(url, { method: method, headers, ...(body === undefined ? {} : { body }) });
         const text = await response.text();
         answered++;
-        if (process.env["FUZZ_DEBUG"]) console.log(method, url.slice(0, 300), body?.slice(0, 200), "=>", response.status, text.slice(0, 300));
+        if (process.env["FUZZ_DEBUG"])
+          console.log(method, url.slice(0, 300), body?.slice(0, 200), "=>", response.status, text.slice(0, 300));
         const where = `${method} ${url.slice(env.url.length, 600)} ${body?.slice(0, 300) ?? ""}`;
         if (r.trpcAccept === "application/jsonl" && r.batch && response.status === 200) {
           // Streaming (httpBatchStreamLink): one JSON value a line, errors inside in the same shape.
           for (const line of text.split("\n").filter(Boolean)) expect(() => JSON.parse(line), where).not.toThrow();
           for (const [, code] of text.matchAll(/"gatewayCode":"([^"]*)"/g)) expectCode(code, undefined, where);
-          for (const [, status] of text.matchAll(/"httpStatus":(\d+)/g)) expect(Number(status) < 500 || [502, 503, 504].includes(Number(status)), where).toBe(true);
+          for (const [, status] of text.matchAll(/"httpStatus":(\d+)/g))
+            expect(Number(status) < 500 || [502, 503, 504].includes(Number(status)), where).toBe(true);
           return;
         }
         checkTrpcAnswer(response.status, text, where);
@@ -132,7 +200,9 @@ describe("tRPC fuzz", () => {
   it("a query parameter with a lone surrogate reaches the product (as U+FFFD)", async () => {
     env.products.sandbox.clearRequests();
     const input = pct('{"q":"budget \\ud800"}');
-    const response = await fetch(`${env.url}/trpc/messages.list?input=${input}`, { headers: { authorization: `Bearer ${env.products.token}` } });
+    const response = await fetch(`${env.url}/trpc/messages.list?input=${input}`, {
+      headers: { authorization: `Bearer ${env.products.token}` },
+    });
     const text = await response.text();
     checkTrpcAnswer(response.status, text, "messages.list q with \\ud800");
     expect(response.status).toBe(200);

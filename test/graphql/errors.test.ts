@@ -52,9 +52,15 @@ async function createDocument(name: string) {
   const response = await fetch(`${running.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/graphql-response+json", authorization: auth },
-    body: JSON.stringify({ query: `mutation ($name: String!) { createDocument(input: { name: $name, markdown: "# x" }) { id } }`, variables: { name } }),
+    body: JSON.stringify({
+      query: `mutation ($name: String!) { createDocument(input: { name: $name, markdown: "# x" }) { id } }`,
+      variables: { name },
+    }),
   });
-  const body = (await response.json()) as { data?: unknown; errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[] };
+  const body = (await response.json()) as {
+    data?: unknown;
+    errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
+  };
   return { status: response.status, requestId: response.headers.get("x-request-id"), body };
 }
 
@@ -72,12 +78,14 @@ describe("unexpected errors are masked and logged with the request id", () => {
   it.each([
     ["a thrown Error", "boom", "renderer exploded: /secret/path"],
     ["a GatewayError with code INTERNAL", "internal", "Rendering failed: worker said: out of paper"],
-  ])("%s → INTERNAL, \"Internal error\", and the cause in the log", async (_label, name, logged) => {
+  ])('%s → INTERNAL, "Internal error", and the cause in the log', async (_label, name, logged) => {
     const { status, requestId, body } = await createDocument(name);
     // Execution ran (data is null, not absent): GraphQL over HTTP answers 200.
     expect(status).toBe(200);
     expect(body.data).toBeNull();
-    expect(body.errors).toEqual([{ message: "Internal error", locations: expect.any(Array), path: ["createDocument"], extensions: { code: "INTERNAL" } }]);
+    expect(body.errors).toEqual([
+      { message: "Internal error", locations: expect.any(Array), path: ["createDocument"], extensions: { code: "INTERNAL" } },
+    ]);
     expect(JSON.stringify(body)).not.toMatch(/exploded|secret|Rendering failed|paper/);
 
     expect(requestId).toBeTruthy();
@@ -104,7 +112,7 @@ describe("REST and tRPC mask them the same way", () => {
   it.each([
     ["a thrown Error", "boom"],
     ["a GatewayError with code INTERNAL", "internal"],
-  ])("REST: %s → 500 INTERNAL \"Internal error\"", async (_label, name) => {
+  ])('REST: %s → 500 INTERNAL "Internal error"', async (_label, name) => {
     const response = await fetch(`${running.url}/api/v1/documents`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: auth },
@@ -118,7 +126,7 @@ describe("REST and tRPC mask them the same way", () => {
   it.each([
     ["a thrown Error", "boom"],
     ["a GatewayError with code INTERNAL", "internal"],
-  ])("tRPC: %s → INTERNAL_SERVER_ERROR \"Internal error\"", async (_label, name) => {
+  ])('tRPC: %s → INTERNAL_SERVER_ERROR "Internal error"', async (_label, name) => {
     const response = await fetch(`${running.url}/trpc/documents.create`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: auth },

@@ -82,7 +82,10 @@ describe("limits are enforced before execution, without touching the store", () 
     expect(status).toBe(400);
     expect(codeOf(body)).toBe("BAD_USER_INPUT");
     // Depth and cost both grow with nesting; whichever limit trips first refuses it.
-    expect(body.errors?.some((e) => /depth|cost/i.test(e.message)), JSON.stringify(body.errors)).toBe(true);
+    expect(
+      body.errors?.some((e) => /depth|cost/i.test(e.message)),
+      JSON.stringify(body.errors),
+    ).toBe(true);
   });
 
   it("500 aliases are refused", async () => {
@@ -225,9 +228,14 @@ describe("Relay connections", () => {
   type Page = { documents: { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
   const page = async (key: string, after: string | null) =>
     (
-      await graphqlRequest<Page>(tg.url, key, "query ($after: String) { documents(first: 2, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }", {
-        after,
-      })
+      await graphqlRequest<Page>(
+        tg.url,
+        key,
+        "query ($after: String) { documents(first: 2, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }",
+        {
+          after,
+        },
+      )
     ).body.data!.documents;
 
   it("endCursor is the last edge's cursor, on the last page too; null only without edges", async () => {
@@ -269,7 +277,11 @@ describe("a request's document text is bounded whatever its shape", () => {
     const aliases = 20; // armor's alias limit
     expect(characters * aliases).toBeGreaterThan(TEXT_PER_REQUEST);
     const fields = Array.from({ length: aliases }, (_, i) => `d${i}: document(id: "${id}") { text(maxChars: 1000000) { totalChars } }`);
-    const { status, body } = await graphqlRequest<Record<string, { text: { totalChars: number } } | null>>(tg.url, auth, `{ ${fields.join(" ")} }`);
+    const { status, body } = await graphqlRequest<Record<string, { text: { totalChars: number } } | null>>(
+      tg.url,
+      auth,
+      `{ ${fields.join(" ")} }`,
+    );
     expect(status).toBe(200);
     const served = Object.values(body.data ?? {}).filter((d) => d !== null).length;
     expect(served).toBe(Math.floor(TEXT_PER_REQUEST / characters));

@@ -23,7 +23,9 @@ describe("requireProgram", () => {
     expect(warn).toHaveBeenCalledTimes(1);
     const line = String(warn.mock.calls[0]![0]);
     expect(line).not.toContain("\n");
-    expect(line).toMatch(/^skipped: a test of the helper — no-such-program-wg not found on PATH; apt-get install -y nothing \(or set WG_TEST_PROGRAM_PATH\)$/);
+    expect(line).toMatch(
+      /^skipped: a test of the helper — no-such-program-wg not found on PATH; apt-get install -y nothing \(or set WG_TEST_PROGRAM_PATH\)$/,
+    );
   });
 
   it("a variable naming a missing file counts as missing", () => {
@@ -35,6 +37,8 @@ describe("requireProgram", () => {
 
   it("under CI=true a missing program is an error, not a skip", () => {
     vi.stubEnv("CI", "true");
-    expect(() => requireProgram("no-such-program-wg", options)).toThrow(/no-such-program-wg not found on PATH, and CI=true requires it for a test of the helper/);
+    expect(() => requireProgram("no-such-program-wg", options)).toThrow(
+      /no-such-program-wg not found on PATH, and CI=true requires it for a test of the helper/,
+    );
   });
 });

@@ -23,11 +23,15 @@ export async function startTestGateway(
   options: { logTo?: NodeJS.WritableStream } = {},
 ): Promise<TestGateway> {
   const dataDir = env["DATA_DIR"] ?? (await mkdtemp(join(tmpdir(), "wg-test-")));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env });
-  const gateway = await createGateway(
-    config,
-    options.logTo ? { logger: createLogger(env["LOG_LEVEL"] ?? "debug", options.logTo) } : {},
-  );
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_PER_MINUTE: "0",
+    AUTH_FAILURES_PER_MINUTE: "0",
+    ...env,
+  });
+  const gateway = await createGateway(config, options.logTo ? { logger: createLogger(env["LOG_LEVEL"] ?? "debug", options.logTo) } : {});
   const running = await listen(gateway, { port: 0, host: "127.0.0.1", shutdownTimeoutMs: 2_000 });
   return {
     url: running.url,

@@ -7,10 +7,19 @@ import { describe, expect, it } from "vitest";
 import { root } from "../helpers/process.ts";
 
 /** Virtual files are in no tsconfig: the type-aware rules type them with a default project. */
-const planted = ["src/core/zz-planted.ts", "src/services/zz-planted.ts", "src/rest/zz-planted.ts", "resolvers/zz-planted.ts", "adapters/zz-planted.ts", "adapters/upstream/zz-planted.ts"];
+const planted = [
+  "src/core/zz-planted.ts",
+  "src/services/zz-planted.ts",
+  "src/rest/zz-planted.ts",
+  "resolvers/zz-planted.ts",
+  "adapters/zz-planted.ts",
+  "adapters/upstream/zz-planted.ts",
+];
 const eslint = new ESLint({
   cwd: root,
-  overrideConfig: [{ files: ["**/zz-planted.ts"], languageOptions: { parserOptions: { projectService: { allowDefaultProject: planted } } } }],
+  overrideConfig: [
+    { files: ["**/zz-planted.ts"], languageOptions: { parserOptions: { projectService: { allowDefaultProject: planted } } } },
+  ],
 });
 
 async function lint(path: string, code: string): Promise<{ rule: string | null; message: string }[]> {
@@ -22,32 +31,70 @@ const restricted = (message: RegExp) => [{ rule: "no-restricted-imports", messag
 
 describe("layer boundaries (eslint.config.js)", () => {
   it("src/core importing the service layer (or auth, documents) is an error; core's own modules are fine", async () => {
-    expect(await lint(planted[0]!, `import type { Services } from "../services/index.ts";\nexport type S = Services;\n`)).toEqual(restricted(/src\/core imports nothing above it/));
-    expect(await lint(planted[0]!, `import { requireUser } from "../auth/authenticate.ts";\nexport const user = requireUser;\n`)).toEqual(restricted(/src\/core imports nothing above it/));
-    expect(await lint(planted[0]!, `import { GatewayError } from "./errors.ts";\nexport const e = new GatewayError("INTERNAL", "x");\n`)).toEqual([]);
+    expect(await lint(planted[0]!, `import type { Services } from "../services/index.ts";\nexport type S = Services;\n`)).toEqual(
+      restricted(/src\/core imports nothing above it/),
+    );
+    expect(await lint(planted[0]!, `import { requireUser } from "../auth/authenticate.ts";\nexport const user = requireUser;\n`)).toEqual(
+      restricted(/src\/core imports nothing above it/),
+    );
+    expect(
+      await lint(planted[0]!, `import { GatewayError } from "./errors.ts";\nexport const e = new GatewayError("INTERNAL", "x");\n`),
+    ).toEqual([]);
   }, 60_000);
 
   it("a surface importing an adapter, or Services from the wiring file, is an error; the service layer is fine", async () => {
-    expect(await lint(planted[2]!, `import type { DriveFile } from "../../adapters/drive.ts";\nexport type F = DriveFile;\n`)).toEqual(restricted(/through the service layer/));
-    expect(await lint(planted[3]!, `import type { DriveFile } from "../adapters/drive.ts";\nexport type F = DriveFile;\n`)).toEqual(restricted(/through the service layer/));
-    expect(await lint(planted[2]!, `import type { Services } from "../gateway.ts";\nexport type S = Services;\n`)).toEqual(restricted(/not from the wiring file/));
-    expect(await lint(planted[2]!, `import type { Services } from "../services/index.ts";\nimport type { DriveFile } from "../services/products.ts";\nexport type S = [Services, DriveFile];\n`)).toEqual([]);
+    expect(await lint(planted[2]!, `import type { DriveFile } from "../../adapters/drive.ts";\nexport type F = DriveFile;\n`)).toEqual(
+      restricted(/through the service layer/),
+    );
+    expect(await lint(planted[3]!, `import type { DriveFile } from "../adapters/drive.ts";\nexport type F = DriveFile;\n`)).toEqual(
+      restricted(/through the service layer/),
+    );
+    expect(await lint(planted[2]!, `import type { Services } from "../gateway.ts";\nexport type S = Services;\n`)).toEqual(
+      restricted(/not from the wiring file/),
+    );
+    expect(
+      await lint(
+        planted[2]!,
+        `import type { Services } from "../services/index.ts";\nimport type { DriveFile } from "../services/products.ts";\nexport type S = [Services, DriveFile];\n`,
+      ),
+    ).toEqual([]);
   }, 60_000);
 
   it("the service layer importing a surface is an error", async () => {
-    expect(await lint(planted[1]!, `import type { AppRouter } from "../trpc/router.ts";\nexport type R = AppRouter;\n`)).toEqual(restricted(/does not import a surface/));
+    expect(await lint(planted[1]!, `import type { AppRouter } from "../trpc/router.ts";\nexport type R = AppRouter;\n`)).toEqual(
+      restricted(/does not import a surface/),
+    );
   }, 60_000);
 
   it("adapters importing src/ (the service layer, core's config, core's GatewayError) is an error; their own modules are fine", async () => {
-    expect(await lint(planted[4]!, `import type { Services } from "../src/services/index.ts";\nexport type S = Services;\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
-    expect(await lint(planted[5]!, `import type { Config } from "../../src/core/config.ts";\nexport type C = Config;\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
-    expect(await lint(planted[4]!, `import { GatewayError } from "../src/core/errors.ts";\nexport const e = new GatewayError("NOT_FOUND", "x");\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
-    expect(await lint(planted[5]!, `import { GatewayError } from "../../src/core/errors.ts";\nexport const e = GatewayError;\n`)).toEqual(restricted(/adapters\/ imports nothing from src\//));
-    expect(await lint(planted[5]!, `import { AdapterError } from "../errors.ts";\nimport { isSafeSegment } from "./base.ts";\nexport const e = [AdapterError, isSafeSegment];\n`)).toEqual([]);
+    expect(await lint(planted[4]!, `import type { Services } from "../src/services/index.ts";\nexport type S = Services;\n`)).toEqual(
+      restricted(/adapters\/ imports nothing from src\//),
+    );
+    expect(await lint(planted[5]!, `import type { Config } from "../../src/core/config.ts";\nexport type C = Config;\n`)).toEqual(
+      restricted(/adapters\/ imports nothing from src\//),
+    );
+    expect(
+      await lint(
+        planted[4]!,
+        `import { GatewayError } from "../src/core/errors.ts";\nexport const e = new GatewayError("NOT_FOUND", "x");\n`,
+      ),
+    ).toEqual(restricted(/adapters\/ imports nothing from src\//));
+    expect(await lint(planted[5]!, `import { GatewayError } from "../../src/core/errors.ts";\nexport const e = GatewayError;\n`)).toEqual(
+      restricted(/adapters\/ imports nothing from src\//),
+    );
+    expect(
+      await lint(
+        planted[5]!,
+        `import { AdapterError } from "../errors.ts";\nimport { isSafeSegment } from "./base.ts";\nexport const e = [AdapterError, isSafeSegment];\n`,
+      ),
+    ).toEqual([]);
   }, 60_000);
 
   it("a promise left floating, or passed where a callback's result is ignored, is an error", async () => {
-    const messages = await lint(planted[2]!, `async function work(): Promise<void> {}\nwork();\nexport const handler = [1].forEach(async () => work());\n`);
+    const messages = await lint(
+      planted[2]!,
+      `async function work(): Promise<void> {}\nwork();\nexport const handler = [1].forEach(async () => work());\n`,
+    );
     expect(messages.map((m) => m.rule)).toEqual(["@typescript-eslint/no-floating-promises", "@typescript-eslint/no-misused-promises"]);
   }, 60_000);
 });

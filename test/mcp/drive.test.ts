@@ -11,7 +11,9 @@ let env: ProductsEnv;
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: "drive-test", version: "1.0.0" });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${env.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${env.gateway.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
   );
   // Known output schemas make callTool check each structuredContent against them.
   await client.listTools();

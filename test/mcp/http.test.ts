@@ -87,7 +87,11 @@ describe("MCP over Streamable HTTP", () => {
     for (const auth of [undefined, `Bearer ${expired}`]) {
       const response = await fetch(`${tg.url}/mcp`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(auth ? { authorization: auth } : {}) },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(auth ? { authorization: auth } : {}),
+        },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
@@ -133,7 +137,11 @@ describe("MCP over Streamable HTTP", () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: `The request body is over the ${limit}-byte limit`, data: { code: "PAYLOAD_TOO_LARGE", details: { limit } } },
+      error: {
+        code: -32600,
+        message: `The request body is over the ${limit}-byte limit`,
+        data: { code: "PAYLOAD_TOO_LARGE", details: { limit } },
+      },
       id: null,
     });
   });

@@ -20,7 +20,9 @@ let key: string;
 
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: "living-documents-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${tg.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   // Known output schemas make callTool check every structuredContent against them.
   await client.listTools();
   return client;
@@ -48,20 +50,32 @@ async function editCycle(client: Client, label: string): Promise<void> {
   expect(markdown).toMatchObject({ format: "markdown", version: 1 });
   expect(markdown.text).toMatch(/^# Notes\n\nFirst \*\*draft\*\*/);
 
-  const updated = await ok<Record_>(client, "docs_update", { id: created.id, markdown: `${markdown.text}\n\nSecond paragraph.`, expectedVersion: 1 });
+  const updated = await ok<Record_>(client, "docs_update", {
+    id: created.id,
+    markdown: `${markdown.text}\n\nSecond paragraph.`,
+    expectedVersion: 1,
+  });
   expect(updated).toMatchObject({ id: created.id, version: 2, downloadUrl: expect.stringMatching(/^http:.*\/content$/) });
   const renamed = await ok<Record_>(client, "docs_update", { id: created.id, name: `${label} (renamed)` });
   expect(renamed).toMatchObject({ name: `${label} (renamed)`, version: 3 });
-  expect(await failure(client, "docs_update", { id: created.id, markdown: "# Lost", expectedVersion: 2 })).toMatch(/^PRECONDITION_FAILED: .*version 3/);
+  expect(await failure(client, "docs_update", { id: created.id, markdown: "# Lost", expectedVersion: 2 })).toMatch(
+    /^PRECONDITION_FAILED: .*version 3/,
+  );
   expect(await failure(client, "docs_update", { id: created.id })).toMatch(/^BAD_USER_INPUT: /);
   expect((await ok<{ text: string }>(client, "docs_read", { id: created.id })).text).toBe("Notes\n\nFirst draft.\n\nSecond paragraph.");
 
-  const versions = await ok<{ versions: { version: number; source: string }[]; nextCursor: string | null }>(client, "docs_versions", { id: created.id, limit: 2 });
+  const versions = await ok<{ versions: { version: number; source: string }[]; nextCursor: string | null }>(client, "docs_versions", {
+    id: created.id,
+    limit: 2,
+  });
   expect(versions.versions.map((v) => [v.version, v.source])).toEqual([
     [3, "rename"],
     [2, "markdown"],
   ]);
-  const older = await ok<{ versions: { version: number }[]; nextCursor: string | null }>(client, "docs_versions", { id: created.id, cursor: versions.nextCursor });
+  const older = await ok<{ versions: { version: number }[]; nextCursor: string | null }>(client, "docs_versions", {
+    id: created.id,
+    cursor: versions.nextCursor,
+  });
   expect(older).toEqual({ versions: [expect.objectContaining({ version: 1 })], nextCursor: null });
   const first = await ok<{ text: string; version: number; name: string }>(client, "docs_read", { id: created.id, version: 1 });
   expect(first).toMatchObject({ text: "Notes\n\nFirst draft.", version: 1, name: label });
@@ -80,7 +94,9 @@ async function editCycle(client: Client, label: string): Promise<void> {
   expect(await failure(client, "docs_restore", { id: created.id, expectedVersion: 4 })).toMatch(/^BAD_USER_INPUT: expectedVersion/);
   const back = await ok<Record_>(client, "docs_restore", { id: created.id });
   expect(back).toMatchObject({ id: created.id, version: 4 });
-  expect((await ok<{ documents: { id: string }[] }>(client, "docs_list", { query: label })).documents.map((d) => d.id)).toEqual([created.id]);
+  expect((await ok<{ documents: { id: string }[] }>(client, "docs_list", { query: label })).documents.map((d) => d.id)).toEqual([
+    created.id,
+  ]);
 }
 
 beforeAll(async () => {
@@ -98,9 +114,21 @@ describe("living documents over MCP (Streamable HTTP)", () => {
     expect(byName["docs_delete"]?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
     expect(byName["docs_update"]?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     expect(byName["docs_restore"]?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
-    expect(byName["docs_share"]?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
-    expect(byName["docs_read"]?.inputSchema.properties).toMatchObject({ format: { enum: ["text", "markdown"], default: "text" }, version: { type: "integer" } });
-    expect(byName["docs_update"]?.inputSchema).toMatchObject({ properties: { expectedVersion: { type: "integer" } }, required: ["id"], additionalProperties: false });
+    expect(byName["docs_share"]?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    expect(byName["docs_read"]?.inputSchema.properties).toMatchObject({
+      format: { enum: ["text", "markdown"], default: "text" },
+      version: { type: "integer" },
+    });
+    expect(byName["docs_update"]?.inputSchema).toMatchObject({
+      properties: { expectedVersion: { type: "integer" } },
+      required: ["id"],
+      additionalProperties: false,
+    });
     expect(byName["docs_update"]?.description).toMatch(/PRECONDITION_FAILED/);
     expect(byName["docs_delete"]?.description).toMatch(/30 days/);
     expect(byName["docs_versions"]?.outputSchema).toMatchObject({ properties: { versions: { type: "array" } } });
@@ -117,7 +145,10 @@ describe("living documents over MCP (Streamable HTTP)", () => {
   it("docs_share gives an absolute link that reads without a credential; revoked elsewhere, it is 404", async () => {
     const client = await connect(key);
     const doc = await ok<Record_>(client, "docs_create", { name: "Shared by an agent", markdown: "Share me." });
-    const share = await ok<{ id: string; url: string; expiresAt: string; createdAt: string }>(client, "docs_share", { id: doc.id, expiresInSeconds: 120 });
+    const share = await ok<{ id: string; url: string; expiresAt: string; createdAt: string }>(client, "docs_share", {
+      id: doc.id,
+      expiresInSeconds: 120,
+    });
     expect(share.url).toMatch(new RegExp(`^${tg.url}/api/v1/shared/wgs_[A-Za-z0-9_-]{43}$`));
     expect(Date.parse(share.expiresAt) - Date.parse(share.createdAt)).toBe(120_000);
     const read = await fetch(share.url);
@@ -125,7 +156,10 @@ describe("living documents over MCP (Streamable HTTP)", () => {
     expect(await read.json()).toMatchObject({ id: doc.id, text: "Share me." });
     expect(await failure(client, "docs_share", { id: doc.id, expiresInSeconds: 10 })).toMatch(/^BAD_USER_INPUT: /);
 
-    const revoke = await fetch(`${tg.url}/api/v1/documents/${doc.id}/shares/${share.id}`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
+    const revoke = await fetch(`${tg.url}/api/v1/documents/${doc.id}/shares/${share.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(revoke.status).toBe(204);
     expect((await fetch(share.url)).status).toBe(404);
     await client.close();
@@ -148,7 +182,7 @@ describe("living documents over MCP (Streamable HTTP)", () => {
     ] as const) {
       expect(await failure(other, name, args), name).toMatch(/^NOT_FOUND: /);
     }
-    expect((await ok<{ text: string; version: number }>(owner, "docs_read", { id: doc.id }))).toMatchObject({ text: "Mine.", version: 1 });
+    expect(await ok<{ text: string; version: number }>(owner, "docs_read", { id: doc.id })).toMatchObject({ text: "Mine.", version: 1 });
     await owner.close();
     await other.close();
   });
@@ -157,7 +191,9 @@ describe("living documents over MCP (Streamable HTTP)", () => {
     const owner = await connect(key);
     const doc = await ok<Record_>(owner, "docs_create", { name: "Read only", markdown: "Look." });
     const reader = await connect(await tg.key({ user: "agent", scopes: ["docs:read"] }));
-    expect(await ok<{ versions: unknown[] }>(reader, "docs_versions", { id: doc.id })).toMatchObject({ versions: [expect.objectContaining({ version: 1 })] });
+    expect(await ok<{ versions: unknown[] }>(reader, "docs_versions", { id: doc.id })).toMatchObject({
+      versions: [expect.objectContaining({ version: 1 })],
+    });
     for (const [name, args] of [
       ["docs_update", { id: doc.id, name: "x" }],
       ["docs_delete", { id: doc.id }],
@@ -177,7 +213,11 @@ describe("MCP_TOOLS=read-only", () => {
     try {
       const client = new Client({ name: "ro", version: "1.0.0" });
       const token = await gateway.key();
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(["docs_list", "docs_read", "docs_versions"]));
       for (const writer of ["docs_create", "docs_update", "docs_delete", "docs_restore", "docs_share"]) expect(names).not.toContain(writer);

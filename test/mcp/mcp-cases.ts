@@ -40,7 +40,7 @@ export const ALL_TOOLS = [
   "workflows_run",
 ] as const;
 
-export const textOf = (result: unknown) => ((result as ToolResult).content[0]?.text ?? "");
+export const textOf = (result: unknown) => (result as ToolResult).content[0]?.text ?? "";
 
 export async function expectToolList(client: Client): Promise<void> {
   const { tools } = await client.listTools();
@@ -127,8 +127,14 @@ export async function expectDocumentRoundTrip(client: Client, name: string): Pro
 
   // A retried docs_create with the same idempotencyKey answers with the first document.
   const idempotencyKey = `retry-${name}`;
-  const first = (await client.callTool({ name: "docs_create", arguments: { name: `${name} (retried)`, markdown: "# Once", idempotencyKey } })) as ToolResult;
-  const again = (await client.callTool({ name: "docs_create", arguments: { name: `${name} (retried)`, markdown: "# Once", idempotencyKey } })) as ToolResult;
+  const first = (await client.callTool({
+    name: "docs_create",
+    arguments: { name: `${name} (retried)`, markdown: "# Once", idempotencyKey },
+  })) as ToolResult;
+  const again = (await client.callTool({
+    name: "docs_create",
+    arguments: { name: `${name} (retried)`, markdown: "# Once", idempotencyKey },
+  })) as ToolResult;
   expect(first.isError, textOf(first)).toBeFalsy();
   expect((again.structuredContent as { id: string }).id).toBe((first.structuredContent as { id: string }).id);
   const retried = (await client.callTool({ name: "docs_list", arguments: { query: `${name} (retried)` } })) as ToolResult;
@@ -140,8 +146,7 @@ export async function expectToolErrors(client: Client): Promise<void> {
   // With the output schemas known, an error result that carried non-conforming structuredContent
   // would make callTool throw instead of returning the isError result.
   await client.listTools();
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as ToolResult;
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
   const tooBig = await call("docs_create", { name: "big", markdown: "x".repeat(400_001) });
   expect(tooBig.isError).toBe(true);
   expect(textOf(tooBig)).toMatch(/^PAYLOAD_TOO_LARGE: /);

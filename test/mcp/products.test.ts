@@ -36,7 +36,9 @@ let env: ProductsEnv;
 
 async function connect(url: string, token: string): Promise<Client> {
   const client = new Client({ name: "products-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   // Known output schemas make callTool check every structuredContent against them.
   await client.listTools();
   return client;
@@ -65,11 +67,17 @@ describe("tools/list", () => {
       expect(tool.outputSchema, tool.name).toMatchObject({ type: "object" });
       expect(tool.description, tool.name).toBeTruthy();
       const a = tool.annotations!;
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) expect(typeof a[hint], `${tool.name} ${hint}`).toBe("boolean");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+        expect(typeof a[hint], `${tool.name} ${hint}`).toBe("boolean");
       if (a.readOnlyHint) expect(a.destructiveHint, tool.name).toBe(false);
       if (!tool.name.startsWith("docs_")) expect(tool.description, tool.name).toMatch(/access token/);
     }
-    expect(tools.filter((t) => t.annotations!.readOnlyHint).map((t) => t.name).sort()).toEqual([...READ_ONLY].sort());
+    expect(
+      tools
+        .filter((t) => t.annotations!.readOnlyHint)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([...READ_ONLY].sort());
     // Sending mail and running workflows act on the world at once, and say so.
     for (const name of ["mail_send", "workflows_run"]) {
       expect(byName[name]!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
@@ -83,7 +91,10 @@ describe("tools/list", () => {
       expect(byName[name]!.outputSchema).toMatchObject({ required: expect.arrayContaining(["data", "nextCursor"]) });
       expect(byName[name]!.description).toMatch(/nextCursor/);
     }
-    expect(byName["drive_upload"]!.inputSchema).toMatchObject({ properties: { content: { type: "string" } }, required: ["name", "content"] });
+    expect(byName["drive_upload"]!.inputSchema).toMatchObject({
+      properties: { content: { type: "string" } },
+      required: ["name", "content"],
+    });
     await client.close();
   });
 });
@@ -101,7 +112,10 @@ describe("one tools/call per product over HTTP, the caller's access token forwar
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = (await ok(client, "mail_list", { folder: "inbox", limit: 7, ...(cursor ? { cursor } : {}) })) as { data: { id: string }[]; nextCursor: string | null };
+      const page = (await ok(client, "mail_list", { folder: "inbox", limit: 7, ...(cursor ? { cursor } : {}) })) as {
+        data: { id: string }[];
+        nextCursor: string | null;
+      };
       seen.push(...page.data.map((m) => m.id));
       cursor = page.nextCursor;
       pages++;
@@ -120,36 +134,59 @@ describe("one tools/call per product over HTTP, the caller's access token forwar
 
     const sent = await ok(client, "mail_send", { to: ["bob@example.com"], subject: "From an agent", body: "Hello" });
     expect(sent).toMatchObject({ subject: "From an agent", to: [{ email: "bob@example.com" }] });
-    expect(env.sandbox.requestsTo("/email/v1/messages", "POST").at(-1)?.body).toEqual({ to: ["bob@example.com"], subject: "From an agent", body: "Hello" });
+    expect(env.sandbox.requestsTo("/email/v1/messages", "POST").at(-1)?.body).toEqual({
+      to: ["bob@example.com"],
+      subject: "From an agent",
+      body: "Hello",
+    });
   });
 
   it("calendar and bookings: calendar_events, bookings_create", async () => {
-    const events = (await ok(client, "calendar_events", { from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z", limit: 5 })) as { data: unknown[]; nextCursor: string | null };
+    const events = (await ok(client, "calendar_events", { from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z", limit: 5 })) as {
+      data: unknown[];
+      nextCursor: string | null;
+    };
     expect(events.data).toHaveLength(5);
     expect(events.nextCursor).toEqual(expect.any(String));
-    const booking = await ok(client, "bookings_create", { bookingTypeId: "bt_intro30", start: "2026-12-07T10:00:00Z", attendee: { name: "Ana", email: "ana@example.com" } });
+    const booking = await ok(client, "bookings_create", {
+      bookingTypeId: "bt_intro30",
+      start: "2026-12-07T10:00:00Z",
+      attendee: { name: "Ana", email: "ana@example.com" },
+    });
     expect(booking).toMatchObject({ bookingTypeId: "bt_intro30", attendee: { email: "ana@example.com" } });
   });
 
   it("drive: drive_upload (base64) stores the exact bytes; drive_share, drive_search, drive_get", async () => {
     const bytes = Buffer.from("name,total\nacme,42\n\u00e9\u0000\u00ff");
-    const file = (await ok(client, "drive_upload", { name: "agent.csv", content: bytes.toString("base64"), contentType: "text/csv", folderId: "fld_finance" })) as { id: string; size: number; name: string };
+    const file = (await ok(client, "drive_upload", {
+      name: "agent.csv",
+      content: bytes.toString("base64"),
+      contentType: "text/csv",
+      folderId: "fld_finance",
+    })) as { id: string; size: number; name: string };
     expect(file).toMatchObject({ name: "agent.csv", size: bytes.length });
-    const download = await fetch(`${env.gateway.url}/api/v1/files/${file.id}/content`, { headers: { authorization: `Bearer ${env.token}` } });
+    const download = await fetch(`${env.gateway.url}/api/v1/files/${file.id}/content`, {
+      headers: { authorization: `Bearer ${env.token}` },
+    });
     expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
     expect(await ok(client, "drive_get", { id: file.id })).toMatchObject({ id: file.id, size: bytes.length });
     const share = await ok(client, "drive_share", { fileId: file.id, permission: "view", emails: ["b@example.com"] });
     expect(share).toMatchObject({ fileId: file.id, permission: "view", url: expect.any(String) });
     const seeded = env.sandbox.data.files[0]!;
     const word = seeded.name.split(/[^A-Za-z0-9]+/).find((w) => w.length > 3) ?? seeded.name;
-    expect(((await ok(client, "drive_search", { query: word })) as { files: { id: string }[] }).files.map((f) => f.id)).toContain(seeded.id);
+    expect(((await ok(client, "drive_search", { query: word })) as { files: { id: string }[] }).files.map((f) => f.id)).toContain(
+      seeded.id,
+    );
 
     const bad = (await client.callTool({ name: "drive_upload", arguments: { name: "x", content: "not base64!" } })) as ToolResult;
     expect(textOf(bad)).toMatch(/^BAD_USER_INPUT: content/);
   });
 
   it("search: search_query, then search_chat continuing its session", async () => {
-    const answer = (await ok(client, "search_query", { query: "budget", sources: ["mail", "drive"] })) as { answer: string; sessionId?: string };
+    const answer = (await ok(client, "search_query", { query: "budget", sources: ["mail", "drive"] })) as {
+      answer: string;
+      sessionId?: string;
+    };
     expect(answer.answer).toEqual(expect.any(String));
     const first = (await ok(client, "search_chat", { message: "what is planned?" })) as { sessionId: string };
     const second = await ok(client, "search_chat", { sessionId: first.sessionId, message: "and then?" });
@@ -157,7 +194,12 @@ describe("one tools/call per product over HTTP, the caller's access token forwar
   });
 
   it("meetings: meetings_create, meetings_transcript, meetings_summary; a meeting not held is NOT_FOUND", async () => {
-    const meeting = await ok(client, "meetings_create", { title: "Agent sync", startsAt: "2026-12-03T15:00:00Z", durationMinutes: 45, attendees: ["ann@example.com"] });
+    const meeting = await ok(client, "meetings_create", {
+      title: "Agent sync",
+      startsAt: "2026-12-03T15:00:00Z",
+      durationMinutes: 45,
+      attendees: ["ann@example.com"],
+    });
     expect(meeting).toMatchObject({ title: "Agent sync", durationMinutes: 45, joinUrl: expect.any(String) });
     const id = "mtg_weekly_product_sync";
     expect(await ok(client, "meetings_transcript", { id })).toMatchObject({ meetingId: id, segments: expect.any(Array) });
@@ -173,7 +215,10 @@ describe("one tools/call per product over HTTP, the caller's access token forwar
     expect(next.data.map((i) => i.id)).not.toContain(page.data[0]!.id);
     const invoiceCall = env.sandbox.requests.find((r) => r.path.includes("/api/v1/invoices"));
     expect(invoiceCall?.headers["authorization"]).toBe(`Bearer ${env.token}`);
-    expect(await ok(client, "data_query", { question: "totals by customer" })).toMatchObject({ columns: expect.any(Array), rows: expect.any(Array) });
+    expect(await ok(client, "data_query", { question: "totals by customer" })).toMatchObject({
+      columns: expect.any(Array),
+      rows: expect.any(Array),
+    });
     const run = await ok(client, "workflows_run", { id: "wf_invoice_reminder", input: { month: "2026-01" } });
     expect(run).toMatchObject({ workflowId: "wf_invoice_reminder", runId: expect.any(String) });
   });
@@ -198,9 +243,15 @@ describe("the same product tools over stdio (workspace-gateway mcp, through the 
       expect(page.data).toHaveLength(3);
       expect(env.sandbox.requestsTo("/email/v1/messages", "GET")[0]?.headers["authorization"]).toBe(`Bearer ${env.token}`);
       const bytes = Buffer.from("stdio upload \u2713");
-      const file = (await ok(mcp.client, "drive_upload", { name: "stdio.txt", content: bytes.toString("base64"), contentType: "text/plain" })) as { id: string; size: number };
+      const file = (await ok(mcp.client, "drive_upload", {
+        name: "stdio.txt",
+        content: bytes.toString("base64"),
+        contentType: "text/plain",
+      })) as { id: string; size: number };
       expect(file.size).toBe(bytes.length);
-      const download = await fetch(`${env.gateway.url}/api/v1/files/${file.id}/content`, { headers: { authorization: `Bearer ${env.token}` } });
+      const download = await fetch(`${env.gateway.url}/api/v1/files/${file.id}/content`, {
+        headers: { authorization: `Bearer ${env.token}` },
+      });
       expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
       expect(await ok(mcp.client, "workflows_run", { id: "wf_month_end_close" })).toMatchObject({ workflowId: "wf_month_end_close" });
     } finally {
@@ -234,7 +285,10 @@ describe("MCP_TOOLS on the gateway", () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...READ_ONLY].sort());
       for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
-      const refused = (await client.callTool({ name: "mail_send", arguments: { to: ["x@example.com"], subject: "s", body: "b" } })) as ToolResult;
+      const refused = (await client.callTool({
+        name: "mail_send",
+        arguments: { to: ["x@example.com"], subject: "s", body: "b" },
+      })) as ToolResult;
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/^NOT_FOUND: Unknown tool mail_send/);
       expect(await ok(client, "mail_list", { limit: 1 })).toMatchObject({ data: expect.any(Array) });
@@ -256,6 +310,8 @@ describe("MCP_TOOLS on the gateway", () => {
   });
 
   it("an unknown name stops start-up with a configuration error naming MCP_TOOLS", async () => {
-    await expect(startGatewayFor(env.sandbox, { MCP_TOOLS: "read-only,mail_delete" })).rejects.toThrow(/MCP_TOOLS: unknown tool "mail_delete"/);
+    await expect(startGatewayFor(env.sandbox, { MCP_TOOLS: "read-only,mail_delete" })).rejects.toThrow(
+      /MCP_TOOLS: unknown tool "mail_delete"/,
+    );
   });
 });

@@ -52,7 +52,10 @@ export async function rawExchange(vars: Record<string, string>, messages: object
   const expected = new Set(messages.flatMap((m) => ("id" in m ? [m.id] : [])));
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to every request; stdout so far:\n${stdout}\nstderr:\n${stderr}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no answer to every request; stdout so far:\n${stdout}\nstderr:\n${stderr}`)),
+        30_000,
+      );
       child.once("exit", (code) => {
         clearTimeout(timer);
         reject(new Error(`exited ${code} early; stderr:\n${stderr}`));

@@ -38,7 +38,10 @@ describe("MCP over stdio (workspace-gateway mcp)", () => {
   });
 
   it("a key without docs:read gets FORBIDDEN from docs_list and docs_read", async () => {
-    const writer = await connectStdio({ GATEWAY_URL: tg.url, GATEWAY_API_KEY: await tg.key({ user: "stdio-agent", scopes: ["docs:write"] }) });
+    const writer = await connectStdio({
+      GATEWAY_URL: tg.url,
+      GATEWAY_API_KEY: await tg.key({ user: "stdio-agent", scopes: ["docs:write"] }),
+    });
     try {
       await expectReadScopeRequired(writer.client);
     } finally {
@@ -48,7 +51,12 @@ describe("MCP over stdio (workspace-gateway mcp)", () => {
 
   it("writes only JSON-RPC to stdout; logs go to stderr", async () => {
     const { stdout, stderr } = await rawExchange({ GATEWAY_URL: tg.url, GATEWAY_API_KEY: key }, [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "docs_create", arguments: { name: "raw stdio", markdown: "# Hi" } } },
@@ -117,7 +125,9 @@ describe("MCP over stdio (workspace-gateway mcp)", () => {
       await other.close();
       const result = await session.client.callTool({ name: "docs_list", arguments: {} });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(new RegExp(`^UPSTREAM_UNAVAILABLE: The gateway at ${other.url.replace(/\./g, "\\.")} could not be reached`));
+      expect(textOf(result)).toMatch(
+        new RegExp(`^UPSTREAM_UNAVAILABLE: The gateway at ${other.url.replace(/\./g, "\\.")} could not be reached`),
+      );
     } finally {
       await session.close();
     }

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../src/core/errors.ts";
 import { errorResult, tools, type McpBackend } from "../../src/mcp/tools.ts";
 
-const doc = { id: "doc_1", name: "n", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", version: 1, format: "text" as const };
+const doc = {
+  id: "doc_1",
+  name: "n",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  version: 1,
+  format: "text" as const,
+};
 const unused = () => Promise.reject(new Error("not called"));
 const backendReading = (text: string, totalChars: number): McpBackend => ({
   documents: (op) => (op === "read" ? Promise.resolve({ ...doc, text, truncated: text.length < totalChars, totalChars }) : unused()),
@@ -16,7 +23,10 @@ describe("docs_read result", () => {
     const result = await docsRead.run(backendReading("x".repeat(20_000), 53_120), { id: "doc_1" });
     expect(result.content).toEqual([
       { type: "text", text: "x".repeat(20_000) },
-      { type: "text", text: "[truncated: showing 20,000 of 53,120 characters; call docs_read again with a larger maxChars (up to 1,000,000)]" },
+      {
+        type: "text",
+        text: "[truncated: showing 20,000 of 53,120 characters; call docs_read again with a larger maxChars (up to 1,000,000)]",
+      },
     ]);
     expect(result.structuredContent).toMatchObject({ truncated: true, totalChars: 53_120 });
   });
@@ -44,7 +54,10 @@ describe("errorResult", () => {
   });
 
   it("hides unexpected errors behind INTERNAL", () => {
-    expect(errorResult(new Error("secret detail"))).toEqual({ isError: true, content: [{ type: "text", text: "INTERNAL: Internal error" }] });
+    expect(errorResult(new Error("secret detail"))).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "INTERNAL: Internal error" }],
+    });
   });
 });
 

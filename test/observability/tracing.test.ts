@@ -89,7 +89,9 @@ describe("tracing settings", () => {
     expect(() => readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(
       /OTEL_EXPORTER_OTLP_PROTOCOL/,
     );
-    expect(() => readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_BSP_SCHEDULE_DELAY: "soon" })).toThrow(/OTEL_BSP_SCHEDULE_DELAY/);
+    expect(() => readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_BSP_SCHEDULE_DELAY: "soon" })).toThrow(
+      /OTEL_BSP_SCHEDULE_DELAY/,
+    );
   });
 });
 
@@ -177,7 +179,11 @@ describe("traces over OTLP", () => {
       headers: { authorization: `Bearer ${apiKey}`, traceparent: "00-not-a-trace-01", "x-request-id": "trace-test-2" },
     });
     expect(response.status).toBe(404);
-    await waitFor(() => receiver.spans.some((s) => !before.has(s.spanId) && attr(s, "gateway.request_id") === "trace-test-2"), 5_000, "span");
+    await waitFor(
+      () => receiver.spans.some((s) => !before.has(s.spanId) && attr(s, "gateway.request_id") === "trace-test-2"),
+      5_000,
+      "span",
+    );
     const span = receiver.spans.find((s) => attr(s, "gateway.request_id") === "trace-test-2") as OtlpSpan;
     expect(span.parentSpanId ?? "").toBe("");
     expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);

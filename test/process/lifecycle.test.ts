@@ -30,7 +30,8 @@ describe("crash safety", () => {
     const { dataDir, key } = await freshDataDir();
     const { child, url, stop } = await startGatewayProcess({ DATA_DIR: dataDir });
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-    const markdown = (i: number) => `# Document ${i}\n\n${"Some **bold** text and a [link](https://example.com). ".repeat(200)}\n\n| a | b |\n|---|---|\n| ${i} | x |`;
+    const markdown = (i: number) =>
+      `# Document ${i}\n\n${"Some **bold** text and a [link](https://example.com). ".repeat(200)}\n\n| a | b |\n|---|---|\n| ${i} | x |`;
     // Kill on events, not after a fixed window (which a slow, shared machine can spend on start-up
     // alone): once KILL_AFTER creates are acknowledged (committed rows), and at that moment, since
     // every writer sends its next create as soon as its last one is answered, the other writers'
@@ -84,7 +85,9 @@ describe("crash safety", () => {
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = (await (await fetch(`${tg.url}/api/v1/documents?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth })).json()) as {
+        const page = (await (
+          await fetch(`${tg.url}/api/v1/documents?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth })
+        ).json()) as {
           documents: { id: string; sizeBytes: number; characters: number }[];
           nextCursor: string | null;
         };
@@ -96,7 +99,9 @@ describe("crash safety", () => {
           };
           expect(text.totalChars).toBe(doc.characters);
           expect(text.text).toMatch(/^Document \d+/);
-          const bytes = new Uint8Array(await (await fetch(`${tg.url}/api/v1/documents/${doc.id}/content`, { headers: auth })).arrayBuffer());
+          const bytes = new Uint8Array(
+            await (await fetch(`${tg.url}/api/v1/documents/${doc.id}/content`, { headers: auth })).arrayBuffer(),
+          );
           expect(bytes.byteLength).toBe(doc.sizeBytes);
           const zip = await JSZip.loadAsync(bytes);
           expect(await zip.file("word/document.xml")!.async("string")).toContain("Document");
@@ -156,8 +161,16 @@ describe("graceful shutdown", () => {
   });
 
   it.each([
-    ["a DATA_DIR that cannot hold the store", { DATA_DIR: "/dev/null/store" }, /DATA_DIR \(\/dev\/null\/store\): the store could not be opened: ENOTDIR/],
-    ["an unreachable DATABASE_URL", { DATABASE_URL: "postgres://postgres@127.0.0.1:1/test" }, /DATABASE_URL: the store could not be opened: .*ECONNREFUSED/],
+    [
+      "a DATA_DIR that cannot hold the store",
+      { DATA_DIR: "/dev/null/store" },
+      /DATA_DIR \(\/dev\/null\/store\): the store could not be opened: ENOTDIR/,
+    ],
+    [
+      "an unreachable DATABASE_URL",
+      { DATABASE_URL: "postgres://postgres@127.0.0.1:1/test" },
+      /DATABASE_URL: the store could not be opened: .*ECONNREFUSED/,
+    ],
     ["a HOST this machine does not have", { HOST: "192.0.2.1", PORT: "0" }, /HOST\/PORT: cannot listen on 192\.0\.2\.1:0: .*EADDRNOTAVAIL/],
   ])("%s stops the process with one line naming the variable", async (_label, env, message) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {

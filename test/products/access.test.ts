@@ -25,7 +25,10 @@ interface InvoiceNode {
   number: string;
 }
 const invoices: Operation<ListResult<InvoiceNode>> = {
-  graphql: { query: `{ invoices(first: 3) { edges { node { id number } } pageInfo { hasNextPage endCursor } } }`, pick: (d) => fromConnection(d["invoices"]) },
+  graphql: {
+    query: `{ invoices(first: 3) { edges { node { id number } } pageInfo { hasNextPage endCursor } } }`,
+    pick: (d) => fromConnection(d["invoices"]),
+  },
   trpc: async (c) => fromPage(await c.enterprise.invoices.query({ limit: 3 })),
 };
 const dataQuery: Operation<{ answer?: string | null }> = {
@@ -33,7 +36,10 @@ const dataQuery: Operation<{ answer?: string | null }> = {
   trpc: (c) => c.enterprise.dataQuery.query({ question: "totals by status" }),
 };
 const messages: Operation<ListResult<{ id: string }>> = {
-  graphql: { query: `{ messages(first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`, pick: (d) => fromConnection(d["messages"]) },
+  graphql: {
+    query: `{ messages(first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+    pick: (d) => fromConnection(d["messages"]),
+  },
   trpc: async (c) => fromPage(await c.messages.list.query({ limit: 2 })),
 };
 
@@ -151,7 +157,13 @@ describe("configuration gaps", () => {
       messages,
       { graphql: { query: `{ searchFiles(query: "x") { id } }`, pick: (d) => d }, trpc: (c) => c.files.search.query({ query: "x" }) },
       { graphql: { query: `{ search(query: "x") { answer } }`, pick: (d) => d }, trpc: (c) => c.search.query.query({ query: "x" }) },
-      { graphql: { query: `mutation { createMeeting(input: { title: "x", startsAt: "2031-01-01T00:00:00Z", durationMinutes: 5 }) { id } }`, pick: (d) => d }, trpc: (c) => c.meetings.create.mutate({ title: "x", startsAt: "2031-01-01T00:00:00Z", durationMinutes: 5 }) },
+      {
+        graphql: {
+          query: `mutation { createMeeting(input: { title: "x", startsAt: "2031-01-01T00:00:00Z", durationMinutes: 5 }) { id } }`,
+          pick: (d) => d,
+        },
+        trpc: (c) => c.meetings.create.mutate({ title: "x", startsAt: "2031-01-01T00:00:00Z", durationMinutes: 5 }),
+      },
     ];
     for (const op of ops) {
       const failure = expectFailure(await run(surface, op, tokens.acme, undefined, noApi));

@@ -12,7 +12,16 @@ import { operationNames } from "../../src/services/operations.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import type { FaultSpec } from "../sandbox/index.ts";
 import { productCases, type ProductCase } from "./cases.ts";
-import { JWT_SECRET, runOperation, signAccessToken, startGatewayFor, startProductsEnv, writeTenantsFile, type ProductsEnv, type Surface } from "./harness.ts";
+import {
+  JWT_SECRET,
+  runOperation,
+  signAccessToken,
+  startGatewayFor,
+  startProductsEnv,
+  writeTenantsFile,
+  type ProductsEnv,
+  type Surface,
+} from "./harness.ts";
 
 // A timeout short enough for the hang case yet long enough for a loaded CI machine (300 ms failed
 // a 400 case as UPSTREAM_TIMEOUT under lint + tsc), no retries (errors.test.ts has them) and a
@@ -27,7 +36,8 @@ const GATEWAY_ENV = {
 /** GraphQL lookups by id that answer null for NOT_FOUND (resolvers/nullable.ts); every other code stays an error. */
 const NULL_ON_NOT_FOUND = new Set(["messages.thread", "files.get", "meetings.transcript", "meetings.summary"]);
 /** Operations on the caller's tenant's upstream (a case whose request names a tenant). */
-const tenantOperations = (): Set<string> => new Set(productCases.filter((c) => c.build(env.sandbox).request.tenant !== undefined).map((c) => c.name));
+const tenantOperations = (): Set<string> =>
+  new Set(productCases.filter((c) => c.build(env.sandbox).request.tenant !== undefined).map((c) => c.name));
 
 let env: ProductsEnv;
 
@@ -41,12 +51,23 @@ beforeEach(async () => {
   await env.sandbox.reset();
 });
 
-type Result = { ok: true; data: unknown } | { ok: false; code: string; status?: number | undefined; trpcCode?: string | undefined; retryAfter?: number | undefined; message: string };
+type Result =
+  | { ok: true; data: unknown }
+  | {
+      ok: false;
+      code: string;
+      status?: number | undefined;
+      trpcCode?: string | undefined;
+      retryAfter?: number | undefined;
+      message: string;
+    };
 type Call = { operation: string; surface: Surface | "rest"; result: Result };
 
 /** GET /api/v1/files/{id}/content: the one REST product operation (files.download). */
 async function restDownload(gateway: TestGateway, token: string, id: string): Promise<Result> {
-  const response = await fetch(`${gateway.url}/api/v1/files/${encodeURIComponent(id)}/content`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${gateway.url}/api/v1/files/${encodeURIComponent(id)}/content`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (response.ok) {
     await response.arrayBuffer();
     return { ok: true, data: null };
@@ -75,7 +96,11 @@ interface Options {
  * operations at once, over a fresh sandbox (a booking that went through on one surface would be a
  * CONFLICT on the next).
  */
-async function callEverything(gateway: TestGateway, token: string, { faults = [], only = () => true, rest = true }: Options = {}): Promise<Call[]> {
+async function callEverything(
+  gateway: TestGateway,
+  token: string,
+  { faults = [], only = () => true, rest = true }: Options = {},
+): Promise<Call[]> {
   const calls: Call[] = [];
   for (const surface of ["graphql", "trpc", "rest"] as const) {
     if (surface === "rest" && !rest) continue;
@@ -100,7 +125,8 @@ function expectCode(calls: Call[], code: ErrorCode, extra: { retryAfter?: number
   for (const { operation, surface, result } of calls) {
     const where = `${operation} on ${surface}`;
     if (result.ok) {
-      if (!(code === "NOT_FOUND" && surface === "graphql" && NULL_ON_NOT_FOUND.has(operation) && result.data === null)) wrong.push(`${where}: succeeded`);
+      if (!(code === "NOT_FOUND" && surface === "graphql" && NULL_ON_NOT_FOUND.has(operation) && result.data === null))
+        wrong.push(`${where}: succeeded`);
       continue;
     }
     if (result.code !== code) wrong.push(`${where}: ${result.code} (${result.message})`);
@@ -135,7 +161,9 @@ describe("every product operation's adapter failures reach every surface as the 
   });
 
   it("upstream 429 with Retry-After → RATE_LIMITED, the wait passed on", async () => {
-    expectCode(await callEverything(env.gateway, env.token, { faults: [{ type: "status", status: 429, retryAfter: 7 }] }), "RATE_LIMITED", { retryAfter: 7 });
+    expectCode(await callEverything(env.gateway, env.token, { faults: [{ type: "status", status: 429, retryAfter: 7 }] }), "RATE_LIMITED", {
+      retryAfter: 7,
+    });
   });
 
   it("an upstream that does not answer in time → UPSTREAM_TIMEOUT", async () => {
@@ -143,20 +171,35 @@ describe("every product operation's adapter failures reach every surface as the 
   });
 
   it("a connection reset → UPSTREAM_UNAVAILABLE", async () => {
-    expectCode(await callEverything(env.gateway, env.token, { faults: [{ type: "reset" }] }), "UPSTREAM_UNAVAILABLE", { message: /ECONNRESET|UND_ERR_SOCKET|other side closed/ });
+    expectCode(await callEverything(env.gateway, env.token, { faults: [{ type: "reset" }] }), "UPSTREAM_UNAVAILABLE", {
+      message: /ECONNRESET|UND_ERR_SOCKET|other side closed/,
+    });
   });
 
   it("a body that is not JSON → UPSTREAM_ERROR (the download streams bytes, so not it)", async () => {
-    expectCode(await callEverything(env.gateway, env.token, { faults: [{ type: "malformed", mode: "invalid-json" }], rest: false }), "UPSTREAM_ERROR", { message: /not valid JSON/ });
+    expectCode(
+      await callEverything(env.gateway, env.token, { faults: [{ type: "malformed", mode: "invalid-json" }], rest: false }),
+      "UPSTREAM_ERROR",
+      { message: /not valid JSON/ },
+    );
   });
 
   it("a tenant operation for a credential with no tenant → TENANT_REQUIRED; an unknown tenant → UPSTREAM_NOT_CONFIGURED; an unacceptable tenant id → FORBIDDEN", async () => {
     const tenant = tenantOperations();
     expect([...tenant].sort()).toEqual(["enterprise.dataQuery", "enterprise.invoices", "workflows.run"]);
     const tenantOnly = (c: ProductCase) => tenant.has(c.name);
-    expectCode(await callEverything(env.gateway, await signAccessToken({ tenant: undefined }), { only: tenantOnly, rest: false }), "TENANT_REQUIRED");
-    expectCode(await callEverything(env.gateway, await signAccessToken({ tenant: "initech" }), { only: tenantOnly, rest: false }), "UPSTREAM_NOT_CONFIGURED");
-    expectCode(await callEverything(env.gateway, await signAccessToken({ tenant: "Not_A_Tenant" }), { only: tenantOnly, rest: false }), "FORBIDDEN");
+    expectCode(
+      await callEverything(env.gateway, await signAccessToken({ tenant: undefined }), { only: tenantOnly, rest: false }),
+      "TENANT_REQUIRED",
+    );
+    expectCode(
+      await callEverything(env.gateway, await signAccessToken({ tenant: "initech" }), { only: tenantOnly, rest: false }),
+      "UPSTREAM_NOT_CONFIGURED",
+    );
+    expectCode(
+      await callEverything(env.gateway, await signAccessToken({ tenant: "Not_A_Tenant" }), { only: tenantOnly, rest: false }),
+      "FORBIDDEN",
+    );
     expect(env.sandbox.countRequests()).toBe(0);
   });
 
@@ -168,7 +211,13 @@ describe("every product operation's adapter failures reach every surface as the 
       });
     });
     const refused = `http://127.0.0.1:${closedPort}`;
-    const gateway = await startTestGateway({ API_URL: refused, TENANTS_FILE: writeTenantsFile({ acme: refused }), JWT_SECRET, RENDER_WORKERS: "1", ...GATEWAY_ENV });
+    const gateway = await startTestGateway({
+      API_URL: refused,
+      TENANTS_FILE: writeTenantsFile({ acme: refused }),
+      JWT_SECRET,
+      RENDER_WORKERS: "1",
+      ...GATEWAY_ENV,
+    });
     try {
       expectCode(await callEverything(gateway, env.token), "UPSTREAM_UNAVAILABLE", { message: /ECONNREFUSED/ });
     } finally {
@@ -189,7 +238,9 @@ describe("every product operation's adapter failures reach every surface as the 
     const other = await startGatewayFor(env.sandbox, GATEWAY_ENV);
     try {
       const calls = await callEverything(other, env.token);
-      expect(calls.filter((c) => !c.result.ok).map((c) => `${c.operation} on ${c.surface}: ${(c.result as { code: string }).code}`)).toEqual([]);
+      expect(
+        calls.filter((c) => !c.result.ok).map((c) => `${c.operation} on ${c.surface}: ${(c.result as { code: string }).code}`),
+      ).toEqual([]);
     } finally {
       await other.close();
     }

@@ -38,7 +38,11 @@ async function abortMidRequest(start: (signal: AbortSignal) => Promise<unknown>)
 
 it("GraphQL: aborting the fetch closes the upstream connection", async () => {
   const lag = await abortMidRequest((signal) =>
-    graphqlFetch(env.gateway.url, { query: `{ messages(first: 3) { edges { node { id } } pageInfo { hasNextPage endCursor } } }` }, { token: env.token, requestId: newRequestId("abort"), signal }),
+    graphqlFetch(
+      env.gateway.url,
+      { query: `{ messages(first: 3) { edges { node { id } } pageInfo { hasNextPage endCursor } } }` },
+      { token: env.token, requestId: newRequestId("abort"), signal },
+    ),
   );
   expect(lag).toBeLessThan(1_000);
 });

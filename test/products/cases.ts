@@ -7,7 +7,8 @@ import type { Sandbox } from "../sandbox/index.ts";
 import type { Operation } from "./harness.ts";
 import { dropNulls } from "./harness.ts";
 
-export const MESSAGE_FIELDS = "id threadId folder from { name email } to { name email } cc { name email } subject snippet receivedAt unread hasAttachments";
+export const MESSAGE_FIELDS =
+  "id threadId folder from { name email } to { name email } cc { name email } subject snippet receivedAt unread hasAttachments";
 export const FILE_FIELDS = "id name mimeType size createdAt modifiedAt parentId webUrl";
 const EVENT_FIELDS = "id title start end location attendees { email name response } meetingUrl";
 const INVOICE_FIELDS = "id number customer { id name } currency total status issuedAt dueAt";
@@ -56,9 +57,15 @@ export const fromConnection = <T>(conn: unknown): ListResult<T> => {
   const c = conn as Conn<T>;
   return { data: c.edges.map((e) => dropNulls(e.node)), more: c.pageInfo.hasNextPage };
 };
-export const fromPage = <T>(page: { data: T[]; nextCursor: string | null }): ListResult<T> => ({ data: page.data, more: page.nextCursor !== null });
+export const fromPage = <T>(page: { data: T[]; nextCursor: string | null }): ListResult<T> => ({
+  data: page.data,
+  more: page.nextCursor !== null,
+});
 
-const field = <T>(name: string) => (data: Record<string, unknown>): T => dropNulls(data[name]) as T;
+const field =
+  <T>(name: string) =>
+  (data: Record<string, unknown>): T =>
+    dropNulls(data[name]) as T;
 const first = <T>(list: readonly T[], what: string): T => {
   const item = list[0];
   if (item === undefined) throw new Error(`the seed has no ${what}`);
@@ -99,7 +106,13 @@ export const productCases: ProductCase[] = [
 
   productCase("messages.send", "sendMessage", (sb) => {
     const thread = first(sb.data.threads, "thread");
-    const input = { to: ["ann@example.com"], cc: ["bob@example.com"], subject: "Hello from the gateway", body: "Hi Ann, see you Monday.", threadId: thread.id };
+    const input = {
+      to: ["ann@example.com"],
+      cc: ["bob@example.com"],
+      subject: "Hello from the gateway",
+      body: "Hi Ann, see you Monday.",
+      threadId: thread.id,
+    };
     return {
       op: {
         graphql: {
@@ -111,7 +124,13 @@ export const productCases: ProductCase[] = [
       },
       request: { method: "POST", path: "/email/v1/messages", body: input, status: 201 },
       check: (r: Message) => {
-        expect(r).toMatchObject({ folder: "sent", subject: input.subject, threadId: thread.id, to: [{ email: "ann@example.com" }], cc: [{ email: "bob@example.com" }] });
+        expect(r).toMatchObject({
+          folder: "sent",
+          subject: input.subject,
+          threadId: thread.id,
+          to: [{ email: "ann@example.com" }],
+          cc: [{ email: "bob@example.com" }],
+        });
         expect(r.id).toMatch(/^msg_/);
       },
     };
@@ -188,8 +207,20 @@ export const productCases: ProductCase[] = [
 
   productCase("bookings.create", "createBooking", (sb) => {
     const type = first(sb.data.bookingTypes, "booking type");
-    const input = { bookingTypeId: type.id, start: "2031-03-04T10:00:00.000Z", attendee: { name: "Ann Lee", email: "ann@example.com" }, notes: "first call" };
-    type BookingResult = { id: string; bookingTypeId: string; start: string; end: string; attendee: { name: string; email: string }; status: string };
+    const input = {
+      bookingTypeId: type.id,
+      start: "2031-03-04T10:00:00.000Z",
+      attendee: { name: "Ann Lee", email: "ann@example.com" },
+      notes: "first call",
+    };
+    type BookingResult = {
+      id: string;
+      bookingTypeId: string;
+      start: string;
+      end: string;
+      attendee: { name: string; email: string };
+      status: string;
+    };
     return {
       op: {
         graphql: {
@@ -264,7 +295,11 @@ export const productCases: ProductCase[] = [
     type Hit = { id: string; name: string; score?: number };
     return {
       op: {
-        graphql: { query: `query ($query: String!) { searchFiles(query: $query) { ${FILE_FIELDS} score } }`, variables: { query: "budget" }, pick: field<Hit[]>("searchFiles") },
+        graphql: {
+          query: `query ($query: String!) { searchFiles(query: $query) { ${FILE_FIELDS} score } }`,
+          variables: { query: "budget" },
+          pick: field<Hit[]>("searchFiles"),
+        },
         trpc: (c) => c.files.search.query({ query: "budget" }),
       },
       request: { method: "POST", path: "/drive/v1/search", body: { query: "budget" }, status: 200 },
@@ -341,7 +376,12 @@ export const productCases: ProductCase[] = [
 
   // ---- meetings --------------------------------------------------------------------------------
   productCase("meetings.create", "createMeeting", () => {
-    const input = { title: "Quarterly planning", startsAt: "2031-05-06T09:00:00.000Z", durationMinutes: 45, attendees: ["ann@example.com", "bob@example.com"] };
+    const input = {
+      title: "Quarterly planning",
+      startsAt: "2031-05-06T09:00:00.000Z",
+      durationMinutes: 45,
+      attendees: ["ann@example.com", "bob@example.com"],
+    };
     type MeetingResult = { id: string; title: string; startsAt: string; durationMinutes: number; joinUrl: string; status: string };
     return {
       op: {
@@ -361,7 +401,10 @@ export const productCases: ProductCase[] = [
   }),
 
   productCase("meetings.transcript", "meeting.transcript", (sb) => {
-    const meeting = first(sb.data.meetings.filter((m) => m.status === "completed"), "completed meeting");
+    const meeting = first(
+      sb.data.meetings.filter((m) => m.status === "completed"),
+      "completed meeting",
+    );
     return {
       op: {
         graphql: {
@@ -377,7 +420,10 @@ export const productCases: ProductCase[] = [
   }),
 
   productCase("meetings.summary", "meeting.summary", (sb) => {
-    const meeting = first(sb.data.meetings.filter((m) => m.status === "completed"), "completed meeting");
+    const meeting = first(
+      sb.data.meetings.filter((m) => m.status === "completed"),
+      "completed meeting",
+    );
     return {
       op: {
         graphql: {
@@ -405,7 +451,13 @@ export const productCases: ProductCase[] = [
         },
         trpc: (c) => c.enterprise.dataQuery.query({ question: "Invoice totals by customer" }),
       },
-      request: { method: "POST", path: "/api/v1/dataquery/query", body: { question: "Invoice totals by customer" }, tenant: "acme", status: 200 },
+      request: {
+        method: "POST",
+        path: "/api/v1/dataquery/query",
+        body: { question: "Invoice totals by customer" },
+        tenant: "acme",
+        status: 200,
+      },
       check: (r: Result) => {
         expect(r.columns.map((c) => c.name)).toEqual(["customer", "count", "total"]);
         expect(r.rows.reduce((n, row) => n + Number(row[1]), 0)).toBe(invoices.length);

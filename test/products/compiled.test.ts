@@ -27,7 +27,9 @@ describe("a document's first execution and its compiled ones", () => {
     for (let i = 0; i < EXECUTIONS; i++) {
       await env().sandbox.reset();
       const { op, check } = productCase.build(env().sandbox);
-      const result = expectOk(await runOperation("graphql", env().gateway.url, op, { token: env().token, requestId: newRequestId("compiled") }));
+      const result = expectOk(
+        await runOperation("graphql", env().gateway.url, op, { token: env().token, requestId: newRequestId("compiled") }),
+      );
       check(result);
       results.push(withoutNow(result));
     }
@@ -51,14 +53,22 @@ describe("a document's first execution and its compiled ones", () => {
     const bodies = [];
     for (let i = 0; i < EXECUTIONS; i++) {
       env().sandbox.setFaults([{ type: "status", path: "/email/v1/threads/", status: 500 }]);
-      const { status, body } = await graphqlFetch(env().gateway.url, { query }, { token: env().token, requestId: newRequestId("compiled-errors") });
+      const { status, body } = await graphqlFetch(
+        env().gateway.url,
+        { query },
+        { token: env().token, requestId: newRequestId("compiled-errors") },
+      );
       expect(status).toBe(200);
       bodies.push(body);
     }
     const [first] = bodies;
     expect(first?.errors).toHaveLength(3);
     first?.errors?.forEach((error, i) => {
-      expect(error).toMatchObject({ locations: [{ line: 7, column: 12 }], path: ["messages", "edges", i, "node", "thread"], extensions: { code: "UPSTREAM_ERROR" } });
+      expect(error).toMatchObject({
+        locations: [{ line: 7, column: 12 }],
+        path: ["messages", "edges", i, "node", "thread"],
+        extensions: { code: "UPSTREAM_ERROR" },
+      });
     });
     const messages = (first?.data as { messages: { edges: { node: { id: string; thread: unknown } }[] } }).messages;
     expect(messages.edges.map((e) => e.node.thread)).toEqual([null, null, null]);

@@ -106,7 +106,10 @@ it("a printed GraphQL curl works as printed", async () => {
   const { url, init } = curlToFetch(line);
   const response = await fetch(url, init);
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { data?: { viewer: { id: string; tenant: string }; messages: { edges: unknown[] } }; errors?: unknown };
+  const body = (await response.json()) as {
+    data?: { viewer: { id: string; tenant: string }; messages: { edges: unknown[] } };
+    errors?: unknown;
+  };
   expect(body.errors).toBeUndefined();
   expect(body.data?.viewer).toMatchObject({ id: "demo-user", tenant: "acme" });
   expect(body.data?.messages.edges).toHaveLength(3);

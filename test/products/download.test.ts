@@ -15,7 +15,11 @@ const download = (path: string, token: string | null, requestId?: string) =>
 describe("drive file download", () => {
   it("GraphQL gives downloadUrl; GET on it streams the file's exact bytes with the product's headers", async () => {
     const file = env().sandbox.data.files[0]!;
-    const answer = await graphqlFetch(env().gateway.url, { query: `query ($id: ID!) { file(id: $id) { id downloadUrl } }`, variables: { id: file.id } }, { token: env().token });
+    const answer = await graphqlFetch(
+      env().gateway.url,
+      { query: `query ($id: ID!) { file(id: $id) { id downloadUrl } }`, variables: { id: file.id } },
+      { token: env().token },
+    );
     const { downloadUrl } = (answer.body.data as { file: { downloadUrl: string } }).file;
     expect(downloadUrl).toBe(`/api/v1/files/${encodeURIComponent(file.id)}/content`);
 
@@ -62,4 +66,3 @@ describe("drive file download", () => {
     expect(env().sandbox.requests).toEqual([]);
   });
 });
-

@@ -8,22 +8,25 @@ import { SURFACES, expectOk, newRequestId, onlyRequest, runOperation, useProduct
 const env = useProductsEnv();
 
 describe.each(SURFACES)("%s", (surface) => {
-  it.each(productCases.map((c) => [c.name, c.graphqlField, c] as const))(`${surface}: %s (GraphQL: %s)`, async (_name, _field, productCase) => {
-    const { op, request: expected, check } = productCase.build(env().sandbox);
-    const requestId = newRequestId(surface);
-    const result = expectOk(await runOperation(surface, env().gateway.url, op, { token: env().token, requestId }));
+  it.each(productCases.map((c) => [c.name, c.graphqlField, c] as const))(
+    `${surface}: %s (GraphQL: %s)`,
+    async (_name, _field, productCase) => {
+      const { op, request: expected, check } = productCase.build(env().sandbox);
+      const requestId = newRequestId(surface);
+      const result = expectOk(await runOperation(surface, env().gateway.url, op, { token: env().token, requestId }));
 
-    const seen = onlyRequest(env().sandbox, { token: env().token, requestId });
-    expect(seen.method).toBe(expected.method);
-    expect(seen.scopedPath).toBe(expected.path);
-    const base = expected.tenant ? new URL(env().sandbox.tenantBaseUrl(expected.tenant)).pathname.replace(/\/$/, "") : "";
-    expect(seen.path).toBe(base + expected.path);
-    expect(seen.tenant).toBe(expected.tenant);
-    expect(seen.query).toEqual(expected.query ?? {});
-    expect(seen.body).toEqual(expected.body);
-    expect(seen.status).toBe(expected.status);
-    check(result);
-  });
+      const seen = onlyRequest(env().sandbox, { token: env().token, requestId });
+      expect(seen.method).toBe(expected.method);
+      expect(seen.scopedPath).toBe(expected.path);
+      const base = expected.tenant ? new URL(env().sandbox.tenantBaseUrl(expected.tenant)).pathname.replace(/\/$/, "") : "";
+      expect(seen.path).toBe(base + expected.path);
+      expect(seen.tenant).toBe(expected.tenant);
+      expect(seen.query).toEqual(expected.query ?? {});
+      expect(seen.body).toEqual(expected.body);
+      expect(seen.status).toBe(expected.status);
+      check(result);
+    },
+  );
 });
 
 it("the table covers every upstream endpoint reachable from GraphQL and tRPC", () => {

@@ -39,7 +39,10 @@ afterEach(async () => {
 
 /** GET /email/v1/messages: idempotent, so retried on 5xx/reset. */
 const listInbox: Operation<ListResult<{ id: string }>> = {
-  graphql: { query: `{ messages(folder: "inbox", first: 3) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`, pick: (d) => fromConnection(d["messages"]) },
+  graphql: {
+    query: `{ messages(folder: "inbox", first: 3) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+    pick: (d) => fromConnection(d["messages"]),
+  },
   trpc: async (c) => fromPage(await c.messages.list.query({ folder: "inbox", limit: 3 })),
 };
 
@@ -70,7 +73,13 @@ describe.each(SURFACES)("%s", (surface) => {
   ];
 
   it.each(statuses)("upstream %i → %s", async (status, code, trpcCode) => {
-    const fault: FaultSpec = { type: "status", path: "/email/v1/messages", status, message: `upstream says no (${status})`, ...(status === 429 || status === 503 ? { retryAfter: 7 } : {}) };
+    const fault: FaultSpec = {
+      type: "status",
+      path: "/email/v1/messages",
+      status,
+      message: `upstream says no (${status})`,
+      ...(status === 429 || status === 503 ? { retryAfter: 7 } : {}),
+    };
     env.sandbox.setFaults([fault]);
     const failure = expectFailure(await call(surface, listInbox));
     expect(failure.code).toBe(code);
@@ -163,7 +172,8 @@ describe("an open circuit", () => {
       env.sandbox.setFaults([{ type: "status", path: "/search/v1/query", status: 500 }]);
       const client = trpcClient(gateway.url, { token: env.token });
       // Five upstream failures out of five calls (POSTs: one request each) open the origin's circuit.
-      for (let i = 0; i < 5; i++) await expect(client.search.query.query({ query: "budget" })).rejects.toMatchObject({ data: { gatewayCode: "UPSTREAM_ERROR" } });
+      for (let i = 0; i < 5; i++)
+        await expect(client.search.query.query({ query: "budget" })).rejects.toMatchObject({ data: { gatewayCode: "UPSTREAM_ERROR" } });
       expect(env.sandbox.countRequests()).toBe(5);
       env.sandbox.clearFaults();
 

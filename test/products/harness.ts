@@ -104,12 +104,21 @@ export async function graphqlFetch(
     headers["content-type"] = "application/json";
     body = JSON.stringify({ query: call.query, variables: call.variables ?? {} });
   }
-  const response = await fetch(`${baseUrl}/graphql`, { method: "POST", headers, body, ...(options.signal ? { signal: options.signal } : {}) });
+  const response = await fetch(`${baseUrl}/graphql`, {
+    method: "POST",
+    headers,
+    body,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLBody };
 }
 
 export function trpcClient(baseUrl: string, options: CallOptions): GatewayClient {
-  return createGatewayClient({ url: baseUrl, token: options.token, headers: options.requestId ? { "x-request-id": options.requestId } : {} });
+  return createGatewayClient({
+    url: baseUrl,
+    token: options.token,
+    headers: options.requestId ? { "x-request-id": options.requestId } : {},
+  });
 }
 
 interface TrpcErrorData {
@@ -162,7 +171,11 @@ export function expectOk<R>(outcome: Outcome<R>): R {
 export function dropNulls<T>(value: T): T {
   if (Array.isArray(value)) return value.map(dropNulls) as T;
   if (value && typeof value === "object" && !(value instanceof Blob)) {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)])) as T;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, dropNulls(v)]),
+    ) as T;
   }
   return value;
 }
@@ -252,7 +265,9 @@ export function startGatewayFor(sandbox: Sandbox, env: Record<string, string> = 
 export function onlyRequest(sandbox: Sandbox, expected: { token: string; requestId: string }): RecordedRequest {
   const requests = sandbox.requests;
   if (requests.length !== 1) {
-    throw new Error(`expected exactly one upstream request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path}`).join(", ")}`);
+    throw new Error(
+      `expected exactly one upstream request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path}`).join(", ")}`,
+    );
   }
   const request = requests[0] as RecordedRequest;
   if (request.headers.authorization !== `Bearer ${expected.token}`) {

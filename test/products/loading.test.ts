@@ -44,7 +44,9 @@ describe("DataLoader", () => {
     expect(new Set(nodes.map((n) => n.threadId))).toEqual(new Set(threads.map((t) => t.id)));
 
     expect(env().sandbox.countRequests("/email/v1/messages", "GET")).toBe(1);
-    const threadCalls = env().sandbox.requestsTo("/email/v1/threads/", "GET").map((r) => r.path);
+    const threadCalls = env()
+      .sandbox.requestsTo("/email/v1/threads/", "GET")
+      .map((r) => r.path);
     expect(threadCalls).toHaveLength(3);
     expect(new Set(threadCalls)).toEqual(new Set(threads.map((t) => `/email/v1/threads/${t.id}`)));
   });
@@ -52,7 +54,9 @@ describe("DataLoader", () => {
   it("meeting(id) { transcript summary } twice under aliases → one transcript and one summary call", async () => {
     const meeting = env().sandbox.data.meetings.find((m) => m.status === "completed");
     if (!meeting) throw new Error("the seed has no completed meeting");
-    const data = await gql<Record<"a" | "b", { id: string; transcript: { meetingId: string; segments: unknown[] }; summary: { summary: string } }>>(
+    const data = await gql<
+      Record<"a" | "b", { id: string; transcript: { meetingId: string; segments: unknown[] }; summary: { summary: string } }>
+    >(
       `query ($id: ID!) {
          a: meeting(id: $id) { id transcript { meetingId segments { text } } summary { summary } }
          b: meeting(id: $id) { id transcript { meetingId segments { speaker } } summary { summary actionItems { text } } }
@@ -79,10 +83,13 @@ describe("DataLoader", () => {
 
 describe("Relay paging over upstream cursors", () => {
   const pageQuery = `query ($first: Int, $after: String) { messages(folder: "inbox", first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`;
-  const page = async (first: number, after?: string | null) => (await gql<{ messages: Conn<{ id: string }> }>(pageQuery, { first, after: after ?? null })).messages;
+  const page = async (first: number, after?: string | null) =>
+    (await gql<{ messages: Conn<{ id: string }> }>(pageQuery, { first, after: after ?? null })).messages;
 
   it("first: 7, then after: endCursor until the end, visits every inbox message exactly once, in order", async () => {
-    const inbox = env().sandbox.data.messages.filter((m) => m.folder === "inbox").map((m) => m.id);
+    const inbox = env()
+      .sandbox.data.messages.filter((m) => m.folder === "inbox")
+      .map((m) => m.id);
     expect(inbox.length).toBeGreaterThan(7 * 3);
     const seen: string[] = [];
     let after: string | null = null;
@@ -107,7 +114,9 @@ describe("Relay paging over upstream cursors", () => {
   });
 
   it("resumes from a middle edge's cursor", async () => {
-    const inbox = env().sandbox.data.messages.filter((m) => m.folder === "inbox").map((m) => m.id);
+    const inbox = env()
+      .sandbox.data.messages.filter((m) => m.folder === "inbox")
+      .map((m) => m.id);
     const first = await page(7);
     const second = await page(7, first.pageInfo.endCursor);
     // The 4th edge of the second page is inbox[10]: resuming after it starts at inbox[11].
@@ -121,7 +130,11 @@ describe("Relay paging over upstream cursors", () => {
   });
 
   it("a cursor the API did not issue → BAD_USER_INPUT, no upstream call", async () => {
-    const { body } = await graphqlFetch(env().gateway.url, { query: pageQuery, variables: { first: 3, after: "not-a-cursor" } }, { token: env().token });
+    const { body } = await graphqlFetch(
+      env().gateway.url,
+      { query: pageQuery, variables: { first: 3, after: "not-a-cursor" } },
+      { token: env().token },
+    );
     expect(body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(env().sandbox.countRequests()).toBe(0);
   });
@@ -132,7 +145,10 @@ describe("Relay paging over upstream cursors", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 20; i++) {
-      const result: { data: { id: string }[]; nextCursor: string | null } = await client.messages.list.query({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const result: { data: { id: string }[]; nextCursor: string | null } = await client.messages.list.query({
+        limit: 25,
+        ...(cursor ? { cursor } : {}),
+      });
       seen.push(...result.data.map((m) => m.id));
       if (result.nextCursor === null) break;
       cursor = result.nextCursor;
@@ -142,7 +158,9 @@ describe("Relay paging over upstream cursors", () => {
 });
 
 it("message fields match the upstream message exactly (nulls for absent optionals)", async () => {
-  const data = await gql<{ messages: Conn<Record<string, unknown>> }>(`{ messages(first: 1) { edges { node { ${MESSAGE_FIELDS} } } pageInfo { hasNextPage endCursor } } }`);
+  const data = await gql<{ messages: Conn<Record<string, unknown>> }>(
+    `{ messages(first: 1) { edges { node { ${MESSAGE_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+  );
   const { body: _body, ...expected } = env().sandbox.data.messages[0] ?? { body: "" };
   expect(data.messages.edges[0]?.node).toMatchObject(expected);
 });

@@ -57,15 +57,27 @@ const NOT_PRODUCTS_MCP = DOCUMENTED_MCP.filter((n) => n.startsWith("docs_"));
 
 describe("names", () => {
   it("the table's tRPC operations are the documented product procedures, and the router has exactly the documented ones", () => {
-    expect(operationsOn("trpc").map(([name]) => name).sort()).toEqual(DOCUMENTED_TRPC.filter((n) => !NOT_PRODUCTS_TRPC.includes(n)).sort());
-    expect(Object.keys(appRouter._def.procedures).filter((p) => p !== "documents.get").sort()).toEqual([...DOCUMENTED_TRPC].sort());
+    expect(
+      operationsOn("trpc")
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(DOCUMENTED_TRPC.filter((n) => !NOT_PRODUCTS_TRPC.includes(n)).sort());
+    expect(
+      Object.keys(appRouter._def.procedures)
+        .filter((p) => p !== "documents.get")
+        .sort(),
+    ).toEqual([...DOCUMENTED_TRPC].sort());
     for (const [name, op] of operationsOn("trpc")) {
       expect((appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[name]?._def.type, name).toBe(op.kind);
     }
   });
 
   it("the table's MCP tools are the documented product tools, and the server offers exactly the documented ones", () => {
-    expect(operationsOn("mcp").map(([, op]) => op.mcp?.name).sort()).toEqual(DOCUMENTED_MCP.filter((n) => !NOT_PRODUCTS_MCP.includes(n)).sort());
+    expect(
+      operationsOn("mcp")
+        .map(([, op]) => op.mcp?.name)
+        .sort(),
+    ).toEqual(DOCUMENTED_MCP.filter((n) => !NOT_PRODUCTS_MCP.includes(n)).sort());
     expect(tools.map((t) => t.name).sort()).toEqual([...DOCUMENTED_MCP].sort());
   });
 
@@ -117,19 +129,26 @@ const THREAD = "thr_q3_budget_review";
 const calls: Record<OperationName, { input?: unknown; graphql?: string; mcp?: Record<string, unknown>; rest?: string }> = {
   "messages.list": { input: { limit: 2 }, graphql: "{ messages(first: 2) { edges { node { id } } } }" },
   "messages.thread": { input: { id: THREAD }, graphql: `{ thread(id: "${THREAD}") { id } }` },
-  "messages.send": { input: { to: ["a@example.com"], subject: "s", body: "b" }, graphql: 'mutation { sendMessage(input: { to: ["a@example.com"], subject: "s", body: "b" }) { id } }' },
+  "messages.send": {
+    input: { to: ["a@example.com"], subject: "s", body: "b" },
+    graphql: 'mutation { sendMessage(input: { to: ["a@example.com"], subject: "s", body: "b" }) { id } }',
+  },
   "messages.createDraft": { input: { subject: "s" }, graphql: 'mutation { createDraft(input: { subject: "s" }) { id } }' },
   "calendar.events": { input: { limit: 2 }, graphql: "{ calendarEvents(first: 2) { edges { node { id } } } }" },
   "bookings.create": {
     input: { bookingTypeId: "bt_demo60", start: "2027-01-04T10:00:00Z", attendee: { name: "A", email: "a@example.com" } },
-    graphql: 'mutation { createBooking(input: { bookingTypeId: "bt_demo60", start: "2027-01-05T10:00:00Z", attendee: { name: "A", email: "a@example.com" } }) { id } }',
+    graphql:
+      'mutation { createBooking(input: { bookingTypeId: "bt_demo60", start: "2027-01-05T10:00:00Z", attendee: { name: "A", email: "a@example.com" } }) { id } }',
     mcp: { bookingTypeId: "bt_demo60", start: "2027-01-06T10:00:00Z", attendee: { name: "A", email: "a@example.com" } },
   },
   "files.get": { input: { id: FILE }, graphql: `{ file(id: "${FILE}") { id } }` },
   "files.upload": { mcp: { name: "t.txt", content: Buffer.from("hi").toString("base64") } },
   "files.download": { rest: `/api/v1/files/${FILE}/content` },
   "files.search": { input: { query: "budget" }, graphql: '{ searchFiles(query: "budget") { id } }' },
-  "files.share": { input: { fileId: FILE, permission: "view" }, graphql: `mutation { createShare(input: { fileId: "${FILE}", permission: view }) { url } }` },
+  "files.share": {
+    input: { fileId: FILE, permission: "view" },
+    graphql: `mutation { createShare(input: { fileId: "${FILE}", permission: view }) { url } }`,
+  },
   "search.query": { input: { query: "budget" }, graphql: '{ search(query: "budget") { answer } }' },
   "search.chat": { input: { message: "hi" }, graphql: 'mutation { searchChat(input: { message: "hi" }) { answer } }' },
   "meetings.get": { graphql: `{ meeting(id: "${MEETING}") { id } }` },
@@ -153,7 +172,10 @@ async function callOn(surface: OperationSurface, name: OperationName): Promise<v
     const { body } = await graphqlFetch(env.gateway.url, { query, ...(files ? { files } : {}) }, { token: env.token });
     expect(body.errors, `${name} over GraphQL`).toBeUndefined();
   } else if (surface === "trpc") {
-    const client = trpcClient(env.gateway.url, { token: env.token }) as unknown as Record<string, Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>>;
+    const client = trpcClient(env.gateway.url, { token: env.token }) as unknown as Record<
+      string,
+      Record<string, { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> }>
+    >;
     const [namespace, procedure] = name.split(".") as [string, string];
     let input = how.input;
     if ("trpcFormData" in op && op.trpcFormData) {
@@ -165,10 +187,17 @@ async function callOn(surface: OperationSurface, name: OperationName): Promise<v
     await (op.kind === "query" ? target.query(input) : target.mutate(input));
   } else if (surface === "mcp") {
     const client = new Client({ name: "operations-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${env.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${env.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${env.gateway.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${env.token}` } },
+      }),
+    );
     try {
       await client.listTools();
-      const result = (await client.callTool({ name: op.mcp!.name, arguments: how.mcp ?? (how.input as Record<string, unknown>) })) as { isError?: boolean; content: { text?: string }[] };
+      const result = (await client.callTool({ name: op.mcp!.name, arguments: how.mcp ?? (how.input as Record<string, unknown>) })) as {
+        isError?: boolean;
+        content: { text?: string }[];
+      };
       expect(result.isError, `${op.mcp!.name}: ${result.content[0]?.text}`).toBeFalsy();
     } finally {
       await client.close();

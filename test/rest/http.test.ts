@@ -41,7 +41,10 @@ describe("POST /api/v1/documents", () => {
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     const firstBody = await first.json();
-    for (const body of [{ name: "first", markdown: "one" }, { name: "second", markdown: "two" }]) {
+    for (const body of [
+      { name: "first", markdown: "one" },
+      { name: "second", markdown: "two" },
+    ]) {
       const again = await post(JSON.stringify(body), key);
       expect(again.status).toBe(201);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -99,9 +102,7 @@ describe("GET /api/v1/documents/{id}/content", () => {
     };
     const response = await fetch(`${tg.url}${created.downloadUrl}`, { headers: auth });
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe(
-      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    );
+    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
     const disposition = response.headers.get("content-disposition")!;
     expect(disposition).toMatch(/^attachment; filename="[^"\r\n]*\.docx"; filename\*=UTF-8''/);
     expect(disposition).toContain("R%C3%A9sum%C3%A9");
@@ -132,16 +133,13 @@ describe("GET /api/v1/documents/{id}/content", () => {
     ["65 characters", `doc_${"A".repeat(61)}`],
     ["1,000 characters", "x".repeat(1000)],
     ["lower-case", "doc_01jd7q6r1v2s3t4u5w6x7y8z9a"],
-  ])(
-    "a %s id that cannot exist is 404 NOT_FOUND on the text and the download route alike",
-    async (_label, id) => {
-      for (const path of [`/api/v1/documents/${id}`, `/api/v1/documents/${id}/content`]) {
-        const response = await fetch(`${tg.url}${path}`, { headers: auth });
-        expect(response.status, path).toBe(404);
-        expect(await response.json(), path).toMatchObject({ error: { code: "NOT_FOUND" } });
-      }
-    },
-  );
+  ])("a %s id that cannot exist is 404 NOT_FOUND on the text and the download route alike", async (_label, id) => {
+    for (const path of [`/api/v1/documents/${id}`, `/api/v1/documents/${id}/content`]) {
+      const response = await fetch(`${tg.url}${path}`, { headers: auth });
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toMatchObject({ error: { code: "NOT_FOUND" } });
+    }
+  });
 
   it("someone else's document → 404", async () => {
     const created = (await (await post(JSON.stringify({ name: "mine", markdown: "x" }))).json()) as { downloadUrl: string };

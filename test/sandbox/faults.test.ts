@@ -48,7 +48,14 @@ describe("faults", () => {
   });
 
   it("answers 400/401/403/404/409/503 with the error body and message given", async () => {
-    const expected: Record<number, string> = { 400: "invalid_argument", 401: "unauthenticated", 403: "permission_denied", 404: "not_found", 409: "conflict", 503: "unavailable" };
+    const expected: Record<number, string> = {
+      400: "invalid_argument",
+      401: "unauthenticated",
+      403: "permission_denied",
+      404: "not_found",
+      409: "conflict",
+      503: "unavailable",
+    };
     for (const [status, code] of Object.entries(expected)) {
       sb.setFaults([{ type: "status", status: Number(status), message: `forced ${status}` }]);
       const res = await fetch(`${sb.url}/drive/v1/search`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ query: "x" }) });
@@ -136,7 +143,11 @@ describe("faults", () => {
     expect(nested.data.every((m) => !("email" in m.from))).toBe(true);
 
     sb.setFaults([{ type: "malformed", mode: "missing-field", field: "generated", path: "/email/v1/drafts" }]);
-    const draft = await fetch(`${sb.url}/email/v1/drafts`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ subject: "x" }) });
+    const draft = await fetch(`${sb.url}/email/v1/drafts`, {
+      method: "POST",
+      headers: jsonHeaders,
+      body: JSON.stringify({ subject: "x" }),
+    });
     expect(draft.status).toBe(201);
     const body = (await draft.json()) as Record<string, unknown>;
     expect(body).toHaveProperty("id");
@@ -195,11 +206,17 @@ describe("faults", () => {
   it("scopes faults by method, tenant, pattern and `after`", async () => {
     sb.setFaults([{ type: "status", status: 500, path: "/email/v1/messages", method: "post" }]);
     expect(await statusOf(messages())).toBe(200);
-    expect(await statusOf(messages({ method: "POST", headers: jsonHeaders, body: JSON.stringify({ to: ["a@b.co"], subject: "s", body: "b" }) }))).toBe(500);
+    expect(
+      await statusOf(messages({ method: "POST", headers: jsonHeaders, body: JSON.stringify({ to: ["a@b.co"], subject: "s", body: "b" }) })),
+    ).toBe(500);
 
     sb.setFaults([{ type: "status", status: 503, tenant: "acme", path: "/api/v1/invoices" }]);
-    expect(await statusOf(fetch(`${sb.tenantBaseUrl("acme")}/api/v1/invoices`, { headers: { authorization: "Bearer acme-token" } }))).toBe(503);
-    expect(await statusOf(fetch(`${sb.tenantBaseUrl("globex")}/api/v1/invoices`, { headers: { authorization: "Bearer globex-token" } }))).toBe(200);
+    expect(await statusOf(fetch(`${sb.tenantBaseUrl("acme")}/api/v1/invoices`, { headers: { authorization: "Bearer acme-token" } }))).toBe(
+      503,
+    );
+    expect(
+      await statusOf(fetch(`${sb.tenantBaseUrl("globex")}/api/v1/invoices`, { headers: { authorization: "Bearer globex-token" } })),
+    ).toBe(200);
     expect(await statusOf(messages())).toBe(200);
 
     sb.setFaults([{ type: "status", status: 404, pathPattern: "^/meetings/v1/meetings/[^/]+/summary$" }]);
@@ -208,7 +225,9 @@ describe("faults", () => {
     expect(await statusOf(fetch(`${sb.url}/meetings/v1/meetings/${done.id}/transcript`, { headers: auth }))).toBe(200);
 
     sb.setFaults([{ type: "status", status: 500, path: "/email", after: 2, count: 1 }]);
-    expect([await statusOf(messages()), await statusOf(messages()), await statusOf(messages()), await statusOf(messages())]).toEqual([200, 200, 500, 200]);
+    expect([await statusOf(messages()), await statusOf(messages()), await statusOf(messages()), await statusOf(messages())]).toEqual([
+      200, 200, 500, 200,
+    ]);
   });
 
   it("is configurable over POST /__sandbox/faults", async () => {
@@ -225,9 +244,17 @@ describe("faults", () => {
     const listed = (await (await fetch(`${sb.url}/__sandbox/faults`)).json()) as { faults: { applied: number; matched: number }[] };
     expect(listed.faults[0]).toMatchObject({ applied: 1, matched: 2 });
 
-    await fetch(`${sb.url}/__sandbox/faults?append=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "reset" }) });
+    await fetch(`${sb.url}/__sandbox/faults?append=true`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "reset" }),
+    });
     expect(sb.listFaults()).toHaveLength(2);
-    const bad = await fetch(`${sb.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify([{ type: "explode" }]) });
+    const bad = await fetch(`${sb.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([{ type: "explode" }]),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as ErrorBody).error.code).toBe("invalid_argument");
     await fetch(`${sb.url}/__sandbox/faults`, { method: "DELETE" });
@@ -245,7 +272,11 @@ describe("faults", () => {
   it("reset() restores the seed and clears faults and requests", async () => {
     const own = await startSandbox();
     try {
-      await fetch(`${own.url}/email/v1/messages`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ to: ["a@b.co"], subject: "s", body: "b" }) });
+      await fetch(`${own.url}/email/v1/messages`, {
+        method: "POST",
+        headers: jsonHeaders,
+        body: JSON.stringify({ to: ["a@b.co"], subject: "s", body: "b" }),
+      });
       own.setFaults([{ type: "hang" }]);
       expect(own.store.messages).toHaveLength(61);
       await own.reset();

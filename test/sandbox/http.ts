@@ -9,7 +9,12 @@ export type Reply =
   | { kind: "stream"; status: number; stream: Readable; headers: Record<string, string> }
   | { kind: "empty"; status: number; headers?: Record<string, string> };
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ kind: "json", status, body, ...(headers ? { headers } : {}) });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  kind: "json",
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
 
 export function errorReply(error: HttpError): Reply {
   return json(error.status, errorBody(error.code, error.message), error.headers);

@@ -80,7 +80,10 @@ export interface Sandbox {
 }
 
 export const DEFAULT_TOKENS = ["sandbox-token"];
-export const DEFAULT_TENANTS: Record<string, { tokens: string[] }> = { acme: { tokens: ["acme-token"] }, globex: { tokens: ["globex-token"] } };
+export const DEFAULT_TENANTS: Record<string, { tokens: string[] }> = {
+  acme: { tokens: ["acme-token"] },
+  globex: { tokens: ["globex-token"] },
+};
 const TENANT_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -109,7 +112,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? "127.0.0.1";
   const seed = options.seed ?? DEFAULT_SEED;
   const tenants = options.tenants ?? DEFAULT_TENANTS;
-  for (const id of Object.keys(tenants)) if (!TENANT_ID.test(id)) throw new Error(`invalid tenant id ${JSON.stringify(id)} (expected [a-z0-9][a-z0-9-]{0,62})`);
+  for (const id of Object.keys(tenants))
+    if (!TENANT_ID.test(id)) throw new Error(`invalid tenant id ${JSON.stringify(id)} (expected [a-z0-9][a-z0-9-]{0,62})`);
   const segment = options.dataquerySegment ?? "dataquery";
   if (!/^[A-Za-z0-9._~-]+$/.test(segment)) throw new Error(`invalid dataquerySegment ${JSON.stringify(segment)}`);
 
@@ -137,7 +141,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     controlRoutes: controlRoutes({ faults, recorder, reset, info: () => ({ url, tenants: { ...tenantUrls }, seed }) }),
     apiTokens: new Set(options.tokens ?? DEFAULT_TOKENS),
     tenantTokens: new Map(Object.entries(tenants).map(([id, t]) => [id, new Set(t.tokens)])),
-    limits: { maxJsonBytes: options.maxJsonBytes ?? 10 * 1024 * 1024, maxUploadBytes: options.maxUploadBytes ?? 512 * 1024 * 1024, uploadDir },
+    limits: {
+      maxJsonBytes: options.maxJsonBytes ?? 10 * 1024 * 1024,
+      maxUploadBytes: options.maxUploadBytes ?? 512 * 1024 * 1024,
+      uploadDir,
+    },
     signal: abort.signal,
   };
 

@@ -10,7 +10,8 @@ function parseTenants(raw: string): Record<string, { tokens: string[] }> {
   const out: Record<string, { tokens: string[] }> = {};
   for (const [tenant, value] of Object.entries(parsed)) {
     const tokens = Array.isArray(value) ? value : (value as { tokens?: unknown })?.tokens;
-    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === "string")) throw new Error(`SANDBOX_TENANTS.${tenant}: expected {"tokens":[string…]} or [string…]`);
+    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === "string"))
+      throw new Error(`SANDBOX_TENANTS.${tenant}: expected {"tokens":[string…]} or [string…]`);
     out[tenant] = { tokens };
   }
   return out;
@@ -42,7 +43,11 @@ async function main(): Promise<void> {
   const seed = values.seed ?? env.SANDBOX_SEED;
   if (seed !== undefined) options.seed = integer("SANDBOX_SEED", seed);
   const tokens = values.tokens ?? env.SANDBOX_TOKENS;
-  if (tokens !== undefined) options.tokens = tokens.split(",").map((t) => t.trim()).filter(Boolean);
+  if (tokens !== undefined)
+    options.tokens = tokens
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
   const tenants = values.tenants ?? env.SANDBOX_TENANTS;
   if (tenants !== undefined) options.tenants = parseTenants(tenants);
   if (values["tenant-ports"] || env.SANDBOX_TENANT_PORTS === "1" || env.SANDBOX_TENANT_PORTS === "true") options.tenantPorts = true;

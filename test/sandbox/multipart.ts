@@ -107,7 +107,12 @@ function fieldSink(name: string, fields: Record<string, string>): PartSink {
 }
 
 /** Parses a multipart body from `source`, writing file parts under `dir`. Throws HttpError 400/413. */
-export async function parseMultipart(source: AsyncIterable<Buffer>, boundary: string, dir: string, maxFileBytes: number): Promise<MultipartResult> {
+export async function parseMultipart(
+  source: AsyncIterable<Buffer>,
+  boundary: string,
+  dir: string,
+  maxFileBytes: number,
+): Promise<MultipartResult> {
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const result: MultipartResult = { fields: {}, files: [] };
   let state: "preamble" | "after-boundary" | "headers" | "body" | "done" = "preamble";

@@ -76,7 +76,9 @@ export class Recorder {
   filter(pathPrefix?: string, method?: string): RecordedRequest[] {
     const m = method?.toUpperCase();
     return this.requests.filter(
-      (r) => (pathPrefix === undefined || r.path.startsWith(pathPrefix) || r.scopedPath.startsWith(pathPrefix)) && (m === undefined || r.method === m),
+      (r) =>
+        (pathPrefix === undefined || r.path.startsWith(pathPrefix) || r.scopedPath.startsWith(pathPrefix)) &&
+        (m === undefined || r.method === m),
     );
   }
 

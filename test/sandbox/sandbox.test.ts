@@ -37,7 +37,11 @@ async function postJson(url: string, body: unknown, headers: Record<string, stri
 }
 
 /** Follows nextCursor to the end; returns every item and the number of pages. */
-async function collect(base: string, params: Record<string, string>, headers: Record<string, string> = auth): Promise<{ items: any[]; pages: number }> {
+async function collect(
+  base: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = auth,
+): Promise<{ items: any[]; pages: number }> {
   const items: any[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -74,7 +78,10 @@ describe("seed", () => {
 
 describe("bearer tokens", () => {
   it("401 without a token, with a wrong token and with a malformed header", async () => {
-    for (const headers of [{}, { authorization: "Bearer nope" }, { authorization: TOKEN }, { authorization: "Basic abc" }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: "Bearer nope" }, { authorization: TOKEN }, { authorization: "Basic abc" }] as Record<
+      string,
+      string
+    >[]) {
       const { status, body, res } = await getJson(`${sb.url}/email/v1/messages`, headers);
       expect(status).toBe(401);
       expect(body.error.code).toBe("unauthenticated");
@@ -127,7 +134,19 @@ describe("paging", () => {
     expect(pages).toBe(9);
     expect(items.map((m) => m.id)).toEqual(sb.data.messages.map((m) => m.id));
     expect(items[0]).not.toHaveProperty("body");
-    expect(Object.keys(items[0]).sort()).toEqual(["cc", "folder", "from", "hasAttachments", "id", "receivedAt", "snippet", "subject", "threadId", "to", "unread"]);
+    expect(Object.keys(items[0]).sort()).toEqual([
+      "cc",
+      "folder",
+      "from",
+      "hasAttachments",
+      "id",
+      "receivedAt",
+      "snippet",
+      "subject",
+      "threadId",
+      "to",
+      "unread",
+    ]);
   });
 
   it("defaults to 20 and clamps limit to 100", async () => {
@@ -201,9 +220,22 @@ describe("paging", () => {
 describe("endpoints", () => {
   it("sends a message (201) into an existing thread and shows it in the thread", async () => {
     const thread = sb.data.threads[1]!;
-    const sent = await postJson(`${sb.url}/email/v1/messages`, { to: ["bob@example.com"], cc: ["c@example.com"], subject: `Re: ${thread.subject}`, body: "Sounds good.", threadId: thread.id });
+    const sent = await postJson(`${sb.url}/email/v1/messages`, {
+      to: ["bob@example.com"],
+      cc: ["c@example.com"],
+      subject: `Re: ${thread.subject}`,
+      body: "Sounds good.",
+      threadId: thread.id,
+    });
     expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ threadId: thread.id, folder: "sent", to: [{ email: "bob@example.com" }], cc: [{ email: "c@example.com" }], snippet: "Sounds good.", unread: false });
+    expect(sent.body).toMatchObject({
+      threadId: thread.id,
+      folder: "sent",
+      to: [{ email: "bob@example.com" }],
+      cc: [{ email: "c@example.com" }],
+      snippet: "Sounds good.",
+      unread: false,
+    });
     const t = await getJson(`${sb.url}/email/v1/threads/${thread.id}`);
     expect(t.status).toBe(200);
     expect(t.body.subject).toBe(thread.subject);
@@ -234,7 +266,11 @@ describe("endpoints", () => {
     const invalid = await fetch(`${sb.url}/email/v1/messages`, { method: "POST", headers: jsonHeaders, body: "{nope" });
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as ErrorBody).error.code).toBe("invalid_argument");
-    const text = await fetch(`${sb.url}/email/v1/messages`, { method: "POST", headers: { ...auth, "content-type": "text/plain" }, body: "hi" });
+    const text = await fetch(`${sb.url}/email/v1/messages`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "text/plain" },
+      body: "hi",
+    });
     expect(text.status).toBe(415);
   });
 
@@ -261,10 +297,21 @@ describe("endpoints", () => {
   });
 
   it("books a slot (201) and answers 409 for the same slot, 404 for an unknown type", async () => {
-    const body = { bookingTypeId: "bt_demo60", start: "2026-03-02T10:00:00Z", attendee: { name: "Ann", email: "ann@example.com" }, notes: "hi" };
+    const body = {
+      bookingTypeId: "bt_demo60",
+      start: "2026-03-02T10:00:00Z",
+      attendee: { name: "Ann", email: "ann@example.com" },
+      notes: "hi",
+    };
     const first = await postJson(`${sb.url}/email/v1/bookings`, body);
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ bookingTypeId: "bt_demo60", start: "2026-03-02T10:00:00.000Z", end: "2026-03-02T11:00:00.000Z", attendee: body.attendee, status: "confirmed" });
+    expect(first.body).toMatchObject({
+      bookingTypeId: "bt_demo60",
+      start: "2026-03-02T10:00:00.000Z",
+      end: "2026-03-02T11:00:00.000Z",
+      attendee: body.attendee,
+      status: "confirmed",
+    });
     const again = await postJson(`${sb.url}/email/v1/bookings`, { ...body, start: "2026-03-02T10:30:00Z" });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("conflict");
@@ -281,9 +328,19 @@ describe("endpoints", () => {
     const found = await postJson(`${sb.url}/drive/v1/search`, { query: file.name.split(/[ .]/)[0] });
     expect(found.status).toBe(200);
     expect(found.body.data.some((f: { id: string; score: number }) => f.id === file.id && f.score > 0)).toBe(true);
-    const share = await postJson(`${sb.url}/drive/v1/shares`, { fileId: file.id, permission: "comment", emails: ["x@y.co"], expiresAt: "2099-01-01T00:00:00Z" });
+    const share = await postJson(`${sb.url}/drive/v1/shares`, {
+      fileId: file.id,
+      permission: "comment",
+      emails: ["x@y.co"],
+      expiresAt: "2099-01-01T00:00:00Z",
+    });
     expect(share.status).toBe(201);
-    expect(share.body).toMatchObject({ fileId: file.id, permission: "comment", expiresAt: "2099-01-01T00:00:00.000Z", url: expect.stringMatching(/^https:\/\//) });
+    expect(share.body).toMatchObject({
+      fileId: file.id,
+      permission: "comment",
+      expiresAt: "2099-01-01T00:00:00.000Z",
+      url: expect.stringMatching(/^https:\/\//),
+    });
     expect((await postJson(`${sb.url}/drive/v1/shares`, { fileId: "file_nope", permission: "view" })).status).toBe(404);
     expect((await getJson(`${sb.url}/drive/v1/files/file_nope`)).status).toBe(404);
   });
@@ -303,9 +360,20 @@ describe("endpoints", () => {
   });
 
   it("meetings: create (201), transcript and summary of a completed one, 404 otherwise", async () => {
-    const created = await postJson(`${sb.url}/meetings/v1/meetings`, { title: "Sync", startsAt: "2026-02-01T10:00:00Z", durationMinutes: 30, attendees: ["a@b.co"] });
+    const created = await postJson(`${sb.url}/meetings/v1/meetings`, {
+      title: "Sync",
+      startsAt: "2026-02-01T10:00:00Z",
+      durationMinutes: 30,
+      attendees: ["a@b.co"],
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ title: "Sync", startsAt: "2026-02-01T10:00:00.000Z", durationMinutes: 30, status: "scheduled", joinUrl: expect.any(String) });
+    expect(created.body).toMatchObject({
+      title: "Sync",
+      startsAt: "2026-02-01T10:00:00.000Z",
+      durationMinutes: 30,
+      status: "scheduled",
+      joinUrl: expect.any(String),
+    });
     const done = sb.data.meetings.find((m) => m.status === "completed")!;
     const transcript = await getJson(`${sb.url}/meetings/v1/meetings/${done.id}/transcript`);
     expect(transcript.body).toEqual(sb.data.transcripts[done.id]);
@@ -320,11 +388,24 @@ describe("endpoints", () => {
     const base = sb.tenantBaseUrl("acme");
     const q = await postJson(`${base}/api/v1/dataquery/query`, { question: "invoices by status" }, headers);
     expect(q.status).toBe(200);
-    expect(q.body.columns).toEqual([{ name: "status", type: "string" }, { name: "count", type: "integer" }, { name: "total", type: "number" }]);
+    expect(q.body.columns).toEqual([
+      { name: "status", type: "string" },
+      { name: "count", type: "integer" },
+      { name: "total", type: "number" },
+    ]);
     expect(q.body.rows.reduce((n: number, r: [string, number]) => n + r[1], 0)).toBe(45);
-    const run = await fetch(`${base}/api/v1/workflows/wf_invoice_reminder/run`, { method: "POST", headers, body: JSON.stringify({ input: { dryRun: true } }) });
+    const run = await fetch(`${base}/api/v1/workflows/wf_invoice_reminder/run`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ input: { dryRun: true } }),
+    });
     expect(run.status).toBe(202);
-    expect(await run.json()).toEqual({ runId: expect.any(String), workflowId: "wf_invoice_reminder", status: "queued", startedAt: expect.any(String) });
+    expect(await run.json()).toEqual({
+      runId: expect.any(String),
+      workflowId: "wf_invoice_reminder",
+      status: "queued",
+      startedAt: expect.any(String),
+    });
     expect((await postJson(`${base}/api/v1/workflows/wf_nope/run`, { input: {} }, headers)).status).toBe(404);
     expect((await postJson(`${base}/api/v1/dataquery/query`, { question: "" }, headers)).status).toBe(400);
   });
@@ -344,7 +425,11 @@ describe("endpoints", () => {
 describe("recording", () => {
   it("captures method, path, query, lower-cased headers (authorization, x-request-id), body and tenant", async () => {
     await fetch(`${sb.url}/email/v1/messages?folder=inbox&limit=5`, { headers: { ...auth, "X-Request-Id": "req-123" } });
-    await fetch(`${sb.url}/email/v1/drafts`, { method: "POST", headers: { ...jsonHeaders, "x-request-id": "req-124" }, body: JSON.stringify({ subject: "s" }) });
+    await fetch(`${sb.url}/email/v1/drafts`, {
+      method: "POST",
+      headers: { ...jsonHeaders, "x-request-id": "req-124" },
+      body: JSON.stringify({ subject: "s" }),
+    });
     await fetch(`${sb.tenantBaseUrl("globex")}/api/v1/invoices`, { headers: { authorization: "Bearer globex-token" } });
     expect(sb.requests).toHaveLength(3);
     const [list, draft, inv] = sb.requests;

@@ -31,7 +31,20 @@ const DAY = 24 * 60 * MINUTE;
 const OWNER: Address = { name: "Sam Sandbox", email: "sam@sandbox.example" };
 
 const FIRST = ["Ada", "Grace", "Alan", "Katherine", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Radia"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Johnson", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra", "Perlman"];
+const LAST = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Johnson",
+  "Torvalds",
+  "Hamilton",
+  "Ritchie",
+  "Liskov",
+  "Thompson",
+  "Allen",
+  "Dijkstra",
+  "Perlman",
+];
 const DOMAINS = ["contoso.example", "fabrikam.example", "northwind.example"];
 
 const SUBJECTS = [
@@ -66,7 +79,18 @@ const SENTENCES = [
   "Two items are still blocked on the infrastructure team.",
 ];
 
-const EVENT_TITLES = ["Standup", "1:1", "Design review", "Sprint planning", "Customer call", "Budget sync", "Hiring debrief", "All hands", "Architecture review", "Lunch and learn"];
+const EVENT_TITLES = [
+  "Standup",
+  "1:1",
+  "Design review",
+  "Sprint planning",
+  "Customer call",
+  "Budget sync",
+  "Hiring debrief",
+  "All hands",
+  "Architecture review",
+  "Lunch and learn",
+];
 const LOCATIONS = ["Room Ada", "Room Turing", "Cafeteria", "HQ 4th floor"];
 const RESPONSES: AttendeeResponse[] = ["accepted", "declined", "tentative", "needsAction"];
 
@@ -88,7 +112,16 @@ const FILE_NAMES = [
   "README.txt",
 ];
 
-const MEETING_TITLES = ["Weekly product sync", "Q3 budget review", "Launch retrospective", "Customer onboarding call", "Security audit readout", "Roadmap planning", "Hiring committee", "Board prep"];
+const MEETING_TITLES = [
+  "Weekly product sync",
+  "Q3 budget review",
+  "Launch retrospective",
+  "Customer onboarding call",
+  "Security audit readout",
+  "Roadmap planning",
+  "Hiring committee",
+  "Board prep",
+];
 
 const WIKI = [
   ["Expense policy", "Expenses above 500 EUR need the approval of a budget owner. Receipts are submitted within 30 days."],
@@ -99,7 +132,18 @@ const WIKI = [
   ["Security basics", "Use the password manager, enable two-factor authentication and report phishing to security."],
 ] as const;
 
-const CUSTOMERS = ["Acme Corp", "Globex", "Initech", "Umbrella", "Hooli", "Stark Industries", "Wayne Enterprises", "Soylent", "Tyrell", "Cyberdyne"];
+const CUSTOMERS = [
+  "Acme Corp",
+  "Globex",
+  "Initech",
+  "Umbrella",
+  "Hooli",
+  "Stark Industries",
+  "Wayne Enterprises",
+  "Soylent",
+  "Tyrell",
+  "Cyberdyne",
+];
 const CURRENCIES = ["EUR", "USD", "GBP"];
 
 /**
@@ -109,7 +153,10 @@ const CURRENCIES = ["EUR", "USD", "GBP"];
  */
 function namedId(rng: Rng, prefix: string, name: string): string {
   rng.id(prefix);
-  return `${prefix}_${name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`;
+  return `${prefix}_${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")}`;
 }
 
 function iso(ms: number): string {
@@ -189,7 +236,10 @@ function seedMail(rng: Rng): { messages: MessageWithBody[]; threads: Thread[] } 
 }
 
 export function snippetOf(body: string): string {
-  const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const text = body
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }
 
@@ -306,7 +356,14 @@ function seedMeetings(rng: Rng): Pick<SeedData, "meetings" | "transcripts" | "su
     const startsAt = SEED_EPOCH + (completed ? -rng.int(1, 20) : rng.int(1, 20)) * DAY + rng.int(0, 16) * 30 * MINUTE;
     const id = namedId(rng, "mtg", title);
     const durationMinutes = rng.pick([30, 45, 60]);
-    meetings.push({ id, title, startsAt: iso(startsAt), durationMinutes, joinUrl: `https://meet.sandbox.example/${id.slice(4)}`, status: completed ? "completed" : "scheduled" });
+    meetings.push({
+      id,
+      title,
+      startsAt: iso(startsAt),
+      durationMinutes,
+      joinUrl: `https://meet.sandbox.example/${id.slice(4)}`,
+      status: completed ? "completed" : "scheduled",
+    });
     if (!completed) return;
     const speakers = people(rng, 2, 4).map((p) => p.name ?? p.email);
     const segments: Transcript["segments"] = [];
@@ -330,12 +387,25 @@ function seedSearch(data: Pick<SeedData, "messages" | "threads" | "files" | "mee
   const docs: SearchDocument[] = [];
   for (const thread of data.threads) {
     const bodies = data.messages.filter((m) => m.threadId === thread.id).map((m) => m.body);
-    docs.push({ id: `mail:${thread.id}`, title: thread.subject, url: `https://mail.sandbox.example/threads/${thread.id}`, source: "mail", text: bodies.join("\n\n") });
+    docs.push({
+      id: `mail:${thread.id}`,
+      title: thread.subject,
+      url: `https://mail.sandbox.example/threads/${thread.id}`,
+      source: "mail",
+      text: bodies.join("\n\n"),
+    });
   }
-  for (const file of data.files) docs.push({ id: `drive:${file.id}`, title: file.name, url: file.webUrl, source: "drive", text: file.content });
+  for (const file of data.files)
+    docs.push({ id: `drive:${file.id}`, title: file.name, url: file.webUrl, source: "drive", text: file.content });
   for (const meeting of data.meetings) {
     const summary = data.summaries[meeting.id];
-    docs.push({ id: `meetings:${meeting.id}`, title: meeting.title, url: meeting.joinUrl, source: "meetings", text: summary?.summary ?? `${meeting.title} (scheduled)` });
+    docs.push({
+      id: `meetings:${meeting.id}`,
+      title: meeting.title,
+      url: meeting.joinUrl,
+      source: "meetings",
+      text: summary?.summary ?? `${meeting.title} (scheduled)`,
+    });
   }
   for (const [title, text] of WIKI) {
     const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-");

@@ -28,7 +28,8 @@ function faultReply(t: Extract<Terminal, { kind: "status" }>): Reply {
   const f = t.fault;
   const headers: Record<string, string> = { ...(f.headers ?? {}) };
   if (f.retryAfter !== undefined) headers["retry-after"] = String(f.retryAfter);
-  const body = f.body !== undefined ? f.body : errorBody(f.code ?? codeForStatus(t.status), f.message ?? `injected fault: HTTP ${t.status}`);
+  const body =
+    f.body !== undefined ? f.body : errorBody(f.code ?? codeForStatus(t.status), f.message ?? `injected fault: HTTP ${t.status}`);
   return json(t.status, body, headers);
 }
 
@@ -60,7 +61,15 @@ function safeDecode(segment: string): string {
   }
 }
 
-async function dispatch(deps: PipelineDeps, req: IncomingMessage, method: string, url: URL, scopedPath: string, tenant: string | undefined, body: BodyState): Promise<Reply> {
+async function dispatch(
+  deps: PipelineDeps,
+  req: IncomingMessage,
+  method: string,
+  url: URL,
+  scopedPath: string,
+  tenant: string | undefined,
+  body: BodyState,
+): Promise<Reply> {
   let routes: Route[];
   if (tenant !== undefined) {
     const tokens = deps.tenantTokens.get(tenant);
@@ -72,7 +81,15 @@ async function dispatch(deps: PipelineDeps, req: IncomingMessage, method: string
     routes = deps.apiRoutes;
   }
   const { route, params } = findRoute(routes, method, scopedPath);
-  return route.handler({ method, path: scopedPath, params, query: url.searchParams, body, ...(tenant !== undefined ? { tenant } : {}), store: deps.store });
+  return route.handler({
+    method,
+    path: scopedPath,
+    params,
+    query: url.searchParams,
+    body,
+    ...(tenant !== undefined ? { tenant } : {}),
+    store: deps.store,
+  });
 }
 
 function internal(error: unknown): HttpError {

@@ -73,7 +73,10 @@ export class SandboxStore {
     this.bookings = s.bookings;
     this.folders = s.folders;
     this.files = new Map(
-      s.files.map(({ content, sha256, ...file }) => [file.id, { file, sha256, source: { kind: "buffer", data: Buffer.from(content) } } satisfies StoredFile]),
+      s.files.map(({ content, sha256, ...file }) => [
+        file.id,
+        { file, sha256, source: { kind: "buffer", data: Buffer.from(content) } } satisfies StoredFile,
+      ]),
     );
     this.shares = [];
     this.meetings = new Map(s.meetings.map((m) => [m.id, m]));

@@ -36,7 +36,11 @@ const surfaces: Surface[] = [
   {
     name: "GraphQL",
     path: "/graphql",
-    body: (n) => JSON.stringify({ query: "mutation($m: String!) { createDocument(input: { name: \"lying\", markdown: $m }) { id } }", variables: { m: "x".repeat(n) } }),
+    body: (n) =>
+      JSON.stringify({
+        query: 'mutation($m: String!) { createDocument(input: { name: "lying", markdown: $m }) { id } }',
+        variables: { m: "x".repeat(n) },
+      }),
     code: (_status, body) => get((get(body, "errors") as unknown[] | undefined)?.[0], "extensions", "code") as string | undefined,
   },
   {
@@ -48,12 +52,20 @@ const surfaces: Surface[] = [
   {
     name: "MCP",
     path: "/mcp",
-    body: (n) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "docs_create", arguments: { name: "lying", markdown: "x".repeat(n) } } }),
+    body: (n) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "docs_create", arguments: { name: "lying", markdown: "x".repeat(n) } },
+      }),
     // A JSON-RPC error (numeric code) or the REST error body, as the MCP surface answers HTTP-level refusals.
     code: (_status, body) => {
       const error = get(body, "error");
       if (typeof get(error, "code") === "string") return get(error, "code") as string;
-      return typeof get(error, "code") === "number" && get(body, "jsonrpc") === "2.0" ? `JSON-RPC ${String(get(error, "code"))}` : undefined;
+      return typeof get(error, "code") === "number" && get(body, "jsonrpc") === "2.0"
+        ? `JSON-RPC ${String(get(error, "code"))}`
+        : undefined;
     },
   },
 ];
@@ -110,7 +122,7 @@ function parseResponse(text: string): RawResponse {
   let payload = text.slice(split + 4);
   if (/\r\ntransfer-encoding: chunked/.test(headers)) {
     let out = "";
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const eol = payload.indexOf("\r\n", at);
       const size = parseInt(payload.slice(at, eol), 16);
       if (!size) break;
@@ -167,7 +179,11 @@ describe("body limits against lying and chunked lengths", () => {
       const body = surface.body(100);
       const plain = await raw(tg.url, headFor(surface, `Content-Length: ${Buffer.byteLength(body)}`), [Buffer.from(body)]);
       expect(plain.status, plain.text.slice(0, 300)).toBeLessThan(300);
-      const chunked = await raw(tg.url, headFor(surface, "Transfer-Encoding: chunked"), [chunk(body.slice(0, 50)), chunk(body.slice(50)), Buffer.from("0\r\n\r\n")]);
+      const chunked = await raw(tg.url, headFor(surface, "Transfer-Encoding: chunked"), [
+        chunk(body.slice(0, 50)),
+        chunk(body.slice(50)),
+        Buffer.from("0\r\n\r\n"),
+      ]);
       expect(chunked.status, chunked.text.slice(0, 300)).toBeLessThan(300);
     });
 
@@ -180,14 +196,18 @@ describe("body limits against lying and chunked lengths", () => {
       const body = Buffer.from(surface.body(200));
       const cut = Math.floor(body.length / 2);
       // The rest of the body follows once the server has answered what the Content-Length covered.
-      const response = await raw(tg.url, headFor(surface, `Content-Length: ${cut}`), [body.subarray(0, cut)], { later: body.subarray(cut) });
+      const response = await raw(tg.url, headFor(surface, `Content-Length: ${cut}`), [body.subarray(0, cut)], {
+        later: body.subarray(cut),
+      });
       expectRefusal(surface, response, { status: 400 });
     });
 
     it("a Content-Length shorter than the body, sent in one go: the excess is a malformed next request, a plain 400", async () => {
       // Node's HTTP parser may meet the excess before the handler answers: its 400 then goes first.
       const body = surface.body(200);
-      const response = await raw(tg.url, headFor(surface, `Content-Length: ${Math.floor(Buffer.byteLength(body) / 2)}`), [Buffer.from(body)]);
+      const response = await raw(tg.url, headFor(surface, `Content-Length: ${Math.floor(Buffer.byteLength(body) / 2)}`), [
+        Buffer.from(body),
+      ]);
       expect(response.status, response.text.slice(0, 300)).toBe(400);
       if (response.body !== undefined) expectRefusal(surface, response, { status: 400 });
     });
@@ -202,7 +222,9 @@ describe("body limits against lying and chunked lengths", () => {
 
     it("a Content-Length longer than the body, then the client half-closes: no 5xx", async () => {
       const body = surface.body(200);
-      const response = await raw(tg.url, headFor(surface, `Content-Length: ${Buffer.byteLength(body) + 1_000}`), [Buffer.from(body)], { end: true });
+      const response = await raw(tg.url, headFor(surface, `Content-Length: ${Buffer.byteLength(body) + 1_000}`), [Buffer.from(body)], {
+        end: true,
+      });
       // The body can never be complete: Node's HTTP parser refuses the cut message (a plain 400,
       // before any surface sees it) or the server just closes.
       expect([0, 400], response.text.slice(0, 300)).toContain(response.status);

@@ -10,20 +10,38 @@ const evilOrigin = "https://evil.example";
 /** One request per surface that a browser page would make, with `origin`. */
 const requests = (key: string): [string, string, RequestInit][] => [
   ["rest", "/api/v1/documents", { headers: { authorization: `Bearer ${key}` } }],
-  ["graphql", "/graphql", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ query: "{ viewer { id } }" }) }],
+  [
+    "graphql",
+    "/graphql",
+    {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ viewer { id } }" }),
+    },
+  ],
   ["trpc", "/trpc/viewer", { headers: { authorization: `Bearer ${key}` } }],
   [
     "mcp",
     "/mcp",
-    { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${key}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) },
+    {
+      method: "POST",
+      headers: { ...mcpHeaders, authorization: `Bearer ${key}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    },
   ],
   ["openapi", "/api/v1/openapi.json", {}],
 ];
 
-const withOrigin = (init: RequestInit, origin: string): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), origin } });
+const withOrigin = (init: RequestInit, origin: string): RequestInit => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), origin },
+});
 
 const preflight = (url: string, origin: string, method = "POST") =>
-  fetch(url, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" } });
+  fetch(url, {
+    method: "OPTIONS",
+    headers: { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" },
+  });
 
 describe("default: no CORS_ORIGINS", () => {
   let tg: TestGateway;
@@ -59,33 +77,39 @@ describe(`CORS_ORIGINS=${allowedOrigin}`, () => {
   });
   afterAll(() => tg.close());
 
-  it.each(["rest", "graphql", "trpc", "mcp", "openapi"])("%s: the allowed origin gets Allow-Origin (no credentials), another origin nothing", async (surface) => {
-    const [, path, init] = requests(key).find(([name]) => name === surface)!;
-    const allowed = await fetch(`${tg.url}${path}`, withOrigin(init, allowedOrigin));
-    await allowed.arrayBuffer();
-    expect(allowed.status).toBe(200);
-    expect(allowed.headers.get("access-control-allow-origin")).toBe(allowedOrigin);
-    expect(allowed.headers.get("access-control-expose-headers")).toMatch(/X-Request-Id/);
-    expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
-    expect(allowed.headers.get("vary")).toMatch(/Origin/);
+  it.each(["rest", "graphql", "trpc", "mcp", "openapi"])(
+    "%s: the allowed origin gets Allow-Origin (no credentials), another origin nothing",
+    async (surface) => {
+      const [, path, init] = requests(key).find(([name]) => name === surface)!;
+      const allowed = await fetch(`${tg.url}${path}`, withOrigin(init, allowedOrigin));
+      await allowed.arrayBuffer();
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe(allowedOrigin);
+      expect(allowed.headers.get("access-control-expose-headers")).toMatch(/X-Request-Id/);
+      expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(allowed.headers.get("vary")).toMatch(/Origin/);
 
-    const evil = await fetch(`${tg.url}${path}`, withOrigin(init, evilOrigin));
-    await evil.arrayBuffer();
-    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
-    expect(evil.headers.get("access-control-allow-credentials")).toBeNull();
-    expect(evil.headers.get("vary")).toMatch(/Origin/);
-  });
+      const evil = await fetch(`${tg.url}${path}`, withOrigin(init, evilOrigin));
+      await evil.arrayBuffer();
+      expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+      expect(evil.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(evil.headers.get("vary")).toMatch(/Origin/);
+    },
+  );
 
-  it.each(["/graphql", "/api/v1/documents", "/trpc/documents.create", "/mcp"])("a preflight to %s from the allowed origin is answered 204", async (path) => {
-    const response = await preflight(`${tg.url}${path}`, allowedOrigin);
-    expect(response.status).toBe(204);
-    expect(response.headers.get("access-control-allow-origin")).toBe(allowedOrigin);
-    expect(response.headers.get("access-control-allow-methods")).toMatch(/POST/);
-    expect(response.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
-    expect(response.headers.get("access-control-allow-headers")).toMatch(/Content-Type/);
-    expect(response.headers.get("access-control-allow-credentials")).toBeNull();
-    expect((await preflight(`${tg.url}${path}`, evilOrigin)).status).toBe(403);
-  });
+  it.each(["/graphql", "/api/v1/documents", "/trpc/documents.create", "/mcp"])(
+    "a preflight to %s from the allowed origin is answered 204",
+    async (path) => {
+      const response = await preflight(`${tg.url}${path}`, allowedOrigin);
+      expect(response.status).toBe(204);
+      expect(response.headers.get("access-control-allow-origin")).toBe(allowedOrigin);
+      expect(response.headers.get("access-control-allow-methods")).toMatch(/POST/);
+      expect(response.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+      expect(response.headers.get("access-control-allow-headers")).toMatch(/Content-Type/);
+      expect(response.headers.get("access-control-allow-credentials")).toBeNull();
+      expect((await preflight(`${tg.url}${path}`, evilOrigin)).status).toBe(403);
+    },
+  );
 
   it("a look-alike origin (other scheme, port or suffix) is not allowed", async () => {
     for (const origin of ["http://app.example.com", "https://app.example.com:8443", "https://app.example.com.evil.example", "null"]) {

@@ -19,7 +19,10 @@ const requests: [string, string][] = [
   ["aliases", `{ ${Array.from({ length: over(graphqlLimits.maxAliases) }, (_, i) => `a${i}: viewer { id }`).join(" ")} }`],
   ["directives", `{ viewer { id ${"@include(if: true) ".repeat(over(graphqlLimits.maxDirectives))}} }`],
   ["tokens", `{ viewer { ${Array.from({ length: over(graphqlLimits.maxTokens) }, () => "id").join(" ")} } }`],
-  ["cost", `{ ${Array.from({ length: 19 }, (_, i) => `a${i}: documents(first: 100) { edges { node { id name text { text } } } }`).join(" ")} }`],
+  [
+    "cost",
+    `{ ${Array.from({ length: 19 }, (_, i) => `a${i}: documents(first: 100) { edges { node { id name text { text } } } }`).join(" ")} }`,
+  ],
 ];
 
 const accepts: [string, string | undefined, number][] = [
@@ -36,7 +39,9 @@ describe("GraphQL requests that fail before execution", () => {
   });
   afterAll(() => tg.close());
 
-  const cases = requests.flatMap(([label, query]) => accepts.map(([name, accept, status]) => [label, name, query, accept, status] as const));
+  const cases = requests.flatMap(([label, query]) =>
+    accepts.map(([name, accept, status]) => [label, name, query, accept, status] as const),
+  );
   it.each(cases)("%s, Accept: %s → the spec's status, BAD_USER_INPUT, no data", async (_label, _name, query, accept, status) => {
     const response = await fetch(`${tg.url}/graphql`, {
       method: "POST",

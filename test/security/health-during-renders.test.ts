@@ -48,7 +48,10 @@ describe("/healthz while the render pool is saturated", () => {
     const done = Promise.all(creates).finally(() => (allDone = true));
 
     // Saturated: one render running, the rest queued behind it.
-    while ((await metric(tg, "gateway_render_jobs", '{state="running"}')) < 1 || (await metric(tg, "gateway_render_jobs", '{state="queued"}')) < 1) {
+    while (
+      (await metric(tg, "gateway_render_jobs", '{state="running"}')) < 1 ||
+      (await metric(tg, "gateway_render_jobs", '{state="queued"}')) < 1
+    ) {
       expect(finished).toEqual([]); // still saturating: nothing may have finished yet
       await sleep(10);
     }

@@ -24,7 +24,11 @@ interface Claims {
 /** An HS256 token; `exp: null` / `iat: null` leave the claim out. */
 function sign(claims: Claims = {}, key = secret): Promise<string> {
   const payload: Record<string, unknown> = { scope: "docs:read docs:write", ...claims.extra };
-  const jwt = new SignJWT(payload).setProtectedHeader({ alg: "HS256" }).setSubject("jwt-user").setIssuer(claims.iss ?? issuer).setAudience(claims.aud ?? audience);
+  const jwt = new SignJWT(payload)
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("jwt-user")
+    .setIssuer(claims.iss ?? issuer)
+    .setAudience(claims.aud ?? audience);
   if (claims.exp !== null) jwt.setExpirationTime(claims.exp ?? now() + 300);
   if (claims.iat !== null) jwt.setIssuedAt(claims.iat ?? now());
   return jwt.sign(new TextEncoder().encode(key));
@@ -48,11 +52,18 @@ function signedWithHeader(header: Record<string, unknown>): string {
 
 const attacks: [string, () => Promise<string>][] = [
   // The control for these: the same hand-built token without `crit` is accepted (below).
-  ["crit naming an extension the gateway does not understand", async () => signedWithHeader({ crit: ["x-must-check"], "x-must-check": true })],
+  [
+    "crit naming an extension the gateway does not understand",
+    async () => signedWithHeader({ crit: ["x-must-check"], "x-must-check": true }),
+  ],
   ["crit naming a parameter missing from the header", async () => signedWithHeader({ crit: ["x-absent"] })],
   ["crit that is not a list", async () => signedWithHeader({ crit: "x-must-check", "x-must-check": true })],
   ["crit listing a registered parameter (exp)", async () => signedWithHeader({ crit: ["exp"], exp: now() + 300 })],
-  ["alg none", async () => `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: "jwt-user", iss: issuer, aud: audience, iat: now(), exp: now() + 300 })}.`],
+  [
+    "alg none",
+    async () =>
+      `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: "jwt-user", iss: issuer, aud: audience, iat: now(), exp: now() + 300 })}.`,
+  ],
   ["expired", () => sign({ exp: now() - 60, iat: now() - 120 })],
   ["no exp", () => sign({ exp: null })],
   ["no exp and no iat", () => sign({ exp: null, iat: null })],
@@ -67,8 +78,14 @@ const attacks: [string, () => Promise<string>][] = [
   [
     "a sub with a control character (it could forge a tenant's owner key)",
     () =>
-      new SignJWT({ scope: "docs:read docs:write" }).setProtectedHeader({ alg: "HS256" }).setSubject("alice\u001facme").setIssuer(issuer).setAudience(audience)
-        .setIssuedAt().setExpirationTime(now() + 300).sign(new TextEncoder().encode(secret)),
+      new SignJWT({ scope: "docs:read docs:write" })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject("alice\u001facme")
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime(now() + 300)
+        .sign(new TextEncoder().encode(secret)),
   ],
 ];
 
@@ -122,7 +139,11 @@ describe("JWKS gateway: algorithm confusion", () => {
   });
 
   const rs = (alg: "RS256", claims: { exp?: number | null } = {}) => {
-    const jwt = new SignJWT({ scope: "docs:read" }).setProtectedHeader({ alg, kid: "k1" }).setSubject("rs-user").setIssuer(issuer).setIssuedAt();
+    const jwt = new SignJWT({ scope: "docs:read" })
+      .setProtectedHeader({ alg, kid: "k1" })
+      .setSubject("rs-user")
+      .setIssuer(issuer)
+      .setIssuedAt();
     if (claims.exp !== null) jwt.setExpirationTime(claims.exp ?? now() + 300);
     return jwt.sign(privateKey);
   };
@@ -145,7 +166,10 @@ describe("JWKS gateway: algorithm confusion", () => {
           .sign(new TextEncoder().encode(JSON.stringify(published))),
     ],
     ["RS256 without exp", () => rs("RS256", { exp: null })],
-    ["alg none with the published kid", async () => `${b64({ alg: "none", kid: "k1" })}.${b64({ sub: "rs-user", iss: issuer, exp: now() + 300 })}.`],
+    [
+      "alg none with the published kid",
+      async () => `${b64({ alg: "none", kid: "k1" })}.${b64({ sub: "rs-user", iss: issuer, exp: now() + 300 })}.`,
+    ],
   ];
   const cases = confusion.flatMap(([label, make]) => SURFACES.map((surface) => [label, surface, make] as const));
   it.each(cases)("%s → UNAUTHENTICATED on %s", async (_label, surface, make) => {

@@ -25,7 +25,12 @@ describe("scope × operation × surface", () => {
   let tg: TestGateway;
   let ownId: string;
   const keys: Record<string, string> = {};
-  const scopeSets: Record<string, string[]> = { none: [], "docs:read": ["docs:read"], "docs:write": ["docs:write"], both: ["docs:read", "docs:write"] };
+  const scopeSets: Record<string, string[]> = {
+    none: [],
+    "docs:read": ["docs:read"],
+    "docs:write": ["docs:write"],
+    both: ["docs:read", "docs:write"],
+  };
   beforeAll(async () => {
     tg = await startTestGateway();
     for (const [label, scopes] of Object.entries(scopeSets)) keys[label] = await tg.key({ user: "scoped", scopes });
@@ -83,7 +88,9 @@ describe("other users' and other tenants' document ids", () => {
   });
   afterAll(() => tg.close());
 
-  const cases = ["another user, same tenant", "another tenant's user", "a user with no tenant"].flatMap((who) => SURFACES.map((surface) => [who, surface] as const));
+  const cases = ["another user, same tenant", "another tenant's user", "a user with no tenant"].flatMap((who) =>
+    SURFACES.map((surface) => [who, surface] as const),
+  );
   it.each(cases)("%s reading it on %s → NOT_FOUND, nothing leaked", async (who, surface) => {
     const outcome = await call(tg.url, surface, `Bearer ${callers[who]}`, ops.read(docId));
     expect(outcome.code, outcome.raw).toBe("NOT_FOUND");
@@ -165,10 +172,13 @@ describe("hostile ids on REST document routes", () => {
     expect(response.body).not.toContain(ownId);
   });
 
-  it.each(["%2e%2e", "..%2F" + "x"])("/api/v1/documents/%s/../<own id> does not reach the caller's own document by traversal", async (prefix) => {
-    const response = await rawGet(tg.url, `/api/v1/documents/${prefix}%2F..%2F${ownId}`, { authorization: `Bearer ${key}` });
-    expect(response.status).toBe(404);
-  });
+  it.each(["%2e%2e", "..%2F" + "x"])(
+    "/api/v1/documents/%s/../<own id> does not reach the caller's own document by traversal",
+    async (prefix) => {
+      const response = await rawGet(tg.url, `/api/v1/documents/${prefix}%2F..%2F${ownId}`, { authorization: `Bearer ${key}` });
+      expect(response.status).toBe(404);
+    },
+  );
 });
 
 // ---- hostile product ids, upstream recording, redirects ------------------------------------------
@@ -196,7 +206,12 @@ const hostileProductIds = [
 
 const secret = "matrix-suite-secret-of-at-least-32-characters";
 const signFor = (tenant: string) =>
-  new SignJWT({ scope: "docs:read", tenant }).setProtectedHeader({ alg: "HS256" }).setSubject(`user-${tenant}`).setIssuedAt().setExpirationTime("10m").sign(new TextEncoder().encode(secret));
+  new SignJWT({ scope: "docs:read", tenant })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(`user-${tenant}`)
+    .setIssuedAt()
+    .setExpirationTime("10m")
+    .sign(new TextEncoder().encode(secret));
 
 /** A drive file lookup by id on `surface`: the gateway's code, "OK", or "NULL" (GraphQL file: null). */
 async function driveGet(baseUrl: string, surface: Surface, token: string, id: string): Promise<string> {
@@ -217,7 +232,9 @@ async function driveGet(baseUrl: string, surface: Surface, token: string, id: st
     return body.errors?.[0]?.extensions?.code ?? (body.data?.file === null ? "NULL" : "OK");
   }
   if (surface === "trpc") {
-    const response = await fetch(`${baseUrl}/trpc/files.get?input=${encodeURIComponent(JSON.stringify({ id }))}`, { headers: { authorization } });
+    const response = await fetch(`${baseUrl}/trpc/files.get?input=${encodeURIComponent(JSON.stringify({ id }))}`, {
+      headers: { authorization },
+    });
     const body = (await response.json()) as { error?: { data?: { gatewayCode?: string } } };
     return body.error?.data?.gatewayCode ?? "OK";
   }
@@ -287,13 +304,18 @@ describe("hostile product ids and upstream redirects (sandbox upstream)", () => 
   };
 
   const cases = hostileProductIds.flatMap((id) => SURFACES.map((surface) => [JSON.stringify(id), surface, id] as const));
-  it.each(cases)("drive file id %s on %s: refused or NOT_FOUND, the upstream sees one encoded segment or nothing", async (_label, surface, id) => {
-    const code = await driveGet(tg.url, surface, acmeToken, id);
-    expect(["BAD_USER_INPUT", "NOT_FOUND", "NULL"], `${surface} answered ${code}`).toContain(code);
-    expectOnlyDriveLookupsOf(id);
-  });
+  it.each(cases)(
+    "drive file id %s on %s: refused or NOT_FOUND, the upstream sees one encoded segment or nothing",
+    async (_label, surface, id) => {
+      const code = await driveGet(tg.url, surface, acmeToken, id);
+      expect(["BAD_USER_INPUT", "NOT_FOUND", "NULL"], `${surface} answered ${code}`).toContain(code);
+      expectOnlyDriveLookupsOf(id);
+    },
+  );
 
-  const workflowCases = hostileProductIds.flatMap((id) => (["graphql", "trpc"] as const).map((surface) => [JSON.stringify(id), surface, id] as const));
+  const workflowCases = hostileProductIds.flatMap((id) =>
+    (["graphql", "trpc"] as const).map((surface) => [JSON.stringify(id), surface, id] as const),
+  );
   it.each(workflowCases)("tenant workflow id %s on %s stays under acme's base", async (_label, surface, id) => {
     const code = await runWorkflow(tg.url, surface, acmeToken, id);
     expect(code).not.toBe("OK");
@@ -304,7 +326,9 @@ describe("hostile product ids and upstream redirects (sandbox upstream)", () => 
   });
 
   it.each(SURFACES)("an upstream redirect is not followed on %s", async (surface) => {
-    sandbox.setFaults([{ type: "status", status: 302, path: "/drive/v1/files/", headers: { location: `${elsewhereUrl}/drive/v1/files/f1` } }]);
+    sandbox.setFaults([
+      { type: "status", status: 302, path: "/drive/v1/files/", headers: { location: `${elsewhereUrl}/drive/v1/files/f1` } },
+    ]);
     const before = elsewhereHits;
     const code = await driveGet(tg.url, surface, acmeToken, "f1");
     expect(code).not.toBe("OK");

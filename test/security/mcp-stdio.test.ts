@@ -15,7 +15,12 @@ interface Answer {
 }
 
 const handshake = [
-  { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "security", version: "1" } } },
+  {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "security", version: "1" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
 ];
 
@@ -23,7 +28,10 @@ const handshake = [
 async function session(tg: TestGateway, key: string, calls: Array<{ params: unknown }>): Promise<Map<number, Answer>> {
   const messages = [...handshake, ...calls.map((c, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: c.params }))];
   const { stdout } = await rawExchange({ GATEWAY_URL: tg.url, GATEWAY_API_KEY: key }, messages);
-  const answers = stdout.trim().split("\n").map((line) => JSON.parse(line) as Answer);
+  const answers = stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Answer);
   return new Map(answers.map((a) => [a.id, a]));
 }
 
@@ -51,22 +59,32 @@ describe("MCP over stdio: scope × operation", () => {
   it.each(keys)("a key with %s", async (_label, scopes, expected) => {
     const user = `stdio-${scopes.join("-").replace(/:/g, "")}`;
     const full = await tg.key({ user });
-    const own = ((await call(tg.url, "rest", `Bearer ${full}`, { op: "create", name: "own", markdown: "# own" })).value as { id: string }).id;
+    const own = ((await call(tg.url, "rest", `Bearer ${full}`, { op: "create", name: "own", markdown: "# own" })).value as { id: string })
+      .id;
     const answers = await session(tg, await tg.key({ user, scopes }), [
       { params: { name: "docs_list", arguments: {} } },
       { params: { name: "docs_read", arguments: { id: own } } },
       { params: { name: "docs_create", arguments: { name: "by stdio", markdown: "# x" } } },
     ]);
-    expect({ docs_list: outcome(answers.get(1)), docs_read: outcome(answers.get(2)), docs_create: outcome(answers.get(3)) }).toEqual(expected);
+    expect({ docs_list: outcome(answers.get(1)), docs_read: outcome(answers.get(2)), docs_create: outcome(answers.get(3)) }).toEqual(
+      expected,
+    );
   });
 });
 
 describe("MCP over stdio: other users and tenants", () => {
   it("another tenant's document (same user id) and another user's are NOT_FOUND, and nothing of them leaks", async () => {
     const tenantKey = await tg.key({ user: "alice", tenant: "acme" });
-    const tenantDoc = ((await call(tg.url, "rest", `Bearer ${tenantKey}`, { op: "create", name: "acme-secret-name", markdown: "# acme secret text" })).value as { id: string }).id;
+    const tenantDoc = (
+      (await call(tg.url, "rest", `Bearer ${tenantKey}`, { op: "create", name: "acme-secret-name", markdown: "# acme secret text" }))
+        .value as { id: string }
+    ).id;
     const bobKey = await tg.key({ user: "bob" });
-    const bobDoc = ((await call(tg.url, "rest", `Bearer ${bobKey}`, { op: "create", name: "bob-secret-name", markdown: "# bob secret text" })).value as { id: string }).id;
+    const bobDoc = (
+      (await call(tg.url, "rest", `Bearer ${bobKey}`, { op: "create", name: "bob-secret-name", markdown: "# bob secret text" })).value as {
+        id: string;
+      }
+    ).id;
 
     const answers = await session(tg, await tg.key({ user: "alice" }), [
       { params: { name: "docs_read", arguments: { id: tenantDoc } } },
@@ -90,7 +108,11 @@ describe("MCP over stdio: malformed tools/call params", () => {
       { name: "docs_list", arguments: null },
       { name: 5, arguments: {} },
     ];
-    const answers = await session(tg, await tg.key({ user: "malformed" }), malformed.map((params) => ({ params })));
+    const answers = await session(
+      tg,
+      await tg.key({ user: "malformed" }),
+      malformed.map((params) => ({ params })),
+    );
     for (let id = 1; id <= malformed.length; id++) {
       const answer = answers.get(id);
       expect(outcome(answer), JSON.stringify(malformed[id - 1])).toBe("JSON-RPC -32602");

@@ -11,7 +11,13 @@ function post(baseUrl: string, headers: Record<string, string>, body: unknown): 
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { ...mcpHeaders, "content-length": Buffer.byteLength(payload), ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { ...mcpHeaders, "content-length": Buffer.byteLength(payload), ...headers },
+      },
       (res) => {
         let text = "";
         res.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -44,18 +50,24 @@ describe("DNS-rebinding protection on a loopback bind", () => {
     expect(response.body).toContain("docs_list");
   });
 
-  it.each(["http://localhost:6274", "https://app.example.com"])("Origin %s (MCP_ALLOWED_ORIGINS or CORS_ORIGINS) is served", async (origin) => {
-    const response = await post(tg.url, { ...auth(), origin }, listTools);
-    expect(response.status).toBe(200);
-  });
+  it.each(["http://localhost:6274", "https://app.example.com"])(
+    "Origin %s (MCP_ALLOWED_ORIGINS or CORS_ORIGINS) is served",
+    async (origin) => {
+      const response = await post(tg.url, { ...auth(), origin }, listTools);
+      expect(response.status).toBe(200);
+    },
+  );
 
-  it.each(["https://evil.example", "null", "http://localhost:6275", "http://127.0.0.1"])("Origin %s → 403, before authentication", async (origin) => {
-    const withKey = await post(tg.url, { ...auth(), origin }, listTools);
-    expect(withKey.status).toBe(403);
-    expect(JSON.parse(withKey.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, data: { code: "FORBIDDEN" } } });
-    // Refused before the credential is looked at: no 401 to probe with.
-    expect((await post(tg.url, { origin }, listTools)).status).toBe(403);
-  });
+  it.each(["https://evil.example", "null", "http://localhost:6275", "http://127.0.0.1"])(
+    "Origin %s → 403, before authentication",
+    async (origin) => {
+      const withKey = await post(tg.url, { ...auth(), origin }, listTools);
+      expect(withKey.status).toBe(403);
+      expect(JSON.parse(withKey.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, data: { code: "FORBIDDEN" } } });
+      // Refused before the credential is looked at: no 401 to probe with.
+      expect((await post(tg.url, { origin }, listTools)).status).toBe(403);
+    },
+  );
 
   it("the loopback Host names are served, on any port", async () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, "localhost", `[::1]:${port}`]) {
@@ -121,7 +133,11 @@ describe("tools/call with malformed arguments", () => {
   });
 
   it("a tool name that is not a string → -32602 as well", async () => {
-    const response = await post(tg.url, { authorization: `Bearer ${key}` }, { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: 5, arguments: {} } });
+    const response = await post(
+      tg.url,
+      { authorization: `Bearer ${key}` },
+      { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: 5, arguments: {} } },
+    );
     expect((JSON.parse(response.body) as { error?: { code: number } }).error?.code).toBe(-32602);
   });
 });

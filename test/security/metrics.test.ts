@@ -46,7 +46,14 @@ describe("METRICS_PORT", () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "wg-metrics-"));
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", METRICS_PORT: "0", METRICS_HOST: "127.0.0.1", METRICS_TOKEN: token });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      METRICS_PORT: "0",
+      METRICS_HOST: "127.0.0.1",
+      METRICS_TOKEN: token,
+    });
     running = await listen(await createGateway(config), { port: 0, host: "127.0.0.1", shutdownTimeoutMs: 2_000 });
   });
   afterAll(async () => {

@@ -24,7 +24,11 @@ function productResponse(baseUrl: string, surface: Surface, token: string, heade
     case "rest":
       return fetch(`${baseUrl}/api/v1/files/f1/content`, { headers: { authorization, ...headers } });
     case "graphql":
-      return fetch(`${baseUrl}/graphql`, { method: "POST", headers: json, body: JSON.stringify({ query: '{ searchFiles(query: "x") { id } }' }) });
+      return fetch(`${baseUrl}/graphql`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ query: '{ searchFiles(query: "x") { id } }' }),
+      });
     case "trpc":
       return fetch(`${baseUrl}/trpc/files.search?input=${encodeURIComponent('{"query":"x"}')}`, { headers: { authorization, ...headers } });
     case "mcp":
@@ -76,7 +80,9 @@ describe("failed authentications per client address", () => {
       const outcome = await call(tg.url, SURFACES[i % 4] as Surface, `Bearer ${i % 2 ? badKey() : "not.a.jwt"}`, { op: "list" });
       expect(outcome.code, outcome.raw).toBe("UNAUTHENTICATED");
     }
-    const over = await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${badKey()}`, "x-forwarded-for": "203.0.113.9" } });
+    const over = await fetch(`${tg.url}/api/v1/documents`, {
+      headers: { authorization: `Bearer ${badKey()}`, "x-forwarded-for": "203.0.113.9" },
+    });
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await over.json()).toMatchObject({ error: { code: "RATE_LIMITED" } });
@@ -95,7 +101,8 @@ describe("TRUSTED_PROXIES: the right-most untrusted X-Forwarded-For entry is the
   afterAll(() => tg.close());
 
   const attempt = async (forwardedFor: string) =>
-    (await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${badKey()}`, "x-forwarded-for": forwardedFor } })).status;
+    (await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${badKey()}`, "x-forwarded-for": forwardedFor } }))
+      .status;
 
   it("counts per forwarded client; a spoofed left-most entry or a trusted hop does not change the bucket", async () => {
     expect([await attempt("203.0.113.1"), await attempt("203.0.113.1"), await attempt("203.0.113.1")]).toEqual([401, 401, 401]);
@@ -162,7 +169,11 @@ describe("MCP JSON-RPC batches", () => {
 
   it("a body that is not JSON is still a JSON-RPC parse error, after authentication", async () => {
     const key = await tg.key({ user: "mcp-garbage" });
-    const response = await fetch(`${tg.url}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${key}` }, body: "{nope" });
+    const response = await fetch(`${tg.url}/mcp`, {
+      method: "POST",
+      headers: { ...mcpHeaders, authorization: `Bearer ${key}` },
+      body: "{nope",
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
     const anonymous = await fetch(`${tg.url}/mcp`, { method: "POST", headers: mcpHeaders, body: "{nope" });

@@ -93,7 +93,9 @@ describe("slow clients", () => {
   });
 
   it("other clients are served while slow ones are connected", async () => {
-    const slow = Array.from({ length: 20 }, (_, i) => trickle(tg.url, `GET /healthz HTTP/1.1\r\nHost: localhost\r\n`, () => `X-${i}: a\r\n`, 100));
+    const slow = Array.from({ length: 20 }, (_, i) =>
+      trickle(tg.url, `GET /healthz HTTP/1.1\r\nHost: localhost\r\n`, () => `X-${i}: a\r\n`, 100),
+    );
     try {
       const response = await fetch(`${tg.url}/api/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);

@@ -3,10 +3,7 @@
 export type Surface = "rest" | "graphql" | "trpc" | "mcp";
 export const SURFACES: Surface[] = ["rest", "graphql", "trpc", "mcp"];
 
-export type Operation =
-  | { op: "list" }
-  | { op: "read"; id: string }
-  | { op: "create"; name: string; markdown: string };
+export type Operation = { op: "list" } | { op: "read"; id: string } | { op: "create"; name: string; markdown: string };
 
 export interface Outcome {
   /** The HTTP status of the response. */
@@ -23,7 +20,13 @@ const json = { "content-type": "application/json" };
 
 const auth = (authorization: string | null | undefined): Record<string, string> => (authorization ? { authorization } : {});
 
-export async function call(baseUrl: string, surface: Surface, authorization: string | null, operation: Operation, extraHeaders: Record<string, string> = {}): Promise<Outcome> {
+export async function call(
+  baseUrl: string,
+  surface: Surface,
+  authorization: string | null,
+  operation: Operation,
+  extraHeaders: Record<string, string> = {},
+): Promise<Outcome> {
   switch (surface) {
     case "rest":
       return rest(baseUrl, authorization, operation, extraHeaders);
@@ -53,13 +56,22 @@ async function rest(baseUrl: string, authorization: string | null, operation: Op
   return { status: response.status, code: response.ok ? "OK" : (body?.error?.code ?? "?"), value: response.ok ? body : undefined, raw };
 }
 
-async function graphql(baseUrl: string, authorization: string | null, operation: Operation, extra: Record<string, string>): Promise<Outcome> {
+async function graphql(
+  baseUrl: string,
+  authorization: string | null,
+  operation: Operation,
+  extra: Record<string, string>,
+): Promise<Outcome> {
   const [query, variables, field] =
     operation.op === "list"
       ? ["{ documents(first: 20) { edges { node { id name } } } }", {}, "documents"]
       : operation.op === "read"
         ? ["query($id: ID!) { document(id: $id) { id name text { text } } }", { id: operation.id }, "document"]
-        : ["mutation($n: String!, $m: String!) { createDocument(input: { name: $n, markdown: $m }) { id name } }", { n: operation.name, m: operation.markdown }, "createDocument"];
+        : [
+            "mutation($n: String!, $m: String!) { createDocument(input: { name: $n, markdown: $m }) { id name } }",
+            { n: operation.name, m: operation.markdown },
+            "createDocument",
+          ];
   const response = await fetch(`${baseUrl}/graphql`, {
     method: "POST",
     headers: { ...json, accept: "application/graphql-response+json", ...auth(authorization), ...extra },
@@ -109,10 +121,14 @@ async function mcp(baseUrl: string, authorization: string | null, operation: Ope
   });
   const raw = await response.text();
   const body = parse(raw) as
-    | { error?: { code: string }; result?: { isError?: boolean; content?: { text?: string }[]; structuredContent?: unknown } }
-    | undefined;
+    { error?: { code: string }; result?: { isError?: boolean; content?: { text?: string }[]; structuredContent?: unknown } } | undefined;
   // An HTTP-level refusal (401, 403, 429) carries the REST error body or a JSON-RPC error.
-  if (!response.ok) return { status: response.status, code: typeof body?.error?.code === "string" ? body.error.code : String(body?.error?.code ?? "?"), raw };
+  if (!response.ok)
+    return {
+      status: response.status,
+      code: typeof body?.error?.code === "string" ? body.error.code : String(body?.error?.code ?? "?"),
+      raw,
+    };
   const result = body?.result;
   if (result?.isError) return { status: response.status, code: /^([A-Z_]+):/.exec(result.content?.[0]?.text ?? "")?.[1] ?? "?", raw };
   return { status: response.status, code: result ? "OK" : "?", value: result?.structuredContent, raw };

@@ -78,9 +78,15 @@ describe("PostgreSQL store reads, coalesced", () => {
       const created = [];
       for (const owner of ["alice", "bob"]) {
         for (let i = 0; i < 3; i++) {
-          const { document } = await store.createDocument(
-            { id: `doc_${owner}_${i}`, ownerId: owner, name: `${owner} ${i}`, createdAt: new Date().toISOString(), docx, text: `${owner} text ${i}`, markdown: `# ${owner} ${i}` },
-          );
+          const { document } = await store.createDocument({
+            id: `doc_${owner}_${i}`,
+            ownerId: owner,
+            name: `${owner} ${i}`,
+            createdAt: new Date().toISOString(),
+            docx,
+            text: `${owner} text ${i}`,
+            markdown: `# ${owner} ${i}`,
+          });
           created.push(document);
         }
       }
@@ -94,7 +100,10 @@ describe("PostgreSQL store reads, coalesced", () => {
       );
       created.forEach((doc, i) => {
         const [text, markdown, foreign, nul] = reads.slice(i * 4, i * 4 + 4);
-        expect(text).toEqual({ document: expect.objectContaining({ id: doc.id, ownerId: doc.ownerId }), text: `${doc.name.replace(" ", " text ")}` });
+        expect(text).toEqual({
+          document: expect.objectContaining({ id: doc.id, ownerId: doc.ownerId }),
+          text: `${doc.name.replace(" ", " text ")}`,
+        });
         expect(markdown?.text).toBe(`# ${doc.name}`);
         expect(foreign).toBeNull();
         expect(nul).toBeNull();
@@ -108,7 +117,17 @@ describe("PostgreSQL store reads, coalesced", () => {
     const store = await openPostgresStore(databaseUrl);
     try {
       const now = new Date().toISOString();
-      await store.insertApiKey({ id: "key_coalesce", userId: "u", tenant: null, scopes: ["documents:read"], hash: "h-coalesce", prefix: "wgk_x", createdAt: now, expiresAt: null, revokedAt: null });
+      await store.insertApiKey({
+        id: "key_coalesce",
+        userId: "u",
+        tenant: null,
+        scopes: ["documents:read"],
+        hash: "h-coalesce",
+        prefix: "wgk_x",
+        createdAt: now,
+        expiresAt: null,
+        revokedAt: null,
+      });
       const before = Array.from({ length: 5 }, () => store.findApiKeyByHash("h-coalesce"));
       await store.revokeApiKey("key_coalesce", now);
       const after = await Promise.all(Array.from({ length: 5 }, () => store.findApiKeyByHash("h-coalesce")));

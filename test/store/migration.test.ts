@@ -106,19 +106,35 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
     expect(content?.docx.byteLength).toBe(doc.docx.byteLength);
     same(content?.docx, doc.docx);
     expect(await store.listVersions({ ownerId: doc.owner, id: doc.id, limit: 10 })).toEqual([
-      { version: 1, name: doc.name, createdAt: doc.createdAt, createdBy: doc.owner, sizeBytes: doc.docx.byteLength, characters: doc.text.length, source: "markdown" },
+      {
+        version: 1,
+        name: doc.name,
+        createdAt: doc.createdAt,
+        createdBy: doc.owner,
+        sizeBytes: doc.docx.byteLength,
+        characters: doc.text.length,
+        source: "markdown",
+      },
     ]);
     same((await store.readVersionContent(doc.owner, doc.id, 1))?.docx, doc.docx);
     expect(await store.listShares(doc.owner, doc.id, new Date().toISOString())).toEqual([]);
   }
   for (const owner of new Set(documents.map((d) => d.owner))) {
     const listed = await store.listDocuments({ ownerId: owner, limit: 100 });
-    expect(listed.map((d) => d.id)).toEqual(documents.filter((d) => d.owner === owner).map((d) => d.id).reverse());
+    expect(listed.map((d) => d.id)).toEqual(
+      documents
+        .filter((d) => d.owner === owner)
+        .map((d) => d.id)
+        .reverse(),
+    );
     expect(await store.listTrash({ ownerId: owner, limit: 100 })).toEqual([]);
   }
   // The old idempotency record still replays, and the old API key still authenticates.
   const first = documents[0]!;
-  expect(await store.findIdempotent(first.owner, "old-key", "2025-12-31T00:00:00.000Z")).toEqual({ documentId: first.id, fingerprint: "old-fp" });
+  expect(await store.findIdempotent(first.owner, "old-key", "2025-12-31T00:00:00.000Z")).toEqual({
+    documentId: first.id,
+    fingerprint: "old-fp",
+  });
   expect((await store.findApiKeyByHash("a".repeat(64)))?.scopes).toEqual(["docs:read", "docs:write"]);
 
   // New operations on old rows: change (version 1 kept byte for byte), rename, trash, share, purge, create.
@@ -139,19 +155,45 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   expect((await store.readVersionData(a!.owner, a!.id, 1))?.markdown).toBeNull();
   expect((await store.readText(a!.owner, a!.id, "markdown"))?.text).toBe("new text");
   expect(
-    await store.changeDocument({ ownerId: a!.owner, id: a!.id, actorId: a!.owner, at: "2026-11-23T08:01:00.000Z", expectedVersion: 1, name: "x", source: "rename" }),
+    await store.changeDocument({
+      ownerId: a!.owner,
+      id: a!.id,
+      actorId: a!.owner,
+      at: "2026-11-23T08:01:00.000Z",
+      expectedVersion: 1,
+      name: "x",
+      source: "rename",
+    }),
   ).toEqual({ ok: false, reason: "conflict", current: 2 });
 
-  expect(await store.changeDocument({ ownerId: b!.owner, id: b!.id, actorId: b!.owner, at: "2026-11-23T08:02:00.000Z", name: "Renamed", source: "rename" })).toMatchObject({
+  expect(
+    await store.changeDocument({
+      ownerId: b!.owner,
+      id: b!.id,
+      actorId: b!.owner,
+      at: "2026-11-23T08:02:00.000Z",
+      name: "Renamed",
+      source: "rename",
+    }),
+  ).toMatchObject({
     ok: true,
     document: { name: "Renamed", version: 2 },
   });
   expect((await store.listDocuments({ ownerId: b!.owner, nameContains: foldName("RENAMED"), limit: 5 })).map((d) => d.id)).toEqual([b!.id]);
 
   const tokenHash = randomBytes(32).toString("hex");
-  await store.insertShare({ id: `shr_${ulid()}`, documentId: c!.id, ownerId: c!.owner, createdAt: "2026-11-23T08:00:00.000Z", expiresAt: "2099-01-01T00:00:00.000Z", tokenHash });
+  await store.insertShare({
+    id: `shr_${ulid()}`,
+    documentId: c!.id,
+    ownerId: c!.owner,
+    createdAt: "2026-11-23T08:00:00.000Z",
+    expiresAt: "2099-01-01T00:00:00.000Z",
+    tokenHash,
+  });
   expect((await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z"))?.document.id).toBe(c!.id);
-  expect(await store.trashDocument({ ownerId: c!.owner, id: c!.id, at: "2026-11-23T08:03:00.000Z", expectedVersion: 1 })).toMatchObject({ ok: true });
+  expect(await store.trashDocument({ ownerId: c!.owner, id: c!.id, at: "2026-11-23T08:03:00.000Z", expectedVersion: 1 })).toMatchObject({
+    ok: true,
+  });
   expect((await store.listTrash({ ownerId: c!.owner, limit: 10 })).map((d) => d.id)).toEqual([c!.id]);
   expect(await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z")).toBeNull();
   expect(await store.purgeDocument(c!.owner, c!.id)).toBe(true);
@@ -190,7 +232,18 @@ describe("SQLite: a database from the previous release", () => {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const doc of documents) {
-      insert.run(doc.id, doc.owner, doc.name, foldName(doc.name), doc.createdAt, doc.createdAt, doc.docx.byteLength, doc.text.length, Buffer.from(doc.docx), doc.text);
+      insert.run(
+        doc.id,
+        doc.owner,
+        doc.name,
+        foldName(doc.name),
+        doc.createdAt,
+        doc.createdAt,
+        doc.docx.byteLength,
+        doc.text.length,
+        Buffer.from(doc.docx),
+        doc.text,
+      );
     }
     const first = documents[0]!;
     db.prepare(`INSERT INTO idempotency (owner_id, key, fingerprint, document_id, created_at) VALUES (?, ?, ?, ?, ?)`).run(
@@ -218,9 +271,9 @@ describe("SQLite: a database from the previous release", () => {
     }
     const db = new Database(sqliteFile(dir), { readonly: true });
     try {
-      expect((db.prepare(`SELECT version FROM schema_migrations ORDER BY version`).all() as { version: number }[]).map((r) => r.version)).toEqual(
-        sqliteMigrations.map((_, i) => i + 1),
-      );
+      expect(
+        (db.prepare(`SELECT version FROM schema_migrations ORDER BY version`).all() as { version: number }[]).map((r) => r.version),
+      ).toEqual(sqliteMigrations.map((_, i) => i + 1));
     } finally {
       db.close();
     }
@@ -238,7 +291,14 @@ describe("SQLite: a database from the previous release", () => {
   it("a gateway on the upgraded DATA_DIR serves old documents: text, markdown derived from the .docx, download, versions, update", async () => {
     const rendered = await renderDocument("# Old heading\n\nA paragraph with **bold**.\n\n- one\n- two\n", { title: "Old" });
     const owner = "alice";
-    const old: OldDocument = { id: `doc_${ulid()}`, owner, name: "Made before", createdAt: "2026-01-01T00:00:00.000Z", docx: rendered.docx, text: rendered.text };
+    const old: OldDocument = {
+      id: `doc_${ulid()}`,
+      owner,
+      name: "Made before",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      docx: rendered.docx,
+      text: rendered.text,
+    };
     const dir = await oldDataDir([old]);
     const tg = await startTestGateway({ DATA_DIR: dir });
     try {
@@ -265,10 +325,15 @@ describe("SQLite: a database from the previous release", () => {
       const v1 = await fetch(`${url}/versions/1/content`, { headers: auth });
       same(new Uint8Array(await v1.arrayBuffer()), old.docx);
       // Version 1, now an earlier version, still has no stored markdown: it is derived from its .docx too.
-      const v1Markdown = (await (await fetch(`${url}/versions/1?format=markdown`, { headers: auth })).json()) as { text: string; version: number };
+      const v1Markdown = (await (await fetch(`${url}/versions/1?format=markdown`, { headers: auth })).json()) as {
+        text: string;
+        version: number;
+      };
       expect(v1Markdown.version).toBe(1);
       expect(v1Markdown.text).toMatch(/^# Old heading/m);
-      expect((await (await fetch(`${url}?format=markdown`, { headers: auth })).json()) as { text: string }).toMatchObject({ text: "# New heading" });
+      expect((await (await fetch(`${url}?format=markdown`, { headers: auth })).json()) as { text: string }).toMatchObject({
+        text: "# New heading",
+      });
     } finally {
       // close() removes DATA_DIR, which afterAll would do too.
       await tg.close();
@@ -291,14 +356,24 @@ describe("PostgreSQL: a database from the previous release", () => {
         await client.query(
           `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text)
            VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)`,
-          [doc.id, doc.owner, doc.name, foldName(doc.name), doc.createdAt, doc.docx.byteLength, doc.text.length, Buffer.from(doc.docx), doc.text],
+          [
+            doc.id,
+            doc.owner,
+            doc.name,
+            foldName(doc.name),
+            doc.createdAt,
+            doc.docx.byteLength,
+            doc.text.length,
+            Buffer.from(doc.docx),
+            doc.text,
+          ],
         );
       }
       const first = documents[0]!;
-      await client.query(`INSERT INTO idempotency (owner_id, key, fingerprint, document_id, created_at) VALUES ($1, 'old-key', 'old-fp', $2, '2026-01-01T00:00:00.000Z')`, [
-        first.owner,
-        first.id,
-      ]);
+      await client.query(
+        `INSERT INTO idempotency (owner_id, key, fingerprint, document_id, created_at) VALUES ($1, 'old-key', 'old-fp', $2, '2026-01-01T00:00:00.000Z')`,
+        [first.owner, first.id],
+      );
       await client.query(
         `INSERT INTO api_keys (id, user_id, tenant, scopes, hash, prefix, created_at) VALUES ($1, $2, NULL, $3::text[], $4, 'wgk_abcd', '2026-01-01T00:00:00.000Z')`,
         [`key_${ulid()}`, first.owner, ["docs:read", "docs:write"], "a".repeat(64)],

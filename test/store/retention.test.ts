@@ -34,7 +34,14 @@ async function documentWithHistory(owner: string, ageDays: number, changes: numb
   await store.createDocument({ id, ownerId: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
   for (let i = 0; i < changes; i++) {
     const at = iso(now - (ageDays - i - 1) * DAY);
-    const result = await store.changeDocument({ ownerId: owner, id, actorId: owner, at, content: content(`v${i + 2}`), source: "markdown" });
+    const result = await store.changeDocument({
+      ownerId: owner,
+      id,
+      actorId: owner,
+      at,
+      content: content(`v${i + 2}`),
+      source: "markdown",
+    });
     expect(result.ok).toBe(true);
   }
   return id;
@@ -63,7 +70,14 @@ describe("retention", () => {
     const now = Date.now();
     const gone = await documentWithHistory("u2", 50, 2, now);
     const kept = await documentWithHistory("u2", 50, 2, now);
-    await store.insertShare({ id: `shr_${ulid()}`, documentId: gone, ownerId: "u2", tokenHash: "a".repeat(64), createdAt: iso(now), expiresAt: iso(now + DAY) });
+    await store.insertShare({
+      id: `shr_${ulid()}`,
+      documentId: gone,
+      ownerId: "u2",
+      tokenHash: "a".repeat(64),
+      createdAt: iso(now),
+      expiresAt: iso(now + DAY),
+    });
     expect((await store.trashDocument({ ownerId: "u2", id: gone, at: iso(now - 31 * DAY) })).ok).toBe(true);
     expect((await store.trashDocument({ ownerId: "u2", id: kept, at: iso(now - 29 * DAY) })).ok).toBe(true);
     const result = await runRetention(store, settings, now);
@@ -80,7 +94,14 @@ describe("retention", () => {
       { id, ownerId: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
       { key: "k", fingerprint: "f", notBefore: iso(now - 3 * DAY) },
     );
-    await store.insertShare({ id: `shr_${ulid()}`, documentId: id, ownerId: "u3", tokenHash: "b".repeat(64), createdAt: iso(now - DAY), expiresAt: iso(now - 1000) });
+    await store.insertShare({
+      id: `shr_${ulid()}`,
+      documentId: id,
+      ownerId: "u3",
+      tokenHash: "b".repeat(64),
+      createdAt: iso(now - DAY),
+      expiresAt: iso(now - 1000),
+    });
     const result = await runRetention(store, settings, now);
     expect(result).toMatchObject({ idempotency: 1, shares: 1 });
     expect(await store.findIdempotent("u3", "k", iso(0))).toBeNull();

@@ -15,7 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../src/documents/store/postgres.ts";
 import Database from "better-sqlite3";
 import { openSqliteStore, sqliteFile } from "../../src/documents/store/sqlite.ts";
-import { foldName, type ApiKeyRecord, type DocumentRecord, type NewDocument, type NewShare, type Store } from "../../src/documents/store/types.ts";
+import {
+  foldName,
+  type ApiKeyRecord,
+  type DocumentRecord,
+  type NewDocument,
+  type NewShare,
+  type Store,
+} from "../../src/documents/store/types.ts";
 
 const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
@@ -89,7 +96,9 @@ const postgresBackend: Backend = {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
         try {
-          const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE document_id = $1`, [documentId]);
+          const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE document_id = $1`, [
+            documentId,
+          ]);
           return rows[0]!.n;
         } finally {
           await client.end();
@@ -455,7 +464,14 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       await store.createDocument(doc);
       const next = content("second text", "# second");
 
-      const result = await store.changeDocument({ ownerId: owner, id: doc.id, actorId: "bob", at: at(1), content: next, source: "markdown" });
+      const result = await store.changeDocument({
+        ownerId: owner,
+        id: doc.id,
+        actorId: "bob",
+        at: at(1),
+        content: next,
+        source: "markdown",
+      });
       expect(result.ok).toBe(true);
       const record = (result as { document: DocumentRecord }).document;
       expect(record).toEqual({
@@ -500,8 +516,18 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       const owner = newOwner();
       const doc = newDoc(owner, { name: "Old name" });
       await store.createDocument(doc);
-      const renamed = await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(2), name: "New name", source: "rename" });
-      expect(renamed).toMatchObject({ ok: true, document: { name: "New name", version: 2, source: "rename", sizeBytes: 64, updatedAt: at(2) } });
+      const renamed = await store.changeDocument({
+        ownerId: owner,
+        id: doc.id,
+        actorId: owner,
+        at: at(2),
+        name: "New name",
+        source: "rename",
+      });
+      expect(renamed).toMatchObject({
+        ok: true,
+        document: { name: "New name", version: 2, source: "rename", sizeBytes: 64, updatedAt: at(2) },
+      });
       sameBytes((await store.readContent(owner, doc.id))?.docx, doc.docx);
       expect((await store.readText(owner, doc.id))?.text).toBe(doc.text);
       // Name search follows the new name.
@@ -556,11 +582,15 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       });
       expect(await store.getDocument(owner, doc.id)).toEqual(before);
 
-      expect(await store.changeDocument({ ownerId: newOwner(), id: doc.id, actorId: "x", at: at(4), name: "Stolen", source: "rename" })).toEqual({
+      expect(
+        await store.changeDocument({ ownerId: newOwner(), id: doc.id, actorId: "x", at: at(4), name: "Stolen", source: "rename" }),
+      ).toEqual({
         ok: false,
         reason: "not_found",
       });
-      expect(await store.changeDocument({ ownerId: owner, id: newId(), actorId: owner, at: at(4), name: "Ghost", source: "rename" })).toEqual({
+      expect(
+        await store.changeDocument({ ownerId: owner, id: newId(), actorId: owner, at: at(4), name: "Ghost", source: "rename" }),
+      ).toEqual({
         ok: false,
         reason: "not_found",
       });
@@ -600,7 +630,14 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       await store.createDocument(doc);
       const results = await Promise.all(
         Array.from({ length: 5 }, (_, i) =>
-          store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(20 + i), content: content(`c${i}`), source: "markdown" }),
+          store.changeDocument({
+            ownerId: owner,
+            id: doc.id,
+            actorId: owner,
+            at: at(20 + i),
+            content: content(`c${i}`),
+            source: "markdown",
+          }),
         ),
       );
       expect(results.every((r) => r.ok)).toBe(true);
@@ -613,11 +650,26 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       const doc = newDoc(owner);
       await store.createDocument(doc);
       for (let i = 2; i <= 7; i++) {
-        await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(i), content: content(`v${i}`), source: "markdown" });
+        await store.changeDocument({
+          ownerId: owner,
+          id: doc.id,
+          actorId: owner,
+          at: at(i),
+          content: content(`v${i}`),
+          source: "markdown",
+        });
       }
       const all = (await store.listVersions({ ownerId: owner, id: doc.id, limit: 100 }))!;
       expect(all.map((v) => v.version)).toEqual([7, 6, 5, 4, 3, 2, 1]);
-      expect(all[0]).toEqual({ version: 7, name: doc.name, createdAt: at(7), createdBy: owner, sizeBytes: 34, characters: 2, source: "markdown" });
+      expect(all[0]).toEqual({
+        version: 7,
+        name: doc.name,
+        createdAt: at(7),
+        createdBy: owner,
+        sizeBytes: 34,
+        characters: 2,
+        source: "markdown",
+      });
 
       const seen: number[] = [];
       let beforeVersion: number | undefined;
@@ -683,7 +735,14 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       const doc = newDoc(owner, { createdAt: CLAIM_AT });
       await store.createDocument(doc, { key: "trash-key", fingerprint: "fp", notBefore: NOT_BEFORE });
       await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(1), content: content("v2"), source: "markdown" });
-      const share = { id: `shr_${ulid()}`, documentId: doc.id, ownerId: owner, createdAt: at(1), expiresAt: "2099-01-01T00:00:00.000Z", tokenHash: randomBytes(32).toString("hex") };
+      const share = {
+        id: `shr_${ulid()}`,
+        documentId: doc.id,
+        ownerId: owner,
+        createdAt: at(1),
+        expiresAt: "2099-01-01T00:00:00.000Z",
+        tokenHash: randomBytes(32).toString("hex"),
+      };
       await store.insertShare(share);
       const live = (await store.getDocument(owner, doc.id))!;
 
@@ -739,7 +798,10 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       const ids = docs.map((d) => d.id).reverse();
       expect((await store.listTrash({ ownerId: owner, limit: 2 })).map((d) => d.id)).toEqual(ids.slice(0, 2));
       expect((await store.listTrash({ ownerId: owner, limit: 10, beforeId: ids[1]! })).map((d) => d.id)).toEqual(ids.slice(2));
-      expect((await store.listTrash({ ownerId: owner, limit: 10, nameContains: "odd" })).map((d) => d.id)).toEqual([docs[3]!.id, docs[1]!.id]);
+      expect((await store.listTrash({ ownerId: owner, limit: 10, nameContains: "odd" })).map((d) => d.id)).toEqual([
+        docs[3]!.id,
+        docs[1]!.id,
+      ]);
       expect((await store.listTrash({ ownerId: owner, limit: 10 })).every((d) => d.deletedAt === at(1))).toBe(true);
       // A needle no name can hold (names have no control characters; PostgreSQL text has no NUL) matches nothing.
       expect(await store.listTrash({ ownerId: owner, limit: 10, nameContains: "odd\u0000" })).toEqual([]);
@@ -810,7 +872,14 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       await store.createDocument(doc);
       // Versions 1..6 replaced long ago (by changes making versions 2..7), 7..8 replaced recently; current is 9.
       for (let i = 1; i <= 8; i++) {
-        await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: i <= 6 ? old(i) : recent(i), content: content(`v${i + 1}`), source: "markdown" });
+        await store.changeDocument({
+          ownerId: owner,
+          id: doc.id,
+          actorId: owner,
+          at: i <= 6 ? old(i) : recent(i),
+          content: content(`v${i + 1}`),
+          source: "markdown",
+        });
       }
       const small = newDoc(owner);
       await store.createDocument(small);
@@ -839,7 +908,14 @@ describe.each([sqliteBackend, postgresBackend])("$name store", (backend) => {
       const live = newDoc(owner);
       for (const d of [longAgo, lately, live]) await store.createDocument(d);
       await store.changeDocument({ ownerId: owner, id: longAgo.id, actorId: owner, at: at(1), name: "renamed", source: "rename" });
-      await store.insertShare({ id: `shr_${ulid()}`, documentId: longAgo.id, ownerId: owner, createdAt: at(1), expiresAt: "2099-01-01T00:00:00.000Z", tokenHash: randomBytes(32).toString("hex") });
+      await store.insertShare({
+        id: `shr_${ulid()}`,
+        documentId: longAgo.id,
+        ownerId: owner,
+        createdAt: at(1),
+        expiresAt: "2099-01-01T00:00:00.000Z",
+        tokenHash: randomBytes(32).toString("hex"),
+      });
       await store.trashDocument({ ownerId: owner, id: longAgo.id, at: "1991-01-01T00:00:00.000Z" });
       await store.trashDocument({ ownerId: owner, id: lately.id, at: "2091-01-01T00:00:00.000Z" });
 

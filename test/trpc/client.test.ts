@@ -50,9 +50,19 @@ describe("credential and scope are checked before the input", () => {
 
   it("no credential and invalid input → UNAUTHENTICATED (documents and products)", async () => {
     const anonymous = clientFor(tg.url, null);
-    expect((await failure(anonymous.documents.list.query({ limit: 0 }))).data).toMatchObject({ code: "UNAUTHORIZED", gatewayCode: "UNAUTHENTICATED", httpStatus: 401 });
-    expect((await failure(anonymous.documents.read.query({ id: "", maxChars: -1 }))).data).toMatchObject({ code: "UNAUTHORIZED", gatewayCode: "UNAUTHENTICATED" });
-    expect((await failure(anonymous.messages.list.query({ limit: 0 }))).data).toMatchObject({ code: "UNAUTHORIZED", gatewayCode: "UNAUTHENTICATED" });
+    expect((await failure(anonymous.documents.list.query({ limit: 0 }))).data).toMatchObject({
+      code: "UNAUTHORIZED",
+      gatewayCode: "UNAUTHENTICATED",
+      httpStatus: 401,
+    });
+    expect((await failure(anonymous.documents.read.query({ id: "", maxChars: -1 }))).data).toMatchObject({
+      code: "UNAUTHORIZED",
+      gatewayCode: "UNAUTHENTICATED",
+    });
+    expect((await failure(anonymous.messages.list.query({ limit: 0 }))).data).toMatchObject({
+      code: "UNAUTHORIZED",
+      gatewayCode: "UNAUTHENTICATED",
+    });
   });
 
   it("a docs:read-only key sending 400,001 characters → FORBIDDEN, not PAYLOAD_TOO_LARGE", async () => {
@@ -61,19 +71,32 @@ describe("credential and scope are checked before the input", () => {
     expect(data).toMatchObject({ code: "FORBIDDEN", gatewayCode: "FORBIDDEN", httpStatus: 403 });
     // documents.get too: a write-only key with an id of the wrong type is refused for its scope.
     const writeOnly = clientFor(tg.url, await tg.key({ user: "writer-only", scopes: ["docs:write"] }));
-    expect((await failure(writeOnly.documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({ gatewayCode: "FORBIDDEN" });
+    expect((await failure(writeOnly.documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({
+      gatewayCode: "FORBIDDEN",
+    });
   });
 
   it("with the credential and scope, the input is still validated (by the service)", async () => {
     const writer = clientFor(tg.url, await tg.key({ user: "writer" }));
-    expect((await failure(writer.documents.list.query({ limit: 0 }))).data).toMatchObject({ code: "BAD_REQUEST", gatewayCode: "BAD_USER_INPUT" });
+    expect((await failure(writer.documents.list.query({ limit: 0 }))).data).toMatchObject({
+      code: "BAD_REQUEST",
+      gatewayCode: "BAD_USER_INPUT",
+    });
     const tooBig = await failure(writer.documents.create.mutate({ name: "too big", markdown: "a".repeat(400_001) }));
-    expect(tooBig.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", gatewayCode: "PAYLOAD_TOO_LARGE", details: { limit: 400_000, length: 400_001 } });
+    expect(tooBig.data).toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      gatewayCode: "PAYLOAD_TOO_LARGE",
+      details: { limit: 400_000, length: 400_001 },
+    });
     // Input the schema transforms reaches the service as sent, and is transformed there once.
     const created = await writer.documents.create.mutate({ name: "  trimmed  ", markdown: "# Hi\n" });
     expect(created.name).toBe("trimmed");
-    expect((await failure(writer.documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({ gatewayCode: "BAD_USER_INPUT" });
-    expect((await failure(clientFor(tg.url, null).documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({ gatewayCode: "UNAUTHENTICATED" });
+    expect((await failure(writer.documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({
+      gatewayCode: "BAD_USER_INPUT",
+    });
+    expect((await failure(clientFor(tg.url, null).documents.get.query({ id: 42 as unknown as string }))).data).toMatchObject({
+      gatewayCode: "UNAUTHENTICATED",
+    });
   });
 
   it("files.upload without FormData → BAD_USER_INPUT once authenticated", async () => {
@@ -96,7 +119,12 @@ describe("a body over BODY_LIMIT_BYTES", () => {
     try {
       const { message, data } = await failure(client.documents.create.mutate({ name: "big", markdown: "a".repeat(5_000) }));
       expect(message).toBe("The request body is over the 4096-byte limit");
-      expect(data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", gatewayCode: "PAYLOAD_TOO_LARGE", httpStatus: 413, details: { limit: 4096 } });
+      expect(data).toMatchObject({
+        code: "PAYLOAD_TOO_LARGE",
+        gatewayCode: "PAYLOAD_TOO_LARGE",
+        httpStatus: 413,
+        details: { limit: 4096 },
+      });
       // Every call of a batch gets the error.
       const batch = await Promise.all([
         failure(client.documents.create.mutate({ name: "one", markdown: "b".repeat(3_000) })),

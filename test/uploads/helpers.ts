@@ -37,7 +37,13 @@ export function sha256Of(size: number, seed: number): string {
 }
 
 /** Writes the bytes to `path` and returns a file-backed File (the test process never holds them). */
-export async function testFile(path: string, size: number, seed: number, name = "upload.bin", type = "application/octet-stream"): Promise<File> {
+export async function testFile(
+  path: string,
+  size: number,
+  seed: number,
+  name = "upload.bin",
+  type = "application/octet-stream",
+): Promise<File> {
   await pipeline(Readable.from(deterministicBytes(size, seed)), createWriteStream(path));
   return new File([await openAsBlob(path)], name, { type });
 }
@@ -48,7 +54,8 @@ export function graphqlUploadForm(file: Blob, filename: string, variables: { nam
   form.append(
     "operations",
     JSON.stringify({
-      query: "mutation ($file: Upload!, $name: String, $folderId: ID) { uploadFile(file: $file, name: $name, folderId: $folderId) { id name size mimeType } }",
+      query:
+        "mutation ($file: Upload!, $name: String, $folderId: ID) { uploadFile(file: $file, name: $name, folderId: $folderId) { id name size mimeType } }",
       variables: { file: null, ...variables },
     }),
   );
@@ -59,10 +66,18 @@ export function graphqlUploadForm(file: Blob, filename: string, variables: { nam
 
 export interface GraphQLAnswer {
   status: number;
-  body: { data?: { uploadFile: { id: string; name: string; size: number; mimeType: string } } | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  body: {
+    data?: { uploadFile: { id: string; name: string; size: number; mimeType: string } } | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  };
 }
 
-export async function postGraphQL(url: string, token: string | null, body: BodyInit, headers: Record<string, string> = {}): Promise<GraphQLAnswer> {
+export async function postGraphQL(
+  url: string,
+  token: string | null,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+): Promise<GraphQLAnswer> {
   const response = await fetch(`${url}/graphql`, {
     method: "POST",
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "apollo-require-preflight": "true", ...headers },
@@ -93,7 +108,10 @@ export function streamedGraphQLUpload(size: number, seed: number): { body: Reada
     yield* deterministicBytes(size, seed);
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
   }
-  return { body: Readable.toWeb(Readable.from(parts())) as ReadableStream<Uint8Array>, contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Readable.toWeb(Readable.from(parts())) as ReadableStream<Uint8Array>,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** Upload temp dirs (src/uploads) left in `dir`. */

@@ -99,7 +99,10 @@ it("50 MB through GraphQL and through tRPC: byte for byte upstream, gateway RSS 
   );
   expect(growth).toBeLessThan(MAX_GROWTH);
 
-  const received = sandbox.requestsTo("/drive/v1/files", "POST").slice(-2).map((r) => (r.body as { file: { size: number; sha256: string } }).file);
+  const received = sandbox
+    .requestsTo("/drive/v1/files", "POST")
+    .slice(-2)
+    .map((r) => (r.body as { file: { size: number; sha256: string } }).file);
   expect(received).toEqual([
     expect.objectContaining({ size: FILE_BYTES, sha256: sha256Of(FILE_BYTES, 3) }),
     expect.objectContaining({ size: FILE_BYTES, sha256: sha256Of(FILE_BYTES, 4) }),

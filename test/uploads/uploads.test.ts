@@ -182,50 +182,53 @@ describe("before and around the body", () => {
     expect(sandbox.countRequests("/drive/v1/files")).toBe(0);
   });
 
-  it.each(["graphql", "trpc/files.upload"])("/%s refuses an API key before reading the file: the answer comes while the client is still sending", async (path) => {
-    const key = await gateway.key();
-    const upload = streamedGraphQLUpload(40 * MiB, 14);
-    const reader = upload.body.getReader();
-    let sent = 0;
-    let stalled = false;
-    // Sends 1 MiB, then nothing more until the test ends: a gateway that spooled first would never answer.
-    const release = new AbortController();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(c) {
-        if (sent >= MiB) {
-          stalled = true;
-          await new Promise((resolve) => release.signal.addEventListener("abort", resolve, { once: true }));
-          return c.close();
-        }
-        const { value } = await reader.read();
-        sent += value!.byteLength;
-        c.enqueue(value!);
-      },
-    });
-    try {
-      const response = await fetch(`${gateway.url}/${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": upload.contentType, "apollo-require-preflight": "true" },
-        body,
-        duplex: "half",
-        // A gateway that waits for the body never answers: fail with a clear abort, not a hang.
-        signal: AbortSignal.timeout(15_000),
-      } as RequestInit);
-      expect(response.status).toBe(403);
-      const text = await response.text();
-      expect(text).toContain("FORBIDDEN");
-      expect(text).toMatch(/access token/);
-      expect(await leftoverUploads(spoolDir)).toEqual([]);
-      // The body was still open: only an answer given before reading it could arrive.
-      expect(stalled).toBe(true);
-    } finally {
-      release.abort();
-    }
-    expect(sandbox.countRequests("/drive/v1/files")).toBe(0);
-  });
+  it.each(["graphql", "trpc/files.upload"])(
+    "/%s refuses an API key before reading the file: the answer comes while the client is still sending",
+    async (path) => {
+      const key = await gateway.key();
+      const upload = streamedGraphQLUpload(40 * MiB, 14);
+      const reader = upload.body.getReader();
+      let sent = 0;
+      let stalled = false;
+      // Sends 1 MiB, then nothing more until the test ends: a gateway that spooled first would never answer.
+      const release = new AbortController();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          if (sent >= MiB) {
+            stalled = true;
+            await new Promise((resolve) => release.signal.addEventListener("abort", resolve, { once: true }));
+            return c.close();
+          }
+          const { value } = await reader.read();
+          sent += value!.byteLength;
+          c.enqueue(value!);
+        },
+      });
+      try {
+        const response = await fetch(`${gateway.url}/${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": upload.contentType, "apollo-require-preflight": "true" },
+          body,
+          duplex: "half",
+          // A gateway that waits for the body never answers: fail with a clear abort, not a hang.
+          signal: AbortSignal.timeout(15_000),
+        } as RequestInit);
+        expect(response.status).toBe(403);
+        const text = await response.text();
+        expect(text).toContain("FORBIDDEN");
+        expect(text).toMatch(/access token/);
+        expect(await leftoverUploads(spoolDir)).toEqual([]);
+        // The body was still open: only an answer given before reading it could arrive.
+        expect(stalled).toBe(true);
+      } finally {
+        release.abort();
+      }
+      expect(sandbox.countRequests("/drive/v1/files")).toBe(0);
+    },
+  );
 
   it("a malformed multipart body → 400 BAD_USER_INPUT", async () => {
-    const { status, body } = await postGraphQL(gateway.url, token, "--nope\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n{", {
+    const { status, body } = await postGraphQL(gateway.url, token, '--nope\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{', {
       "content-type": "multipart/form-data; boundary=nope",
     });
     expect(status).toBe(400);
@@ -277,7 +280,11 @@ describe("before and around the body", () => {
   it("multipart to another tRPC procedure is not an upload: normal body limit, no spooling", async () => {
     const form = new FormData();
     form.append("file", await testFile(join(work, "other.bin"), 4 * MiB, 13), "other.bin");
-    const response = await fetch(`${gateway.url}/trpc/documents.create`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    const response = await fetch(`${gateway.url}/trpc/documents.create`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(response.status).toBe(413);
   });
 });

@@ -27,11 +27,7 @@ export function escapeText(text: string): string {
 export function escapeLineStarts(markdown: string): string {
   return markdown
     .split("\n")
-    .map((line) =>
-      line
-        .replace(/^(\d{1,9})([.)])/, "$1\\$2")
-        .replace(/^([#=+-])/, "\\$1"),
-    )
+    .map((line) => line.replace(/^(\d{1,9})([.)])/, "$1\\$2").replace(/^([#=+-])/, "\\$1"))
     .join("\n");
 }
 

@@ -14,13 +14,15 @@ interface Block {
 const INLINE = new Set(["a", "strong", "b", "em", "i", "s", "del", "strike", "u", "code", "sup", "sub", "br", "img", "span"]);
 const isInline = (node: HtmlNode): boolean => typeof node === "string" || INLINE.has(node.tag);
 
-const inline = (nodes: readonly HtmlNode[], context: InlineContext = "paragraph"): string =>
-  new InlineWriter(context).write(nodes).trim();
+const inline = (nodes: readonly HtmlNode[], context: InlineContext = "paragraph"): string => new InlineWriter(context).write(nodes).trim();
 
 /** Leading whitespace of a paragraph would be dropped or start a code block: kept as character references. */
 function paragraphText(nodes: readonly HtmlNode[]): string {
   const writer = new InlineWriter("paragraph");
-  let text = writer.write(nodes).replace(/(\\\n)+$/, "").trimEnd();
+  let text = writer
+    .write(nodes)
+    .replace(/(\\\n)+$/, "")
+    .trimEnd();
   text = text.replace(/^[ \t]+/, (ws) => ws.replace(/ /g, "&#32;").replace(/\t/g, "&#9;"));
   return escapeLineStarts(text.replace(/\n[ \t]+/g, "\n"));
 }
@@ -38,7 +40,8 @@ function join(list: readonly Block[]): string {
   let out = "";
   list.forEach((block, i) => {
     const previous = list[i - 1];
-    if (previous) out += previous.kind === block.kind && (block.kind === "bullets" || block.kind === "numbers") ? "\n\n<!-- -->\n\n" : "\n\n";
+    if (previous)
+      out += previous.kind === block.kind && (block.kind === "bullets" || block.kind === "numbers") ? "\n\n<!-- -->\n\n" : "\n\n";
     out += block.markdown;
   });
   return out ? `${out}\n` : "";
@@ -130,7 +133,8 @@ function itemContent(nodes: readonly HtmlNode[]): string {
   const parts = blocks(nodes);
   let out = "";
   parts.forEach((part, i) => {
-    if (i > 0) out += part.kind === "bullets" || part.kind === "numbers" ? (parts[i - 1]!.kind === part.kind ? "\n\n<!-- -->\n\n" : "\n") : "\n\n";
+    if (i > 0)
+      out += part.kind === "bullets" || part.kind === "numbers" ? (parts[i - 1]!.kind === part.kind ? "\n\n<!-- -->\n\n" : "\n") : "\n\n";
     out += part.markdown;
   });
   return out;
@@ -179,7 +183,11 @@ function table(element: HtmlElement): Block[] {
       const across = span(cell.attrs["colspan"]);
       const down = span(cell.attrs["rowspan"]);
       for (let dr = 0; dr < down && r + dr < rows.length; dr++) {
-        for (let dc = 0; dc < across; dc++) grid[r + dr]![c + dc] = dr === 0 && dc === 0 ? { text: cellText(cell.children, cell.tag === "th"), header: cell.tag === "th" } : { text: "", header: false };
+        for (let dc = 0; dc < across; dc++)
+          grid[r + dr]![c + dc] =
+            dr === 0 && dc === 0
+              ? { text: cellText(cell.children, cell.tag === "th"), header: cell.tag === "th" }
+              : { text: "", header: false };
       }
       c += across;
     }

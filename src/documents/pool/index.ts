@@ -64,14 +64,7 @@ export interface RenderPoolOptions {
 }
 
 export type RenderPoolEvent =
-  | "rejected"
-  | "queue-timeout"
-  | "cancelled-queued"
-  | "cancelled-running"
-  | "timeout"
-  | "out-of-memory"
-  | "worker-failed"
-  | "recycled";
+  "rejected" | "queue-timeout" | "cancelled-queued" | "cancelled-running" | "timeout" | "out-of-memory" | "worker-failed" | "recycled";
 
 type JobResult = RenderedDocument | ExtractedDocument;
 
@@ -177,7 +170,9 @@ export class RenderPool implements DocumentRenderer {
   extract(docx: Uint8Array, options: RenderCallOptions = {}): Promise<ExtractedDocument> {
     if (docx.byteLength > DOCX_UPLOAD_LIMIT_BYTES) {
       return Promise.reject(
-        new GatewayError("PAYLOAD_TOO_LARGE", `The .docx is larger than ${DOCX_UPLOAD_LIMIT_BYTES} bytes`, { details: { limit: DOCX_UPLOAD_LIMIT_BYTES } }),
+        new GatewayError("PAYLOAD_TOO_LARGE", `The .docx is larger than ${DOCX_UPLOAD_LIMIT_BYTES} bytes`, {
+          details: { limit: DOCX_UPLOAD_LIMIT_BYTES },
+        }),
       );
     }
     // The worker gets a copy of its own (transferred, not copied again): the caller keeps its bytes.
@@ -374,10 +369,18 @@ export class RenderPool implements DocumentRenderer {
       slot.bloated ||= message.heapMb > this.recycleHeapMb;
       if (message.ok) {
         this.counts.completed++;
-        this.settle(job, message.kind === "render" ? { docx: new Uint8Array(message.docx), text: message.text } : { text: message.text, markdown: message.markdown });
+        this.settle(
+          job,
+          message.kind === "render"
+            ? { docx: new Uint8Array(message.docx), text: message.text }
+            : { text: message.text, markdown: message.markdown },
+        );
       } else if (message.code) {
         // The worker refused the input (an upload that is not a .docx, or too big once opened).
-        this.settle(job, new GatewayError(message.code, message.message, message.details === undefined ? {} : { details: message.details }));
+        this.settle(
+          job,
+          new GatewayError(message.code, message.message, message.details === undefined ? {} : { details: message.details }),
+        );
       } else {
         const what = job.request.kind === "render" ? "Rendering" : "Reading the .docx";
         this.settle(job, new GatewayError("INTERNAL", `${what} failed`, { cause: new Error(message.message) }));
@@ -410,10 +413,14 @@ export class RenderPool implements DocumentRenderer {
           this.event("out-of-memory");
           this.settle(
             job,
-            new GatewayError("PAYLOAD_TOO_LARGE", `${doing(job)} needs more than the ${this.maxHeapMb} MB a render may use; send a smaller or simpler document`, {
-              details: { reason: "render_memory", limitMb: this.maxHeapMb },
-              cause: error,
-            }),
+            new GatewayError(
+              "PAYLOAD_TOO_LARGE",
+              `${doing(job)} needs more than the ${this.maxHeapMb} MB a render may use; send a smaller or simpler document`,
+              {
+                details: { reason: "render_memory", limitMb: this.maxHeapMb },
+                cause: error,
+              },
+            ),
           );
         } else {
           this.event("worker-failed");
@@ -429,7 +436,10 @@ export class RenderPool implements DocumentRenderer {
       const job = slot.job;
       if (job) {
         this.finish(slot);
-        this.settle(job, new GatewayError("INTERNAL", "A render worker failed", { cause: new Error(`render worker exited with code ${code}`) }));
+        this.settle(
+          job,
+          new GatewayError("INTERNAL", "A render worker failed", { cause: new Error(`render worker exited with code ${code}`) }),
+        );
       }
       this.event("worker-failed");
       this.replace(slot);

@@ -107,22 +107,30 @@ export function plainTable(table: PlainTableInput): FileChild {
     (opens[flags === 0 ? 0 : 1]![alignment ?? ""] ??= `<w:p>${paragraphProperties(alignment)}${textRunOpenXml(flags)}`);
   const textClose = `${TEXT_RUN_CLOSE_XML}</w:p>`;
   // One row's parts, reused: a row becomes one string, and no array grows with the whole table.
+  // Written by index and never shortened (setting length to 0 would free its store each row);
+  // slots past the row's last part are emptied before the join.
   const parts: string[] = [];
   table.rows.forEach((cells, r) => {
     if (cells.length === 0) return;
     const flags = r === 0 ? BOLD : 0;
-    parts.length = 0;
-    parts.push(r === 0 ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
+    let n = 0;
+    parts[n++] = r === 0 ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>";
     // Past Word's column limit, the last column holds the rest, a paragraph each (foldColumns).
     for (let j = 0; j < cells.length; j++) {
-      if (j < MAX_TABLE_COLUMNS) parts.push(cellOpen);
+      if (j < MAX_TABLE_COLUMNS) parts[n++] = cellOpen;
       const text = cells[j]!;
       const alignment = table.aligns[j];
-      if (text && !text.includes("\t")) parts.push(paragraphOpen(alignment, flags), escapeXml(text), textClose);
-      else parts.push(cellParagraph(alignment, text ? textRunXml(text, flags) : ""));
-      if (j < MAX_TABLE_COLUMNS - 1 || j === cells.length - 1) parts.push("</w:tc>");
+      if (text && !text.includes("\t")) {
+        parts[n++] = paragraphOpen(alignment, flags);
+        parts[n++] = escapeXml(text);
+        parts[n++] = textClose;
+      } else {
+        parts[n++] = cellParagraph(alignment, text ? textRunXml(text, flags) : "");
+      }
+      if (j < MAX_TABLE_COLUMNS - 1 || j === cells.length - 1) parts[n++] = "</w:tc>";
     }
-    parts.push("</w:tr>");
+    parts[n++] = "</w:tr>";
+    for (let k = n; k < parts.length; k++) parts[k] = "";
     chunks.push(parts.join(""));
   });
   return new RawTable(chunks);

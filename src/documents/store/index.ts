@@ -55,7 +55,9 @@ export async function openStore(
 ): Promise<Store> {
   // A store that cannot be opened is a configuration problem: say which variable to look at.
   const failed = (variable: string, error: unknown) =>
-    new ConfigError(`${variable}: the store could not be opened: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    new ConfigError(`${variable}: the store could not be opened: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   if (config.DATABASE_URL) {
     if (options.create === false) await requirePostgresTables(config.DATABASE_URL, failed);
     const { openPostgresStore } = await import("./postgres.ts");

@@ -132,7 +132,6 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   revokedAt: row.revoked_at,
 });
 
-
 /** The pool's settings (PG_* variables, docs/deploy.md#postgresql). */
 export interface PostgresSettings {
   poolMax: number;
@@ -161,9 +160,22 @@ export const defaultPostgresSettings: PostgresSettings = {
 
 /** Connection-level failures (network, PostgreSQL restarting or refusing, pool timeout), as opposed to a bad statement. */
 const unavailableCodes = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH",
-  "08000", "08001", "08003", "08004", "08006", // connection exceptions
-  "57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006", // connection exceptions
+  "57P01",
+  "57P02",
+  "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
   "53300", // too_many_connections
 ]);
 
@@ -175,7 +187,8 @@ function asUnavailable(error: unknown): unknown {
   if (error instanceof GatewayError || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   const connectionLevel =
-    (typeof code === "string" && unavailableCodes.has(code)) || /timeout exceeded when trying to connect|Connection terminated/i.test(error.message);
+    (typeof code === "string" && unavailableCodes.has(code)) ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(error.message);
   return connectionLevel
     ? new GatewayError("SERVICE_UNAVAILABLE", "The document store is unavailable; retry shortly", { retryAfter: 1, cause: error })
     : error;
@@ -406,7 +419,10 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
       const { rows } = await pool.query<DocumentRow>(
         options?.includeDeleted
           ? prepared("get_any_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`, [ownerId, id])
-          : prepared("get_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [ownerId, id]),
+          : prepared("get_document", `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [
+              ownerId,
+              id,
+            ]),
       );
       const row = rows[0];
       return row ? toDocument(row) : null;
@@ -432,7 +448,10 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
 
     async readContent(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
-        prepared("read_content", `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [ownerId, id]),
+        prepared("read_content", `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [
+          ownerId,
+          id,
+        ]),
       );
       const row = rows[0];
       return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
@@ -608,7 +627,13 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
       const row = rows[0];
       if (!row) return null;
       return {
-        share: { id: row.share_id, documentId: row.id, ownerId: row.owner_id, createdAt: row.share_created_at, expiresAt: row.share_expires_at },
+        share: {
+          id: row.share_id,
+          documentId: row.id,
+          ownerId: row.owner_id,
+          createdAt: row.share_created_at,
+          expiresAt: row.share_expires_at,
+        },
         document: toDocument(row),
       };
     },
@@ -705,9 +730,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (client) => {
     // A migration may take longer than PG_STATEMENT_TIMEOUT_MS (an index on a large table).
     await client.query(`SET LOCAL statement_timeout = 0`);
-    await client.query(
-      `SELECT pg_advisory_xact_lock(hashtext('workspace-gateway:schema_migrations:' || coalesce(current_schema(), '')))`,
-    );
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('workspace-gateway:schema_migrations:' || coalesce(current_schema(), '')))`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (
          version integer PRIMARY KEY,

@@ -101,9 +101,7 @@ export function openSqliteStore(dataDir: string): Store {
          document_id = excluded.document_id, created_at = excluded.created_at
        WHERE idempotency.created_at < ?`,
     ),
-    findIdempotency: db.prepare(
-      `SELECT document_id, fingerprint FROM idempotency WHERE owner_id = ? AND key = ? AND created_at >= ?`,
-    ),
+    findIdempotency: db.prepare(`SELECT document_id, fingerprint FROM idempotency WHERE owner_id = ? AND key = ? AND created_at >= ?`),
     getDocument: db.prepare(`SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
     getAnyDocument: db.prepare(`SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = ? AND id = ?`),
     readText: db.prepare(`SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
@@ -196,8 +194,7 @@ export function openSqliteStore(dataDir: string): Store {
   const create = db.transaction((doc: NewDocument, claim: IdempotencyClaim | undefined): CreateResult => {
     if (claim) {
       const hit = stmt.findIdempotency.get(doc.ownerId, claim.key, claim.notBefore) as
-        | { document_id: string; fingerprint: string }
-        | undefined;
+        { document_id: string; fingerprint: string } | undefined;
       if (hit) {
         const existing = stmt.getAnyDocument.get(doc.ownerId, hit.document_id) as DocumentRow | undefined;
         if (existing) return { document: toDocument(existing), replayed: true, fingerprint: hit.fingerprint };
@@ -271,7 +268,13 @@ export function openSqliteStore(dataDir: string): Store {
   });
 
   /** A version of a live document: the current one from the document row, an earlier one from its history. */
-  function version<T>(ownerId: string, id: string, n: number, fromCurrent: (document: DocumentRecord) => T, fromHistory: (document: DocumentRecord) => T | null): T | null {
+  function version<T>(
+    ownerId: string,
+    id: string,
+    n: number,
+    fromCurrent: (document: DocumentRecord) => T,
+    fromHistory: (document: DocumentRecord) => T | null,
+  ): T | null {
     const document = liveDocument(ownerId, id);
     if (!document || n < 1 || n > document.version) return null;
     return n === document.version ? fromCurrent(document) : fromHistory(document);
@@ -283,9 +286,7 @@ export function openSqliteStore(dataDir: string): Store {
       return create.immediate(doc, idempotency);
     },
     async findIdempotent(ownerId, key, notBefore): Promise<IdempotencyHit | null> {
-      const row = stmt.findIdempotency.get(ownerId, key, notBefore) as
-        | { document_id: string; fingerprint: string }
-        | undefined;
+      const row = stmt.findIdempotency.get(ownerId, key, notBefore) as { document_id: string; fingerprint: string } | undefined;
       return row ? { documentId: row.document_id, fingerprint: row.fingerprint } : null;
     },
     async getDocument(ownerId, id, options) {
@@ -302,8 +303,7 @@ export function openSqliteStore(dataDir: string): Store {
     },
     async readText(ownerId, id, format = "text") {
       const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get(ownerId, id) as
-        | (DocumentRow & { text: string | null })
-        | undefined;
+        (DocumentRow & { text: string | null }) | undefined;
       return row ? { document: toDocument(row), text: row.text } : null;
     },
     async readContent(ownerId, id) {
@@ -398,11 +398,16 @@ export function openSqliteStore(dataDir: string): Store {
     },
     async findShare(tokenHash, now) {
       const row = stmt.findShare.get(tokenHash, now) as
-        | (DocumentRow & { share_id: string; share_created_at: string; share_expires_at: string })
-        | undefined;
+        (DocumentRow & { share_id: string; share_created_at: string; share_expires_at: string }) | undefined;
       if (!row) return null;
       return {
-        share: { id: row.share_id, documentId: row.id, ownerId: row.owner_id, createdAt: row.share_created_at, expiresAt: row.share_expires_at },
+        share: {
+          id: row.share_id,
+          documentId: row.id,
+          ownerId: row.owner_id,
+          createdAt: row.share_created_at,
+          expiresAt: row.share_expires_at,
+        },
         document: toDocument(row),
       };
     },
@@ -443,9 +448,7 @@ const listParams = (query: ListQuery) => ({
 
 function migrate(db: Database.Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
-  const applied = new Set(
-    (db.prepare(`SELECT version FROM schema_migrations`).all() as { version: number }[]).map((r) => r.version),
-  );
+  const applied = new Set((db.prepare(`SELECT version FROM schema_migrations`).all() as { version: number }[]).map((r) => r.version));
   sqliteMigrations.forEach((sql, index) => {
     const version = index + 1;
     if (applied.has(version)) return;

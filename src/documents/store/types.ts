@@ -56,9 +56,7 @@ export interface DocumentChange {
 
 /** The outcome of a conditional write: done, no such (live) document, or a stale expectedVersion. */
 export type ChangeResult =
-  | { ok: true; document: DocumentRecord }
-  | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "conflict"; current: number };
+  { ok: true; document: DocumentRecord } | { ok: false; reason: "not_found" } | { ok: false; reason: "conflict"; current: number };
 
 /** One version in a document's history (the current one included). */
 export interface VersionRecord {
@@ -175,7 +173,11 @@ export interface VersionStore {
     version: number,
     format?: TextFormat,
   ): Promise<{ document: DocumentRecord; version: VersionRecord; text: string | null } | null>;
-  readVersionContent(ownerId: string, id: string, version: number): Promise<{ document: DocumentRecord; version: VersionRecord; docx: Uint8Array } | null>;
+  readVersionContent(
+    ownerId: string,
+    id: string,
+    version: number,
+  ): Promise<{ document: DocumentRecord; version: VersionRecord; docx: Uint8Array } | null>;
   /** The whole content of a version (to restore it). */
   readVersionData(ownerId: string, id: string, version: number): Promise<DocumentContent | null>;
   /**

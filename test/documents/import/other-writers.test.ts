@@ -50,7 +50,15 @@ describe.skipIf(!soffice)("a .docx written by LibreOffice", () => {
     await writeFile(join(dir, "report.html"), html);
     await run(
       soffice!,
-      [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", "docx:MS Word 2007 XML", "--outdir", dir, join(dir, "report.html")],
+      [
+        `-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`,
+        "--headless",
+        "--convert-to",
+        "docx:MS Word 2007 XML",
+        "--outdir",
+        dir,
+        join(dir, "report.html"),
+      ],
       { timeout: 120_000 },
     );
     extracted = await extractDocx(new Uint8Array(await readFile(join(dir, "report.docx"))));

@@ -19,7 +19,9 @@ function listEvents(ctx: RouteContext) {
   const from = queryDateTime(ctx.query, "from");
   const to = queryDateTime(ctx.query, "to");
   if (from !== null && to !== null && from > to) throw new HttpError(400, "from must not be after to");
-  const matches = ctx.store.calendarEvents.filter((e) => (from === null || Date.parse(e.end) > from) && (to === null || Date.parse(e.start) < to));
+  const matches = ctx.store.calendarEvents.filter(
+    (e) => (from === null || Date.parse(e.end) > from) && (to === null || Date.parse(e.start) < to),
+  );
   const page = paginate(matches, {
     sortKey: (e) => e.start,
     direction: "asc",
@@ -52,4 +54,7 @@ function createBooking(ctx: RouteContext) {
   return json(201, booking);
 }
 
-export const calendarRoutes: Route[] = [route("GET", "/email/v1/calendar/events", listEvents), route("POST", "/email/v1/bookings", createBooking)];
+export const calendarRoutes: Route[] = [
+  route("GET", "/email/v1/calendar/events", listEvents),
+  route("POST", "/email/v1/bookings", createBooking),
+];

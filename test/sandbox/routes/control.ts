@@ -38,7 +38,9 @@ export function controlRoutes(deps: ControlDeps): Route[] {
       return faultList();
     }),
     // ?path=<prefix>&method=<METHOD> filter.
-    route("GET", "/__sandbox/requests", (ctx) => json(200, { data: deps.recorder.filter(ctx.query.get("path") ?? undefined, ctx.query.get("method") ?? undefined) })),
+    route("GET", "/__sandbox/requests", (ctx) =>
+      json(200, { data: deps.recorder.filter(ctx.query.get("path") ?? undefined, ctx.query.get("method") ?? undefined) }),
+    ),
     route("DELETE", "/__sandbox/requests", () => {
       deps.recorder.clear();
       return json(200, { data: [] });

@@ -31,7 +31,16 @@ function upload(ctx: RouteContext): Reply {
   const now = new Date().toISOString();
   const id = store.newId("file");
   const mimeType = part.contentType && part.contentType !== "application/octet-stream" ? part.contentType : mimeTypeFor(name);
-  const file: DriveFile = { id, name, mimeType, size: part.size, createdAt: now, modifiedAt: now, ...(folderId ? { parentId: folderId } : {}), webUrl: webUrlFor(id) };
+  const file: DriveFile = {
+    id,
+    name,
+    mimeType,
+    size: part.size,
+    createdAt: now,
+    modifiedAt: now,
+    ...(folderId ? { parentId: folderId } : {}),
+    webUrl: webUrlFor(id),
+  };
   store.files.set(id, { file, sha256: part.sha256, source: { kind: "path", path: part.tempPath } });
   store.keptUploads.add(part.tempPath);
   return json(201, file);
@@ -80,7 +89,8 @@ function search(ctx: RouteContext): Reply {
 function share(ctx: RouteContext): Reply {
   const input = parseWith(shareSchema, jsonBody(ctx.body));
   if (!ctx.store.files.has(input.fileId)) throw notFound(`file ${input.fileId}`);
-  if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= Date.now()) throw new HttpError(400, "expiresAt: must be in the future");
+  if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= Date.now())
+    throw new HttpError(400, "expiresAt: must be in the future");
   const id = ctx.store.newId("shr");
   const result: Share = {
     id,

@@ -91,7 +91,12 @@ function getThread(ctx: RouteContext) {
 /** The deterministic "generated" draft body: it always quotes the instructions it was given. */
 export function generateDraftBody(store: SandboxStore, instructions: string, threadId?: string): string {
   const thread = threadId ? store.threads.get(threadId) : undefined;
-  const last = threadId ? store.messages.filter((m) => m.threadId === threadId && m.from.email !== store.seed.owner.email).sort(byOldest((m) => m.receivedAt)).pop() : undefined;
+  const last = threadId
+    ? store.messages
+        .filter((m) => m.threadId === threadId && m.from.email !== store.seed.owner.email)
+        .sort(byOldest((m) => m.receivedAt))
+        .pop()
+    : undefined;
   const greet = last?.from.name?.split(" ")[0] ?? "there";
   const about = thread ? ` about "${thread.subject}"` : "";
   const text = instructions.trim().replace(/[.!?]*$/, ".");

@@ -12,7 +12,10 @@ const chatSchema = z.object({ sessionId: nonEmpty.optional(), message: nonEmpty 
 
 /** Top 5 documents by word hits (title hits count three times); ties by title. */
 export function searchCorpus(docs: readonly SearchDocument[], text: string, sources?: readonly SearchSource[]): Citation[] {
-  const words = text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
   return docs
     .filter((d) => !sources || sources.length === 0 || sources.includes(d.source))
     .map((d) => {

@@ -43,7 +43,11 @@ export function answerDataQuery(tenant: string, invoices: readonly Invoice[], qu
       { name: "total", type: "number" },
     ],
     rows,
-    answer: `${tenant} has ${invoices.length} invoices totalling ${total.toFixed(2)} ${invoices[0]?.currency ?? ""} across ${rows.length} ${byCustomer ? "customers" : "statuses"}.`.replace(" .", "."),
+    answer:
+      `${tenant} has ${invoices.length} invoices totalling ${total.toFixed(2)} ${invoices[0]?.currency ?? ""} across ${rows.length} ${byCustomer ? "customers" : "statuses"}.`.replace(
+        " .",
+        ".",
+      ),
   };
 }
 
@@ -56,10 +60,17 @@ function dataQuery(ctx: RouteContext) {
 function invoices(ctx: RouteContext) {
   const state = tenantState(ctx);
   const status = ctx.query.get("status") ?? "";
-  if (status && !INVOICE_STATUSES.includes(status as InvoiceStatus)) throw new HttpError(400, `status must be one of ${INVOICE_STATUSES.join(", ")}`);
+  if (status && !INVOICE_STATUSES.includes(status as InvoiceStatus))
+    throw new HttpError(400, `status must be one of ${INVOICE_STATUSES.join(", ")}`);
   const page = paginate(
     state.invoices.filter((i) => !status || i.status === status),
-    { sortKey: (i) => i.issuedAt, direction: "desc", cursor: ctx.query.get("cursor"), limit: parseLimit(ctx.query.get("limit")), filter: JSON.stringify(["invoices", status]) },
+    {
+      sortKey: (i) => i.issuedAt,
+      direction: "desc",
+      cursor: ctx.query.get("cursor"),
+      limit: parseLimit(ctx.query.get("limit")),
+      filter: JSON.stringify(["invoices", status]),
+    },
   );
   return json(200, page);
 }
