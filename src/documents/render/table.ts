@@ -51,7 +51,7 @@ const BORDERS = `<w:tblBorders><w:top ${BORDER}/><w:left ${BORDER}/><w:bottom ${
  * child (docx's writer escapes strings but not other values); its toString gives the XML.
  */
 class RawTable extends FileChild {
-  /** The table's XML in chunks (its rows), joined when docx writes it (docx keeps one raw child only). */
+  /** The table's XML in parts, joined when docx writes it (docx keeps one raw child only). */
   constructor(private readonly chunks: readonly string[]) {
     super("w:tbl");
   }
@@ -100,20 +100,20 @@ export interface PlainTableInput {
 export function plainTable(table: PlainTableInput): FileChild {
   const { columnWidth, columns, indent } = table;
   const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
-  const chunks = [tableStart(columnWidth, columns, indent).join("")];
+  // The table's parts in one array sized up front (per row 2, per cell up to 3, per column 2), filled
+  // with "" so that it never grows: a string per part shared by many cells, each cell's own text
+  // escaped. RawTable joins it once, when docx writes the document; no row or cell string is made.
+  const parts = new Array<string>(2 + table.rows.reduce((sum, cells) => sum + 2 + 3 * cells.length + 2 * Math.min(cells.length, MAX_TABLE_COLUMNS), 0)).fill("");
+  let n = 0;
+  parts[n++] = tableStart(columnWidth, columns, indent).join("");
   // A text paragraph's markup before its text, by run flags (body 0, header BOLD) and alignment.
   const opens: Partial<Record<string, string>>[] = [{}, {}];
   const paragraphOpen = (alignment: CellAlignment, flags: number) =>
     (opens[flags === 0 ? 0 : 1]![alignment ?? ""] ??= `<w:p>${paragraphProperties(alignment)}${textRunOpenXml(flags)}`);
   const textClose = `${TEXT_RUN_CLOSE_XML}</w:p>`;
-  // One row's parts, reused: a row becomes one string, and no array grows with the whole table.
-  // Written by index and never shortened (setting length to 0 would free its store each row);
-  // slots past the row's last part are emptied before the join.
-  const parts: string[] = [];
   table.rows.forEach((cells, r) => {
     if (cells.length === 0) return;
     const flags = r === 0 ? BOLD : 0;
-    let n = 0;
     parts[n++] = r === 0 ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>";
     // Past Word's column limit, the last column holds the rest, a paragraph each (foldColumns).
     for (let j = 0; j < cells.length; j++) {
@@ -130,10 +130,8 @@ export function plainTable(table: PlainTableInput): FileChild {
       if (j < MAX_TABLE_COLUMNS - 1 || j === cells.length - 1) parts[n++] = "</w:tc>";
     }
     parts[n++] = "</w:tr>";
-    for (let k = n; k < parts.length; k++) parts[k] = "";
-    chunks.push(parts.join(""));
   });
-  return new RawTable(chunks);
+  return new RawTable(parts);
 }
 
 /** The table as one component, or undefined when a cell holds something other than text runs. */
