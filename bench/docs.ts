@@ -23,7 +23,10 @@ const PREVIOUS_RELEASE = process.env["BENCH_PREVIOUS_REV"] ?? "38f9586";
 async function previousRenderer(into: string): Promise<string | undefined> {
   try {
     await mkdir(into, { recursive: true });
-    execSync(`git archive ${PREVIOUS_RELEASE} src/documents/render | tar -x -C ${JSON.stringify(into)}`, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    execSync(`git archive ${PREVIOUS_RELEASE} src/documents/render | tar -x -C ${JSON.stringify(into)}`, {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     await symlink(join(root, "node_modules"), join(into, "node_modules"));
     return join(into, "src", "documents", "render");
   } catch (error) {
@@ -73,7 +76,9 @@ try {
   }
   const downloadTimes: number[] = [];
   for (let i = 0; i < 20; i++) {
-    const [ms] = await timed(() => fetch(`${gateway.url}/api/v1/documents/${doc.id}/content`, { headers: auth }).then((r) => r.arrayBuffer()));
+    const [ms] = await timed(() =>
+      fetch(`${gateway.url}/api/v1/documents/${doc.id}/content`, { headers: auth }).then((r) => r.arrayBuffer()),
+    );
     downloadTimes.push(ms);
   }
 
@@ -89,10 +94,7 @@ try {
       await new Promise((r) => setTimeout(r, 5));
     }
   };
-  const probes = [
-    probe(`${gateway.url}/healthz`, healthTimes),
-    probe(`${gateway.url}/api/v1/documents/${small.id}`, smallReadTimes, auth),
-  ];
+  const probes = [probe(`${gateway.url}/healthz`, healthTimes), probe(`${gateway.url}/api/v1/documents/${small.id}`, smallReadTimes, auth)];
   const [concurrentMs] = await timed(() => Promise.all([0, 1, 2, 3].map((i) => create(`concurrent ${i}`))));
   busy = false;
   await Promise.all(probes);
@@ -112,16 +114,27 @@ try {
 
   // The wide table in a fresh process, so its memory is its own (peak RSS above the process's start).
   const table = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", "render-table.ts"), "3"], { cwd: root, encoding: "utf8" }).trim().split("\n").pop()!,
+    execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", "render-table.ts"), "3"], { cwd: root, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop()!,
   ) as { chars: number; medianMs: number; peakAboveBaselineMb: number };
 
   // The previous release on the same markdown and the same table, in processes of their own.
   const previousDir = await previousRenderer(join(dir, "previous"));
   const runJson = <T>(script: string, args: string[]): T =>
-    JSON.parse(execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", script), ...args], { cwd: root, encoding: "utf8" }).trim().split("\n").pop()!) as T;
+    JSON.parse(
+      execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", script), ...args], { cwd: root, encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .pop()!,
+    ) as T;
   const compare = previousDir ? runJson<{ currentMs: number; previousMs: number }>("render-compare.ts", [mdFile, previousDir, "5"]) : null;
   // Once, no warm-up: the previous release took ~20 s and over 1 GB on this table.
-  const previousTable = previousDir && !process.env["BENCH_SKIP_PREVIOUS_TABLE"] ? runJson<{ medianMs: number; peakAboveBaselineMb: number }>("render-table.ts", ["1", previousDir, "0"]) : null;
+  const previousTable =
+    previousDir && !process.env["BENCH_SKIP_PREVIOUS_TABLE"]
+      ? runJson<{ medianMs: number; peakAboveBaselineMb: number }>("render-table.ts", ["1", previousDir, "0"])
+      : null;
 
   const createMedian = median(createTimes);
   const results = {

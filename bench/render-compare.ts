@@ -18,7 +18,10 @@ const times = { current: [] as number[], previous: [] as number[] };
 const bytes = { current: 0, previous: 0 };
 // Two warm-up rounds each, then RUNS alternating pairs.
 for (let i = 0; i < runs + 2; i++) {
-  for (const [name, render] of [["current", current], ["previous", previous]] as const) {
+  for (const [name, render] of [
+    ["current", current],
+    ["previous", previous],
+  ] as const) {
     const started = performance.now();
     const { docx } = await render(markdown, { title: "compare" });
     if (i >= 2) times[name].push(performance.now() - started);

@@ -90,12 +90,18 @@ try {
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.code, (counts.get(r.code) ?? 0) + 1);
   const successes = results.filter((r) => r.code === "201").map((r) => r.ms);
-  console.log(`${creates} concurrent ${markdown.length}-character creates (${kind}), RENDER_WORKERS=${process.env["RENDER_WORKERS"] ?? "1"}:`);
+  console.log(
+    `${creates} concurrent ${markdown.length}-character creates (${kind}), RENDER_WORKERS=${process.env["RENDER_WORKERS"] ?? "1"}:`,
+  );
   console.log(`  outcomes              ${[...counts].map(([c, n]) => `${n} × ${c}`).join(", ")}`);
-  console.log(`  Retry-After on 503s   ${[...new Set(results.filter((r) => r.code.startsWith("503")).map((r) => r.retryAfter))].join(", ") || "-"}`);
+  console.log(
+    `  Retry-After on 503s   ${[...new Set(results.filter((r) => r.code.startsWith("503")).map((r) => r.retryAfter))].join(", ") || "-"}`,
+  );
   console.log(`  last success waited   ${successes.length ? fmt(Math.max(...successes)) : "-"}; the burst took ${fmt(burstMs)}`);
   console.log(`  tiny create (4th user) ${tinyResult.code} in ${fmt(tinyResult.ms)}`);
-  console.log(`  /healthz              ${health.length} probes, p50 ${fmt(quantile(health, 0.5))}, p99 ${fmt(quantile(health, 0.99))}, max ${fmt(Math.max(...health))}`);
+  console.log(
+    `  /healthz              ${health.length} probes, p50 ${fmt(quantile(health, 0.5))}, p99 ${fmt(quantile(health, 0.99))}, max ${fmt(Math.max(...health))}`,
+  );
   console.log(`  event-loop delay      ${(await metric("nodejs_eventloop_lag_max_seconds")).join("; ")} (during the burst)`);
   console.log(`  gateway RSS           peak ${peak.toFixed(0)} MB, 5 s after the burst ${settled.toFixed(0)} MB`);
   console.log(`  render events         ${(await metric("gateway_render_events_total{")).join("; ") || "-"}`);

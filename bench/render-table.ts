@@ -15,7 +15,8 @@ const { renderDocument } = (await import(pathToFileURL(`${renderDir}/index.ts`).
 // As bench/render-pressure.ts: a header, the delimiter row and 990 rows, 398,784 characters.
 const row = `|${"a|".repeat(200)}\n`;
 const markdown = `${row}|${"-|".repeat(200)}\n${row.repeat(990)}`;
-const rssMb = (field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync("/proc/self/status", "utf8"))?.[1]) / 1024;
+const rssMb = (field: "VmRSS" | "VmHWM") =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync("/proc/self/status", "utf8"))?.[1]) / 1024;
 
 const baseline = rssMb("VmRSS");
 const times: number[] = [];

@@ -29,7 +29,9 @@ for (let i = 0; i < runs + 3; i++) {
     total.push(t2 - t0);
   }
 }
-console.log(`in-thread, ${markdown.length} chars, median of ${runs}: parse+build ${ms(median(build))}, pack ${ms(median(pack))}, total ${ms(median(total))}`);
+console.log(
+  `in-thread, ${markdown.length} chars, median of ${runs}: parse+build ${ms(median(build))}, pack ${ms(median(pack))}, total ${ms(median(total))}`,
+);
 
 const young = process.env["YOUNG_MB"] ? Number(process.env["YOUNG_MB"]) : undefined;
 const pool = new RenderPool({ size: 1, maxQueue: 4, warmup: 4, ...(young ? { youngGenerationMb: young } : {}) });

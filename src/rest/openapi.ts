@@ -38,13 +38,10 @@ const idParam = z.object({ id: documentIdSchema });
 const versionParams = z.object({ id: documentIdSchema, version: versionNumberSchema });
 const docx = { content: { [DOCX_MEDIA_TYPE]: { schema: z.string().meta({ format: "binary" }) } } };
 const ifMatch = z.object({
-  "if-match": z
-    .string()
-    .optional()
-    .meta({
-      description:
-        'The ETag the change is based on ("v<version>"); another current version is 412 PRECONDITION_FAILED and nothing is written',
-    }),
+  "if-match": z.string().optional().meta({
+    description:
+      'The ETag the change is based on ("v<version>"); another current version is 412 PRECONDITION_FAILED and nothing is written',
+  }),
 });
 /** A .docx upload (import, or new content): multipart/form-data with `file` and optional text fields. */
 const docxUpload = (fields: Record<string, z.ZodType>) => ({
@@ -83,13 +80,9 @@ export function buildOpenApiDocument(version: string): oas31.OpenAPIObject {
           summary: "Render markdown to .docx and store it (scope docs:write)",
           requestParams: {
             header: z.object({
-              "idempotency-key": z
-                .string()
-                .max(255)
-                .optional()
-                .meta({
-                  description: "Reused by the same caller within 24 h: the first 201 again (Idempotent-Replayed: true), whatever the body",
-                }),
+              "idempotency-key": z.string().max(255).optional().meta({
+                description: "Reused by the same caller within 24 h: the first 201 again (Idempotent-Replayed: true), whatever the body",
+              }),
             }),
           },
           requestBody: {

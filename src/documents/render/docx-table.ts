@@ -10,7 +10,8 @@ export function docxTable({ rows, columnWidth, columns, indent }: TableInput): T
   const tableRows: TableRow[] = [];
   for (const row of rows) {
     if (row.cells.length === 0) continue;
-    const paragraph = (p: TableCellInput) => new Paragraph({ children: [...p.children], ...(p.alignment ? { alignment: ALIGNMENTS[p.alignment] } : {}) });
+    const paragraph = (p: TableCellInput) =>
+      new Paragraph({ children: [...p.children], ...(p.alignment ? { alignment: ALIGNMENTS[p.alignment] } : {}) });
     const cells = row.cells.map(
       (cell) =>
         new TableCell({

@@ -110,7 +110,25 @@ const BLOCK_TAGS = new Set([
 ]);
 
 /** Inside a table cell these only separate words (a cell is one paragraph). */
-const CELL_SEPARATORS = new Set([...BLOCK_TAGS, "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "summary", "hr", "pre", "tr", "td", "th"]);
+const CELL_SEPARATORS = new Set([
+  ...BLOCK_TAGS,
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "li",
+  "blockquote",
+  "summary",
+  "hr",
+  "pre",
+  "tr",
+  "td",
+  "th",
+]);
 
 function alignOf(value: string | undefined): ParagraphAlign | undefined {
   switch (value?.trim().toLowerCase()) {
@@ -327,7 +345,11 @@ export class HtmlBlocks {
     } else if (name === "td" || name === "th") {
       if (table.rows.length === 0) table.rows.push({ header: table.inHead, cells: [] });
       const align = alignOf(attribs["align"]);
-      const cell: HtmlCell = { inline: new InlineBuilder(name === "th"), align: align === "both" ? undefined : align, header: name === "th" };
+      const cell: HtmlCell = {
+        inline: new InlineBuilder(name === "th"),
+        align: align === "both" ? undefined : align,
+        header: name === "th",
+      };
       table.rows[table.rows.length - 1]!.cells.push(cell);
       this.cell = cell;
       this.frames.push({ name, kind: "cell" });

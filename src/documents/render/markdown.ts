@@ -41,7 +41,11 @@ function createParser(): MarkdownIt {
   md.use(footnote as unknown as (md: MarkdownIt) => void);
   // GFM tables as one token with their cells' text (./gfm-table.ts). A cell needs no inline token
   // when it would parse to one text token that linkify leaves alone.
-  md.block.ruler.at("table", compactTableRule((content) => PLAIN_INLINE.test(content) && !md.linkify.pretest(content)), { alt: ["paragraph", "reference"] });
+  md.block.ruler.at(
+    "table",
+    compactTableRule((content) => PLAIN_INLINE.test(content) && !md.linkify.pretest(content)),
+    { alt: ["paragraph", "reference"] },
+  );
   md.block.ruler.before("table", "flatten_deep", flattenDeep);
   md.core.ruler.at("inline", inlinePlainFast);
   return md;

@@ -6,7 +6,15 @@
 // for it (test/documents/render/paragraph-xml.test.ts compares the two); one with an image still
 // goes through docx, which owns media. docx is still asked for what it owns: list numbering ids
 // (its Numbering) and hyperlink relationships (the document's Relationships).
-import { ExternalHyperlink, FileChild, type IContext, type IParagraphOptions, type IXmlableObject, type NumberingDefinition, type ParagraphChild } from "docx";
+import {
+  ExternalHyperlink,
+  FileChild,
+  type IContext,
+  type IParagraphOptions,
+  type IXmlableObject,
+  type NumberingDefinition,
+  type ParagraphChild,
+} from "docx";
 import { escapeXml, runXml } from "./runs.ts";
 
 type Numbering = NonNullable<Exclude<IParagraphOptions["numbering"], false>>;
@@ -81,9 +89,11 @@ function properties(options: IParagraphOptions, part: PartContext): string {
   if (style) out += `<w:pStyle w:val="${style}"/>`;
   if (numbering) out += `<w:numPr><w:ilvl w:val="${numbering.level}"/><w:numId w:val="${part.numId(numbering)}"/></w:numPr>`;
   const bottom = options.border?.bottom;
-  if (bottom) out += `<w:pBdr><w:bottom w:val="${bottom.style}" w:color="${bottom.color ?? "auto"}" w:sz="${bottom.size ?? 6}" w:space="${bottom.space ?? 1}"/></w:pBdr>`;
+  if (bottom)
+    out += `<w:pBdr><w:bottom w:val="${bottom.style}" w:color="${bottom.color ?? "auto"}" w:sz="${bottom.size ?? 6}" w:space="${bottom.space ?? 1}"/></w:pBdr>`;
   const indent = options.indent;
-  if (indent) out += `<w:ind${indent.left === undefined ? "" : ` w:left="${indent.left}"`}${indent.hanging === undefined ? "" : ` w:hanging="${indent.hanging}"`}/>`;
+  if (indent)
+    out += `<w:ind${indent.left === undefined ? "" : ` w:left="${indent.left}"`}${indent.hanging === undefined ? "" : ` w:hanging="${indent.hanging}"`}/>`;
   if (options.alignment) out += `<w:jc w:val="${options.alignment}"/>`;
   return out ? `<w:pPr>${out}</w:pPr>` : "";
 }

@@ -174,7 +174,9 @@ export class DocumentBuilder implements BlockSink {
     const body = this.body;
     if (!body) return;
     // A footnote holds paragraphs; a table in one is left out (its cells are rare in notes).
-    const paragraphs = this.blocks.filter((block): block is ParagraphProps => !(block instanceof FileChild)).map((options) => new Paragraph(options));
+    const paragraphs = this.blocks
+      .filter((block): block is ParagraphProps => !(block instanceof FileChild))
+      .map((options) => new Paragraph(options));
     this.footnotes[String(body.id)] = { children: paragraphs.length > 0 ? paragraphs : [new Paragraph({})] };
     this.blocks = body.blocks;
     this.textParts = body.textParts;
@@ -319,7 +321,8 @@ export class DocumentBuilder implements BlockSink {
     });
     if (plain) {
       // The token's rows become the cells' text in place: no object per cell.
-      for (const [at, children] of parsed) rows[Math.floor(at / columns)]![at % columns] = children.length === 0 ? "" : children[0]!.content;
+      for (const [at, children] of parsed)
+        rows[Math.floor(at / columns)]![at % columns] = children.length === 0 ? "" : children[0]!.content;
       this.plainGfmTable(rows, aligns);
       return start + inline.length;
     }
@@ -383,7 +386,6 @@ export class DocumentBuilder implements BlockSink {
     if (input.rows.some((row) => row.cells.length > 0)) this.blocks.push(rawTable(input) ?? docxTable(input));
   }
 }
-
 
 /** What a table cell holds: InlineBuilder's result, or plainCell's. */
 interface CellContent {

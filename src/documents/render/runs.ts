@@ -93,7 +93,8 @@ const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_
   if (flags & STRIKE) children.push({ "w:strike": EMPTY });
   if (codeLink(flags)) children.push({ "w:color": { _attr: { "w:val": HYPERLINK_COLOR } } });
   if (flags & UNDERLINE || codeLink(flags)) children.push({ "w:u": { _attr: { "w:val": "single" } } });
-  if (flags & (SUBSCRIPT | SUPERSCRIPT)) children.push({ "w:vertAlign": { _attr: { "w:val": flags & SUPERSCRIPT ? "superscript" : "subscript" } } });
+  if (flags & (SUBSCRIPT | SUPERSCRIPT))
+    children.push({ "w:vertAlign": { _attr: { "w:val": flags & SUPERSCRIPT ? "superscript" : "subscript" } } });
   return children.length > 0 ? { "w:rPr": children } : undefined;
 });
 
@@ -102,7 +103,8 @@ const runPropertiesXml: string[] = Array.from({ length: FLAG_COMBINATIONS }, (_,
   let out = "";
   const style = runStyle(flags);
   if (style) out += `<w:rStyle w:val="${style}"/>`;
-  if (flags & CODE) out += `<w:rFonts w:ascii="${MONOSPACE_FONT}" w:hAnsi="${MONOSPACE_FONT}" w:eastAsia="${MONOSPACE_FONT}" w:cs="${MONOSPACE_FONT}"/>`;
+  if (flags & CODE)
+    out += `<w:rFonts w:ascii="${MONOSPACE_FONT}" w:hAnsi="${MONOSPACE_FONT}" w:eastAsia="${MONOSPACE_FONT}" w:cs="${MONOSPACE_FONT}"/>`;
   if (flags & BOLD) out += "<w:b/><w:bCs/>";
   if (flags & ITALIC) out += "<w:i/><w:iCs/>";
   if (flags & STRIKE) out += "<w:strike/>";

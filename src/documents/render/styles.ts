@@ -1,6 +1,13 @@
 // Word styles and list numbering shared by every rendered document. Built once per process
 // (per worker thread): each render only passes these frozen option objects to docx.
-import { AlignmentType, LevelFormat, type ILevelsOptions, type INumberingOptions, type IStylesOptions, type NumberingDefinition } from "docx";
+import {
+  AlignmentType,
+  LevelFormat,
+  type ILevelsOptions,
+  type INumberingOptions,
+  type IStylesOptions,
+  type NumberingDefinition,
+} from "docx";
 
 export const MONOSPACE_FONT = "Consolas";
 export const CODE_SHADING_FILL = "F2F2F2";

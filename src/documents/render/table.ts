@@ -103,7 +103,9 @@ export function plainTable(table: PlainTableInput): FileChild {
   // The table's parts in one array sized up front (per row 2, per cell up to 3, per column 2), filled
   // with "" so that it never grows: a string per part shared by many cells, each cell's own text
   // escaped. RawTable joins it once, when docx writes the document; no row or cell string is made.
-  const parts = new Array<string>(2 + table.rows.reduce((sum, cells) => sum + 2 + 3 * cells.length + 2 * Math.min(cells.length, MAX_TABLE_COLUMNS), 0)).fill("");
+  const parts = new Array<string>(
+    2 + table.rows.reduce((sum, cells) => sum + 2 + 3 * cells.length + 2 * Math.min(cells.length, MAX_TABLE_COLUMNS), 0),
+  ).fill("");
   let n = 0;
   parts[n++] = tableStart(columnWidth, columns, indent).join("");
   // A text paragraph's markup before its text, by run flags (body 0, header BOLD) and alignment.

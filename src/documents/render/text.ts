@@ -18,7 +18,8 @@ export function normalizeExtractedText(raw: string): string {
 
 // XML 1.0 cannot carry C0 controls other than tab/LF/CR, U+FFFE/U+FFFF or lone surrogates; a
 // document containing one would not open. They are replaced by U+FFFD, as markdown-it does for NUL.
-const NOT_XML_SOURCE = "[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]";
+const NOT_XML_SOURCE =
+  "[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]";
 const NOT_XML = new RegExp(NOT_XML_SOURCE);
 const NOT_XML_ALL = new RegExp(NOT_XML_SOURCE, "g");
 

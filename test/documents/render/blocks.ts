@@ -52,7 +52,11 @@ export class TextCollector {
         space = true;
         continue;
       }
-      if (space && previous) push(previous.filter((f) => flags.includes(f)), " ");
+      if (space && previous)
+        push(
+          previous.filter((f) => flags.includes(f)),
+          " ",
+        );
       space = false;
       push(flags, ch);
       previous = flags;

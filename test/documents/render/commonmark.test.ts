@@ -57,7 +57,8 @@ describe("CommonMark spec examples read back from the .docx", () => {
       const { docx } = await renderDocument(tabs(example.markdown), { title: `example ${example.number}` });
       const actual = (await docxBlocks(docx)).map(showBlock);
       if (JSON.stringify(actual) === JSON.stringify(expected)) passing++;
-      else if (!(example.number in KNOWN)) unexpected.push({ example: example.number, section: example.section, markdown: example.markdown, expected, actual });
+      else if (!(example.number in KNOWN))
+        unexpected.push({ example: example.number, section: example.section, markdown: example.markdown, expected, actual });
     }
     console.info(`CommonMark ${tests.length} examples: ${applying} apply, ${passing} pass, ${Object.keys(KNOWN).length} known failures`);
     expect(unexpected).toEqual([]);

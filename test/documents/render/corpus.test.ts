@@ -30,11 +30,14 @@ describe.skipIf(!pandoc)("README corpus: words kept, none added", () => {
       const [ours, reference] = await Promise.all([docxText(pandoc!, docx), readerText(pandoc!, markdown)]);
       return { file: file.slice(file.lastIndexOf("node_modules/") + 13), ...score(words(ours), words(reference)) };
     });
-    const total = scores.reduce((sum, s) => ({ common: sum.common + s.common, ours: sum.ours + s.ours, reference: sum.reference + s.reference }), {
-      common: 0,
-      ours: 0,
-      reference: 0,
-    });
+    const total = scores.reduce(
+      (sum, s) => ({ common: sum.common + s.common, ours: sum.ours + s.ours, reference: sum.reference + s.reference }),
+      {
+        common: 0,
+        ours: 0,
+        reference: 0,
+      },
+    );
     const below = scores.filter((s: Score & { file: string }) => s.precision < 0.99 || s.recall < 0.99);
     // The files below the bar, with the words they gain and lose, are the report when this fails.
     expect(below.map(({ file, precision, recall, extra, missing }) => ({ file, precision, recall, extra, missing }))).toEqual([]);

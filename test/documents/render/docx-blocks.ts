@@ -77,7 +77,8 @@ export async function docxBlocks(docx: Uint8Array): Promise<Block[]> {
   const counters = new Map<string, number>();
   const blocks: Block[] = [];
 
-  let paragraph: { style: string; numId?: string; ilvl?: string; indent?: number; rule: boolean; text: TextCollector; inCell: boolean } | undefined;
+  let paragraph:
+    { style: string; numId?: string; ilvl?: string; indent?: number; rule: boolean; text: TextCollector; inCell: boolean } | undefined;
   let run: string[] = [];
   let link: string | undefined;
   let inText = false;
@@ -122,7 +123,8 @@ export async function docxBlocks(docx: Uint8Array): Promise<Block[]> {
         else if (name === "w:ind" && a["w:left"] !== undefined) paragraph.indent = Number(a["w:left"]);
         else if (name === "w:pBdr") paragraph.rule = true;
         // docx writes a URL's #fragment as w:anchor beside the relationship's target, as Word does.
-        else if (name === "w:hyperlink") link = a["r:id"] ? `a<${rels.get(a["r:id"]) ?? ""}${a["w:anchor"] ? `#${a["w:anchor"]}` : ""}>` : undefined;
+        else if (name === "w:hyperlink")
+          link = a["r:id"] ? `a<${rels.get(a["r:id"]) ?? ""}${a["w:anchor"] ? `#${a["w:anchor"]}` : ""}>` : undefined;
         else if (name === "w:r") run = link ? [link] : [];
         else if (name === "w:rPr") inRunProperties = true;
         else if (inRunProperties && name === "w:b") run.push("b");

@@ -33,7 +33,12 @@ function compactTables(markdown: string) {
       const columns = meta.aligns.length;
       // The inline tokens after the table hold exactly the cells listed in meta.inline.
       meta.inline.forEach((at, k) => expect(tokens[i + 1 + k]!.content).toBe(meta.rows[Math.floor(at / columns)]![at % columns]));
-      return { aligns: meta.aligns, rows: meta.rows, lines: token.map as [number, number], inline: tokens.slice(i + 1, i + 1 + meta.inline.length) };
+      return {
+        aligns: meta.aligns,
+        rows: meta.rows,
+        lines: token.map as [number, number],
+        inline: tokens.slice(i + 1, i + 1 + meta.inline.length),
+      };
     });
 }
 

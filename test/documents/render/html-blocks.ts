@@ -8,8 +8,47 @@ import { TextCollector, type Block } from "./blocks.ts";
 const HIDDEN = new Set(["script", "style", "template", "title", "textarea", "noscript"]);
 const LEAVES = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "td", "th"]);
 /** Block elements that only end the paragraph before them (their content is paragraphs of its own). */
-const BOUNDARIES = new Set(["div", "center", "section", "article", "aside", "header", "footer", "main", "nav", "figure", "figcaption", "details", "summary", "dl", "dt", "dd", "address", "hgroup", "fieldset", "form", "caption", "table", "thead", "tbody", "tfoot", "tr"]);
-const FORMATS: Record<string, string> = { strong: "b", b: "b", em: "i", i: "i", del: "s", s: "s", strike: "s", code: "c", kbd: "c", samp: "c", tt: "c" };
+const BOUNDARIES = new Set([
+  "div",
+  "center",
+  "section",
+  "article",
+  "aside",
+  "header",
+  "footer",
+  "main",
+  "nav",
+  "figure",
+  "figcaption",
+  "details",
+  "summary",
+  "dl",
+  "dt",
+  "dd",
+  "address",
+  "hgroup",
+  "fieldset",
+  "form",
+  "caption",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+]);
+const FORMATS: Record<string, string> = {
+  strong: "b",
+  b: "b",
+  em: "i",
+  i: "i",
+  del: "s",
+  s: "s",
+  strike: "s",
+  code: "c",
+  kbd: "c",
+  samp: "c",
+  tt: "c",
+};
 
 interface List {
   ordered: boolean;
@@ -32,7 +71,13 @@ export function htmlBlocks(html: string): Block[] {
     end();
     const cell = kind === "cell";
     // Word has one paragraph style: a heading or code line in a quote is that, indented (see ./blocks.ts).
-    const block: Block = { kind, depth: cell ? 0 : quotes + items, quote: (kind === "p" || kind === "hr") && quotes > 0, marker: cell ? "" : pendingMarker, text: "" };
+    const block: Block = {
+      kind,
+      depth: cell ? 0 : quotes + items,
+      quote: (kind === "p" || kind === "hr") && quotes > 0,
+      marker: cell ? "" : pendingMarker,
+      text: "",
+    };
     if (!cell) pendingMarker = "";
     current = { block, text: new TextCollector(), code: kind === "code" };
   };
@@ -143,7 +188,10 @@ export function htmlBlocks(html: string): Block[] {
       if (/^\s*$/.test(data)) return;
       start("p");
     }
-    current!.text.add(data, formats.filter((f) => f !== ""));
+    current!.text.add(
+      data,
+      formats.filter((f) => f !== ""),
+    );
   }
 
   parser.write(html);

@@ -14,7 +14,8 @@ const TAG = /<\/?[a-z][^>]*>|<!--|<!\[|<\?/i;
 /** The external targets of the hyperlinks in one paragraph, in order. */
 function linkTargets(parts: RenderedParts, xml: string): string[] {
   return [...xml.matchAll(/<w:hyperlink [^>]*r:id="([^"]+)"/g)].map(
-    (m) => new RegExp(`<Relationship Id="${m[1]}" Type="[^"]+/hyperlink" Target="([^"]+)" TargetMode="External"/>`).exec(parts.rels)?.[1] ?? "?",
+    (m) =>
+      new RegExp(`<Relationship Id="${m[1]}" Type="[^"]+/hyperlink" Target="([^"]+)" TargetMode="External"/>`).exec(parts.rels)?.[1] ?? "?",
   );
 }
 
@@ -47,7 +48,8 @@ describe("the raw-html fixture as Word structure", async () => {
 
   it("inline tags are run properties", () => {
     const p = paragraph(parts, "Inline tags: bold, strong, italic, em, underlined, struck, deleted, code, Ctrl, H2O and x2.");
-    const run = (text: string) => new RegExp(`<w:r><w:rPr>((?:(?!</w:rPr>).)*)</w:rPr><w:t xml:space="preserve">${text}</w:t>`).exec(p)?.[1];
+    const run = (text: string) =>
+      new RegExp(`<w:r><w:rPr>((?:(?!</w:rPr>).)*)</w:rPr><w:t xml:space="preserve">${text}</w:t>`).exec(p)?.[1];
     expect(run("bold")).toContain("<w:b/>");
     expect(run("strong")).toContain("<w:b/>");
     expect(run("italic")).toContain("<w:i/>");
@@ -88,7 +90,9 @@ describe("the raw-html fixture as Word structure", async () => {
   it("<details>: its <summary> bold, then its content (markdown inside it too)", () => {
     const summary = paragraph(parts, "Show the promise example");
     expect(summary).toContain("<w:b/>");
-    expect(paragraph(parts, "The body of the details, with markdown inside.")).toContain("<w:b/><w:bCs/></w:rPr><w:t xml:space=\"preserve\">markdown</w:t>");
+    expect(paragraph(parts, "The body of the details, with markdown inside.")).toContain(
+      '<w:b/><w:bCs/></w:rPr><w:t xml:space="preserve">markdown</w:t>',
+    );
   });
 
   it("an HTML <table> is a Word table with a header row, links and alignment kept", () => {
@@ -157,11 +161,16 @@ describe("raw HTML beyond the fixture", () => {
 });
 
 describe("e-mail autolinks and HTML comments (the email-and-comments fixture)", async () => {
-  const parts = await render(readFileSync(fileURLToPath(new URL("../../fixtures/markdown/email-and-comments.md", import.meta.url)), "utf8"));
+  const parts = await render(
+    readFileSync(fileURLToPath(new URL("../../fixtures/markdown/email-and-comments.md", import.meta.url)), "utf8"),
+  );
 
   it("<address> autolinks, bare addresses, &lt;address&gt; and <address> inside HTML are mailto: hyperlinks", () => {
     const targets = (text: string) => linkTargets(parts, paragraph(parts, text));
-    expect(targets("Write to TJ Holowaychuk tj@vision-media.ca or mailto:team@example.com.")).toEqual(["mailto:tj@vision-media.ca", "mailto:team@example.com"]);
+    expect(targets("Write to TJ Holowaychuk tj@vision-media.ca or mailto:team@example.com.")).toEqual([
+      "mailto:tj@vision-media.ca",
+      "mailto:team@example.com",
+    ]);
     expect(targets("A bare address team@example.org is a link too.")).toEqual(["mailto:team@example.org"]);
     expect(targets("Copyright (c) 2014 TJ Holowaychuk <tj@example.net>")).toEqual(["mailto:tj@example.net"]);
     expect(targets("Maintainer: maintainer@example.com")).toEqual(["mailto:maintainer@example.com"]);

@@ -87,7 +87,15 @@ describe.skipIf(!soffice)("LibreOffice opens the rendered .docx", () => {
     // And the check the issue names: conversion to PDF succeeds.
     await run(
       soffice!,
-      [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", "pdf", "--outdir", dir, join(dir, "kitchen-sink.docx")],
+      [
+        `-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`,
+        "--headless",
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        dir,
+        join(dir, "kitchen-sink.docx"),
+      ],
       { timeout: 120_000 },
     );
   }, 180_000);
@@ -108,7 +116,8 @@ describe.skipIf(!soffice)("LibreOffice opens the rendered .docx", () => {
     }
     const notes = samples.filter((s) => s.withNotes !== undefined);
     expect(notes.map((s) => s.name)).toEqual(expect.arrayContaining(["footnotes", "edge-cases"]));
-    for (const sample of notes) expect(comparable(sample.withNotes!.replace(/\uE000\d+\uE001/g, "")), sample.name).toBe(comparable(sample.text!));
+    for (const sample of notes)
+      expect(comparable(sample.withNotes!.replace(/\uE000\d+\uE001/g, "")), sample.name).toBe(comparable(sample.text!));
   });
 
   it("converts the kitchen-sink document to PDF", async () => {

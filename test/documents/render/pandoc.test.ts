@@ -75,7 +75,14 @@ describe.skipIf(!pandoc)("pandoc reads the rendered .docx back", () => {
       [3, "An HTML heading three"],
     ]);
     const links = all.filter((n) => n.t === "Link").map((n) => (n.c as [unknown, unknown, [string, string]])[2][0]);
-    expect(links).toEqual(expect.arrayContaining(["https://sponsor.example.com/one", "https://sponsor.example.com/two", "https://backer.example.com", "https://example.com/server"]));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        "https://sponsor.example.com/one",
+        "https://sponsor.example.com/two",
+        "https://backer.example.com",
+        "https://example.com/server",
+      ]),
+    );
     expect(links.some((l) => l.startsWith("javascript:"))).toBe(false);
     expect(all.filter((n) => n.t === "Table")).toHaveLength(1);
     expect(all.filter((n) => n.t === "BulletList")).toHaveLength(1);
@@ -96,10 +103,12 @@ describe.skipIf(!pandoc)("pandoc reads the rendered .docx back", () => {
 
   it("list numbering: 3. 4. ⏎⏎ 1. is one ordered list starting at 3", async () => {
     const all = [...nodes(await read("list-numbering.md"))];
-    const ordered = all.filter((n) => n.t === "OrderedList").map((n) => {
-      const [attrs, items] = n.c as [[number], unknown[]];
-      return [attrs[0], items.length];
-    });
+    const ordered = all
+      .filter((n) => n.t === "OrderedList")
+      .map((n) => {
+        const [attrs, items] = n.c as [[number], unknown[]];
+        return [attrs[0], items.length];
+      });
     expect(ordered).toEqual([
       [3, 3],
       [1, 3],
@@ -111,14 +120,34 @@ describe.skipIf(!pandoc)("pandoc reads the rendered .docx back", () => {
   it("e-mail autolinks are mailto: links; comments are not there", async () => {
     const all = [...nodes(await read("email-and-comments.md"))];
     const links = all.filter((n) => n.t === "Link").map((n) => (n.c as [unknown, unknown, [string, string]])[2][0]);
-    expect(links).toEqual(expect.arrayContaining(["mailto:tj@vision-media.ca", "mailto:team@example.com", "mailto:tj@example.net", "mailto:maintainer@example.com"]));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        "mailto:tj@vision-media.ca",
+        "mailto:team@example.com",
+        "mailto:tj@example.net",
+        "mailto:maintainer@example.com",
+      ]),
+    );
     for (const node of all) if (node.t === "Str") expect(node.c as string).not.toMatch(/<!--|-->|omit/);
   });
   it("code styles: inline code is Code (Verbatim Char), code blocks CodeBlock (Source Code), quotes BlockQuote (Quote)", async () => {
     const all = [...nodes(await read("code-styles.md"))];
     const code = all.filter((n) => n.t === "Code").map((n) => (n.c as [unknown, string])[1]);
     expect(code).toEqual(
-      expect.arrayContaining(["inline code", "npm install", "npm test", "back`ticks", "<tags>", "renderDocument()", "code", "--flag", "html code", "Ctrl", "C", "--out"]),
+      expect.arrayContaining([
+        "inline code",
+        "npm install",
+        "npm test",
+        "back`ticks",
+        "<tags>",
+        "renderDocument()",
+        "code",
+        "--flag",
+        "html code",
+        "Ctrl",
+        "C",
+        "--out",
+      ]),
     );
     // A code span inside a link is still code, inside the link.
     const link = all.find((n) => n.t === "Link" && (n.c as [unknown, unknown, [string]])[2][0] === "https://example.com/api");

@@ -1,7 +1,17 @@
 // Paragraphs written as XML strings (src/documents/render/paragraph-xml.ts) are the XML docx
 // writes for the same options, byte for byte (hyperlink relationship ids aside, which docx makes
 // random): same document.xml, same numbering, same link targets.
-import { AlignmentType, BorderStyle, Document, ExternalHyperlink, HeadingLevel, Packer, Paragraph, type FileChild, type IParagraphOptions } from "docx";
+import {
+  AlignmentType,
+  BorderStyle,
+  Document,
+  ExternalHyperlink,
+  HeadingLevel,
+  Packer,
+  Paragraph,
+  type FileChild,
+  type IParagraphOptions,
+} from "docx";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { RawParagraphs, writable } from "../../../src/documents/render/paragraph-xml.ts";
@@ -15,7 +25,11 @@ const cases: IParagraphOptions[] = [
   { style: QUOTE_STYLE, indent: { left: 1440 }, children: [textRun("quoted", 0)] },
   { style: CODE_STYLE, children: [textRun("  code\tline", CODE)] },
   { numbering: { reference: BULLET_REFERENCE, instance: 0, level: 1 }, children: [textRun("bullet", 0)] },
-  { numbering: { reference: decimalDefinition(3), instance: 4, level: 0 }, indent: { left: 1440, hanging: 360 }, children: [textRun("third", 0)] },
+  {
+    numbering: { reference: decimalDefinition(3), instance: 4, level: 0 },
+    indent: { left: 1440, hanging: 360 },
+    children: [textRun("third", 0)],
+  },
   { style: QUOTE_STYLE, numbering: { reference: decimalDefinition(3), instance: 4, level: 0 }, children: [textRun("again", 0)] },
   { border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } },
   { alignment: AlignmentType.CENTER, children: [textRun("centred", 0)] },
@@ -38,7 +52,9 @@ async function parts(children: FileChild[]) {
     ids.set(id!, `LINK${ids.size}`);
     return target;
   });
-  const xml = (await read("word/document.xml")).replace(/r:id="([^"]+)"/g, (all, id: string) => (ids.has(id) ? `r:id="${ids.get(id)}"` : all));
+  const xml = (await read("word/document.xml")).replace(/r:id="([^"]+)"/g, (all, id: string) =>
+    ids.has(id) ? `r:id="${ids.get(id)}"` : all,
+  );
   return { xml, links, numbering: await read("word/numbering.xml") };
 }
 

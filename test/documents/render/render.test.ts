@@ -71,7 +71,9 @@ describe("kitchen-sink fixture as Word structure", async () => {
   it("links and autolinks are hyperlinks on external relationships", () => {
     const ids = [...opening.matchAll(/<w:hyperlink [^>]*r:id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids).toHaveLength(2);
-    const targets = ids.map((id) => new RegExp(`<Relationship Id="${id}" Type="[^"]+/hyperlink" Target="([^"]+)" TargetMode="External"/>`).exec(parts.rels)?.[1]);
+    const targets = ids.map(
+      (id) => new RegExp(`<Relationship Id="${id}" Type="[^"]+/hyperlink" Target="([^"]+)" TargetMode="External"/>`).exec(parts.rels)?.[1],
+    );
     expect(targets).toEqual(["https://example.com/brief?id=7&amp;lang=en", "https://example.net/status"]);
   });
 
@@ -105,7 +107,7 @@ describe("kitchen-sink fixture as Word structure", async () => {
     expect(startOf(parts.numbering, nested.numId)).toBe(1);
   });
 
-  it("\"1)\" after \"5. 6.\" is a new list (CommonMark: another delimiter), numbered from one", () => {
+  it('"1)" after "5. 6." is a new list (CommonMark: another delimiter), numbered from one', () => {
     const five = numberingOf(paragraph(parts, "ordered, starting at five"))!;
     const six = numberingOf(paragraph(parts, "six"))!;
     const again = numberingOf(paragraph(parts, "a new ordered list starts at one again"))!;
@@ -182,7 +184,9 @@ describe("constructs beyond the fixtures", () => {
     const seven = numberingOf(paragraph(parts, "seven"))!;
     expect(new Set([alpha.numId, gamma.numId, seven.numId]).size).toBe(3);
     expect(numberingOf(paragraph(parts, "delta"))?.numId).toBe(gamma.numId);
-    expect([startOf(parts.numbering, alpha.numId), startOf(parts.numbering, gamma.numId), startOf(parts.numbering, seven.numId)]).toEqual([1, 1, 7]);
+    expect([startOf(parts.numbering, alpha.numId), startOf(parts.numbering, gamma.numId), startOf(parts.numbering, seven.numId)]).toEqual([
+      1, 1, 7,
+    ]);
   });
 
   // CommonMark: only the first item's number sets the start; the items after it count on, whatever
@@ -231,8 +235,20 @@ describe("constructs beyond the fixtures", () => {
   });
 
   it("the text keeps the markdown's words and none of its syntax; items and cells on their own lines", async () => {
-    const parts = await render("# Title\n\nSome **bold** and `code`.\n\n- one\n- two\n\n| h1 | h2 |\n|----|----|\n| c1 | c2 |\n\n> quoted\n");
-    expect(parts.text.split("\n").filter(Boolean)).toEqual(["Title", "Some bold and code.", "one", "two", "h1", "h2", "c1", "c2", "quoted"]);
+    const parts = await render(
+      "# Title\n\nSome **bold** and `code`.\n\n- one\n- two\n\n| h1 | h2 |\n|----|----|\n| c1 | c2 |\n\n> quoted\n",
+    );
+    expect(parts.text.split("\n").filter(Boolean)).toEqual([
+      "Title",
+      "Some bold and code.",
+      "one",
+      "two",
+      "h1",
+      "h2",
+      "c1",
+      "c2",
+      "quoted",
+    ]);
     expect(parts.text).toBe(await mammothText(parts.docx));
   });
 
@@ -306,7 +322,10 @@ describe("emoji shortcodes (the emoji fixture)", async () => {
   });
 
   it("code, unknown shortcodes and emoticons stay as written", () => {
-    const p = paragraph(parts, "Shortcodes stay literal in code: :book:, in unknown names :not_an_emoji_at_all: and emoticons :-) stay as written.");
+    const p = paragraph(
+      parts,
+      "Shortcodes stay literal in code: :book:, in unknown names :not_an_emoji_at_all: and emoticons :-) stay as written.",
+    );
     expect(p).toMatch(/w:ascii="Consolas"[^>]*\/><\/w:rPr><w:t xml:space="preserve">:book:<\/w:t>/);
   });
 });

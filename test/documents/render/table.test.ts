@@ -49,14 +49,26 @@ describe("tables as one XML string", () => {
     const table = input(0);
     const withLink: TableInput = {
       ...table,
-      rows: [{ header: false, cells: [{ children: [new ExternalHyperlink({ link: "https://example.com", children: [textRun("x", LINK)] })], alignment: undefined }] }],
+      rows: [
+        {
+          header: false,
+          cells: [
+            { children: [new ExternalHyperlink({ link: "https://example.com", children: [textRun("x", LINK)] })], alignment: undefined },
+          ],
+        },
+      ],
     };
     expect(rawTable(withLink)).toBeUndefined();
   });
 
   it("fold cells past Word's 63 columns into the last one, as docx would write them", async () => {
     const cells = Array.from({ length: 100 }, (_, c) => ({ children: [textRun(`c${c}`, 0)], alignment: undefined }));
-    const folded: TableInput = { columnWidth: 100, columns: MAX_TABLE_COLUMNS, indent: 0, rows: [{ header: false, cells: foldColumns(cells) }] };
+    const folded: TableInput = {
+      columnWidth: 100,
+      columns: MAX_TABLE_COLUMNS,
+      indent: 0,
+      rows: [{ header: false, cells: foldColumns(cells) }],
+    };
     expect(folded.rows[0]!.cells).toHaveLength(MAX_TABLE_COLUMNS);
     expect(await documentXml(rawTable(folded)!)).toBe(await documentXml(docxTable(folded)));
   });
@@ -64,7 +76,7 @@ describe("tables as one XML string", () => {
   it("a table wider than Word allows keeps 63 columns and every cell's text, in order", async () => {
     const markdown = `${"|h".repeat(200)}|\n${"|-".repeat(200)}|\n${Array.from({ length: 200 }, (_, c) => `|v${c}`).join("")}|\n`;
     const parts = await render(markdown);
-    const xml = (await (await JSZip.loadAsync(parts.docx)).file("word/document.xml")!.async("string"));
+    const xml = await (await JSZip.loadAsync(parts.docx)).file("word/document.xml")!.async("string");
     expect(xml.match(/<w:gridCol /g)).toHaveLength(MAX_TABLE_COLUMNS);
     expect(xml.match(/<w:tc>/g)).toHaveLength(2 * MAX_TABLE_COLUMNS);
     expect(parts.text).toBe(await mammothText(parts.docx));
