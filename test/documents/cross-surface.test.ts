@@ -32,6 +32,8 @@ describe("one service behind every surface", () => {
         name: created.name,
         createdAt: created.createdAt,
         updatedAt: created.updatedAt,
+        version: 1,
+        format: "text",
         text: "Title\n\nA b",
         truncated: true,
         totalChars: created.characters,

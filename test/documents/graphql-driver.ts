@@ -1,7 +1,7 @@
 import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
 import type { DocumentsDriver, Outcome } from "./driver.ts";
 
-const documentFields = "id name createdAt updatedAt sizeBytes characters url downloadUrl";
+const documentFields = "id name createdAt updatedAt sizeBytes characters version url downloadUrl";
 
 interface GraphQLResponse<T> {
   data?: T | null;
@@ -77,7 +77,7 @@ export function graphqlDriver(baseUrl: string): DocumentsDriver {
       >(
         baseUrl,
         auth,
-        `query ($id: ID!, $maxChars: Int) { document(id: $id) { id name createdAt updatedAt text(maxChars: $maxChars) { text truncated totalChars } } }`,
+        `query ($id: ID!, $maxChars: Int) { document(id: $id) { id name createdAt updatedAt text(maxChars: $maxChars) { version format text truncated totalChars } } }`,
         { id, ...(maxChars === undefined ? {} : { maxChars }) },
         (d) =>
           d.document
@@ -87,6 +87,8 @@ export function graphqlDriver(baseUrl: string): DocumentsDriver {
                 createdAt: d.document.createdAt,
                 updatedAt: d.document.updatedAt,
                 ...d.document.text,
+                // GraphQL's enum (TEXT, MARKDOWN) is REST's and tRPC's "text"/"markdown".
+                format: d.document.text.format.toLowerCase() as DocumentText["format"],
               }
             : null,
       );

@@ -136,7 +136,9 @@ describe("RENDER_TIMEOUT_MS", () => {
 describe("RENDER_WORKER_MAX_MB", () => {
   let tg: TestGateway;
   beforeAll(async () => {
-    tg = await startTestGateway({ RENDER_WORKERS: "1", RENDER_WORKER_MAX_MB: "16" });
+    // 32 MB: far below what the wide table needs (~200 MB), with room for a fresh worker's own
+    // modules and a note even when a loaded machine delays its garbage collection.
+    tg = await startTestGateway({ RENDER_WORKERS: "1", RENDER_WORKER_MAX_MB: "32" });
   });
   afterAll(() => tg.close());
 
@@ -145,7 +147,7 @@ describe("RENDER_WORKER_MAX_MB", () => {
     const response = await create(tg, auth, { name: "the big table", markdown: table });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
-      error: { code: "PAYLOAD_TOO_LARGE", message: expect.stringMatching(/16 MB/), details: { reason: "render_memory", limitMb: 16 } },
+      error: { code: "PAYLOAD_TOO_LARGE", message: expect.stringMatching(/32 MB/), details: { reason: "render_memory", limitMb: 32 } },
     });
     expect(await documentsOf(tg, auth)).toEqual([]);
     expect(await metric(tg, "gateway_render_events_total", '{event="out-of-memory"}')).toBe(1);
