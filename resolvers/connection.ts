@@ -1,15 +1,15 @@
 // Relay connections over cursor pages, with opaque per-edge cursors.
 import { GatewayError } from "../src/core/errors.ts";
+import type { Page } from "../src/core/paging.ts";
 
 export interface Connection<T> {
   edges: { cursor: string; node: T }[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-export interface Page<T> {
-  items: T[];
+/** A page (src/core/paging.ts) and how each of its items is a cursor, for Relay edges. */
+export interface ConnectionPage<T> extends Page<T> {
   cursorOf(item: T): string;
-  nextCursor: string | null;
 }
 
 // Edges and page info compute their cursors only when a query selects them: most queries ask for
@@ -38,7 +38,7 @@ class PageInfo {
 }
 
 /** For lists whose items carry their own position (documents: the id is the cursor). */
-export function toConnection<T>(page: Page<T>): Connection<T> {
+export function toConnection<T>(page: ConnectionPage<T>): Connection<T> {
   const cursorAt = (node: T) => page.cursorOf(node);
   const edges = page.items.map((node, i) => new Edge(node, i, cursorAt));
   return { edges, pageInfo: new PageInfo(page.nextCursor !== null, edges.at(-1)) };

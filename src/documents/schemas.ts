@@ -1,13 +1,13 @@
 // zod schemas at the edge of the documents service: REST, GraphQL, tRPC and MCP validate with
 // these, and the OpenAPI description is generated from them.
 import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../core/paging.ts";
 import { strictObject } from "../core/strict-object.ts";
 
 export const MARKDOWN_LIMIT = 400_000;
 export const MAX_CHARS_LIMIT = 1_000_000;
 export const DEFAULT_MAX_CHARS = 20_000;
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../core/paging.ts";
 
 /** Accepts numbers, and numeric strings from query strings; rejects "abc", "1.5", "". */
 const integer = (min: number, max: number) =>

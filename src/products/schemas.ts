@@ -3,6 +3,7 @@
 // strict: an unknown field is BAD_USER_INPUT naming it and the closest known one.
 import { Readable } from "node:stream";
 import { z } from "zod";
+import { MAX_PAGE_SIZE as PRODUCT_MAX_PAGE_SIZE } from "../core/paging.ts";
 import { strictObject } from "../core/strict-object.ts";
 import { isSafeSegment } from "../../adapters/upstream/base.ts";
 import { isValidContentType, type UploadData } from "../../adapters/upstream/multipart.ts";
@@ -10,7 +11,8 @@ import { isValidContentType, type UploadData } from "../../adapters/upstream/mul
 /** The media-type check the upstream client applies, for surfaces that take uploads (they import no adapter). */
 export { isValidContentType };
 
-export const PRODUCT_MAX_PAGE_SIZE = 100;
+/** Product lists obey the gateway's one page-size bound (src/core/paging.ts). */
+export { MAX_PAGE_SIZE as PRODUCT_MAX_PAGE_SIZE } from "../core/paging.ts";
 
 /** Accepts numbers, and numeric strings from query strings; rejects "abc", "1.5", "". */
 const integer = (min: number, max: number) =>

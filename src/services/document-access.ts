@@ -3,6 +3,7 @@
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
+import { cursorCodec } from "../core/paging.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../documents/schemas.ts";
 import type { ChangeResult, DocumentRecord, TextFormat } from "../documents/store/types.ts";
@@ -14,7 +15,6 @@ import type { ChangeResult, DocumentRecord, TextFormat } from "../documents/stor
  */
 export const TEXT_PER_REQUEST = 5_000_000;
 const TEXT_READ = Symbol("text-read");
-const CURSOR_PREFIX = "c1.";
 
 /** The owner whose documents the caller reads; needs docs:read. */
 export function reader(ctx: RequestContext): string {
@@ -52,29 +52,24 @@ export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
 /** The strong ETag of a document's current version (docs/api.md "Living documents"). */
 export const etagOf = (version: number): string => `"v${version}"`;
 
-export const encodeCursor = (id: string): string => CURSOR_PREFIX + Buffer.from(id).toString("base64url");
+/** Document lists (live and trash): the position is the last document's id. */
+const documentCursors = cursorCodec<string>(
+  "c1.",
+  (id) => id,
+  (text) => (isDocumentId(text) ? text : undefined),
+);
+export const encodeCursor = documentCursors.encode;
+export const decodeCursor = documentCursors.decode;
 
-/** The document id a list cursor stands for; `field` is the name the caller gave it (REST `cursor`, GraphQL `after`). */
-export function decodeCursor(cursor: string, field = "cursor"): string {
-  const id = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), "base64url").toString() : "";
-  if (!isDocumentId(id)) throw new GatewayError("BAD_USER_INPUT", `${field}: not a cursor this API issued`);
-  return id;
-}
+/** A document's versions: the position is the last version's number. */
+const versionCursors = cursorCodec<number>("v2.", String, (text) => {
+  const version = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(version) ? version : undefined;
+});
+export const encodeVersionCursor = versionCursors.encode;
+export const decodeVersionCursor = versionCursors.decode;
 
-const VERSION_CURSOR_PREFIX = "v1.";
-export const encodeVersionCursor = (version: number): string => VERSION_CURSOR_PREFIX + String(version);
-export function decodeVersionCursor(cursor: string, field = "cursor"): number {
-  const version = cursor.startsWith(VERSION_CURSOR_PREFIX) ? Number(cursor.slice(VERSION_CURSOR_PREFIX.length)) : NaN;
-  if (!Number.isSafeInteger(version) || version < 1) throw new GatewayError("BAD_USER_INPUT", `${field}: not a cursor this API issued`);
-  return version;
-}
-
-/** A page of `limit` from `limit + 1` rows, and the cursor of the next page. */
-export function page<T>(rows: T[], limit: number, cursorOf: (last: T) => string): { items: T[]; nextCursor: string | null } {
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
-}
+export { pageOf as page } from "../core/paging.ts";
 
 /** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
 function truncateText(text: string, max: number): string {
