@@ -6,7 +6,7 @@ import { GatewayError, notFound } from "../core/errors.ts";
 import { cursorCodec } from "../core/paging.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../documents/schemas.ts";
-import type { ChangeResult, DocumentRecord, TextFormat } from "../documents/store/types.ts";
+import type { ChangeResult, DocumentChange, DocumentRecord, DocumentStore, TextFormat } from "../documents/store/types.ts";
 
 /**
  * Characters of document text one request may read, whatever the surface: five full-size reads.
@@ -134,6 +134,15 @@ export function changed(result: ChangeResult): DocumentRecord {
   throw new GatewayError("PRECONDITION_FAILED", `The document is at version ${result.current}, not the expected one; nothing was written`, {
     details: { currentVersion: result.current },
   });
+}
+
+/** Writes the next version of a live document as the caller, now; a stale expectedVersion is 412 and writes nothing. */
+export async function writeVersion(
+  store: Pick<DocumentStore, "changeDocument">,
+  ctx: RequestContext,
+  change: Omit<DocumentChange, "actorId" | "at">,
+): Promise<DocumentRecord> {
+  return changed(await store.changeDocument({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
 }
 
 /** Fails fast, before a render, when the document is missing or already past the expected version. */

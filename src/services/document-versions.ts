@@ -19,8 +19,6 @@ import {
 } from "../documents/schemas.ts";
 import type { DocumentRecord, Store } from "../documents/store/types.ts";
 import {
-  actorOf,
-  changed,
   decodeVersionCursor,
   encodeVersionCursor,
   markdownOf,
@@ -28,6 +26,7 @@ import {
   readBody,
   reader,
   writer,
+  writeVersion,
 } from "./document-access.ts";
 
 export interface VersionsService {
@@ -99,17 +98,7 @@ export function createVersionsService(deps: {
       const { id, version, expectedVersion } = parseInput(restoreVersionInputSchema, input);
       const content = isDocumentId(id) ? await store.readVersionData(ownerId, id, version) : null;
       if (!content) throw notFound("Version");
-      const record = changed(
-        await store.changeDocument({
-          ownerId,
-          id,
-          actorId: actorOf(ctx),
-          at: new Date().toISOString(),
-          expectedVersion,
-          content,
-          source: "restore",
-        }),
-      );
+      const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, content, source: "restore" });
       ctx.log.info({ documentId: id, restored: version, version: record.version }, "document version restored");
       return deps.summary(record);
     },

@@ -32,7 +32,6 @@ import {
 } from "../documents/schemas.ts";
 import { foldName, type DocumentContent, type DocumentRecord, type Store } from "../documents/store/types.ts";
 import {
-  actorOf,
   changed,
   decodeCursor,
   encodeCursor,
@@ -43,6 +42,7 @@ import {
   reader,
   toSummary,
   writer,
+  writeVersion,
 } from "./document-access.ts";
 import { createSharesService, type SharesService } from "./document-shares.ts";
 import { createTrashService, type TrashService } from "./document-trash.ts";
@@ -266,18 +266,14 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
         if (ctx.signal.aborted) throw cancelled();
         content = { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
       }
-      const record = changed(
-        await store.changeDocument({
-          ownerId,
-          id,
-          actorId: actorOf(ctx),
-          at: new Date().toISOString(),
-          expectedVersion,
-          name,
-          content,
-          source: content ? "markdown" : "rename",
-        }),
-      );
+      const record = await writeVersion(store, ctx, {
+        ownerId,
+        id,
+        expectedVersion,
+        name,
+        content,
+        source: content ? "markdown" : "rename",
+      });
       ctx.log.info({ documentId: id, version: record.version }, "document updated");
       return summary(record);
     },
@@ -287,18 +283,7 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
       const { id, name, expectedVersion } = parseInput(replaceFromDocxInputSchema, input);
       precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
       const content = await fromDocx(ctx, ownerId, file);
-      const record = changed(
-        await store.changeDocument({
-          ownerId,
-          id,
-          actorId: actorOf(ctx),
-          at: new Date().toISOString(),
-          expectedVersion,
-          name,
-          content,
-          source: "docx",
-        }),
-      );
+      const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });
       ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");
       return summary(record);
     },
@@ -307,17 +292,7 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
       const ownerId = writer(ctx);
       const { id, name, expectedVersion } = parseInput(renameDocumentInputSchema, input);
       if (!isDocumentId(id)) throw notFound("Document");
-      const record = changed(
-        await store.changeDocument({
-          ownerId,
-          id,
-          actorId: actorOf(ctx),
-          at: new Date().toISOString(),
-          expectedVersion,
-          name,
-          source: "rename",
-        }),
-      );
+      const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, source: "rename" });
       return summary(record);
     },
 
