@@ -18,16 +18,7 @@ import {
   type RestoreVersionInput,
 } from "../documents/schemas.ts";
 import type { DocumentRecord, Store } from "../documents/store/types.ts";
-import {
-  decodeVersionCursor,
-  encodeVersionCursor,
-  markdownOf,
-  page,
-  readBody,
-  reader,
-  writer,
-  writeVersion,
-} from "./document-access.ts";
+import { decodeVersionCursor, encodeVersionCursor, markdownOf, page, readBody, reader, writer, writeVersion } from "./document-access.ts";
 
 export interface VersionsService {
   /** Newest first, the current version included. */
