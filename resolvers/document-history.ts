@@ -3,7 +3,7 @@ import type { DocumentVersion } from "../src/documents/schemas.ts";
 import { decodeVersionCursor, encodeVersionCursor } from "../src/services/document-access.ts";
 import { checkFirst, toConnection } from "./connection.ts";
 import { textArgs } from "./documents.ts";
-import { defined, orNull } from "./nullable.ts";
+import { defined } from "./nullable.ts";
 import type { DocumentVersionSource, Resolvers } from "./types.generated.ts";
 
 /** A version as resolvers get it: with its document's id, for its text field. */
@@ -11,11 +11,9 @@ export type DocumentVersionParent = DocumentVersion & { documentId: string };
 
 export const documentHistoryResolvers: Resolvers = {
   Query: {
-    // The page of one version that starts just above it; null when that version is not kept (or not the caller's).
     documentVersion: async (_root, { id, version }, { services, request }) => {
-      const page = await orNull(services.documents.versions(await request(), { id, limit: 1, cursor: encodeVersionCursor(version + 1) }));
-      const found = page?.versions[0];
-      return found?.version === version ? { ...found, documentId: id } : null;
+      const found = await services.documents.version(await request(), { id, version });
+      return found ? { ...found, documentId: id } : null;
     },
   },
   Mutation: {

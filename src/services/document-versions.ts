@@ -12,6 +12,7 @@ import {
   versionNumberSchema,
   type DocumentSummary,
   type DocumentText,
+  type DocumentVersion,
   type DocumentVersionList,
   type ListVersionsInput,
   type ReadVersionInput,
@@ -23,6 +24,8 @@ import { decodeVersionCursor, encodeVersionCursor, markdownOf, page, readBody, r
 export interface VersionsService {
   /** Newest first, the current version included. */
   versions(ctx: RequestContext, input: ListVersionsInput): Promise<DocumentVersionList>;
+  /** One version's record; null when it is not kept, or the document is missing or someone else's (GraphQL `documentVersion`). */
+  version(ctx: RequestContext, input: { id: string; version: unknown }): Promise<DocumentVersion | null>;
   readVersion(ctx: RequestContext, input: ReadVersionInput): Promise<DocumentText>;
   downloadVersion(
     ctx: RequestContext,
@@ -39,6 +42,15 @@ export function createVersionsService(deps: {
 }): VersionsService {
   const { store, renderer } = deps;
   return {
+    async version(ctx, input) {
+      const ownerId = reader(ctx);
+      const version = parseInput(versionNumberSchema, input.version);
+      if (!isDocumentId(input.id)) return null;
+      // The history page that starts at this version: one lookup, the current version included.
+      const rows = await store.listVersions({ ownerId, id: input.id, beforeVersion: version + 1, limit: 1 });
+      return rows?.[0]?.version === version ? rows[0] : null;
+    },
+
     async versions(ctx, input) {
       const ownerId = reader(ctx);
       const { id, limit, cursor } = parseInput(listVersionsInputSchema, input);
