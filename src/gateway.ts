@@ -121,8 +121,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         path: "/api/v1/documents",
         app: documentsRoutes({ documents: services.documents, createContext, bodyLimit: config.BODY_LIMIT_BYTES }),
         // A .docx upload (import, new content) is streamed to disk under its own limit.
-        ownsBodyLimit: (request) =>
-          isMultipartFormData({ ...request, method: "POST" }) && (request.method === "POST" || request.method === "PUT"),
+        ownsBodyLimit: (request) => isMultipartFormData(request, ["POST", "PUT"]),
       },
       { path: "/api/v1/trash", app: trashRoutes({ documents: services.documents, createContext }) },
       { path: "/api/v1/shared", app: sharedRoutes({ documents: services.documents, createContext }) },

@@ -6,14 +6,14 @@ import type { ContextFactory } from "../core/request-context.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { HttpEnv } from "../http/env.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES, etagOf, type DocumentsService, type Download } from "../services/documents.ts";
-import { spoolForm } from "../uploads/index.ts";
+import { isMultipartType, spoolForm } from "../uploads/index.ts";
 import { formDocx, formFields } from "../uploads/docx-form.ts";
 import { routeContext } from "./context.ts";
 import { downloadResponse } from "./download.ts";
 import { methodNotAllowed } from "./methods.ts";
 import { expectedVersionOf, notModified } from "./preconditions.ts";
 
-const isMultipart = (c: Context<HttpEnv>) => /^multipart\/form-data\s*(;|$)/i.test(c.req.header("content-type") ?? "");
+const isMultipart = (c: Context<HttpEnv>) => isMultipartType(c.req.header("content-type"));
 
 async function readJson(c: Context<HttpEnv>): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";

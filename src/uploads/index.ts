@@ -18,8 +18,13 @@ import { spoolForm, type UploadLimits } from "./spool.ts";
 
 export { maxUploadBodyBytes, spoolForm, TEMP_PREFIX, type SpooledForm, type UploadLimits } from "./spool.ts";
 
-export const isMultipartFormData = (request: RequestHead): boolean =>
-  request.method === "POST" && /^multipart\/form-data\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
+/** Whether a Content-Type is multipart/form-data (an upload's body). */
+export const isMultipartType = (contentType: string | null | undefined): boolean =>
+  /^multipart\/form-data\s*(;|$)/i.test(contentType ?? "");
+
+/** A multipart upload with one of `methods` (POST by default). */
+export const isMultipartFormData = (request: RequestHead, methods: readonly string[] = ["POST"]): boolean =>
+  methods.includes(request.method) && isMultipartType(request.headers.get("content-type"));
 
 /**
  * An upload route's `authenticate`: the request context, before a byte of the body is read.
