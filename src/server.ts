@@ -7,6 +7,8 @@ import { serve } from "@hono/node-server";
 import type { Gateway } from "./gateway.ts";
 import { metricsResponse } from "./http/metrics.ts";
 
+/** How long connections accepted just before shutdown get to have their request read (see stop). */
+const IDLE_SWEEP_GRACE_MS = 250;
 export interface RunningServer {
   url: string;
   port: number;
@@ -118,18 +120,27 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
               gateway.logger.info({ drainMs }, "draining: /readyz answers 503, new connections accepted until the drain delay ends");
               await new Promise((resolve) => setTimeout(resolve, drainMs));
             }
-            // Keep-alive sockets become idle as their last response ends; close them as they do.
-            const sweep = setInterval(() => server.closeIdleConnections(), 50);
             await new Promise<void>((done) => {
+              let sweep: NodeJS.Timeout | undefined;
+              // Node counts a connection accepted just before the listener closed as idle until its
+              // request is parsed: closing it then resets a request its client already sent. Give
+              // those a moment; then keep-alive sockets are closed as their last response ends.
+              const grace = setTimeout(
+                () => {
+                  server.closeIdleConnections();
+                  sweep = setInterval(() => server.closeIdleConnections(), 50);
+                },
+                Math.min(IDLE_SWEEP_GRACE_MS, options.shutdownTimeoutMs),
+              );
               const force = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs);
               force.unref();
               server.close(() => {
                 clearTimeout(force);
+                clearTimeout(grace);
+                clearInterval(sweep);
                 done();
               });
-              server.closeIdleConnections();
             });
-            clearInterval(sweep);
             await closeMetrics();
             await gateway.close().catch(() => {});
           })()),

@@ -3,7 +3,8 @@
 // keep-alive connections to the replicas, in one of two styles:
 //  - nginx-like (deploy/nginx.conf): a request whose connection was refused, or whose reused idle
 //    keep-alive connection the replica reset before reading it, is retried on the other replica
-//    whatever its method; nothing else is retried (a POST that reached a replica is never resent),
+//    whatever its method, and a GET that failed before its response header is retried too; a POST
+//    that may have reached a replica is never resent,
 //    and a replica that refused is skipped for a second;
 //  - probe-driven (a Kubernetes Service, a cloud balancer): a new connection per request, never
 //    retried; it polls /readyz every 500 ms and sends only to replicas that answered 200. Here a
@@ -86,7 +87,10 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
           // from a reused idle one the replica reset.
           const { code, reused } = error as NodeJS.ErrnoException & { reused?: boolean };
           const unsent = code === "ECONNREFUSED" || (reused === true && (code === "ECONNRESET" || code === "EPIPE"));
-          if (style === "nginx-like" && unsent && attempt === 0) {
+          // nginx's proxy_next_upstream error also resends an idempotent request that failed before
+          // its response header, whatever the connection; a POST that may have been read never is.
+          const idempotent = req.method === "GET" || req.method === "HEAD";
+          if (style === "nginx-like" && (unsent || idempotent) && attempt === 0) {
             retries++;
             continue;
           }
