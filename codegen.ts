@@ -27,7 +27,7 @@ const config: CodegenConfig = {
           DocumentVersion: "../resolvers/document-history.ts#DocumentVersionParent",
           Viewer: "../src/services/viewer.ts#ViewerInfo",
           Message: "../src/services/products.ts#Message as MessageModel",
-          Meeting: "../resolvers/meetings.ts#MeetingParent",
+          Meeting: "../resolvers/products.ts#MeetingParent",
           // downloadUrl is the gateway's, resolved from the id; search hits add an optional score.
           DriveFile: "../resolvers/drive.ts#DriveFileParent",
         },

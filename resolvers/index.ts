@@ -1,13 +1,11 @@
-// All resolvers, merged by domain. Each domain file is one service call per field.
+// All resolvers, merged by domain. The documents and viewer files are one service call per field;
+// every product field is derived from the operation table (products.ts).
 import { mergeResolvers } from "@graphql-tools/merge";
 import { documentHistoryResolvers } from "./document-history.ts";
 import { documentsResolvers } from "./documents.ts";
 import { driveResolvers } from "./drive.ts";
-import { enterpriseResolvers } from "./enterprise.ts";
-import { mailResolvers } from "./mail.ts";
-import { meetingsResolvers } from "./meetings.ts";
+import { productResolvers } from "./products.ts";
 import { DateTime, JSON, Upload } from "./scalars.ts";
-import { searchResolvers } from "./search.ts";
 import type { Resolvers } from "./types.generated.ts";
 import { viewerResolvers } from "./viewer.ts";
 
@@ -16,9 +14,6 @@ export const resolvers: Resolvers = mergeResolvers([
   viewerResolvers,
   documentsResolvers,
   documentHistoryResolvers,
-  mailResolvers,
+  productResolvers,
   driveResolvers,
-  searchResolvers,
-  meetingsResolvers,
-  enterpriseResolvers,
 ]) as Resolvers;

@@ -6,7 +6,7 @@ import type { DocumentText as DocumentTextModel } from '../src/documents/schemas
 import type { DocumentVersionParent } from '../resolvers/document-history.ts';
 import type { ViewerInfo } from '../src/services/viewer.ts';
 import type { Message as MessageModel } from '../src/services/products.ts';
-import type { MeetingParent } from '../resolvers/meetings.ts';
+import type { MeetingParent } from '../resolvers/products.ts';
 import type { DriveFileParent } from '../resolvers/drive.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;

@@ -1,9 +1,10 @@
 // The product operations, each declared once (docs/api.md "tRPC", "MCP"): its name (the tRPC path;
-// GraphQL resolvers and the service object use it too), its MCP tool, zod input and output schemas,
-// the credential it needs, a description an agent can act on, truthful MCP annotations and its run
-// function over the adapters. The service runner (products.ts), the tRPC procedures
-// (src/trpc/products.ts) and the MCP tools (src/mcp/tools.ts) are derived from this table; adding
-// an operation touches this table, its adapter and the GraphQL SDL.
+// the service object uses it too), its MCP tool, the GraphQL fields it backs, zod input and output
+// schemas, the credential it needs, a description an agent can act on, truthful MCP annotations and
+// its run function over the adapters. The service runner (products.ts), the tRPC procedures
+// (src/trpc/products.ts), the MCP tools (src/mcp/tools.ts) and the GraphQL product resolvers
+// (resolvers/products.ts) are derived from this table; adding an operation touches this table, its
+// adapter and the GraphQL SDL (schema/*.graphql), nothing else.
 import type DataLoader from "dataloader";
 import { z } from "zod";
 import { listOf } from "../../adapters/common.ts";
@@ -111,6 +112,29 @@ export interface McpToolSpec {
   toResult?(result: never): Record<string, unknown>;
 }
 
+/**
+ * One GraphQL field (schema/*.graphql) an operation backs; resolvers/products.ts derives its
+ * resolver, which runs the operation through the service's runner. What is GraphQL's own (an
+ * Upload's File, a JSON argument's null, Relay paging) is handled there, for every field alike.
+ */
+export interface GraphqlFieldSpec {
+  /** The field's coordinate: "Query.thread" for a query, "Mutation.sendMessage" for a mutation, "Message.thread" on a type. */
+  field: `${string}.${string}`;
+  /**
+   * How the field's arguments become the operation's input (null arguments are absent, but a
+   * JSON argument's null is a value):
+   * - absent: the arguments themselves;
+   * - "input": the fields of the one `input` argument;
+   * - "connection": a Relay connection whose `first`/`after` page over the operation's
+   *   `limit`/`cursor`; the other arguments are passed.
+   */
+  args?: "input" | "connection";
+  /** A type field's input from the object it is on (Message.thread: the message's threadId). */
+  fromParent?(parent: never): Record<string, unknown>;
+  /** A nullable field that answers null where the operation answers NOT_FOUND. */
+  nullWhenNotFound?: boolean;
+}
+
 export interface OperationDef<
   I extends z.ZodType = z.ZodType,
   O extends z.ZodType = z.ZodType,
@@ -130,18 +154,24 @@ export interface OperationDef<
   output: O;
   annotations: OperationAnnotations;
   mcp?: McpToolSpec;
+  /** The GraphQL fields it backs: present exactly when `surfaces` has "graphql". */
+  graphql?: readonly GraphqlFieldSpec[];
   run(env: RunEnv, input: z.output<I>): Promise<z.output<O>>;
 }
 
-/** Keeps each row's exact types (schemas, kind, and whether `optionalInput`/`trpcFormData` are set) for the derived surfaces. */
+/**
+ * Keeps each row's exact types (schemas, kind, whether `optionalInput`/`trpcFormData` are set, its
+ * GraphQL fields) for the derived surfaces.
+ */
 const define = <
   I extends z.ZodType,
   O extends z.ZodType,
   K extends "query" | "mutation",
   Opt extends boolean = false,
   Form extends boolean = false,
+  const G extends readonly GraphqlFieldSpec[] = readonly [],
 >(
-  op: OperationDef<I, O, K> & { optionalInput?: Opt; trpcFormData?: Form },
+  op: OperationDef<I, O, K> & { optionalInput?: Opt; trpcFormData?: Form; graphql?: G },
 ) => op;
 
 const ALL: readonly OperationSurface[] = ["graphql", "trpc", "mcp"];
@@ -209,6 +239,7 @@ export const operations = {
     output: listOf(messageSchema),
     annotations: read,
     mcp: { name: "mail_list", title: "List mail messages" },
+    graphql: [{ field: "Query.messages", args: "connection" }],
     run: ({ call, adapters }, input) => adapters.mail.listMessages(call, input),
   }),
   "messages.thread": define({
@@ -220,6 +251,10 @@ export const operations = {
     output: threadSchema,
     annotations: read,
     mcp: { name: "mail_thread", title: "Read a mail thread" },
+    graphql: [
+      { field: "Query.thread", nullWhenNotFound: true },
+      { field: "Message.thread", fromParent: (message: { threadId: string }) => ({ id: message.threadId }), nullWhenNotFound: true },
+    ],
     run: ({ loaders }, input) => loaders().thread.load(input.id),
   }),
   "messages.send": define({
@@ -234,6 +269,7 @@ export const operations = {
     output: messageSchema,
     annotations: reachesOut,
     mcp: { name: "mail_send", title: "Send an email" },
+    graphql: [{ field: "Mutation.sendMessage", args: "input" }],
     run: ({ call, adapters }, input) => adapters.mail.sendMessage(call, input),
   }),
   "messages.createDraft": define({
@@ -247,6 +283,7 @@ export const operations = {
     output: draftSchema,
     annotations: create,
     mcp: { name: "mail_draft", title: "Create an email draft" },
+    graphql: [{ field: "Mutation.createDraft", args: "input" }],
     run: ({ call, adapters }, input) => adapters.mail.createDraft(call, input),
   }),
   "calendar.events": define({
@@ -261,6 +298,7 @@ export const operations = {
     output: listOf(calendarEventSchema),
     annotations: read,
     mcp: { name: "calendar_events", title: "List calendar events" },
+    graphql: [{ field: "Query.calendarEvents", args: "connection" }],
     run: ({ call, adapters }, input) => adapters.mail.listEvents(call, input),
   }),
   "bookings.create": define({
@@ -274,6 +312,7 @@ export const operations = {
     output: bookingSchema,
     annotations: reachesOut,
     mcp: { name: "bookings_create", title: "Book a slot" },
+    graphql: [{ field: "Mutation.createBooking", args: "input" }],
     run: ({ call, adapters }, input) => adapters.mail.createBooking(call, input),
   }),
   // ---- drive --------------------------------------------------------------------------------
@@ -291,6 +330,7 @@ export const operations = {
       input: fileIdInputSchema.extend({ id: fileIdInputSchema.shape.id.meta({ description: "Drive file id, from drive_search" }) }),
       output: driveFileJson,
     },
+    graphql: [{ field: "Query.file", nullWhenNotFound: true }],
     run: ({ loaders }, input) => loaders().file.load(input.id),
   }),
   "files.upload": define({
@@ -321,6 +361,7 @@ export const operations = {
       },
       output: driveFileJson,
     },
+    graphql: [{ field: "Mutation.uploadFile" }],
     run: ({ call, adapters }, input) => adapters.drive.upload(call, uploadFile(input)),
   }),
   "files.download": define({
@@ -350,6 +391,7 @@ export const operations = {
       output: driveSearchJson,
       toResult: (files: unknown[]) => ({ files }),
     },
+    graphql: [{ field: "Query.searchFiles" }],
     run: ({ call, adapters }, input) => adapters.drive.search(call, input.query),
   }),
   "files.share": define({
@@ -363,6 +405,7 @@ export const operations = {
     output: shareSchema,
     annotations: reachesOut,
     mcp: { name: "drive_share", title: "Share a drive file" },
+    graphql: [{ field: "Mutation.createShare", args: "input" }],
     run: ({ call, adapters }, input) => adapters.drive.createShare(call, input),
   }),
   // ---- search -------------------------------------------------------------------------------
@@ -377,6 +420,7 @@ export const operations = {
     output: searchAnswerSchema,
     annotations: read,
     mcp: { name: "search_query", title: "Search the workspace" },
+    graphql: [{ field: "Query.search" }],
     run: ({ call, adapters }, input) => adapters.search.query(call, input),
   }),
   "search.chat": define({
@@ -390,6 +434,7 @@ export const operations = {
     output: chatAnswerSchema,
     annotations: create,
     mcp: { name: "search_chat", title: "Chat with the workspace search" },
+    graphql: [{ field: "Mutation.searchChat", args: "input" }],
     run: ({ call, adapters }, input) => adapters.search.chat(call, input),
   }),
   // ---- meetings -----------------------------------------------------------------------------
@@ -403,6 +448,7 @@ export const operations = {
     input: meetingIdInputSchema,
     output: meetingSchema.pick({ id: true }),
     annotations: read,
+    graphql: [{ field: "Query.meeting" }],
     run: async (_env, input) => ({ id: input.id }),
   }),
   "meetings.create": define({
@@ -416,6 +462,7 @@ export const operations = {
     output: meetingSchema,
     annotations: reachesOut,
     mcp: { name: "meetings_create", title: "Schedule a meeting" },
+    graphql: [{ field: "Mutation.createMeeting", args: "input" }],
     run: ({ call, adapters }, input) => adapters.meetings.create(call, input),
   }),
   "meetings.transcript": define({
@@ -427,6 +474,7 @@ export const operations = {
     output: transcriptSchema,
     annotations: read,
     mcp: { name: "meetings_transcript", title: "Read a meeting's transcript" },
+    graphql: [{ field: "Meeting.transcript", fromParent: (meeting: { id: string }) => ({ id: meeting.id }), nullWhenNotFound: true }],
     run: ({ loaders }, input) => loaders().transcript.load(input.id),
   }),
   "meetings.summary": define({
@@ -438,6 +486,7 @@ export const operations = {
     output: summarySchema,
     annotations: read,
     mcp: { name: "meetings_summary", title: "Read a meeting's summary" },
+    graphql: [{ field: "Meeting.summary", fromParent: (meeting: { id: string }) => ({ id: meeting.id }), nullWhenNotFound: true }],
     run: ({ loaders }, input) => loaders().summary.load(input.id),
   }),
   // ---- enterprise (the credential's tenant) -------------------------------------------------
@@ -452,6 +501,7 @@ export const operations = {
     output: dataQueryResultSchema,
     annotations: read,
     mcp: { name: "data_query", title: "Query the tenant's data" },
+    graphql: [{ field: "Query.dataQuery" }],
     run: ({ call, adapters }, input) => adapters.enterprise.dataQuery(call, input.question),
   }),
   "enterprise.invoices": define({
@@ -466,6 +516,7 @@ export const operations = {
     output: listOf(invoiceSchema),
     annotations: read,
     mcp: { name: "invoices_list", title: "List invoices" },
+    graphql: [{ field: "Query.invoices", args: "connection" }],
     run: ({ call, adapters }, input) => adapters.enterprise.invoices(call, input),
   }),
   "workflows.run": define({
@@ -481,6 +532,7 @@ export const operations = {
     // What a workflow does is the tenant's: it may change or delete things.
     annotations: { ...reachesOut, destructiveHint: true },
     mcp: { name: "workflows_run", title: "Run a workflow" },
+    graphql: [{ field: "Mutation.runWorkflow" }],
     run: ({ call, adapters }, input) => adapters.enterprise.runWorkflow(call, input.id, input.input),
   }),
 };
