@@ -2,7 +2,6 @@
 // (test/fixtures/gen-markdown.ts): the renderer in this thread, split into parse+build and
 // pack, then the same document through a one-worker RenderPool (round trip, bytes transferred).
 // Prints medians; the first renders are warm-up and not counted.
-import { Packer } from "docx";
 import { RenderPool } from "../src/documents/pool/index.ts";
 import { buildDocument } from "../src/documents/render/package.ts";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
@@ -19,9 +18,9 @@ const pack: number[] = [];
 const total: number[] = [];
 for (let i = 0; i < runs + 3; i++) {
   const t0 = performance.now();
-  const { document } = buildDocument(markdown, { title: "bench" });
+  const built = buildDocument(markdown, { title: "bench" });
   const t1 = performance.now();
-  await Packer.pack(document, "uint8array");
+  await built.pack();
   const t2 = performance.now();
   if (i >= 3) {
     build.push(t1 - t0);

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { warmupMarkdown } from "../../src/documents/pool/warmup.ts";
 import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { bearer } from "./driver.ts";
 import { graphqlDriver } from "./graphql-driver.ts";
@@ -136,18 +137,19 @@ describe("RENDER_TIMEOUT_MS", () => {
 describe("RENDER_WORKER_MAX_MB", () => {
   let tg: TestGateway;
   beforeAll(async () => {
-    // 32 MB: far below what the wide table needs (~200 MB), with room for a fresh worker's own
-    // modules and a note even when a loaded machine delays its garbage collection.
-    tg = await startTestGateway({ RENDER_WORKERS: "1", RENDER_WORKER_MAX_MB: "32" });
+    // 16 MB, the least allowed: below what a 390,000-character document of mixed markdown needs
+    // (24-32 MB; the wide table now renders in 24 MB), with room for a fresh worker's own modules
+    // and a note.
+    tg = await startTestGateway({ RENDER_WORKERS: "1", RENDER_WORKER_MAX_MB: "16" });
   });
   afterAll(() => tg.close());
 
   it("a render that needs more heap is 413 PAYLOAD_TOO_LARGE for that create only; nothing is stored; a small one renders", async () => {
     const auth = bearer(await tg.key({ user: "hungry" }));
-    const response = await create(tg, auth, { name: "the big table", markdown: table });
+    const response = await create(tg, auth, { name: "the big document", markdown: generateMarkdown(390_000) });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
-      error: { code: "PAYLOAD_TOO_LARGE", message: expect.stringMatching(/32 MB/), details: { reason: "render_memory", limitMb: 32 } },
+      error: { code: "PAYLOAD_TOO_LARGE", message: expect.stringMatching(/16 MB/), details: { reason: "render_memory", limitMb: 16 } },
     });
     expect(await documentsOf(tg, auth)).toEqual([]);
     expect(await metric(tg, "gateway_render_events_total", '{event="out-of-memory"}')).toBe(1);

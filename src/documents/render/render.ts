@@ -13,6 +13,7 @@ import type { GfmTable } from "./gfm-table.ts";
 import { type Token } from "./markdown.ts";
 import { BOLD, CODE, textRun } from "./runs.ts";
 import { BULLET_REFERENCE, CODE_STYLE, HANGING, INDENT_STEP, MAX_WORD_LEVEL, QUOTE_STYLE, decimalDefinition } from "./styles.ts";
+import { RawXml } from "./raw-xml.ts";
 import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type TableInput } from "./table.ts";
 import { runText } from "./text.ts";
 
@@ -31,8 +32,10 @@ const HEADINGS = [
 const RULE_BORDER = { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } as const;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
-/** A body paragraph as its options (written as XML by ./paragraph-xml.ts, or by docx), or a table. */
-export type Block = ParagraphProps | FileChild;
+/** A body paragraph as its options (written as XML by ./paragraph-xml.ts, or by docx), or a table (raw XML, or docx's). */
+export type Block = ParagraphProps | FileChild | RawXml;
+
+const isParagraph = (block: Block): block is ParagraphProps => !(block instanceof FileChild || block instanceof RawXml);
 
 export type ParagraphProps = Writable<IParagraphOptions>;
 
@@ -152,7 +155,7 @@ export class DocumentBuilder implements BlockSink {
     }
     this.html?.end();
     // Word wants a paragraph before the end of the body (after a final table), and at least one.
-    if (this.blocks.length === 0 || this.blocks[this.blocks.length - 1] instanceof FileChild) {
+    if (this.blocks.length === 0 || !isParagraph(this.blocks[this.blocks.length - 1]!)) {
       this.emit({}, "");
     }
     return { blocks: this.blocks, text: this.textParts.join(""), footnotes: this.footnotes };
@@ -174,9 +177,7 @@ export class DocumentBuilder implements BlockSink {
     const body = this.body;
     if (!body) return;
     // A footnote holds paragraphs; a table in one is left out (its cells are rare in notes).
-    const paragraphs = this.blocks
-      .filter((block): block is ParagraphProps => !(block instanceof FileChild))
-      .map((options) => new Paragraph(options));
+    const paragraphs = this.blocks.filter(isParagraph).map((options) => new Paragraph(options));
     this.footnotes[String(body.id)] = { children: paragraphs.length > 0 ? paragraphs : [new Paragraph({})] };
     this.blocks = body.blocks;
     this.textParts = body.textParts;

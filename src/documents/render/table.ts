@@ -7,7 +7,8 @@
 // cells hold only text runs (./runs.ts) is written here straight to the XML docx would write for
 // it, byte for byte (test/documents/render/table.test.ts compares the two); a table with a
 // hyperlink or an image in a cell still goes through docx, which owns their relationships.
-import { FileChild, type IXmlableObject, type ParagraphChild } from "docx";
+import type { ParagraphChild } from "docx";
+import { RawXml } from "./raw-xml.ts";
 import { BOLD, TEXT_RUN_CLOSE_XML, escapeXml, runXml, textRunOpenXml, textRunXml } from "./runs.ts";
 
 export type CellAlignment = "left" | "center" | "right" | undefined;
@@ -45,27 +46,20 @@ export interface TableInput {
 const BORDER = 'w:val="single" w:color="auto" w:sz="4"';
 const BORDERS = `<w:tblBorders><w:top ${BORDER}/><w:left ${BORDER}/><w:bottom ${BORDER}/><w:right ${BORDER}/><w:insideH ${BORDER}/><w:insideV ${BORDER}/></w:tblBorders>`;
 
-/**
- * A docx component holding a finished w:tbl. docx writes a non-object child of an element as it
- * is, through String(): the one way to hand it XML it does not build itself. A function is such a
- * child (docx's writer escapes strings but not other values); its toString gives the XML.
- */
-class RawTable extends FileChild {
-  /** The table's XML in parts, joined when docx writes it (docx keeps one raw child only). */
-  constructor(private readonly chunks: readonly string[]) {
-    super("w:tbl");
+/** A finished w:tbl, from `<w:tbl>` to `</w:tbl>`, as its parts in order. */
+class RawTable extends RawXml {
+  constructor(private readonly parts: readonly string[]) {
+    super();
   }
 
-  override prepForXml(): IXmlableObject {
-    const inner = this.chunks.join("");
-    const raw = Object.assign(() => inner, { toString: () => inner });
-    return { "w:tbl": [raw] } as unknown as IXmlableObject;
+  override chunks(): readonly string[] {
+    return this.parts;
   }
 }
 
 function tableStart(columnWidth: number, columns: number, indent: number): string[] {
   return [
-    `<w:tblPr><w:tblW w:type="dxa" w:w="${columnWidth * columns}"/>`,
+    `<w:tbl><w:tblPr><w:tblW w:type="dxa" w:w="${columnWidth * columns}"/>`,
     indent > 0 ? `<w:tblInd w:type="dxa" w:w="${indent}"/>` : "",
     `${BORDERS}</w:tblPr><w:tblGrid>`,
     `<w:gridCol w:w="${columnWidth}"/>`.repeat(columns),
@@ -97,14 +91,14 @@ export interface PlainTableInput {
  * 200-column table has 200,000 cells, so a cell adds only its escaped text between markup strings
  * made once per table: no string per cell is built only to be joined.
  */
-export function plainTable(table: PlainTableInput): FileChild {
+export function plainTable(table: PlainTableInput): RawXml {
   const { columnWidth, columns, indent } = table;
   const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
-  // The table's parts in one array sized up front (per row 2, per cell up to 3, per column 2), filled
+  // The table's parts in one array sized up front (the table's start and end, per row 2, per cell up to 3, per column 2), filled
   // with "" so that it never grows: a string per part shared by many cells, each cell's own text
-  // escaped. RawTable joins it once, when docx writes the document; no row or cell string is made.
+  // escaped. The packager streams the parts into document.xml; no row or cell string is made.
   const parts = new Array<string>(
-    2 + table.rows.reduce((sum, cells) => sum + 2 + 3 * cells.length + 2 * Math.min(cells.length, MAX_TABLE_COLUMNS), 0),
+    3 + table.rows.reduce((sum, cells) => sum + 2 + 3 * cells.length + 2 * Math.min(cells.length, MAX_TABLE_COLUMNS), 0),
   ).fill("");
   let n = 0;
   parts[n++] = tableStart(columnWidth, columns, indent).join("");
@@ -133,11 +127,12 @@ export function plainTable(table: PlainTableInput): FileChild {
     }
     parts[n++] = "</w:tr>";
   });
+  parts[n++] = "</w:tbl>";
   return new RawTable(parts);
 }
 
 /** The table as one component, or undefined when a cell holds something other than text runs. */
-export function rawTable(table: TableInput): FileChild | undefined {
+export function rawTable(table: TableInput): RawXml | undefined {
   const { columnWidth, columns, indent } = table;
   const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
   const parts = tableStart(columnWidth, columns, indent);
@@ -159,5 +154,6 @@ export function rawTable(table: TableInput): FileChild | undefined {
     }
     parts.push("</w:tr>");
   }
-  return new RawTable([parts.join("")]);
+  parts.push("</w:tbl>");
+  return new RawTable(parts);
 }

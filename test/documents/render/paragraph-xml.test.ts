@@ -1,22 +1,14 @@
-// Paragraphs written as XML strings (src/documents/render/paragraph-xml.ts) are the XML docx
-// writes for the same options, byte for byte (hyperlink relationship ids aside, which docx makes
-// random): same document.xml, same numbering, same link targets.
-import {
-  AlignmentType,
-  BorderStyle,
-  Document,
-  ExternalHyperlink,
-  HeadingLevel,
-  Packer,
-  Paragraph,
-  type FileChild,
-  type IParagraphOptions,
-} from "docx";
+// Paragraphs written as XML strings (src/documents/render/paragraph-xml.ts) and packed by the
+// renderer's packager are the XML docx writes for the same options, byte for byte (hyperlink
+// relationship ids aside, which docx makes random): same document.xml, same numbering, same link
+// targets in document.xml.rels.
+import { AlignmentType, BorderStyle, ExternalHyperlink, HeadingLevel, Paragraph, type IParagraphOptions } from "docx";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
+import { packBody, type BodyElement } from "../../../src/documents/render/package.ts";
 import { RawParagraphs, writable } from "../../../src/documents/render/paragraph-xml.ts";
 import { BOLD, CODE, LINK, breakRun, textRun } from "../../../src/documents/render/runs.ts";
-import { BULLET_REFERENCE, CODE_STYLE, QUOTE_STYLE, decimalDefinition, numbering, styles } from "../../../src/documents/render/styles.ts";
+import { BULLET_REFERENCE, CODE_STYLE, QUOTE_STYLE, decimalDefinition } from "../../../src/documents/render/styles.ts";
 
 const cases: IParagraphOptions[] = [
   {},
@@ -42,9 +34,8 @@ const cases: IParagraphOptions[] = [
   },
 ];
 
-async function parts(children: FileChild[]) {
-  const document = new Document({ styles, numbering, sections: [{ children }] });
-  const zip = await JSZip.loadAsync(await Packer.pack(document, "uint8array"));
+async function parts(children: BodyElement[]) {
+  const zip = await JSZip.loadAsync(await packBody(children));
   const read = async (name: string) => (await zip.file(name)?.async("string")) ?? "";
   const rels = await read("word/_rels/document.xml.rels");
   const ids = new Map<string, string>();

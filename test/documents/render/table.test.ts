@@ -1,15 +1,16 @@
 // Tables written as one XML string (src/documents/render/table.ts) must be exactly what docx
 // would have written for them, and must still read back with the renderer's text.
-import { Document, ExternalHyperlink, Packer } from "docx";
+import { ExternalHyperlink } from "docx";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { docxTable } from "../../../src/documents/render/docx-table.ts";
+import { packBody, type BodyElement } from "../../../src/documents/render/package.ts";
 import { BOLD, CODE, ITALIC, LINK, STRIKE, breakRun, textRun } from "../../../src/documents/render/runs.ts";
 import { foldColumns, MAX_TABLE_COLUMNS, plainTable, rawTable, type TableInput } from "../../../src/documents/render/table.ts";
 import { mammothText, render } from "./docx.ts";
 
-async function documentXml(child: NonNullable<ReturnType<typeof rawTable>>): Promise<string> {
-  const docx = await Packer.pack(new Document({ sections: [{ children: [child] }] }), "uint8array");
+async function documentXml(child: BodyElement): Promise<string> {
+  const docx = await packBody([child]);
   return (await JSZip.loadAsync(docx)).file("word/document.xml")!.async("string");
 }
 
