@@ -1,9 +1,24 @@
 // The operation table (src/services/operations.ts) is the one declaration of every product
-// operation: its tRPC procedures and MCP tools carry the documented names (docs/api.md), and every operation is
-// reachable on every surface it names, through the table's own run function.
+// operation: its tRPC procedures and MCP tools carry the documented names (docs/api.md), its GraphQL
+// fields are the SDL's product fields (schema/*.graphql), and every operation is reachable on
+// every surface it names, through the table's own run function.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { readFileSync } from "node:fs";
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import {
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
+  isObjectType,
+  parse,
+  printSchema,
+  type GraphQLField,
+  type GraphQLSchema,
+} from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { loadTypeDefs } from "../../src/graphql/schema.ts";
 import { tools } from "../../src/mcp/tools.ts";
 import { operationNames, operations, operationsOn, type OperationName, type OperationSurface } from "../../src/services/operations.ts";
 import { appRouter } from "../../src/trpc/router.ts";
@@ -94,32 +109,128 @@ describe("names", () => {
   });
 });
 
+// ---- GraphQL: the table's fields are the SDL's product fields ---------------------------------------
+
+/** The SDL files of the gateway's own root fields (documents, their history and shares, the viewer); every other root field is a product's. */
+const GATEWAY_OWN_SDL = ["documents.graphql", "viewer.graphql"];
+
+/** The Query/Mutation fields an SDL file declares. */
+function rootFieldsOf(file: string): string[] {
+  const document = parse(readFileSync(new URL(`../../schema/${file}`, import.meta.url), "utf8"));
+  return document.definitions.flatMap((definition) =>
+    (definition.kind === "ObjectTypeDefinition" || definition.kind === "ObjectTypeExtension") &&
+    (definition.name.value === "Query" || definition.name.value === "Mutation")
+      ? (definition.fields ?? []).map((field) => `${definition.name.value}.${field.name.value}`)
+      : [],
+  );
+}
+
+/** The field at a coordinate ("Type.field") of the schema, if there is one. */
+function fieldAt(schema: GraphQLSchema, coordinate: string): GraphQLField<unknown, unknown> | undefined {
+  const [typeName, fieldName] = coordinate.split(".") as [string, string];
+  const type = schema.getType(typeName);
+  return isObjectType(type) ? type.getFields()[fieldName] : undefined;
+}
+
+/** The keys an operation's input object takes. */
+function inputKeys(name: OperationName): string[] {
+  const input = operations[name].input as z.ZodType;
+  expect(input, `${name}'s input is an object`).toBeInstanceOf(z.ZodObject);
+  return Object.keys((input as z.ZodObject).shape);
+}
+
+describe("GraphQL fields", () => {
+  // The SDL as the server loads it (schema/*.graphql), without the resolvers (the server refuses a
+  // resolver for a field the SDL lacks; here that is one more failed check), and printed and parsed
+  // back so the coordinates are checked against the schema callers see.
+  const built = makeExecutableSchema({ typeDefs: loadTypeDefs() });
+  const printed = parse(printSchema(built));
+  const specs = operationNames.flatMap((name) => (operations[name].graphql ?? []).map((spec) => ({ name, spec })));
+
+  it("a row offered on GraphQL names its fields, and only such a row does", () => {
+    for (const name of operationNames) {
+      const op = operations[name];
+      if (op.surfaces.includes("graphql")) expect(op.graphql?.length, `${name}'s graphql fields`).toBeGreaterThan(0);
+      else expect(op.graphql, `${name} is not on GraphQL`).toBeUndefined();
+    }
+  });
+
+  it("every field a row names is in the printed schema: root fields of the row's kind, type fields from their parent", () => {
+    const printedFields = new Set(
+      printed.definitions.flatMap((d) =>
+        d.kind === "ObjectTypeDefinition" ? (d.fields ?? []).map((f) => `${d.name.value}.${f.name.value}`) : [],
+      ),
+    );
+    for (const { name, spec } of specs) {
+      const op = operations[name];
+      expect(printedFields.has(spec.field), `${name}: ${spec.field} is in the SDL`).toBe(true);
+      const field = fieldAt(built, spec.field)!;
+      const [type] = spec.field.split(".") as [string];
+      if (type === "Query" || type === "Mutation") {
+        expect(type, `${name} (a ${op.kind}) backs ${spec.field}`).toBe(op.kind === "query" ? "Query" : "Mutation");
+        expect(spec.fromParent, `${spec.field} is a root field: its input is its arguments`).toBeUndefined();
+      } else {
+        expect(op.kind, `${name} backs a type field (${spec.field}), so it only reads`).toBe("query");
+        expect(spec.fromParent, `${spec.field} takes its input from its ${type}`).toBeTypeOf("function");
+      }
+      if (spec.nullWhenNotFound) expect(isNonNullType(field.type), `${spec.field} is nullable`).toBe(false);
+    }
+  });
+
+  it("every argument a field passes is a key of its operation's input", () => {
+    for (const { name, spec } of specs) {
+      expect(fieldAt(built, spec.field), `${spec.field} is in the SDL`).toBeDefined();
+      const field = fieldAt(built, spec.field)!;
+      const keys = inputKeys(name);
+      const args = field.args.map((arg) => arg.name);
+      if (spec.args === "input") {
+        expect(args, `${spec.field} takes one input object`).toEqual(["input"]);
+        const inputType = getNamedType(field.args[0]!.type);
+        expect(isInputObjectType(inputType), `${spec.field}'s input is an input object`).toBe(true);
+        if (isInputObjectType(inputType)) {
+          for (const key of Object.keys(inputType.getFields())) expect(keys, `${spec.field}: input.${key}`).toContain(key);
+        }
+      } else if (spec.args === "connection") {
+        expect(args, `${spec.field} is a Relay connection`).toEqual(expect.arrayContaining(["first", "after"]));
+        expect(keys, `${name} pages with limit and cursor`).toEqual(expect.arrayContaining(["limit", "cursor"]));
+        const connection = getNamedType(field.type);
+        expect(isObjectType(connection) && Object.keys(connection.getFields()).sort(), `${spec.field}'s type`).toEqual([
+          "edges",
+          "pageInfo",
+        ]);
+        for (const arg of args.filter((a) => a !== "first" && a !== "after")) expect(keys, `${spec.field}(${arg})`).toContain(arg);
+      } else {
+        for (const arg of args) expect(keys, `${spec.field}(${arg})`).toContain(arg);
+      }
+    }
+  });
+
+  it("every product root field of the SDL is derived from exactly one row, and no field from two", () => {
+    const own = GATEWAY_OWN_SDL.flatMap(rootFieldsOf);
+    expect(own, "the gateway's own root fields").toEqual(
+      expect.arrayContaining(["Query.viewer", "Query.documents", "Mutation.createDocument"]),
+    );
+    const rootFields = [built.getQueryType()!, built.getMutationType()!].flatMap((type) =>
+      Object.keys(type.getFields()).map((field) => `${type.name}.${field}`),
+    );
+    const productRootFields = rootFields.filter((field) => !own.includes(field));
+    expect(productRootFields.length, "the SDL has product fields").toBeGreaterThan(0);
+
+    const backing = new Map<string, OperationName[]>();
+    for (const { name, spec } of specs) backing.set(spec.field, [...(backing.get(spec.field) ?? []), name]);
+    for (const field of productRootFields) expect(backing.get(field) ?? [], `${field} is derived from one row`).toHaveLength(1);
+    for (const [field, names] of backing) {
+      expect(names, `${field} is backed by one row`).toHaveLength(1);
+      expect(own, `${field} is not one of the gateway's own`).not.toContain(field);
+    }
+  });
+});
+
 // ---- reachability: each surface a row names runs that row ----------------------------------------
 
 let env: ProductsEnv;
 const ran: OperationName[] = [];
 const originals = new Map<OperationName, unknown>();
-
-beforeAll(async () => {
-  env = await startProductsEnv();
-  // Every row's run function records that it ran: a surface reaches the table, not a copy of it.
-  for (const name of operationNames) {
-    const op = operations[name] as { run: (...args: unknown[]) => Promise<unknown> };
-    originals.set(name, op.run);
-    const run = op.run;
-    op.run = (...args) => {
-      ran.push(name);
-      return run(...args);
-    };
-  }
-});
-afterAll(async () => {
-  for (const [name, run] of originals) (operations[name] as { run: unknown }).run = run;
-  await env?.close();
-});
-afterEach(() => {
-  ran.length = 0;
-});
 
 const FILE = "file_q3_budget_csv";
 const MEETING = "mtg_weekly_product_sync";
@@ -210,6 +321,28 @@ async function callOn(surface: OperationSurface, name: OperationName): Promise<v
 }
 
 describe("every operation is reachable on every surface it names", () => {
+  // The env is this block's: the checks above need no gateway.
+  beforeAll(async () => {
+    env = await startProductsEnv();
+    // Every row's run function records that it ran: a surface reaches the table, not a copy of it.
+    for (const name of operationNames) {
+      const op = operations[name] as { run: (...args: unknown[]) => Promise<unknown> };
+      originals.set(name, op.run);
+      const run = op.run;
+      op.run = (...args) => {
+        ran.push(name);
+        return run(...args);
+      };
+    }
+  });
+  afterAll(async () => {
+    for (const [name, run] of originals) (operations[name] as { run: unknown }).run = run;
+    await env?.close();
+  });
+  afterEach(() => {
+    ran.length = 0;
+  });
+
   const rows = operationNames.flatMap((name) => operations[name].surfaces.map((surface) => [name, surface] as const));
   it.each(rows)("%s on %s", async (name, surface) => {
     await callOn(surface, name);
