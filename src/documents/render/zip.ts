@@ -3,7 +3,7 @@
 // deflate at the same level (bench/render-compare.ts). A part given as strings is deflated as it
 // is written, in batches: document.xml is never joined into one string or encoded as one buffer.
 import { once } from "node:events";
-import { createDeflateRaw, crc32 } from "node:zlib";
+import { createDeflateRaw, crc32, deflateRawSync, type ZlibOptions } from "node:zlib";
 import { Zip, ZipPassThrough, type ZipInputFile } from "fflate";
 
 /** A part's content: bytes, or text as strings and lists of strings, written in order. */
@@ -16,15 +16,24 @@ const LEVEL = 6;
 /** Images are compressed already; deflating them again costs time and saves nothing. */
 const STORED = /^word\/media\/.+\.(png|jpe?g|gif)$/i;
 
-/** Deflates `content` into the zip as `filename`, its CRC and size given in its data descriptor. */
-async function addDeflated(zip: Zip, filename: string, content: PartContent): Promise<void> {
+const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
+
+/** A whole part deflated in one call: small parts, for which a stream's setup costs more than their deflate. */
+function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Array): void {
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  const file: ZipInputFile = { filename, size: bytes.byteLength, crc: crc32(bytes), compression: 8 };
+  zip.add(file);
+  file.ondata?.(null, bytesOf(deflateRawSync(bytes, { level: LEVEL })), true);
+}
+
+/** Deflates `content` into the zip as `filename` as it is encoded, its CRC and size given in its data descriptor. */
+async function addDeflated(zip: Zip, filename: string, content: readonly (string | readonly string[])[]): Promise<void> {
   const file: ZipInputFile = { filename, size: 0, crc: 0, compression: 8 };
   zip.add(file);
-  // A high-water mark above a batch: the deflate runs on the thread pool while the next batch is encoded.
-  const deflate = createDeflateRaw({ level: LEVEL, writableHighWaterMark: 4 * BATCH });
-  deflate.on("data", (chunk: Buffer) =>
-    file.ondata?.(null, new Uint8Array(chunk.buffer as ArrayBuffer, chunk.byteOffset, chunk.byteLength), false),
-  );
+  // A high-water mark above a batch (zlib streams take stream options, which its types leave out):
+  // the deflate runs on the thread pool while the next batch is encoded.
+  const deflate = createDeflateRaw({ level: LEVEL, writableHighWaterMark: 4 * BATCH } as ZlibOptions);
+  deflate.on("data", (chunk: Buffer) => file.ondata?.(null, bytesOf(chunk), false));
   const write = async (bytes: Uint8Array) => {
     file.crc = crc32(bytes, file.crc);
     file.size += bytes.byteLength;
@@ -36,14 +45,11 @@ async function addDeflated(zip: Zip, filename: string, content: PartContent): Pr
     batch = "";
     await write(bytes);
   };
-  if (content instanceof Uint8Array) await write(content);
-  else {
-    // Awaits only when a batch is full: a table part can be a million strings.
-    for (const segment of typeof content === "string" ? [content] : content) {
-      for (const text of typeof segment === "string" ? [segment] : segment) {
-        batch += text;
-        if (batch.length >= BATCH) await flush();
-      }
+  // Awaits only when a batch is full: a table part can be a million strings.
+  for (const segment of content) {
+    for (const text of typeof segment === "string" ? [segment] : segment) {
+      batch += text;
+      if (batch.length >= BATCH) await flush();
     }
   }
   if (batch.length > 0) await flush();
@@ -65,6 +71,8 @@ export async function zipParts(parts: Iterable<readonly [string, PartContent]>):
       const file = new ZipPassThrough(path);
       zip.add(file);
       file.push(content, true);
+    } else if (typeof content === "string" || content instanceof Uint8Array) {
+      addDeflatedSync(zip, path, content);
     } else {
       await addDeflated(zip, path, content);
     }
