@@ -1,7 +1,8 @@
 // npm run bench:docs (second part) — living documents, in one run: import of a ~1 MB .docx over
 // REST (text and markdown extracted in the render pool) against mammoth on the main thread (the
 // baseline: the same extraction with nothing else to do), update of a 400,000-character document
-// (PUT markdown), and p99 of small reads while four imports run at once.
+// (PUT markdown), and p99 of small reads while four imports run at once. The gateway runs on the
+// build, as `npm start` runs it (bench:docs builds first).
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { crc32, deflateSync } from "node:zlib";
@@ -58,7 +59,7 @@ for (let i = 0; i < 5; i++) {
   mainThreadTimes.push((await timed(() => extractOnMainThread(docx)))[0]);
 }
 
-const gateway = await startGatewayProcess({ DATA_DIR: dir });
+const gateway = await startGatewayProcess({ DATA_DIR: dir }, { built: true });
 const auth = { authorization: `Bearer ${key}` };
 const upload = async (name: string) => {
   const form = new FormData();

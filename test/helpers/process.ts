@@ -20,17 +20,28 @@ export interface GatewayProcess {
  * test/deploy/build.test.ts starts the built dist/src/main.js itself.
  */
 export function startArgs(): string[] {
+  return [...builtStartArgs().slice(0, -1), "--import", "tsx", "src/main.ts"];
+}
+
+/**
+ * Exactly what `npm start` gives node, dist/src/main.js included: for the benches that measure the
+ * process as it runs in production (its memory: tsx adds its loader and transpile cache, ~60 MB).
+ * The caller builds first (`npm run build`).
+ */
+export function builtStartArgs(): string[] {
   const pkg = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } };
   const [command, ...args] = pkg.scripts.start.split(/\s+/);
   if (command !== "node") throw new Error(`npm start is not a plain node command: ${pkg.scripts.start}`);
-  const entry = args.pop();
-  if (entry !== "dist/src/main.js") throw new Error(`npm start does not run dist/src/main.js: ${pkg.scripts.start}`);
-  return [...args, "--import", "tsx", "src/main.ts"];
+  if (args.at(-1) !== "dist/src/main.js") throw new Error(`npm start does not run dist/src/main.js: ${pkg.scripts.start}`);
+  return args;
 }
 
-/** `src/main.ts` as its own process (as `npm start` runs it); resolves with its URL from the listening log line. */
-export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, startArgs(), {
+/**
+ * `src/main.ts` as its own process (as `npm start` runs it), or with `built` the build itself;
+ * resolves with its URL from the listening log line.
+ */
+export function startGatewayProcess(env: Record<string, string>, options: { built?: boolean } = {}): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, options.built ? builtStartArgs() : startArgs(), {
     cwd: root,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
