@@ -1,0 +1,64 @@
+// The package's zip writer (src/documents/render/zip.ts): what goes in comes out, byte for byte,
+// through two independent readers that check every entry's CRC and size; images are stored, text
+// deflated; a part of many strings is streamed across batches without being joined.
+import { unzipSync } from "fflate";
+import JSZip from "jszip";
+import { describe, expect, it } from "vitest";
+import { zipParts } from "../../../src/documents/render/zip.ts";
+
+/** Compression method of each entry, from the central directory (offset 10 of each record). */
+function methods(zip: Uint8Array): Map<string, number> {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const out = new Map<string, number>();
+  for (let at = 0; at + 46 <= zip.byteLength; at++) {
+    if (view.getUint32(at, true) !== 0x02014b50) continue;
+    const nameLength = view.getUint16(at + 28, true);
+    out.set(new TextDecoder().decode(zip.subarray(at + 46, at + 46 + nameLength)), view.getUint16(at + 10, true));
+  }
+  return out;
+}
+
+describe("zipParts", () => {
+  const png = Uint8Array.from({ length: 5_000 }, (_, i) => (i * 7919) % 251);
+  // ~3 MB of text in 60,000 strings, with multi-byte characters straddling batch boundaries.
+  const strings = Array.from({ length: 60_000 }, (_, i) => `<w:p><w:r><w:t>${i} café ✓ 𝄞</w:t></w:r></w:p>`);
+  const parts: [string, string | Uint8Array | (string | string[])[]][] = [
+    ["[Content_Types].xml", '<?xml version="1.0"?><Types/>'],
+    ["word/document.xml", ["<w:document><w:body>", strings, "</w:body></w:document>"]],
+    ["word/media/image1.png", png],
+    ["word/empty.xml", ""],
+    ["word/fonts/font1.odttf", new Uint8Array([1, 2, 3])],
+  ];
+  const expected = new Map<string, Uint8Array>(
+    parts.map(([path, content]) => [
+      path,
+      content instanceof Uint8Array ? content : new TextEncoder().encode(typeof content === "string" ? content : content.flat().join("")),
+    ]),
+  );
+
+  it("gives back every part byte for byte, in order, read by fflate and by JSZip with CRCs checked", async () => {
+    const zip = await zipParts(parts);
+    const byFflate = unzipSync(zip);
+    expect(Object.keys(byFflate)).toEqual([...expected.keys()]);
+    for (const [path, bytes] of expected) expect(Buffer.from(byFflate[path]!).equals(Buffer.from(bytes)), path).toBe(true);
+    const byJszip = await JSZip.loadAsync(zip, { checkCRC32: true });
+    for (const [path, bytes] of expected) {
+      expect(Buffer.from(await byJszip.file(path)!.async("uint8array")).equals(Buffer.from(bytes)), path).toBe(true);
+    }
+  });
+
+  it("stores images and deflates the rest, and the streamed part is much smaller than its text", async () => {
+    const zip = await zipParts(parts);
+    const found = methods(zip);
+    expect(found.get("word/media/image1.png")).toBe(0);
+    expect(found.get("word/document.xml")).toBe(8);
+    expect(found.get("word/fonts/font1.odttf")).toBe(8);
+    expect(zip.byteLength).toBeLessThan(expected.get("word/document.xml")!.byteLength / 5);
+  });
+
+  it("returns a buffer of its own, safe to transfer to another thread", async () => {
+    const zip = await zipParts(parts);
+    expect(zip.byteOffset).toBe(0);
+    expect(zip.buffer.byteLength).toBe(zip.byteLength);
+  });
+});
