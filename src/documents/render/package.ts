@@ -8,7 +8,8 @@ import { Document, FileChild, Packer, Paragraph, type IContext, type IProperties
 import { parseMarkdown } from "./markdown.ts";
 import { RawParagraphs, writable } from "./paragraph-xml.ts";
 import { PartContext, RawXml } from "./raw-xml.ts";
-import { DocumentBuilder, type Block, type ParagraphProps } from "./render.ts";
+import type { Block, ParagraphProps } from "./blocks.ts";
+import { DocumentBuilder } from "./render.ts";
 import { numbering, styles } from "./styles.ts";
 import { normalizeExtractedText, xmlSafe } from "./text.ts";
 import { zipParts, type PartContent } from "./zip.ts";

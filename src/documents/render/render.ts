@@ -4,7 +4,7 @@
 // external relationships, numbering, tables, borders, images). While each paragraph is built, its
 // text is appended following mammoth's raw-text rules (see ./text.ts), so the text never has to be
 // extracted from the .docx again.
-import { AlignmentType, BorderStyle, FileChild, HeadingLevel, Paragraph, type IParagraphOptions, type ParagraphChild } from "docx";
+import { AlignmentType, BorderStyle, HeadingLevel, type ParagraphChild } from "docx";
 import { docxTable } from "./docx-table.ts";
 import { HtmlBlocks, type BlockSink, type HtmlRow, type ParagraphKind } from "./html.ts";
 import { InlineBuilder } from "./inline.ts";
@@ -13,7 +13,8 @@ import type { GfmTable } from "./gfm-table.ts";
 import { type Token } from "./markdown.ts";
 import { BOLD, CODE, textRun } from "./runs.ts";
 import { BULLET_REFERENCE, CODE_STYLE, HANGING, INDENT_STEP, MAX_WORD_LEVEL, QUOTE_STYLE, decimalDefinition } from "./styles.ts";
-import { RawXml } from "./raw-xml.ts";
+import { isParagraph, type Block, type ParagraphProps } from "./blocks.ts";
+import { Footnotes, type Output, type WordFootnotes } from "./footnotes.ts";
 import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type TableInput } from "./table.ts";
 import { runText } from "./text.ts";
 
@@ -30,14 +31,6 @@ const HEADINGS = [
 ] as const;
 
 const RULE_BORDER = { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } as const;
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
-/** A body paragraph as its options (written as XML by ./paragraph-xml.ts, or by docx), or a table (raw XML, or docx's). */
-export type Block = ParagraphProps | FileChild | RawXml;
-
-const isParagraph = (block: Block): block is ParagraphProps => !(block instanceof FileChild || block instanceof RawXml);
-
-export type ParagraphProps = Writable<IParagraphOptions>;
 
 const PARAGRAPH_ALIGNMENTS = {
   left: AlignmentType.LEFT,
@@ -61,10 +54,7 @@ const CONTAINERS = new Set([
 export class DocumentBuilder implements BlockSink {
   private blocks: Block[] = [];
   private textParts: string[] = [];
-  /** Word footnotes by id (markdown-it-footnote's id + 1; docx keeps 0 and -1 for separators). */
-  private readonly footnotes: Record<string, { children: Paragraph[] }> = {};
-  /** While a footnote's content is built: the body's blocks and text, put back at its end. */
-  private body: { blocks: Block[]; textParts: string[]; id: number } | undefined;
+  private readonly footnotes = new Footnotes();
   private readonly lists: ListFrame[] = [];
   private readonly items: ItemFrame[] = [];
   private quoteDepth = 0;
@@ -76,7 +66,7 @@ export class DocumentBuilder implements BlockSink {
 
   constructor(private readonly tokens: Token[]) {}
 
-  build(): { blocks: Block[]; text: string; footnotes: Record<string, { children: Paragraph[] }> } {
+  build(): { blocks: Block[]; text: string; footnotes: WordFootnotes } {
     const tokens = this.tokens;
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
@@ -143,10 +133,10 @@ export class DocumentBuilder implements BlockSink {
           i = this.gfmTable(i);
           break;
         case "footnote_open":
-          this.openFootnote(Number((token.meta as { id?: number } | null)?.id ?? 0) + 1);
+          this.write(this.footnotes.start(Number((token.meta as { id?: number } | null)?.id ?? 0) + 1, this.output()));
           break;
         case "footnote_close":
-          this.closeFootnote();
+          this.write(this.footnotes.end(this.output()));
           break;
         default:
           // *_close tokens of hidden paragraphs and anything without content of its own.
@@ -158,30 +148,17 @@ export class DocumentBuilder implements BlockSink {
     if (this.blocks.length === 0 || !isParagraph(this.blocks[this.blocks.length - 1]!)) {
       this.emit({}, "");
     }
-    return { blocks: this.blocks, text: this.textParts.join(""), footnotes: this.footnotes };
+    return { blocks: this.blocks, text: this.textParts.join(""), footnotes: this.footnotes.notes };
   }
 
-  /**
-   * A markdown-it-footnote note becomes a Word footnote (docs/api.md): its blocks are built as
-   * the body's are, into the note. Its text is not the body's: mammoth's raw text (the document's
-   * text, ./text.ts) leaves footnotes out, and the stored text stays equal to it.
-   */
-  private openFootnote(id: number): void {
-    if (this.body) this.closeFootnote();
-    this.body = { blocks: this.blocks, textParts: this.textParts, id };
-    this.blocks = [];
-    this.textParts = [];
+  private output(): Output {
+    return { blocks: this.blocks, textParts: this.textParts };
   }
 
-  private closeFootnote(): void {
-    const body = this.body;
-    if (!body) return;
-    // A footnote holds paragraphs; a table in one is left out (its cells are rare in notes).
-    const paragraphs = this.blocks.filter(isParagraph).map((options) => new Paragraph(options));
-    this.footnotes[String(body.id)] = { children: paragraphs.length > 0 ? paragraphs : [new Paragraph({})] };
-    this.blocks = body.blocks;
-    this.textParts = body.textParts;
-    this.body = undefined;
+  /** Writes blocks and text into `output` from now on (the body, or a footnote: ./footnotes.ts). */
+  private write(output: Output): void {
+    this.blocks = output.blocks;
+    this.textParts = output.textParts;
   }
 
   openList(ordered: boolean, start: number): void {
