@@ -62,10 +62,10 @@ const create = async (name: string, body = markdown) => {
 };
 
 try {
-  // Warm-up: workers, JIT, SQLite pages.
-  // Warm-up: a render worker's first renders run before the JIT has compiled the renderer (the
-  // first create after start took ~0.6 s here, the next few ~150-180 ms, then ~100-120 ms). The
-  // median is of a warm gateway, as one serving traffic is; the first create is reported apart.
+  // Warm-up (workers, JIT, SQLite pages): a render worker's first renders run before the JIT has
+  // compiled the renderer (the first create after start took ~0.45-0.5 s here, the next few
+  // ~150-180 ms, then ~95-120 ms). The median is of a warm gateway, as one serving traffic is; the
+  // first create is reported apart.
   const [firstCreateMs, warm] = await timed(() => create("warm-up"));
   for (let i = 1; i < WARM_UP_CREATES; i++) await create(`warm-up ${i}`);
   for (let i = 0; i < 5; i++) await fetch(`${gateway.url}/api/v1/documents/${warm.id}`, { headers: auth }).then((r) => r.arrayBuffer());
