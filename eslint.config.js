@@ -13,6 +13,7 @@ const layers = {
   services: ["src/services/**/*.ts", "src/products/**/*.ts"],
   core: ["src/core/**/*.ts"],
   adapters: ["adapters/**/*.ts"],
+  spreadsheets: ["src/spreadsheets/**/*.ts"],
 };
 const toAdapters = forbid(
   "(^|/)adapters/",
@@ -35,6 +36,13 @@ const outOfAdapters = forbid(
 const outOfCore = forbid(
   "^\\.\\./",
   "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.",
+);
+
+// src/spreadsheets/ is an engine room like the renderer: the cell model, formulas, .xlsx/.csv in
+// and out. It knows nothing of the store, the services or any surface.
+const outOfSpreadsheets = forbid(
+  "(^|/)(adapters|resolvers|store|services|contract|documents|auth|observability|http|rest|trpc|graphql|mcp|uploads|cli)/|(^|/)gateway\\.ts$",
+  "src/spreadsheets imports only itself, src/core and packages: the service layer calls it, never the reverse.",
 );
 
 export default tseslint.config(
@@ -85,4 +93,5 @@ export default tseslint.config(
   { files: layers.services, rules: { "no-restricted-imports": ["error", { patterns: [toSurfaces, toWiring] }] } },
   { files: layers.core, rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
   { files: layers.adapters, rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
+  { files: layers.spreadsheets, rules: { "no-restricted-imports": ["error", { patterns: [outOfSpreadsheets] }] } },
 );

@@ -1,0 +1,51 @@
+// The spreadsheet cell model as every part of src/spreadsheets/ sees it: the formula engine, the
+// .xlsx/.csv readers and writers, and the store's tiles. Rows and columns are 0-based here
+// (A1 is row 0, column 0); A1 notation is for what callers read and write (cells.ts, a1.ts).
+
+/** The error values a cell can hold (Excel's spelling). */
+export const ERROR_VALUES = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!"] as const;
+export type ErrorValue = (typeof ERROR_VALUES)[number];
+export const isErrorValue = (text: string): text is ErrorValue => (ERROR_VALUES as readonly string[]).includes(text);
+
+/** An error held by a cell. */
+export interface CellError {
+  error: ErrorValue;
+}
+
+/**
+ * What a cell holds once computed. Dates and times are numbers (1900-system serials, as Excel
+ * stores them) whose cell has a date number format; an empty cell is null.
+ */
+export type CellValue = number | string | boolean | CellError | null;
+
+export interface Cell {
+  /** The constant, or the formula's computed result. */
+  value: CellValue;
+  /** The formula without its leading "=", as .xlsx stores it: "SUM(B2:B9)". Absent for a constant. */
+  formula?: string | undefined;
+  /** The number format code ("yyyy-mm-dd", "0.00%"); absent means General. */
+  numFmt?: string | undefined;
+}
+
+/** Limits of a worksheet, as Excel's (docs/api.md "Spreadsheets"). */
+export const MAX_ROWS = 1_048_576;
+export const MAX_COLUMNS = 16_384;
+export const MAX_CELL_TEXT = 32_767;
+export const MAX_SHEETS = 200;
+
+/** One row of a sheet, streamed: its 0-based index and its cells by 0-based column (holes are empty cells). */
+export type SheetRow = readonly [row: number, cells: readonly (Cell | undefined)[]];
+
+/**
+ * A sheet as the readers produce it and the writers consume it: rows in ascending order, each
+ * row once, only rows with at least one non-empty cell.
+ */
+export interface SheetData {
+  name: string;
+  rows(): Iterable<SheetRow>;
+}
+
+/** A workbook as the readers produce it and the writers consume it. */
+export interface WorkbookData {
+  sheets: SheetData[];
+}
