@@ -18,12 +18,12 @@ const config: CodegenConfig = {
         useTypeImports: true,
         useIndexSignature: false,
         enumsAsTypes: true,
-        contextType: "../src/graphql/context.ts#GraphQLContext",
+        contextType: "./context.ts#GraphQLContext",
         scalars: { DateTime: "string", JSON: "unknown", Upload: "File" },
         mappers: {
           // Trash listings add deletedAt; versions carry their document's id for their text field.
           Document: "../resolvers/documents.ts#DocumentParent",
-          DocumentText: "../src/documents/schemas.ts#DocumentText as DocumentTextModel",
+          DocumentText: "../src/contract/documents.ts#DocumentText as DocumentTextModel",
           DocumentVersion: "../resolvers/document-history.ts#DocumentVersionParent",
           Viewer: "../src/services/viewer.ts#ViewerInfo",
           Message: "../src/services/products.ts#Message as MessageModel",

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { request } from "undici";
 import { createApiKey } from "../src/auth/api-keys.ts";
-import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
 import { startGatewayProcess } from "./lib.ts";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5);

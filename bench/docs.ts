@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
-import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
 import { fmt, median, peakRssMb, quantile, root, startGatewayProcess, timed } from "./lib.ts";
 

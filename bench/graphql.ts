@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
-import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
 import {
   check,
   hottest,

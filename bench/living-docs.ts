@@ -12,7 +12,7 @@ import mammoth from "mammoth";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { extractOnMainThread } from "../src/documents/import/index.ts";
 import { renderDocument } from "../src/documents/render/index.ts";
-import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
 import { fmt, median, peakRssMb, quantile, startGatewayProcess, timed } from "./lib.ts";
 

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { warmupMarkdown } from "../src/documents/pool/warmup.ts";
-import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
 import { fmt, peakRssMb, quantile, startGatewayProcess } from "./lib.ts";
 
 const creates = Number(process.argv[2] ?? 60);

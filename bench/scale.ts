@@ -14,7 +14,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { createApiKey } from "../src/auth/api-keys.ts";
-import { openStore } from "../src/documents/store/index.ts";
+import { openStore } from "../src/store/index.ts";
 import { startGatewayProcess, type GatewayProcess } from "../test/helpers/process.ts";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10);

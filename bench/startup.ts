@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
-import { openSqliteStore } from "../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
 import { memoryOf, startArgs } from "../test/helpers/process.ts";
 import { median, root } from "./lib.ts";
 import { build, staleReason } from "../scripts/build.mjs";

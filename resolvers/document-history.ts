@@ -1,5 +1,5 @@
 // A document's versions and share links: one service call per field.
-import type { DocumentVersion } from "../src/documents/schemas.ts";
+import type { DocumentVersion } from "../src/contract/documents.ts";
 import { decodeVersionCursor, encodeVersionCursor } from "../src/services/document-access.ts";
 import { checkFirst, toConnection } from "./connection.ts";
 import { textArgs } from "./documents.ts";

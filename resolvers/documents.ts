@@ -1,6 +1,6 @@
 // Documents resolvers: one service call each. Versions and shares are in document-history.ts.
 import { GatewayError } from "../src/core/errors.ts";
-import type { DocumentSummary, DocumentText } from "../src/documents/schemas.ts";
+import type { DocumentSummary, DocumentText } from "../src/contract/documents.ts";
 import { decodeCursor, encodeCursor } from "../src/services/documents.ts";
 import { checkFirst, toConnection } from "./connection.ts";
 import { uploadedDocx } from "./docx-upload.ts";

@@ -5,7 +5,7 @@
 // (a JSON argument's null is a value), an Upload is the bytes plus their name, type and size,
 // and a connection pages over the operation's limit/cursor (connection.ts).
 import { getNamedType, isInputObjectType, type GraphQLField, type GraphQLInputType, type GraphQLResolveInfo } from "graphql";
-import type { GraphQLContext } from "../src/graphql/context.ts";
+import type { GraphQLContext } from "./context.ts";
 import { operationsOn, type GraphqlFieldSpec, type OperationName, type Operations } from "../src/services/operations.ts";
 import type { Meeting, ServiceOperation } from "../src/services/products.ts";
 import { upstreamConnection, type Connection } from "./connection.ts";

@@ -1,7 +1,7 @@
 // The gateway process: configuration from the environment, the gateway on one port, clean shutdown.
 import { ConfigError, configSchema, loadConfig } from "./core/config.ts";
 import { loadedEnvFile } from "./core/env-file.ts";
-import { describeStore } from "./documents/store/index.ts";
+import { describeStore } from "./store/index.ts";
 import { createGateway } from "./gateway.ts";
 import { listen } from "./server.ts";
 

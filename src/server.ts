@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Gateway } from "./gateway.ts";
-import { metricsResponse } from "./http/metrics.ts";
+import { metricsResponse } from "./observability/metrics.ts";
 
 /** How long connections accepted just before shutdown get to have their request read (see stop). */
 const IDLE_SWEEP_GRACE_MS = 250;

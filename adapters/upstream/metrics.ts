@@ -1,5 +1,5 @@
 // What the upstream client reports, as a small structural interface so that adapters/ needs
-// nothing from src/ for it: src/http/metrics.ts's prom-client objects fit it as they are.
+// nothing from src/ for it: src/observability/metrics.ts's prom-client objects fit it as they are.
 
 export interface UpstreamMetrics {
   /** Seconds per attempt, by product and outcome. */

@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { GatewayError } from "../core/errors.ts";
 import { documentScopes } from "../core/principal.ts";
-import type { ApiKeyRecord, KeyStore } from "../documents/store/types.ts";
+import type { ApiKeyRecord, KeyStore } from "../store/types.ts";
 
 export const API_KEY_PREFIX = "wgk_";
 const keyPattern = /^wgk_[A-Za-z0-9_-]{43,}$/;

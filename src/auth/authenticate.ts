@@ -1,6 +1,6 @@
 // Turns an Authorization header into a Principal. The one place credentials are checked.
 import { GatewayError, unauthenticated } from "../core/errors.ts";
-import type { KeyStore } from "../documents/store/types.ts";
+import type { KeyStore } from "../store/types.ts";
 import { looksLikeApiKey, verifyApiKey } from "./api-keys.ts";
 import type { AccessTokenVerifier } from "./jwt.ts";
 import type { Principal } from "../core/principal.ts";

@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from "../core/config.ts";
 import { loadEnvFile } from "../core/env-file.ts";
 import { GatewayError } from "../core/errors.ts";
-import { describeStore, openStore } from "../documents/store/index.ts";
+import { describeStore, openStore } from "../store/index.ts";
 import { keysUsage, runKeys, UsageError } from "./keys.ts";
 
 const usage = `workspace-gateway <command>

@@ -1,7 +1,7 @@
 // `workspace-gateway keys create|list|revoke`: personal API keys, straight against the store.
 import { parseArgs } from "node:util";
 import { createApiKey, parseDuration } from "../auth/api-keys.ts";
-import type { KeyStore } from "../documents/store/types.ts";
+import type { KeyStore } from "../store/types.ts";
 import { TENANT_ID } from "../../adapters/tenants.ts";
 
 export const keysUsage = `Usage:

@@ -1,5 +1,6 @@
 // One error vocabulary for every surface (docs/api.md "Errors"). Surfaces translate a GatewayError
 // into their own shape; nothing below them knows about HTTP, GraphQL or tRPC.
+import { trace } from "@opentelemetry/api";
 
 export const errorCodes = {
   UNAUTHENTICATED: { status: 401, trpc: "UNAUTHORIZED" },
@@ -88,3 +89,13 @@ export function toGatewayError(value: unknown): GatewayError {
 export const unauthenticated = (message = "A valid bearer credential is required") => new GatewayError("UNAUTHENTICATED", message);
 
 export const notFound = (what: string) => new GatewayError("NOT_FOUND", `${what} not found`);
+
+/**
+ * Puts the error code a surface answers with on the request's span (`gateway.error.code`).
+ * Without the tracing SDK there is no active span and this is one no-op lookup.
+ */
+export function markErrorCode(code: string): void {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return;
+  span.setAttribute("gateway.error.code", code);
+}

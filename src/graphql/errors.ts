@@ -3,10 +3,9 @@
 // INTERNAL and logged with the request id.
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { isGatewayError } from "../core/errors.ts";
+import { isGatewayError, markErrorCode } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { SurfaceEnv } from "../http/app.ts";
-import { markErrorCode } from "../observability/errors.ts";
 
 /** An error made in place of `from`, at the same place in the query (compiled operations' errors have positions, not nodes). */
 function replacing(from: GraphQLError | undefined, message: string, options: { extensions: Record<string, unknown> }): GraphQLError {

@@ -10,7 +10,7 @@ import type { Logger } from "../core/logger.ts";
 import type { Services } from "../services/index.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
 import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
-import type { GraphQLContext } from "./context.ts";
+import type { GraphQLContext } from "../../resolvers/context.ts";
 import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { useJit } from "./jit.ts";
 import { checkUploadField } from "./upload-operations.ts";

@@ -14,7 +14,7 @@ import { compressForNode, compressionMiddleware } from "./compression.ts";
 import { docResponse, loadDocs, type DocFile } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { indexHtml, indexJson, prefersHtml, type IndexInfo } from "./index-page.ts";
-import { metricsResponse, type Metrics } from "./metrics.ts";
+import { metricsResponse, type Metrics } from "../observability/metrics.ts";
 import { declaredBody, fetchRequestHead, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
 import { requestIdFrom } from "./request-id.ts";
 

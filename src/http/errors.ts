@@ -1,7 +1,6 @@
 // GatewayError → HTTP response, shared by every route that answers with the REST error body.
-import { toGatewayError, type GatewayError } from "../core/errors.ts";
+import { toGatewayError, type GatewayError, markErrorCode } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
-import { markErrorCode } from "../observability/errors.ts";
 
 export function errorHeaders(error: GatewayError): Record<string, string> {
   const headers: Record<string, string> = {};

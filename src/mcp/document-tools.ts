@@ -26,7 +26,7 @@ import {
   updateDocumentInputSchema,
   versionListSchema,
   type DocumentText,
-} from "../documents/schemas.ts";
+} from "../contract/documents.ts";
 import type { OperationAnnotations } from "../services/operations.ts";
 import { asJson, type ToolDefinition } from "./tool-types.ts";
 

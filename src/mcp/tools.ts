@@ -5,9 +5,8 @@
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigError } from "../core/config.ts";
-import { isGatewayError } from "../core/errors.ts";
+import { isGatewayError, markErrorCode } from "../core/errors.ts";
 import { parseInput } from "../core/validate.ts";
-import { markErrorCode } from "../observability/errors.ts";
 import { operationsOn } from "../services/operations.ts";
 import { documentTools } from "./document-tools.ts";
 import { asJson, type ToolDefinition } from "./tool-types.ts";

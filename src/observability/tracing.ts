@@ -1,6 +1,6 @@
 // OpenTelemetry traces, only when an OTLP endpoint is configured (see docs/observability.md).
 // Without one nothing here loads the SDK: the gateway installs no tracing middleware, and the
-// few `@opentelemetry/api` calls elsewhere (markErrorCode) hit the API's no-op globals.
+// few `@opentelemetry/api` calls elsewhere (markErrorCode, src/core/errors.ts) hit the API's no-op globals.
 // With one, the SDK, the OTLP exporter and the undici instrumentation are imported lazily, a
 // server span wraps every request (./middleware.ts) and every upstream call made through undici
 // becomes a client span whose context goes upstream in `traceparent`.

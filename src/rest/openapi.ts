@@ -21,8 +21,8 @@ import {
   trashListSchema,
   versionListSchema,
   versionNumberSchema,
-} from "../documents/schemas.ts";
-import { fileIdInputSchema } from "../products/schemas.ts";
+} from "../contract/documents.ts";
+import { fileIdInputSchema } from "../contract/products.ts";
 import { DOCX_MEDIA_TYPE } from "./download.ts";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });

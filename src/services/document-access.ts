@@ -5,8 +5,8 @@ import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { cursorCodec } from "../core/paging.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
-import { isDocumentId, type DocumentSummary, type DocumentText } from "../documents/schemas.ts";
-import type { ChangeResult, DocumentChange, DocumentRecord, DocumentStore, TextFormat } from "../documents/store/types.ts";
+import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
+import type { ChangeResult, DocumentChange, DocumentRecord, DocumentStore, TextFormat } from "../store/types.ts";
 
 /**
  * Characters of document text one request may read, whatever the surface: five full-size reads.

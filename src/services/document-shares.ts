@@ -19,8 +19,8 @@ import {
   type DocumentText,
   type ReadSharedInput,
   type RevokeShareInput,
-} from "../documents/schemas.ts";
-import type { ShareRecord, Store } from "../documents/store/types.ts";
+} from "../contract/documents.ts";
+import type { ShareRecord, Store } from "../store/types.ts";
 import { markdownOf, readBody, reader, writer } from "./document-access.ts";
 
 const TOKEN_PREFIX = "wgs_";

@@ -11,8 +11,8 @@ import {
   type DocumentSummary,
   type ListDocumentsInput,
   type TrashList,
-} from "../documents/schemas.ts";
-import { foldName, type DocumentRecord, type Store } from "../documents/store/types.ts";
+} from "../contract/documents.ts";
+import { foldName, type DocumentRecord, type Store } from "../store/types.ts";
 import { decodeCursor, encodeCursor, page, reader, writer } from "./document-access.ts";
 
 export interface TrashService {

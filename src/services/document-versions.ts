@@ -17,8 +17,8 @@ import {
   type ListVersionsInput,
   type ReadVersionInput,
   type RestoreVersionInput,
-} from "../documents/schemas.ts";
-import type { DocumentRecord, Store } from "../documents/store/types.ts";
+} from "../contract/documents.ts";
+import type { DocumentRecord, Store } from "../store/types.ts";
 import { decodeVersionCursor, encodeVersionCursor, markdownOf, page, readBody, reader, writer, writeVersion } from "./document-access.ts";
 
 export interface VersionsService {

@@ -29,8 +29,8 @@ import {
   type ReadDocumentInput,
   type RenameDocumentInput,
   type UpdateDocumentInput,
-} from "../documents/schemas.ts";
-import { foldName, type DocumentContent, type DocumentRecord, type Store } from "../documents/store/types.ts";
+} from "../contract/documents.ts";
+import { foldName, type DocumentContent, type DocumentRecord, type Store } from "../store/types.ts";
 import {
   changed,
   decodeCursor,

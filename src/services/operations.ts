@@ -62,7 +62,7 @@ import {
   threadInputSchema,
   upstreamIdSchema,
   uploadFileInputSchema,
-} from "../products/schemas.ts";
+} from "../contract/products.ts";
 import { strictObject } from "../core/strict-object.ts";
 
 /** Where an operation is offered. REST serves only the drive download; GraphQL has its own SDL. */

@@ -3,7 +3,7 @@
 // TRASH_RETENTION_DAYS, expired share links. Every replica runs it; each rule is one idempotent
 // DELETE, so replicas running it at once only repeat work.
 import type { Logger } from "../core/logger.ts";
-import type { Store } from "../documents/store/types.ts";
+import type { Store } from "../store/types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_WINDOW_MS = DAY_MS;

@@ -2,7 +2,7 @@
 // markdown over its limit is PAYLOAD_TOO_LARGE, not BAD_USER_INPUT (docs/api.md "REST documents interface").
 import type { z } from "zod";
 import { parseInput as parseWith, type SizeLimit } from "../core/validate.ts";
-import { MARKDOWN_LIMIT, withoutTrailingLineEndings } from "../documents/schemas.ts";
+import { MARKDOWN_LIMIT, withoutTrailingLineEndings } from "../contract/documents.ts";
 
 const documentSizes: readonly SizeLimit[] = [
   { field: "markdown", limit: MARKDOWN_LIMIT, measure: (markdown) => withoutTrailingLineEndings(markdown).length },

@@ -17,7 +17,7 @@ import {
   restoreVersionInputSchema,
   revokeShareInputSchema,
   type UpdateDocumentInput,
-} from "../documents/schemas.ts";
+} from "../contract/documents.ts";
 import { formDocx, formFields } from "../uploads/docx-form.ts";
 import { GatewayError } from "../core/errors.ts";
 import { procedure, router, unvalidated } from "./init.ts";

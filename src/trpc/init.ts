@@ -3,9 +3,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
-import { isGatewayError, type ErrorCode } from "../core/errors.ts";
+import { isGatewayError, type ErrorCode, markErrorCode } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
-import { markErrorCode } from "../observability/errors.ts";
 import type { Services } from "../services/index.ts";
 
 export interface TrpcContext {

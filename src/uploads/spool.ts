@@ -12,7 +12,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream, ReadableStreamDefaultReader } from "node:stream/web";
 import busboy from "busboy";
 import { GatewayError } from "../core/errors.ts";
-import { isValidContentType } from "../products/schemas.ts";
+import { isValidContentType } from "../contract/products.ts";
 
 export interface UploadLimits {
   /** Most file bytes one request may carry, all its files together (UPLOAD_LIMIT_BYTES). */

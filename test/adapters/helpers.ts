@@ -9,7 +9,7 @@ import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions }
 import type { Principal } from "../../src/core/principal.ts";
 import type { RequestContext } from "../../src/core/context.ts";
 import { isGatewayError, type GatewayError } from "../../src/core/errors.ts";
-import { createMetrics, type Metrics } from "../../src/http/metrics.ts";
+import { createMetrics, type Metrics } from "../../src/observability/metrics.ts";
 import { createProductServices, type ProductServices, type ProductServicesDeps } from "../../src/services/products.ts";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.ts";
 

@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { root } from "../helpers/process.ts";
 import { build, staleReason } from "../../scripts/build.mjs";
 

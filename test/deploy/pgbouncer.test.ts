@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgresStore } from "../../src/documents/store/postgres.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import { findProgram, requireProgram } from "../helpers/external.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgresStore, type PostgresStore } from "../../src/documents/store/postgres.ts";
+import { openPostgresStore, type PostgresStore } from "../../src/store/postgres.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 
 const baseUrl = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";

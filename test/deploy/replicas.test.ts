@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openPostgresStore } from "../../src/documents/store/postgres.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import { startGatewayProcess, type GatewayProcess } from "../helpers/process.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
 

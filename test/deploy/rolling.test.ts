@@ -16,7 +16,7 @@ import { Agent, createServer, request, type IncomingMessage, type Server } from 
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openPostgresStore } from "../../src/documents/store/postgres.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import { startGatewayProcess, type GatewayProcess } from "../helpers/process.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
 

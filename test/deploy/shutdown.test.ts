@@ -12,8 +12,8 @@ import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openPostgresStore } from "../../src/documents/store/postgres.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { startGatewayProcess } from "../helpers/process.ts";
 import { testDatabaseUrl, usePostgresSchema } from "../helpers/postgres.ts";
 

@@ -1,6 +1,6 @@
 // One shape for "call a documents operation through some surface", so the behaviour matrix
 // is written once and run against REST, GraphQL and tRPC.
-import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import type { DocumentList, DocumentSummary, DocumentText } from "../../src/contract/documents.ts";
 
 export type Outcome<T> = { ok: true; data: T } | { ok: false; code: string; message: string; httpStatus?: number; headers?: Headers };
 

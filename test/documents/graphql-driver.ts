@@ -1,4 +1,4 @@
-import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import type { DocumentList, DocumentSummary, DocumentText } from "../../src/contract/documents.ts";
 import type { DocumentsDriver, Outcome } from "./driver.ts";
 
 const documentFields = "id name createdAt updatedAt sizeBytes characters version url downloadUrl";

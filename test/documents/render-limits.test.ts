@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { warmupMarkdown } from "../../src/documents/pool/warmup.ts";
-import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import type { DocumentList, DocumentSummary, DocumentText } from "../../src/contract/documents.ts";
 import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { bearer } from "./driver.ts";

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { memoryOf, root, startArgs } from "../helpers/process.ts";
 import { startSandbox, type Sandbox } from "../sandbox/index.ts";
 

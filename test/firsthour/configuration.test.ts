@@ -14,7 +14,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGatewayClient } from "../../src/client/index.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 import { connectStdio } from "../mcp/stdio-client.ts";
 import { graphqlFetch, startProductsEnv } from "../products/harness.ts";

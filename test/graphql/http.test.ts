@@ -1,7 +1,7 @@
 // GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Store } from "../../src/documents/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { TEXT_PER_REQUEST } from "../../src/services/documents.ts";
 import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";

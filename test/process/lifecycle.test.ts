@@ -7,7 +7,7 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { root, startGatewayProcess } from "../helpers/process.ts";
 

@@ -7,7 +7,7 @@
 // of the requests in flight together, only the first to reach the pool can render, and the
 // assertion holds for any interleaving in which they overlap at all.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DocumentList, DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import type { DocumentList, DocumentSummary, DocumentText } from "../../src/contract/documents.ts";
 import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 

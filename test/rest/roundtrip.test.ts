@@ -3,7 +3,7 @@
 // the downloaded bytes equals the stored text) and that it is Word structure, not markdown.
 import { readFileSync, readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DocumentSummary, DocumentText } from "../../src/documents/schemas.ts";
+import type { DocumentSummary, DocumentText } from "../../src/contract/documents.ts";
 import { fixturesDir, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import {
   formatOf,

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteFile } from "../../src/documents/store/sqlite.ts";
+import { sqliteFile } from "../../src/store/sqlite.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { call, SURFACES } from "./surfaces.ts";
 

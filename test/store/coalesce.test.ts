@@ -1,10 +1,10 @@
-// Coalesced point reads (src/documents/store/coalesce.ts): one statement per event-loop turn, and
+// Coalesced point reads (src/store/coalesce.ts): one statement per event-loop turn, and
 // never an answer from a statement sent before the caller asked — on the real PostgreSQL store
 // too: a key revoked while a lookup batch is in flight is refused to the next lookup, and each
 // caller of a shared batch sees only its own documents.
 import { describe, expect, it } from "vitest";
-import { coalescer } from "../../src/documents/store/coalesce.ts";
-import { openPostgresStore } from "../../src/documents/store/postgres.ts";
+import { coalescer } from "../../src/store/coalesce.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
 
 const { databaseUrl } = usePostgresSchema("gw_coalesce");

@@ -8,8 +8,8 @@ import pino from "pino";
 import { monotonicFactory } from "ulid";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runRetention, scheduleRetention } from "../../src/services/retention.ts";
-import { openSqliteStore } from "../../src/documents/store/sqlite.ts";
-import type { Store } from "../../src/documents/store/types.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
+import type { Store } from "../../src/store/types.ts";
 
 const ulid = monotonicFactory();
 const DAY = 24 * 60 * 60 * 1000;

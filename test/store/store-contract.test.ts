@@ -12,17 +12,10 @@ import { join } from "node:path";
 import pg from "pg";
 import { monotonicFactory } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgresStore } from "../../src/documents/store/postgres.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import Database from "better-sqlite3";
-import { openSqliteStore, sqliteFile } from "../../src/documents/store/sqlite.ts";
-import {
-  foldName,
-  type ApiKeyRecord,
-  type DocumentRecord,
-  type NewDocument,
-  type NewShare,
-  type Store,
-} from "../../src/documents/store/types.ts";
+import { openSqliteStore, sqliteFile } from "../../src/store/sqlite.ts";
+import { foldName, type ApiKeyRecord, type DocumentRecord, type NewDocument, type NewShare, type Store } from "../../src/store/types.ts";
 
 const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 

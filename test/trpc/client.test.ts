@@ -3,8 +3,8 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
-import type { CreateDocumentInput, ListDocumentsInput, ReadDocumentInput } from "../../src/documents/schemas.ts";
-import type { CreateShareInput, ListMessagesInput, SendMessageInput } from "../../src/products/schemas.ts";
+import type { CreateDocumentInput, ListDocumentsInput, ReadDocumentInput } from "../../src/contract/documents.ts";
+import type { CreateShareInput, ListMessagesInput, SendMessageInput } from "../../src/contract/products.ts";
 import type { Message, WorkflowRun } from "../../src/services/products.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";

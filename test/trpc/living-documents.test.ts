@@ -6,7 +6,7 @@ import { createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, split
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import type { DocumentSummary, DocumentText, DocumentVersionList, TrashList, UpdateDocumentInput } from "../../src/documents/schemas.ts";
+import type { DocumentSummary, DocumentText, DocumentVersionList, TrashList, UpdateDocumentInput } from "../../src/contract/documents.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
 import { renderedDocx } from "../documents/import/docx-fixtures.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";

@@ -1,10 +1,15 @@
 // The gateway's render pool from its configuration, with its metrics (docs/rendering-limits.md).
-import { Counter, Gauge } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { Config } from "../../core/config.ts";
-import type { Metrics } from "../../http/metrics.ts";
 import { RenderPool, type RenderPoolEvent } from "./index.ts";
 
-export function createRenderPool(config: Config, metrics: Metrics): RenderPool {
+/** Where the pool's metrics go: the gateway's registry and its queue-rejection counter (src/observability/metrics.ts). */
+export interface RenderPoolMetrics {
+  registry: Registry;
+  renderQueueRejected: { inc(): void };
+}
+
+export function createRenderPool(config: Config, metrics: RenderPoolMetrics): RenderPool {
   const events = new Counter({
     name: "gateway_render_events_total",
     help: "Document renders refused, timed out, cancelled or out of memory, and render workers recycled, by event",

@@ -2,7 +2,7 @@
 // run of line endings that made the trailing-newline trim quadratic. Each keeps the document's text.
 import { describe, expect, it } from "vitest";
 import { MAX_NESTING } from "../../../src/documents/render/markdown.ts";
-import { withoutTrailingLineEndings } from "../../../src/documents/schemas.ts";
+import { withoutTrailingLineEndings } from "../../../src/contract/documents.ts";
 import { mammothText, render } from "./docx.ts";
 
 describe("nesting deeper than the parser's limit keeps its text, flattened", () => {

@@ -4,7 +4,7 @@
 // exactly like they do in SQLite. Every text key column uses the "C" collation so ordering and
 // `<` are plain byte order whatever the database's default collation is.
 import pg from "pg";
-import { GatewayError } from "../../core/errors.ts";
+import { GatewayError } from "../core/errors.ts";
 import {
   foldName,
   newRecord,

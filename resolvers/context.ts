@@ -1,7 +1,7 @@
 // GraphQL's context: static services plus the request's RequestContext, authenticated on first
 // use so that schema introspection and the GraphiQL page need no credential.
-import type { RequestContext } from "../core/context.ts";
-import type { Services } from "../services/index.ts";
+import type { RequestContext } from "../src/core/context.ts";
+import type { Services } from "../src/services/index.ts";
 
 export interface GraphQLContext {
   services: Services;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import { ConfigError, type Config } from "../../core/config.ts";
+import { ConfigError, type Config } from "../core/config.ts";
 import type { Store } from "./types.ts";
 
 export type { Store } from "./types.ts";
