@@ -1,6 +1,7 @@
 // GraphQL Code Generator: resolver types from the SDL in schema/, mapped onto the service
 // layer's own types, and the printed schema for frontend teams. `npm run codegen`.
 import type { CodegenConfig } from "@graphql-codegen/cli";
+import { enumValues } from "./resolvers/enums.ts";
 
 const sources = ["schema/*.graphql", "!schema/schema.graphql"];
 
@@ -22,15 +23,17 @@ const config: CodegenConfig = {
         scalars: { DateTime: "string", JSON: "unknown", Upload: "File" },
         mappers: {
           // Trash listings add deletedAt; versions carry their document's id for their text field.
-          Document: "../resolvers/documents.ts#DocumentParent",
+          Document: "./parents.ts#DocumentParent",
           DocumentText: "../src/contract/documents.ts#DocumentText as DocumentTextModel",
-          DocumentVersion: "../resolvers/document-history.ts#DocumentVersionParent",
+          DocumentVersion: "./parents.ts#DocumentVersionParent",
           Viewer: "../src/services/viewer.ts#ViewerInfo",
           Message: "../src/services/products.ts#Message as MessageModel",
-          Meeting: "../resolvers/products.ts#MeetingParent",
+          Meeting: "./parents.ts#MeetingParent",
           // downloadUrl is the gateway's, resolved from the id; search hits add an optional score.
-          DriveFile: "../resolvers/drive.ts#DriveFileParent",
+          DriveFile: "./parents.ts#DriveFileParent",
         },
+        // The services' lower-case words for these enums (resolvers/enums.ts).
+        enumValues,
         emitLegacyCommonJSImports: false,
         importExtension: ".ts",
       },

@@ -7,43 +7,106 @@ import tseslint from "typescript-eslint";
 /** A `no-restricted-imports` pattern: imports matching `regex` are errors saying `message`. */
 const forbid = (regex, message) => ({ regex, message });
 
-const layers = {
-  /** Surfaces: the transports callers speak. They call the service layer; adapters are behind it. */
-  surfaces: ["src/rest/**/*.ts", "src/trpc/**/*.ts", "src/graphql/**/*.ts", "src/mcp/**/*.ts", "src/uploads/**/*.ts", "resolvers/**/*.ts"],
-  services: ["src/services/**/*.ts", "src/products/**/*.ts"],
-  core: ["src/core/**/*.ts"],
-  adapters: ["adapters/**/*.ts"],
-  spreadsheets: ["src/spreadsheets/**/*.ts"],
-};
-const toAdapters = forbid(
-  "(^|/)adapters/",
-  "A surface reaches adapters through the service layer (src/services, src/products): import its types and helpers from there.",
-);
+// Every room of the house (docs/architecture.md), as a relative import names it: "../store/…",
+// "../../src/services/…". A room's zone forbids every room it may not import.
+const rooms = [
+  "core",
+  "contract",
+  "ooxml",
+  "documents",
+  "spreadsheets",
+  "store",
+  "auth",
+  "observability",
+  "services",
+  "http",
+  "rest",
+  "graphql",
+  "trpc",
+  "mcp",
+  "uploads",
+  "client",
+  "cli",
+  "resolvers",
+  "adapters",
+];
+const roomImport = (room) => `^(\\.\\./)+(src/)?${room}/`;
 const toWiring = forbid(
-  "(^|/)gateway\\.ts$",
+  "^(\\.\\./)+(src/)?(gateway|server|serve|main)\\.ts$",
   "Import the service layer's types from src/services/index.ts, not from the wiring file (src/gateway.ts imports the surfaces).",
 );
-const toSurfaces = forbid(
-  "(^|/)(rest|trpc|graphql|mcp|uploads|http|resolvers)/",
-  "The service layer does not import a surface: surfaces call services, not the reverse.",
-);
-// adapters/ is a leaf library: its own options, its own error type (adapters/errors.ts, mapped to
-// the contract's codes by the service layer, src/services/adapter-errors.ts), no import of src/.
-const outOfAdapters = forbid(
-  "(^|/)(src|resolvers)/",
-  "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; throw AdapterError from adapters/errors.ts, which the service layer maps to GatewayError).",
-);
+
+/** Files of `room` may import only `allowed` (and themselves, packages and src/version.ts). */
+function zone(files, allowed, why) {
+  const forbidden = rooms.filter((room) => !allowed.includes(room));
+  return {
+    files,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...forbidden.map((room) => forbid(roomImport(room), `${why} (${room}/ is not among: ${allowed.join(", ") || "nothing"})`)),
+            toWiring,
+          ],
+        },
+      ],
+    },
+  };
+}
+
+const surfaces = ["services", "contract", "core", "auth", "observability", "http", "rest", "graphql", "trpc", "mcp", "uploads", "client"];
+// src/core imports nothing above it; adapters/ is a leaf library with its own options and error
+// type (adapters/errors.ts, mapped to the contract's codes by src/services/adapter-errors.ts).
 const outOfCore = forbid(
   "^\\.\\./",
   "src/core imports nothing above it (only ./ within src/core and packages): pass what it needs in, or move the piece into core.",
 );
-
-// src/spreadsheets/ is an engine room like the renderer: the cell model, formulas, .xlsx/.csv in
-// and out. It knows nothing of the store, the services or any surface.
-const outOfSpreadsheets = forbid(
-  "(^|/)(adapters|resolvers|store|services|contract|documents|auth|observability|http|rest|trpc|graphql|mcp|uploads|cli)/|(^|/)gateway\\.ts$",
-  "src/spreadsheets imports only itself, src/core and packages: the service layer calls it, never the reverse.",
+const outOfAdapters = forbid(
+  "(^|/)(src|resolvers)/",
+  "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; throw AdapterError from adapters/errors.ts, which the service layer maps to GatewayError).",
 );
+
+const zones = [
+  { files: ["src/core/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
+  { files: ["adapters/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
+  zone(
+    ["src/contract/**/*.ts"],
+    ["core", "contract", "adapters"],
+    "src/contract holds the API's schemas: core and the upstream shapes only",
+  ),
+  zone(["src/ooxml/**/*.ts"], ["core", "ooxml"], "src/ooxml reads and writes packages for the engines: core only"),
+  zone(["src/documents/**/*.ts"], ["core", "ooxml", "documents"], "src/documents is the renderer and importer: core and ooxml only"),
+  zone(
+    ["src/spreadsheets/**/*.ts"],
+    ["core", "ooxml", "spreadsheets"],
+    "src/spreadsheets imports only itself, src/core, src/ooxml and packages: the service layer calls it, never the reverse",
+  ),
+  zone(["src/store/**/*.ts"], ["core", "contract", "store"], "src/store is the database: core and the contract's types only"),
+  zone(["src/auth/**/*.ts"], ["core", "contract", "store", "auth"], "src/auth checks credentials against the store"),
+  zone(
+    ["src/observability/**/*.ts"],
+    ["core", "observability"],
+    "src/observability (metrics, traces) imports core only; HTTP middleware lives in src/http",
+  ),
+  zone(
+    ["src/services/**/*.ts"],
+    ["core", "contract", "ooxml", "documents", "spreadsheets", "store", "auth", "observability", "services", "adapters"],
+    "The service layer does not import a surface: surfaces call services, not the reverse",
+  ),
+  ...["http", "rest", "graphql", "trpc", "mcp", "uploads", "client"].map((room) =>
+    zone(
+      [`src/${room}/**/*.ts`],
+      room === "graphql" ? [...surfaces, "resolvers"] : surfaces,
+      "A surface reaches adapters, stores and engines through the service layer (src/services): import its types and helpers from there",
+    ),
+  ),
+  zone(
+    ["resolvers/**/*.ts"],
+    ["services", "contract", "core", "resolvers"],
+    "resolvers/ run operations through the service layer; src/graphql imports them, not the reverse",
+  ),
+];
 
 export default tseslint.config(
   {
@@ -89,9 +152,5 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
     },
   },
-  { files: layers.surfaces, rules: { "no-restricted-imports": ["error", { patterns: [toAdapters, toWiring] }] } },
-  { files: layers.services, rules: { "no-restricted-imports": ["error", { patterns: [toSurfaces, toWiring] }] } },
-  { files: layers.core, rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
-  { files: layers.adapters, rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
-  { files: layers.spreadsheets, rules: { "no-restricted-imports": ["error", { patterns: [outOfSpreadsheets] }] } },
+  ...zones,
 );

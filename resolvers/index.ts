@@ -1,19 +1,18 @@
-// All resolvers, merged by domain. The documents and viewer files are one service call per field;
-// every product field is derived from the operation table (products.ts).
+// All resolvers: every field an operation backs is derived from the operation table
+// (operations.ts); what is left is the viewer, the scalars, the enums' internal values and
+// DriveFile.downloadUrl.
 import { mergeResolvers } from "@graphql-tools/merge";
-import { documentHistoryResolvers } from "./document-history.ts";
-import { documentsResolvers } from "./documents.ts";
 import { driveResolvers } from "./drive.ts";
-import { productResolvers } from "./products.ts";
+import { enumValues } from "./enums.ts";
+import { operationResolvers } from "./operations.ts";
 import { DateTime, JSON, Upload } from "./scalars.ts";
 import type { Resolvers } from "./types.generated.ts";
 import { viewerResolvers } from "./viewer.ts";
 
 export const resolvers: Resolvers = mergeResolvers([
   { DateTime, JSON, Upload },
+  enumValues,
   viewerResolvers,
-  documentsResolvers,
-  documentHistoryResolvers,
-  productResolvers,
+  operationResolvers,
   driveResolvers,
 ]) as Resolvers;

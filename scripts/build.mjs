@@ -2,7 +2,7 @@
 // `npm run build`: compiles the server to dist/ with tsc (tsconfig.build.json; types are checked
 // by `npm run typecheck`, the build only emits) and puts next to it what the compiled code reads
 // at run time through import.meta.url:
-//   dist/schema/*.graphql            src/graphql/schema.ts reads ../../schema/
+//   dist/schema/*.graphql            resolvers/sdl.ts reads ../schema/
 //   dist/package.json                src/version.ts reads ../package.json (name, version, "type": "module")
 //   dist/docs/*.md                   src/http/docs.ts serves ../../docs/ at GET /docs/<name>.md
 //   dist/src/documents/pool/worker-bootstrap.mjs   the render worker's entry

@@ -93,6 +93,188 @@ async function startSandboxOn(port: number, options: SandboxOptions): Promise<Sa
   }
 }
 
+type Section = { heading: string; note?: string; examples: Example[] };
+
+/** The GraphQL section: the viewer, the inbox with threads, and tenant acme's data. */
+function graphqlSection(gw: string, accessToken: string): Section {
+  const bearer = { Authorization: `Bearer ${accessToken}` };
+  const json = { "Content-Type": "application/json" };
+  const graphql = (query: string) => JSON.stringify({ query });
+  return {
+    heading: "GraphQL (access token: mail, drive, search, meetings, and tenant acme)",
+    examples: [
+      {
+        title: "viewer and the inbox, with each message's thread",
+        method: "POST",
+        url: `${gw}/graphql`,
+        headers: { ...bearer, ...json },
+        body: graphql(`
+          {
+            viewer {
+              id
+              tenant
+              scopes
+              credentialKind
+            }
+            messages(folder: "inbox", first: 3) {
+              edges {
+                node {
+                  subject
+                  from {
+                    email
+                  }
+                  thread {
+                    subject
+                  }
+                }
+              }
+              pageInfo {
+                hasNextPage
+                endCursor
+              }
+            }
+          }
+        `),
+        check: graphqlOk,
+      },
+      {
+        title: "tenant acme: open invoices and a data question",
+        method: "POST",
+        url: `${gw}/graphql`,
+        headers: { ...bearer, ...json },
+        body: graphql(`
+          {
+            invoices(status: "open", first: 3) {
+              edges {
+                node {
+                  number
+                  customer {
+                    name
+                  }
+                  total
+                  currency
+                }
+              }
+            }
+            dataQuery(question: "invoice totals by customer") {
+              answer
+            }
+          }
+        `),
+        check: graphqlOk,
+      },
+    ],
+  };
+}
+
+/** The sections of examples the demo runs once and prints, against gateway `gw` and the sandbox at `sandboxUrl`. */
+function demoSections(gw: string, apiKey: string, accessToken: string, sandboxUrl: string): Section[] {
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const json = { "Content-Type": "application/json" };
+  const trpcInput = (input: unknown) => encodeURIComponent(JSON.stringify(input));
+
+  return [
+    {
+      heading: "REST documents (personal API key)",
+      examples: [
+        {
+          title: "create a document",
+          method: "POST",
+          url: `${gw}/api/v1/documents`,
+          headers: { ...bearer(apiKey), ...json },
+          body: JSON.stringify({ name: "Demo notes", markdown: "# Demo\n\nThe gateway renders **markdown** to .docx.\n\n- one\n- two" }),
+          check: expectStatus(201),
+        },
+        {
+          title: "list documents",
+          method: "GET",
+          url: `${gw}/api/v1/documents?limit=5`,
+          headers: bearer(apiKey),
+          check: expectStatus(200),
+        },
+      ],
+    },
+    graphqlSection(gw, accessToken),
+    {
+      heading: "tRPC over plain HTTP (queries are GET with ?input=<JSON>, mutations POST the JSON input)",
+      examples: [
+        {
+          title: "messages.list",
+          method: "GET",
+          url: `${gw}/trpc/messages.list?input=${trpcInput({ folder: "inbox", limit: 2 })}`,
+          headers: bearer(accessToken),
+          check: trpcOk,
+        },
+        {
+          title: "search.chat",
+          method: "POST",
+          url: `${gw}/trpc/search.chat`,
+          headers: { ...bearer(accessToken), ...json },
+          body: JSON.stringify({ message: "What is on the offsite agenda?" }),
+          check: trpcOk,
+        },
+        {
+          title: "documents.list (API key)",
+          method: "GET",
+          url: `${gw}/trpc/documents.list?input=${trpcInput({ limit: 5 })}`,
+          headers: bearer(apiKey),
+          check: trpcOk,
+        },
+      ],
+    },
+    {
+      heading: "Make the upstream fail (sandbox control API, no auth)",
+      note: "then rerun the GraphQL inbox example: UPSTREAM_ERROR after two retries; clear the fault with the second command",
+      examples: [
+        {
+          title: "every mail list call answers 503",
+          method: "POST",
+          url: `${sandboxUrl}/__sandbox/faults`,
+          headers: json,
+          body: JSON.stringify({ type: "status", path: "/email/v1/messages", status: 503 }),
+          check: expectStatus(200),
+        },
+        { title: "clear the faults", method: "DELETE", url: `${sandboxUrl}/__sandbox/faults`, headers: {}, check: expectStatus(200) },
+      ],
+    },
+  ];
+}
+
+/** What the demo prints once everything it prints has been run. */
+function readyText(
+  info: { gw: string; sandboxUrl: string; tenantUrl: string; dataDir: string; apiKey: string; accessToken: string },
+  sections: Section[],
+): string {
+  const { gw, sandboxUrl, tenantUrl, dataDir, apiKey, accessToken } = info;
+  const out: string[] = [];
+  out.push("", "workspace-gateway demo", "======================", "");
+  out.push(`Gateway   ${gw}   (GraphiQL: open ${gw}/graphql in a browser)`);
+  out.push(`Sandbox   ${sandboxUrl}   (mail, drive, search, meetings; tenant ${TENANT} at ${tenantUrl})`);
+  out.push(`Data dir  ${dataDir} (removed on exit)`, "");
+  out.push(`API key (user ${USER}, tenant ${TENANT}, scopes ${SCOPES.join(",")}) — documents only:`);
+  out.push(`  ${apiKey}`);
+  out.push(`Access token (HS256 JWT: sub ${USER}, scope "${SCOPES.join(" ")}", tenant ${TENANT}, 24 h) — products and documents:`);
+  out.push(`  ${accessToken}`, "");
+  out.push("Shell variables:", `  export GATEWAY=${sh(gw)} KEY=${sh(apiKey)} TOKEN=${sh(accessToken)}`, "");
+  for (const section of sections) {
+    out.push(`## ${section.heading}`);
+    if (section.note) out.push(`# ${section.note}`);
+    for (const example of section.examples) out.push(`# ${example.title}`, curlOf(example));
+    out.push("");
+  }
+  out.push("## GraphiQL headers (the Headers tab)", JSON.stringify({ Authorization: `Bearer ${accessToken}` }), "");
+  out.push(
+    "## Typed tRPC client (TypeScript)",
+    `import { createGatewayClient } from "workspace-gateway/client";`,
+    `const gateway = createGatewayClient({ url: ${JSON.stringify(gw)}, token: process.env.TOKEN! });`,
+    `const page = await gateway.messages.list.query({ folder: "inbox", limit: 3 });`,
+    `const invoices = await gateway.enterprise.invoices.query({ status: "open", limit: 3 });`,
+    "",
+  );
+  out.push(`Demo ready: gateway ${gw}, sandbox ${sandboxUrl}. Every command above was run once and worked. Ctrl-C to stop.`);
+  return `${out.join("\n")}\n`;
+}
+
 async function main(): Promise<void> {
   const host = process.env["HOST"] || "127.0.0.1";
   const gatewayPort = portFrom("PORT", 4000);
@@ -163,141 +345,7 @@ async function main(): Promise<void> {
     const { key: apiKey } = await createApiKey(gateway.store, { userId: USER, tenant: TENANT, scopes: SCOPES, expiresInMs: null });
 
     const gw = running.url;
-    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-    const json = { "Content-Type": "application/json" };
-    const graphql = (query: string) => JSON.stringify({ query });
-    const trpcInput = (input: unknown) => encodeURIComponent(JSON.stringify(input));
-
-    const sections: { heading: string; note?: string; examples: Example[] }[] = [
-      {
-        heading: "REST documents (personal API key)",
-        examples: [
-          {
-            title: "create a document",
-            method: "POST",
-            url: `${gw}/api/v1/documents`,
-            headers: { ...bearer(apiKey), ...json },
-            body: JSON.stringify({ name: "Demo notes", markdown: "# Demo\n\nThe gateway renders **markdown** to .docx.\n\n- one\n- two" }),
-            check: expectStatus(201),
-          },
-          {
-            title: "list documents",
-            method: "GET",
-            url: `${gw}/api/v1/documents?limit=5`,
-            headers: bearer(apiKey),
-            check: expectStatus(200),
-          },
-        ],
-      },
-      {
-        heading: "GraphQL (access token: mail, drive, search, meetings, and tenant acme)",
-        examples: [
-          {
-            title: "viewer and the inbox, with each message's thread",
-            method: "POST",
-            url: `${gw}/graphql`,
-            headers: { ...bearer(accessToken), ...json },
-            body: graphql(`
-              {
-                viewer {
-                  id
-                  tenant
-                  scopes
-                  credentialKind
-                }
-                messages(folder: "inbox", first: 3) {
-                  edges {
-                    node {
-                      subject
-                      from {
-                        email
-                      }
-                      thread {
-                        subject
-                      }
-                    }
-                  }
-                  pageInfo {
-                    hasNextPage
-                    endCursor
-                  }
-                }
-              }
-            `),
-            check: graphqlOk,
-          },
-          {
-            title: "tenant acme: open invoices and a data question",
-            method: "POST",
-            url: `${gw}/graphql`,
-            headers: { ...bearer(accessToken), ...json },
-            body: graphql(`
-              {
-                invoices(status: "open", first: 3) {
-                  edges {
-                    node {
-                      number
-                      customer {
-                        name
-                      }
-                      total
-                      currency
-                    }
-                  }
-                }
-                dataQuery(question: "invoice totals by customer") {
-                  answer
-                }
-              }
-            `),
-            check: graphqlOk,
-          },
-        ],
-      },
-      {
-        heading: "tRPC over plain HTTP (queries are GET with ?input=<JSON>, mutations POST the JSON input)",
-        examples: [
-          {
-            title: "messages.list",
-            method: "GET",
-            url: `${gw}/trpc/messages.list?input=${trpcInput({ folder: "inbox", limit: 2 })}`,
-            headers: bearer(accessToken),
-            check: trpcOk,
-          },
-          {
-            title: "search.chat",
-            method: "POST",
-            url: `${gw}/trpc/search.chat`,
-            headers: { ...bearer(accessToken), ...json },
-            body: JSON.stringify({ message: "What is on the offsite agenda?" }),
-            check: trpcOk,
-          },
-          {
-            title: "documents.list (API key)",
-            method: "GET",
-            url: `${gw}/trpc/documents.list?input=${trpcInput({ limit: 5 })}`,
-            headers: bearer(apiKey),
-            check: trpcOk,
-          },
-        ],
-      },
-      {
-        heading: "Make the upstream fail (sandbox control API, no auth)",
-        note: "then rerun the GraphQL inbox example: UPSTREAM_ERROR after two retries; clear the fault with the second command",
-        examples: [
-          {
-            title: "every mail list call answers 503",
-            method: "POST",
-            url: `${sandbox.url}/__sandbox/faults`,
-            headers: json,
-            body: JSON.stringify({ type: "status", path: "/email/v1/messages", status: 503 }),
-            check: expectStatus(200),
-          },
-          { title: "clear the faults", method: "DELETE", url: `${sandbox.url}/__sandbox/faults`, headers: {}, check: expectStatus(200) },
-        ],
-      },
-    ];
-
+    const sections = demoSections(gw, apiKey, accessToken, sandbox.url);
     // Every printed command, run once, in order (the fault is set and then cleared again).
     for (const section of sections) for (const example of section.examples) await verify(example);
     // And the typed client exactly as the snippet below uses it.
@@ -306,33 +354,12 @@ async function main(): Promise<void> {
     if (page.data.length === 0) throw new Error("demo tRPC client example returned no messages");
     sandbox.clearRequests();
 
-    const out: string[] = [];
-    out.push("", "workspace-gateway demo", "======================", "");
-    out.push(`Gateway   ${gw}   (GraphiQL: open ${gw}/graphql in a browser)`);
-    out.push(`Sandbox   ${sandbox.url}   (mail, drive, search, meetings; tenant ${TENANT} at ${sandbox.tenantBaseUrl(TENANT)})`);
-    out.push(`Data dir  ${config.DATA_DIR} (removed on exit)`, "");
-    out.push(`API key (user ${USER}, tenant ${TENANT}, scopes ${SCOPES.join(",")}) — documents only:`);
-    out.push(`  ${apiKey}`);
-    out.push(`Access token (HS256 JWT: sub ${USER}, scope "${SCOPES.join(" ")}", tenant ${TENANT}, 24 h) — products and documents:`);
-    out.push(`  ${accessToken}`, "");
-    out.push("Shell variables:", `  export GATEWAY=${sh(gw)} KEY=${sh(apiKey)} TOKEN=${sh(accessToken)}`, "");
-    for (const section of sections) {
-      out.push(`## ${section.heading}`);
-      if (section.note) out.push(`# ${section.note}`);
-      for (const example of section.examples) out.push(`# ${example.title}`, curlOf(example));
-      out.push("");
-    }
-    out.push("## GraphiQL headers (the Headers tab)", JSON.stringify({ Authorization: `Bearer ${accessToken}` }), "");
-    out.push(
-      "## Typed tRPC client (TypeScript)",
-      `import { createGatewayClient } from "workspace-gateway/client";`,
-      `const gateway = createGatewayClient({ url: ${JSON.stringify(gw)}, token: process.env.TOKEN! });`,
-      `const page = await gateway.messages.list.query({ folder: "inbox", limit: 3 });`,
-      `const invoices = await gateway.enterprise.invoices.query({ status: "open", limit: 3 });`,
-      "",
+    process.stdout.write(
+      readyText(
+        { gw, sandboxUrl: sandbox.url, tenantUrl: sandbox.tenantBaseUrl(TENANT), dataDir: config.DATA_DIR, apiKey, accessToken },
+        sections,
+      ),
     );
-    out.push(`Demo ready: gateway ${gw}, sandbox ${sandbox.url}. Every command above was run once and worked. Ctrl-C to stop.`);
-    process.stdout.write(`${out.join("\n")}\n`);
   } catch (error) {
     await stop();
     throw error;

@@ -7,7 +7,6 @@ import { Kind, parse, print, type ObjectTypeDefinitionNode } from "graphql";
 import { buildOpenApiDocument } from "../src/rest/openapi.ts";
 import { appRouter } from "../src/trpc/router.ts";
 import { tools } from "../src/mcp/tools.ts";
-import { operationsOn } from "../src/services/operations.ts";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
@@ -28,7 +27,7 @@ export function restRoutes(): string {
       if (!op) continue;
       const summary = op.summary ?? "";
       // The scope is stated in each summary ("(scope docs:read)"); `security: []` means no credential.
-      const scope = /\(scope (docs:\w+)\)/.exec(summary)?.[1];
+      const scope = /\(scope (\w+:\w+)\)/.exec(summary)?.[1];
       const needs = scope
         ? code(scope)
         : op.security?.length === 0
@@ -78,16 +77,14 @@ export function trpcProcedures(): string {
   return table(["namespace", "queries (GET or POST)", "mutations (POST)"], rows);
 }
 
-/** Every MCP tool with the tRPC operation behind it and its annotations. */
+/** Every MCP tool with the operation behind it (its tRPC name) and its annotations. */
 export function mcpTools(): string {
-  const operationOfTool = new Map(operationsOn("mcp").map(([name, op]) => [op.mcp?.name, name]));
   const rows = tools.map((t) => {
     const a = t.annotations;
-    const operation = operationOfTool.get(t.name);
     return [
       code(t.name),
       t.title,
-      operation ? code(operation) : "— (documents)",
+      code(t.operation),
       yesNo(a.readOnlyHint),
       yesNo(a.destructiveHint),
       yesNo(a.idempotentHint),

@@ -15,21 +15,21 @@ import type { Store } from "./store/types.ts";
 import { createHttpApp } from "./http/app.ts";
 import type { HttpEnv } from "./http/env.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
-import { documentsRoutes, sharedRoutes, trashRoutes } from "./rest/documents.ts";
-import { isMultipartFormData } from "./uploads/index.ts";
 import { scheduleRetention } from "./services/retention.ts";
-import { filesRoutes } from "./rest/files.ts";
+import { operationRoutes, REST_BASE, uploadRequestMatcher } from "./rest/routes.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
 import { createDocumentsService } from "./services/documents.ts";
 import type { Services } from "./services/index.ts";
-import { createProductServices } from "./services/products.ts";
+import { createProductBackend } from "./services/products.ts";
+import { createOperationRunner } from "./services/runner.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
 import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
 import { selectTools } from "./mcp/tools.ts";
 import { readTracingSettings, startTracing } from "./observability/tracing.ts";
+import { tracingMiddleware } from "./http/tracing.ts";
 
 export interface Gateway {
   app: Hono<HttpEnv>;
@@ -92,9 +92,10 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     },
     logger,
   );
+  const documents = createDocumentsService({ store, renderer, ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}) });
   const services: Services = {
-    documents: createDocumentsService({ store, renderer, ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}) }),
-    products: createProductServices({ config, upstream }),
+    operations: createOperationRunner({ documents, products: createProductBackend({ config, upstream }) }),
+    documents,
     publicUrl: config.PUBLIC_URL ?? "",
   };
 
@@ -115,17 +116,14 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     },
     openapi: buildOpenApiDocument(packageVersion),
     index: { version: packageVersion, publicUrl: services.publicUrl },
-    tracing: tracing?.middleware,
+    tracing: tracing ? tracingMiddleware(tracing.tracer) : undefined,
     routes: [
       {
-        path: "/api/v1/documents",
-        app: documentsRoutes({ documents: services.documents, createContext, bodyLimit: config.BODY_LIMIT_BYTES }),
-        // A .docx upload (import, new content) is streamed to disk under its own limit.
-        ownsBodyLimit: (request) => isMultipartFormData(request, ["POST", "PUT"]),
+        path: REST_BASE,
+        app: operationRoutes({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
+        // An upload (a .docx import, new content) is streamed to disk under its row's own limit.
+        ownsBodyLimit: uploadRequestMatcher(),
       },
-      { path: "/api/v1/trash", app: trashRoutes({ documents: services.documents, createContext }) },
-      { path: "/api/v1/shared", app: sharedRoutes({ documents: services.documents, createContext }) },
-      { path: "/api/v1/files", app: filesRoutes({ products: services.products, createContext }) },
     ],
     surfaces: [
       createGraphQLSurface({

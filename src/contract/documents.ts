@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../core/paging.ts";
 import { strictObject } from "../core/strict-object.ts";
+import { uploadedFileSchema } from "./files.ts";
 
 export const MARKDOWN_LIMIT = 400_000;
 export const MAX_CHARS_LIMIT = 1_000_000;
@@ -113,6 +114,26 @@ export const updateDocumentInputSchema = strictObject({
   })
   .meta({ id: "UpdateDocumentInput" });
 
+/**
+ * documents.update as every surface takes it: new markdown, or a .docx (`file`: a multipart part,
+ * a GraphQL Upload), and/or a new name.
+ */
+export const updateDocumentUploadInputSchema = strictObject({
+  id: documentIdSchema,
+  markdown: updateDocumentInputSchema.shape.markdown,
+  file: uploadedFileSchema.optional(),
+  name: documentNameSchema.optional().meta({ description: "A new name (1–255 characters)" }),
+  expectedVersion: expectedVersionSchema,
+})
+  .refine((input) => input.markdown !== undefined || input.name !== undefined || input.file !== undefined, {
+    message: "markdown, file or name is required",
+    path: ["markdown"],
+  })
+  .refine((input) => input.markdown === undefined || input.file === undefined, {
+    message: "send markdown or file, not both",
+    path: ["file"],
+  });
+
 export const renameDocumentInputSchema = strictObject({
   id: documentIdSchema,
   name: documentNameSchema,
@@ -127,6 +148,13 @@ export const deleteDocumentInputSchema = strictObject({ id: documentIdSchema, ex
 export const importDocumentInputSchema = strictObject({
   name: documentNameSchema,
   idempotencyKey: idempotencyKeySchema.optional(),
+});
+
+/** documents.import: a .docx (`file`) as a new document; `name` defaults to the file's name. */
+export const importDocumentUploadInputSchema = strictObject({
+  file: uploadedFileSchema,
+  name: documentNameSchema.optional().meta({ description: "Document name; default: the file's name without .docx" }),
+  idempotencyKey: idempotencyKeySchema.optional().meta({ description: "tRPC/GraphQL: same as the Idempotency-Key header" }),
 });
 
 export const replaceFromDocxInputSchema = strictObject({
@@ -154,6 +182,9 @@ export const restoreVersionInputSchema = strictObject({
   expectedVersion: expectedVersionSchema,
 }).meta({ id: "RestoreVersionInput" });
 
+/** One version of a document (its metadata, or its .docx). */
+export const versionRefInputSchema = strictObject({ id: documentIdSchema, version: versionNumberSchema });
+
 export const listTrashInputSchema = listDocumentsInputSchema.meta({ id: "ListTrashInput" });
 export const documentRefInputSchema = strictObject({ id: documentIdSchema });
 
@@ -170,6 +201,8 @@ export const readSharedInputSchema = strictObject({
   maxChars: maxCharsSchema,
   format: textFormatSchema,
 });
+
+export const sharedContentInputSchema = strictObject({ token: z.string().max(128) });
 
 /** A document by id (GraphQL `document`, tRPC `documents.get`). */
 export const getDocumentInputSchema = strictObject({ id: documentIdSchema });
@@ -244,6 +277,11 @@ export const documentTextSchema = z
     totalChars: z.number().int(),
   })
   .meta({ id: "DocumentText" });
+
+/** What a delete, purge or revoke answers on tRPC and MCP (REST: 204; GraphQL: true). */
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "Deleted" });
+export const purgedSchema = z.object({ id: z.string(), purged: z.literal(true) }).meta({ id: "Purged" });
+export const revokedSchema = z.object({ id: z.string(), revoked: z.literal(true) }).meta({ id: "Revoked" });
 
 export const errorBodySchema = z
   .object({

@@ -90,6 +90,8 @@ function isUploadData(value: unknown): value is UploadData {
     value instanceof Uint8Array ||
     (typeof Blob !== "undefined" && value instanceof Blob) ||
     value instanceof Readable ||
+    // A GraphQL Upload: yoga's ponyfill File is no Blob to this process, but reads like one.
+    (typeof (value as Blob).stream === "function" && typeof (value as Blob).arrayBuffer === "function") ||
     typeof (value as ReadableStream).getReader === "function" ||
     typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function"
   );

@@ -21,3 +21,11 @@ export function memoize<T>(ctx: RequestContext, key: symbol, create: () => T): T
   }
   return value;
 }
+
+const REPLAYED = Symbol("idempotent-replay");
+
+/** The operation answered with what an earlier request with the same Idempotency-Key got (REST says so in a header). */
+export const markReplayed = (ctx: RequestContext): void => {
+  ctx.memo.set(REPLAYED, true);
+};
+export const wasReplayed = (ctx: RequestContext): boolean => ctx.memo.get(REPLAYED) === true;

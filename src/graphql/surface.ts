@@ -9,7 +9,8 @@ import type { RequestContext } from "../core/context.ts";
 import type { Logger } from "../core/logger.ts";
 import type { Services } from "../services/index.ts";
 import type { Surface, SurfaceEnv } from "../http/app.ts";
-import { authenticateUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
+import { operationsOn } from "../services/operations/index.ts";
+import { authenticateAnyUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "../../resolvers/context.ts";
 import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { useJit } from "./jit.ts";
@@ -91,8 +92,13 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     {
       limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
       accepts,
-      // Any operation may carry a file (uploadFile, importDocument, updateDocument): see authenticateUpload.
-      authenticate: authenticateUpload(options.createContext, "any"),
+      // Any upload row may be the one (uploadFile, importDocument, updateDocument…): see authenticateAnyUpload.
+      authenticate: authenticateAnyUpload(
+        options.createContext,
+        operationsOn("graphql")
+          .filter(([, op]) => op.upload)
+          .map(([, op]) => op),
+      ),
       checkField: checkUploadField,
       serve: (request, env, authenticated) => yoga.fetch(request, { ...env, authenticated: Promise.resolve(authenticated) }),
       fail: graphqlFailure,

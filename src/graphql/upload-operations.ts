@@ -6,10 +6,15 @@
 import { Kind, parse, type DocumentNode } from "graphql";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
+import { operationsOn } from "../services/operations/index.ts";
 import { requireAccessToken } from "../services/products.ts";
 
-/** Root fields that upload to a product (the drive): an access token only. */
-const PRODUCT_UPLOADS = new Set(["uploadFile"]);
+/** Root fields that upload to a product (the drive's uploadFile): an access token only. */
+const PRODUCT_UPLOADS = new Set(
+  operationsOn("graphql")
+    .filter(([, op]) => op.upload && op.auth === "access_token")
+    .flatMap(([, op]) => (op.graphql ?? []).map((spec) => spec.field.split(".")[1] as string)),
+);
 
 /** A key's operation document, parsed; one that does not parse is refused before its files are spooled. */
 function parsed(query: unknown): DocumentNode {

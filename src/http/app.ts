@@ -82,11 +82,10 @@ export interface HttpAppDeps {
 
 const isNativeResponse = (response: unknown): boolean => response instanceof globalThis.Response;
 
-export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
-  const app = new Hono<HttpEnv>();
+/** Request id, logger, client address, metrics and the request log line: the first middleware of every request. */
+function requestBasics(deps: HttpAppDeps): MiddlewareHandler<HttpEnv> {
   const { logger, metrics } = deps;
-
-  app.use(async (c, next) => {
+  return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
     c.set("requestId", requestId);
@@ -107,13 +106,15 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     if (route !== "/healthz" && route !== "/readyz" && route !== "/metrics") {
       c.get("log").info({ method: c.req.method, path: c.req.path, status, ms: Math.round(seconds * 1000) }, "request");
     }
-  });
-  if (deps.tracing) app.use(deps.tracing);
+  };
+}
 
-  // br/gzip for large text-like bodies; the Node fast path below compresses its own (./compression.ts).
-  app.use(compressionMiddleware());
-
-  const payloadTooLarge = async (c: Context<HttpEnv>, limit: number, fail: FailureHandler | undefined) => {
+/**
+ * The body limit: a declared length is checked without touching the body; only a body of unknown
+ * length is read (by hono's bodyLimit) to be measured.
+ */
+function bodyLimitOf(limit: number, fail?: FailureHandler): MiddlewareHandler<HttpEnv> {
+  const payloadTooLarge = async (c: Context<HttpEnv>) => {
     const error = new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } });
     const response = fail
       ? await fail(error, c.req.raw, { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") })
@@ -122,21 +123,31 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     response.headers.set("Connection", "close");
     return response;
   };
-  // A declared length is checked without touching the body; only a body of unknown length is
-  // read (by hono's bodyLimit) to be measured.
-  const tooLarge = (limit: number, fail?: FailureHandler): MiddlewareHandler<HttpEnv> => {
-    const measured = bodyLimit({ maxSize: limit, onError: (c) => payloadTooLarge(c, limit, fail) });
-    return async (c, next) => {
-      const node = nodeBindings(c);
-      const body = node ? declaredBody(node.incoming) : "unknown";
-      if (body === "none") return next();
-      if (typeof body === "number") return body > limit ? payloadTooLarge(c, limit, fail) : next();
-      return measured(c, next);
-    };
+  const measured = bodyLimit({ maxSize: limit, onError: payloadTooLarge });
+  return async (c, next) => {
+    const node = nodeBindings(c);
+    const body = node ? declaredBody(node.incoming) : "unknown";
+    if (body === "none") return next();
+    if (typeof body === "number") return body > limit ? payloadTooLarge(c) : next();
+    return measured(c, next);
   };
+}
 
-  app.use(cors(deps.corsOrigins));
+const headOf = (c: Context<HttpEnv>): RequestHead => {
+  const node = nodeBindings(c);
+  return node ? requestHead(node.incoming) : fetchRequestHead(c.req.raw);
+};
 
+/** The body limit, except for requests the route or surface limits itself (uploads it streams). */
+function limitUnlessOwned(
+  limit: MiddlewareHandler<HttpEnv>,
+  owns: ((request: RequestHead) => boolean) | undefined,
+): MiddlewareHandler<HttpEnv> {
+  return owns ? (c, next) => (owns(headOf(c)) ? next() : limit(c, next)) : limit;
+}
+
+/** GET /, /docs/:name, /healthz, /readyz, /metrics and the OpenAPI document. */
+function serviceRoutes(app: Hono<HttpEnv>, deps: HttpAppDeps): void {
   const index = deps.index ?? { version: "", publicUrl: "" };
   const docs = deps.docs ?? loadDocs();
   app.get("/", (c) => {
@@ -163,53 +174,61 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   });
   // METRICS_TOKEN guards it; with METRICS_PORT it is served there instead (src/server.ts).
   if (deps.metricsRoute?.onMainPort !== false) {
-    app.get("/metrics", (c) => metricsResponse(metrics, deps.metricsRoute?.token, requestHeader(c, "authorization")));
+    app.get("/metrics", (c) => metricsResponse(deps.metrics, deps.metricsRoute?.token, requestHeader(c, "authorization")));
   }
   app.get("/api/v1/openapi.json", (c) => c.json(deps.openapi));
+}
 
-  const headOf = (c: Context<HttpEnv>): RequestHead => {
-    const node = nodeBindings(c);
-    return node ? requestHead(node.incoming) : fetchRequestHead(c.req.raw);
+/** A surface's handler: the Node fast path where the surface has one and the body's length is declared, else fetch. */
+function surfaceHandler(surface: Surface) {
+  return async (c: Context<HttpEnv>) => {
+    const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") };
+    const node = surface.handleNode ? nodeBindings(c) : undefined;
+    // Bodies of unknown length were read by the body limit into c.req.raw; they take the fetch path.
+    if (node && surface.handleNode && declaredBody(node.incoming) !== "unknown" && !surface.ownsBodyLimit?.(requestHead(node.incoming))) {
+      const response = await surface.handleNode(node.incoming, node.outgoing, env);
+      // A native Response (under @hono/node-server, its light subclass) goes back to Hono, which
+      // writes it best; another implementation's (yoga's whatwg-node Response) is written by
+      // whatwg-node, which knows its body without a stream.
+      if (isNativeResponse(response)) return response;
+      node.outgoing.setHeader("X-Request-Id", env.requestId);
+      c.set("sentStatus", response.status);
+      const { method = "GET", headers } = node.incoming;
+      const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
+      if (!(await compressForNode(response, request, node.outgoing))) await sendNodeResponse(response, node.outgoing, node.incoming, true);
+      return RESPONSE_ALREADY_SENT;
+    }
+    return surface.fetch(c.req.raw, env);
   };
+}
+
+export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  app.use(requestBasics(deps));
+  if (deps.tracing) app.use(deps.tracing);
+  // br/gzip for large text-like bodies; the Node fast path compresses its own (./compression.ts).
+  app.use(compressionMiddleware());
+  app.use(cors(deps.corsOrigins));
+  serviceRoutes(app, deps);
+
   for (const route of deps.routes) {
-    const fixedLimit = tooLarge(deps.bodyLimit);
-    const owns = route.ownsBodyLimit;
-    const limit: MiddlewareHandler<HttpEnv> = owns ? (c, next) => (owns(headOf(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
+    const limit = limitUnlessOwned(bodyLimitOf(deps.bodyLimit), route.ownsBodyLimit);
     app.use(route.path, limit);
     app.use(`${route.path}/*`, limit);
     app.route(route.path, route.app);
   }
   for (const surface of deps.surfaces) {
-    const fixedLimit = tooLarge(surface.bodyLimit ?? deps.bodyLimit, surface.fail);
-    const ownsLimit = surface.ownsBodyLimit;
-    const limit: MiddlewareHandler<HttpEnv> = ownsLimit ? (c, next) => (ownsLimit(headOf(c)) ? next() : fixedLimit(c, next)) : fixedLimit;
-    const handle = async (c: Context<HttpEnv>) => {
-      const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") };
-      const node = surface.handleNode ? nodeBindings(c) : undefined;
-      // Bodies of unknown length were read by the body limit into c.req.raw; they take the fetch path.
-      if (node && surface.handleNode && declaredBody(node.incoming) !== "unknown" && !ownsLimit?.(requestHead(node.incoming))) {
-        const response = await surface.handleNode(node.incoming, node.outgoing, env);
-        // A native Response (under @hono/node-server, its light subclass) goes back to Hono, which
-        // writes it best; another implementation's (yoga's whatwg-node Response) is written by
-        // whatwg-node, which knows its body without a stream.
-        if (isNativeResponse(response)) return response;
-        node.outgoing.setHeader("X-Request-Id", env.requestId);
-        c.set("sentStatus", response.status);
-        const { method = "GET", headers } = node.incoming;
-        const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
-        if (!(await compressForNode(response, request, node.outgoing)))
-          await sendNodeResponse(response, node.outgoing, node.incoming, true);
-        return RESPONSE_ALREADY_SENT;
-      }
-      return surface.fetch(c.req.raw, env);
-    };
+    const limit = limitUnlessOwned(bodyLimitOf(surface.bodyLimit ?? deps.bodyLimit, surface.fail), surface.ownsBodyLimit);
+    const handle = surfaceHandler(surface);
     app.use(surface.path, limit);
     app.use(`${surface.path}/*`, limit);
     app.all(surface.path, handle);
     app.all(`${surface.path}/*`, handle);
   }
 
-  app.notFound((c) => errorResponse(new GatewayError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("log") ?? logger));
-  app.onError((error, c) => errorResponse(error, c.get("log") ?? logger));
+  app.notFound((c) =>
+    errorResponse(new GatewayError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("log") ?? deps.logger),
+  );
+  app.onError((error, c) => errorResponse(error, c.get("log") ?? deps.logger));
   return app;
 }

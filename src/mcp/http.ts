@@ -9,21 +9,12 @@ import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../services/index.ts";
 import type { Surface } from "../http/app.ts";
 import { errorResponse } from "../http/errors.ts";
-import { createMcpServer } from "./server.ts";
-import { allTools, withAbsoluteLinks, type DocumentOp, type McpBackend, type ToolSet } from "./tools.ts";
+import { connectMcp, createMcpServer } from "./server.ts";
+import { allTools, type McpBackend, type ToolSet } from "./tools.ts";
 
 /** `origin`: where links in results point when the gateway has no PUBLIC_URL (the request's origin). */
 export function serviceBackend(services: Services, ctx: RequestContext, origin = ""): McpBackend {
-  const base = services.publicUrl || origin;
-  const documents = services.documents as unknown as Record<DocumentOp, (ctx: RequestContext, input: unknown) => Promise<unknown>>;
-  return {
-    documents: async (op, input) => {
-      const result = await documents[op].call(services.documents, ctx, input);
-      // As the tRPC procedure answers (what the stdio backend gets): create's record without `replayed`.
-      return withAbsoluteLinks(op === "create" ? (result as { document: unknown }).document : result, base);
-    },
-    operation: (name, input) => services.products.run(name, ctx, input),
-  };
+  return { run: (name, input) => services.operations.run(name, ctx, input), linkBase: services.publicUrl || origin };
 }
 
 /** Where the DNS-rebinding guard's lists come from (docs/security.md). */
@@ -131,7 +122,7 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
         options.tools ?? allTools,
       );
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
+      await connectMcp(server, transport);
       try {
         return await transport.handleRequest(request, { parsedBody: body.parsed });
       } finally {

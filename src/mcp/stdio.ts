@@ -5,9 +5,9 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { createGatewayClient, type GatewayClient } from "../client/index.ts";
 import { GatewayError } from "../core/errors.ts";
-import { createMcpServer } from "./server.ts";
-import { operationOf, type OperationName } from "../services/operations.ts";
-import { documentOps, parseToolList, selectTools, withAbsoluteLinks, type DocumentOp, type McpBackend } from "./tools.ts";
+import { connectMcp, createMcpServer } from "./server.ts";
+import { operationOf, type OperationName } from "../services/operations/index.ts";
+import { parseToolList, selectTools, type McpBackend } from "./tools.ts";
 
 const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
 
@@ -78,26 +78,16 @@ async function checkGateway(client: GatewayClient, url: string, tokenVar: string
   }
 }
 
-/** An operation's input as its tRPC procedure takes it: files.upload's bytes as multipart FormData. */
+/** An operation's input as its tRPC procedure takes it: an upload row's file (a Blob) and fields as multipart FormData. */
 function trpcInput(name: OperationName, input: unknown): unknown {
-  if (!operationOf(name).trpcFormData) return input;
-  const {
-    file,
-    name: fileName,
-    filename,
-    contentType,
-    folderId,
-  } = input as {
-    file: Uint8Array<ArrayBuffer>;
-    name?: string;
-    filename?: string;
-    contentType?: string;
-    folderId?: string;
-  };
+  const upload = operationOf(name).upload;
+  const fields = input as Record<string, unknown>;
+  if (!upload || !(fields[upload.field] instanceof Blob)) return input;
   const form = new FormData();
-  form.append("file", new Blob([file], { type: contentType ?? "application/octet-stream" }), filename ?? fileName ?? "upload");
-  if (fileName !== undefined) form.append("name", fileName);
-  if (folderId !== undefined) form.append("folderId", folderId);
+  for (const [key, value] of Object.entries(fields)) {
+    if (value instanceof Blob) form.append(key, value);
+    else if (value !== undefined) form.append(key, String(value));
+  }
   return form;
 }
 
@@ -113,18 +103,6 @@ function callProcedure(client: GatewayClient, name: OperationName, input: unknow
   const target = procedures?.[procedure];
   if (!target) throw new GatewayError("NOT_FOUND", `The gateway has no procedure ${name}`);
   return operationOf(name).kind === "query" ? target.query!(input) : target.mutate!(trpcInput(name, input));
-}
-
-/** The gateway's procedure `documents.<op>`, a query or a mutation as documentOps says. */
-function documentsProcedure(client: GatewayClient, op: DocumentOp, input: unknown): Promise<unknown> {
-  const procedures = (
-    client as unknown as {
-      documents: Record<string, { query?(input: unknown): Promise<unknown>; mutate?(input: unknown): Promise<unknown> }>;
-    }
-  ).documents;
-  const target = procedures[op];
-  if (!target) throw new GatewayError("NOT_FOUND", `The gateway has no procedure documents.${op}`);
-  return documentOps[op] === "query" ? target.query!(input) : target.mutate!(input);
 }
 
 export async function runStdioMcp(env: Record<string, string | undefined> = process.env): Promise<void> {
@@ -156,11 +134,8 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
       throw error;
     }
   };
-  const backend: McpBackend = {
-    // Links are resolved against GATEWAY_URL unless the gateway made them absolute (PUBLIC_URL).
-    documents: async (op, input) => withAbsoluteLinks(await call(() => documentsProcedure(client, op, input)), url),
-    operation: (name, input) => call(() => callProcedure(client, name, input)),
-  };
+  // Links are resolved against GATEWAY_URL unless the gateway made them absolute (PUBLIC_URL).
+  const backend: McpBackend = { run: (name, input) => call(() => callProcedure(client, name, input)), linkBase: url };
   const server = createMcpServer(
     backend,
     (error, tool) => {
@@ -168,6 +143,6 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
     },
     toolSet,
   );
-  await server.connect(new StdioServerTransport());
+  await connectMcp(server, new StdioServerTransport());
   process.stderr.write(`[workspace-gateway mcp] serving on stdio for ${url}\n`);
 }

@@ -1,43 +1,17 @@
-// What a tool is and what it runs against: shared by the documents tools and the product tools.
+// What a tool is and what it runs against.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { OperationAnnotations, OperationName } from "../services/operations.ts";
+import type { OperationAnnotations, OperationName } from "../services/operations/index.ts";
 
 /**
- * The documents operations the tools use, as the tRPC procedures `documents.<op>` name them, and
- * whether each is a query or a mutation there (the stdio backend calls them so).
- */
-export const documentOps = {
-  list: "query",
-  read: "query",
-  create: "mutation",
-  update: "mutation",
-  rename: "mutation",
-  delete: "mutation",
-  trash: "query",
-  restore: "mutation",
-  purge: "mutation",
-  versions: "query",
-  readVersion: "query",
-  restoreVersion: "mutation",
-  share: "mutation",
-  shares: "query",
-  revokeShare: "mutation",
-} as const satisfies Record<string, "query" | "mutation">;
-export type DocumentOp = keyof typeof documentOps;
-
-/**
- * What the tools need; bound to the service layer over HTTP, to the tRPC client over stdio. Two
- * methods whatever the number of tools: a new tool names an operation, it adds no method.
+ * What the tools run against: the service layer's runner over HTTP, the gateway's tRPC procedures
+ * over stdio. One method whatever the number of tools: a new tool names an operation, it adds no method.
  */
 export interface McpBackend {
-  /**
-   * Runs `services.documents[op]` (HTTP) or the procedure `documents.<op>` (stdio). The result is
-   * the procedure's (= the REST body), its url/downloadUrl absolute (see withAbsoluteLinks).
-   */
-  documents(op: DocumentOp, input: unknown): Promise<unknown>;
-  /** Runs a product operation of the table by its name (e.g. "messages.list"). */
-  operation(name: OperationName, input: unknown): Promise<unknown>;
+  /** Runs an operation of the table by its name (e.g. "documents.read"); the result is the procedure's (= the REST body). */
+  run(name: OperationName, input: unknown): Promise<unknown>;
+  /** What relative links in results are resolved against (see withAbsoluteLinks). */
+  linkBase: string;
 }
 
 export interface ToolDefinition {
@@ -47,9 +21,13 @@ export interface ToolDefinition {
   input: z.ZodType;
   /** Advertised as outputSchema: the SDK client checks structuredContent against it. */
   output: z.ZodType;
+  /** Whether the output schema is described as zod's input or output (see tools.ts describe). */
+  outputIo: "input" | "output";
   /** Defaults zod applies but its JSON Schema leaves out (a default behind a preprocess is lost). */
   defaults?: Record<string, unknown>;
   annotations: OperationAnnotations;
+  /** The operation the tool runs (its row). */
+  operation: OperationName;
   run(backend: McpBackend, args: unknown): Promise<CallToolResult>;
 }
 

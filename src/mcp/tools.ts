@@ -1,17 +1,16 @@
-// The MCP tools (docs/api.md "MCP"): names, descriptions an agent can act on, JSON Schemas derived from
-// the same zod schemas the other surfaces validate with, and how a result or error is shown. The
-// documents tools are declared in document-tools.ts; every product tool is derived from the operation table
-// (src/services/operations.ts). MCP_TOOLS chooses which are offered (selectTools).
+// The MCP tools (docs/api.md "MCP"), derived from the operation table (src/services/operations/):
+// each row with an `mcp` spec is a tool with the row's description and annotations, JSON Schemas
+// from the same zod schemas the other surfaces validate with, and how a result or error is shown.
+// MCP_TOOLS chooses which are offered (selectTools).
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigError } from "../core/config.ts";
 import { isGatewayError, markErrorCode } from "../core/errors.ts";
-import { parseInput } from "../core/validate.ts";
-import { operationsOn } from "../services/operations.ts";
-import { documentTools } from "./document-tools.ts";
+import { operationsOn, type AnyOperation, type OperationName } from "../services/operations/index.ts";
+import { parseInput } from "../services/validate.ts";
 import { asJson, type ToolDefinition } from "./tool-types.ts";
 
-export { documentOps, type DocumentOp, type McpBackend, type ToolDefinition } from "./tool-types.ts";
+export type { McpBackend, ToolDefinition } from "./tool-types.ts";
 
 /**
  * A documents result (a record, a list, a share) with absolute links. An agent cannot resolve
@@ -23,7 +22,7 @@ export { documentOps, type DocumentOp, type McpBackend, type ToolDefinition } fr
 export function withAbsoluteLinks<T>(value: T, base: string): T {
   const origin = base.replace(/\/+$/, "");
   const fix = (doc: unknown): unknown => {
-    if (!doc || typeof doc !== "object") return doc;
+    if (!doc || typeof doc !== "object" || Array.isArray(doc)) return doc;
     const { url, downloadUrl } = doc as { url?: unknown; downloadUrl?: unknown };
     return {
       ...doc,
@@ -58,42 +57,55 @@ function withDefaults(schema: Tool["inputSchema"], defaults: Record<string, unkn
   return { ...schema, properties };
 }
 
-/** Each product operation with an MCP tool, as that tool. */
-const productTools: ToolDefinition[] = operationsOn("mcp").flatMap(([name, op]) => {
-  const spec = op.mcp;
-  if (!spec) return [];
+/** Where a tool's call goes: its own operation, or the one its `route` picks, with the input it makes of the arguments. */
+function target(name: OperationName, op: AnyOperation, args: unknown): { operation: OperationName; input: unknown } {
+  const spec = op.mcp!;
+  const route = spec.route as ((args: unknown) => { operation: string; input: unknown } | undefined) | undefined;
   const toInput = spec.toInput as ((args: unknown) => unknown) | undefined;
-  const toResult = spec.toResult as ((result: unknown) => Record<string, unknown>) | undefined;
-  const input = spec.input ?? op.input;
-  return [
-    {
-      name: spec.name,
-      title: spec.title,
-      description: op.description,
-      input,
-      output: spec.output ?? op.output,
-      annotations: op.annotations,
-      run: async (backend, args) => {
-        // A tool-only input shape (drive_upload's base64) is checked here; otherwise the service checks it.
-        const operationInput = toInput ? toInput(parseInput(input, args)) : args;
-        const result = await backend.operation(name, operationInput);
-        return asJson(toResult ? toResult(result) : result);
-      },
+  if (!route && !toInput && !spec.input) return { operation: name, input: args };
+  // A tool-only input shape (drive_upload's base64, docs_read's version) is checked here; the
+  // runner checks what it becomes with the operation's own schema.
+  const parsed = parseInput(spec.input ?? op.input, args);
+  const routed = route?.(parsed);
+  if (routed) return { operation: routed.operation as OperationName, input: routed.input };
+  return { operation: name, input: toInput ? toInput(parsed) : parsed };
+}
+
+/** Each operation with an MCP tool, as that tool. */
+export const tools: ToolDefinition[] = operationsOn("mcp").map(([name, op]) => {
+  const spec = op.mcp!;
+  const toResult = spec.toResult as ((result: unknown, args: unknown) => Record<string, unknown>) | undefined;
+  const present = spec.present as ((result: unknown) => CallToolResult) | undefined;
+  return {
+    name: spec.name,
+    title: op.title,
+    description: op.description,
+    input: spec.input ?? op.input,
+    output: spec.output ?? op.output,
+    // Product outputs are described as the JSON callers get (io "input": the adapters' nullish fields are optional).
+    outputIo: op.auth === "access_token" ? "input" : "output",
+    ...(spec.defaults ? { defaults: spec.defaults } : {}),
+    annotations: op.annotations,
+    operation: name,
+    run: async (backend, args) => {
+      const call = target(name, op, args);
+      const output = await backend.run(call.operation, call.input);
+      // The gateway's own records link to its routes; a product's links are the product's.
+      const result = op.auth === "access_token" ? output : withAbsoluteLinks(output, backend.linkBase);
+      if (present) return present(result);
+      return asJson(toResult ? toResult(result, args) : result);
     },
-  ];
+  };
 });
 
-/** Every tool: the documents tools, then one per product operation of the table. */
-export const tools: ToolDefinition[] = [...documentTools, ...productTools];
-
-/** How a tool is listed. Product outputs are described as the JSON callers get (io "input": the adapters' nullish fields are optional). */
+/** How a tool is listed. */
 function describe(tool: ToolDefinition): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: withDefaults(objectJsonSchema(tool.input, "input"), tool.defaults),
-    outputSchema: objectJsonSchema(tool.output, documentTools.includes(tool) ? "output" : "input"),
+    outputSchema: objectJsonSchema(tool.output, tool.outputIo),
     annotations: { ...tool.annotations },
   };
 }

@@ -2,15 +2,12 @@
 // Without one nothing here loads the SDK: the gateway installs no tracing middleware, and the
 // few `@opentelemetry/api` calls elsewhere (markErrorCode, src/core/errors.ts) hit the API's no-op globals.
 // With one, the SDK, the OTLP exporter and the undici instrumentation are imported lazily, a
-// server span wraps every request (./middleware.ts) and every upstream call made through undici
+// server span wraps every request (src/http/tracing.ts) and every upstream call made through undici
 // becomes a client span whose context goes upstream in `traceparent`.
 import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
-import type { MiddlewareHandler } from "hono";
 import { ConfigError } from "../core/config.ts";
 import type { Logger } from "../core/logger.ts";
-import type { HttpEnv } from "../http/env.ts";
 import { packageVersion } from "../version.ts";
-import { tracingMiddleware } from "./middleware.ts";
 
 export type OtlpProtocol = "http/protobuf" | "http/json";
 
@@ -25,7 +22,6 @@ export interface TracingSettings {
 
 export interface Tracing {
   tracer: Tracer;
-  middleware: MiddlewareHandler<HttpEnv>;
   /** Exports what is buffered and stops tracing. */
   shutdown(): Promise<void>;
 }
@@ -109,7 +105,6 @@ export async function startTracing(settings: TracingSettings, logger?: Logger): 
   let stopped: Promise<void> | undefined;
   return {
     tracer,
-    middleware: tracingMiddleware(tracer),
     shutdown: () =>
       (stopped ??= (async () => {
         undici.disable();

@@ -6,6 +6,9 @@ import type { HttpEnv } from "../http/env.ts";
 
 const ETAG = /^"v([1-9]\d{0,9})"$/;
 
+/** The strong ETag of a record's version (docs/api.md "Living documents"). */
+export const etagOf = (version: number): string => `"v${version}"`;
+
 /**
  * The version an If-Match header requires, for the service's expectedVersion. `*` means "any
  * current version" (the service's not-found check covers it). Several tags, a weak tag or one this

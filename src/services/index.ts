@@ -2,11 +2,13 @@
 // handed. Surfaces import these types from here, never from the wiring file (src/gateway.ts),
 // which imports the surfaces in turn.
 import type { DocumentsService } from "./documents.ts";
-import type { ProductServices } from "./products.ts";
+import type { OperationRunner } from "./runner.ts";
 
 export interface Services {
+  /** Every operation of the table, run with its credential check, validation and error mapping. */
+  operations: OperationRunner;
+  /** The documents service itself, for what is not an operation (tests, tools that seed data). */
   documents: DocumentsService;
-  products: ProductServices;
   /** PUBLIC_URL without its trailing slash, or "" when unset: what links the gateway builds start with. */
   publicUrl: string;
 }

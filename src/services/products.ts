@@ -1,11 +1,7 @@
-// Product operations (mail, drive, search, meetings, enterprise): the one implementation that
-// GraphQL, tRPC, MCP and REST call. Every operation is a row of the operation table
-// (operations.ts) and runs through one runner: the caller's access token (forwarded upstream
-// unchanged), the input validated with the operation's schema, then its run function over the
-// adapters. Related lookups go through per-request DataLoaders so each distinct id costs one
-// upstream call per request.
+// What the product rows of the operation table run over (operations/products.ts): one adapter per
+// product on the one upstream client, the caller's access token (forwarded upstream unchanged) and
+// per-request DataLoaders, so that each distinct id costs one upstream call per request.
 import DataLoader from "dataloader";
-import type { z } from "zod";
 import { apiBase, requireApiBase, type Page } from "../../adapters/common.ts";
 import { createDriveAdapter, type Download, type DriveFile, type DriveSearchHit, type Share } from "../../adapters/drive.ts";
 import {
@@ -23,17 +19,8 @@ import type { UpstreamClient } from "../../adapters/upstream/client.ts";
 import type { Config } from "../core/config.ts";
 import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
-import { parseInput } from "../core/validate.ts";
-import { toContractError, withContractErrors } from "./adapter-errors.ts";
-import {
-  operationOf,
-  operationNames,
-  type OperationDef,
-  type OperationName,
-  type Operations,
-  type ProductAdapters,
-  type ProductLoaders,
-} from "./operations.ts";
+import { toContractError } from "./adapter-errors.ts";
+import type { ProductAdapters, ProductLoaders } from "./operations/types.ts";
 
 export type {
   Booking,
@@ -49,7 +36,6 @@ export type {
   MeetingSummary,
   Message,
   Page,
-  ProductLoaders,
   SearchAnswer,
   Share,
   Thread,
@@ -57,24 +43,11 @@ export type {
   WorkflowRun,
 };
 
-/** An operation as the service offers it: the input as callers send it, the output as run returns it. */
-export type ServiceOperation<D> =
-  D extends OperationDef<infer I, infer O, "query" | "mutation"> ? (ctx: RequestContext, input: z.input<I>) => Promise<z.output<O>> : never;
-
-type Namespace<N> = N extends `${infer A}.${string}` ? A : never;
-type Procedure<N, A extends string> = N extends `${A}.${infer P}` ? P : never;
-
-/** The table as nested service methods: `products.messages.list(ctx, input)` runs "messages.list". */
-export type ProductOperations = {
-  [A in Namespace<OperationName>]: { [N in OperationName as Procedure<N, A>]: ServiceOperation<Operations[N]> };
-};
-
-export type ProductServices = ProductOperations & {
-  /** Runs the operation `name` for the request (the generic runner every method above is). */
-  run<N extends OperationName>(name: N, ctx: RequestContext, input: unknown): Promise<Awaited<ReturnType<ServiceOperation<Operations[N]>>>>;
-  /** The request's loaders (created on first use, kept in `ctx.memo`). Requires an access token. */
+/** The adapters and the request's loaders (created on first use, kept in `ctx.memo`; they need an access token). */
+export interface ProductBackend {
+  adapters: ProductAdapters;
   loaders(ctx: RequestContext): ProductLoaders;
-};
+}
 
 export interface ProductServicesDeps {
   config: Pick<Config, "API_URL" | "TENANT_URL_TEMPLATE" | "TENANTS_FILE" | "DATAQUERY_SEGMENT"> &
@@ -118,7 +91,7 @@ function perKey<V>(load: (id: string) => Promise<V>): DataLoader.BatchLoadFn<str
     );
 }
 
-export function createProductServices(deps: ProductServicesDeps): ProductServices {
+export function createProductBackend(deps: ProductServicesDeps): ProductBackend {
   const { config, upstream } = deps;
   const base = requireApiBase(apiBase(config));
   const tenants = deps.tenants ?? createTenantResolver(config);
@@ -140,22 +113,5 @@ export function createProductServices(deps: ProductServicesDeps): ProductService
       file: new DataLoader(perKey((id) => drive.getFile(call, id))),
     }));
   }
-
-  /**
-   * The one runner: credential first (docs/api.md "Credentials"), then the input, then the adapter,
-   * whose errors leave here as the contract's (adapter-errors.ts) — for every surface at once.
-   */
-  async function run(name: OperationName, ctx: RequestContext, input: unknown): Promise<never> {
-    const op = operationOf(name);
-    const call = requireAccessToken(ctx);
-    const parsed = parseInput(op.input, input === undefined && op.optionalInput ? {} : input);
-    return (await withContractErrors(() => op.run({ call, adapters, loaders: () => loaders(ctx) }, parsed))) as never;
-  }
-
-  const nested: Record<string, Record<string, (ctx: RequestContext, input: unknown) => Promise<unknown>>> = {};
-  for (const name of operationNames) {
-    const [namespace, procedure] = name.split(".") as [string, string];
-    (nested[namespace] ??= {})[procedure] = (ctx, input) => run(name, ctx, input);
-  }
-  return { ...(nested as unknown as ProductOperations), run, loaders };
+  return { adapters, loaders };
 }

@@ -1,13 +1,11 @@
 // The tRPC router (docs/api.md "tRPC"). `AppRouter` is the type agents import.
 import { viewerOf } from "../services/viewer.ts";
-import { documentsRouter } from "./documents.ts";
 import { procedure, router } from "./init.ts";
-import { productRouters } from "./products.ts";
+import { operationProcedures } from "./procedures.ts";
 
 export const appRouter = router({
   viewer: procedure.query(async ({ ctx }) => viewerOf(await ctx.request())),
-  documents: documentsRouter,
-  ...productRouters,
+  ...operationProcedures,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,10 +8,10 @@ import type { GatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../services/index.ts";
-import type { FailureHandler, Surface, SurfaceEnv } from "../http/app.ts";
+import type { FailureHandler, FetchHandler, Surface, SurfaceEnv } from "../http/app.ts";
 import { requestHead, type RequestHead } from "../http/node.ts";
-import { DOCX_UPLOAD_LIMIT_BYTES } from "../services/documents.ts";
-import { authenticateDocumentUpload, authenticateUpload, isMultipartFormData, withUploads } from "../uploads/index.ts";
+import { operationsOn } from "../services/operations/index.ts";
+import { authenticateFor, isMultipartFormData, uploadLimitOf, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
 
@@ -94,33 +94,27 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       error: new TRPCError({ code: error.trpcCode, message: error.message, cause: error }),
     });
   };
-  // files.upload's and the documents' .docx FormData is streamed to temp files first (see
-  // src/uploads); other multipart requests keep tRPC's own parsing under the normal body limit.
-  const acceptsFile = (request: RequestHead) => isMultipartFormData(request) && request.path === "/trpc/files.upload";
-  const acceptsDocx = (request: RequestHead) =>
-    isMultipartFormData(request) && (request.path === "/trpc/documents.import" || request.path === "/trpc/documents.update");
-  const accepts = (request: RequestHead) => acceptsFile(request) || acceptsDocx(request);
+  // An upload row's FormData (files.upload, documents.import, documents.update…) is streamed to
+  // temp files first, under the row's own limit and after its credential check (see src/uploads);
+  // other multipart requests keep tRPC's own parsing under the normal body limit.
+  const uploads = operationsOn("trpc").filter(([, op]) => op.upload);
+  const accepts = (request: RequestHead) =>
+    isMultipartFormData(request) && uploads.some(([name]) => request.path === `${ENDPOINT}/${name}`);
   const serve = (request: Request, env: SurfaceEnv, authenticated: RequestContext) =>
     handle(request, pathOf(request), env, async () => authenticated);
-  const fetch = withUploads(
-    {
-      limits: { fileBytes: options.uploadLimitBytes, fieldBytes: options.bodyLimit },
-      accepts: acceptsFile,
-      authenticate: authenticateUpload(options.createContext),
-      serve,
-      fail,
-    },
-    withUploads(
-      {
-        // A document's .docx: the service checks the credential and the docs:write scope.
-        limits: { fileBytes: DOCX_UPLOAD_LIMIT_BYTES, fieldBytes: options.bodyLimit, files: 1 },
-        accepts: acceptsDocx,
-        authenticate: authenticateDocumentUpload(options.createContext),
-        serve,
-        fail,
-      },
-      (request, env) => handle(request, pathOf(request), env),
-    ),
+  const fetch = uploads.reduce<FetchHandler>(
+    (next, [name, op]) =>
+      withUploads(
+        {
+          limits: { fileBytes: uploadLimitOf(op, options.uploadLimitBytes), fieldBytes: options.bodyLimit, files: 1 },
+          accepts: (request) => isMultipartFormData(request) && request.path === `${ENDPOINT}/${name}`,
+          authenticate: authenticateFor(options.createContext, op),
+          serve,
+          fail,
+        },
+        next,
+      ),
+    (request, env) => handle(request, pathOf(request), env),
   );
   return {
     path: "/trpc",

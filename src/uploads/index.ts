@@ -13,7 +13,8 @@ import type { ContextFactory } from "../core/request-context.ts";
 import type { FetchHandler, SurfaceEnv } from "../http/app.ts";
 import { errorHeaders } from "../http/errors.ts";
 import { fetchRequestHead, type RequestHead } from "../http/node.ts";
-import { requireAccessToken } from "../services/products.ts";
+import type { AnyOperation } from "../services/operations/index.ts";
+import { authorize } from "../services/runner.ts";
 import { spoolForm, type UploadLimits } from "./spool.ts";
 
 export { maxUploadBodyBytes, spoolForm, TEMP_PREFIX, type SpooledForm, type UploadLimits } from "./spool.ts";
@@ -27,15 +28,12 @@ export const isMultipartFormData = (request: RequestHead, methods: readonly stri
   methods.includes(request.method) && isMultipartType(request.headers.get("content-type"));
 
 /**
- * An upload route's `authenticate`: the request context, before a byte of the body is read.
- * `product` (files.upload) refuses a personal API key here, not after its file has been spooled
- * to disk. `any` is for a route whose operation is only known once the body is parsed (GraphQL:
- * uploadFile, importDocument, updateDocument with a file): it admits a credential that can upload
- * something — an access token, or an API key with docs:write (document imports) — and each
- * resolver's service call then enforces its own (uploadFile still refuses a key).
+ * An upload route's `authenticate` for one operation: the request context, with the operation's
+ * credential checked (its scope, or an access token), before a byte of the body is read — nobody
+ * who could not run it gets to fill the disk.
  */
-export const authenticateUpload =
-  (createContext: ContextFactory, accepting: "product" | "any" = "product") =>
+export const authenticateFor =
+  (createContext: ContextFactory, op: AnyOperation) =>
   async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
     const ctx = await createContext({
       requestId: env.requestId,
@@ -43,28 +41,38 @@ export const authenticateUpload =
       signal: request.signal,
       clientAddress: env.clientAddress,
     });
-    if (accepting === "product" || ctx.principal.kind !== "api_key") requireAccessToken(ctx);
-    else if (!ctx.principal.scopes.has("docs:write")) {
-      throw new GatewayError("FORBIDDEN", "Uploads need an access token (files) or an API key with the docs:write scope (documents)", {
-        scope: "docs:write",
-      });
-    }
+    authorize(op, ctx);
     return ctx;
   };
 
 /**
- * A document upload's `authenticate` (an import or a new .docx): the request context, before a byte
- * of the body is read. Personal API keys are welcome here; the service checks docs:write.
+ * GraphQL's upload route: its operation is only known once the body is parsed, so it admits a
+ * credential that can upload something — an access token, or an API key with a scope an upload
+ * row needs — and each operation's own check runs when it does (./graphql checks a key's
+ * `operations` field before files are spooled).
  */
-export const authenticateDocumentUpload =
-  (createContext: ContextFactory) =>
-  async (request: Request, env: SurfaceEnv): Promise<RequestContext> =>
-    createContext({
+export const authenticateAnyUpload =
+  (createContext: ContextFactory, ops: readonly AnyOperation[]) =>
+  async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
+    const ctx = await createContext({
       requestId: env.requestId,
       authorization: request.headers.get("authorization"),
       signal: request.signal,
       clientAddress: env.clientAddress,
     });
+    if (ctx.principal.kind !== "api_key") return ctx;
+    const scopes = ops.map((op) => op.auth).filter((auth) => auth !== "access_token" && auth !== "share_token");
+    if (!scopes.some((scope) => ctx.principal.scopes.has(scope))) {
+      throw new GatewayError("FORBIDDEN", `Uploads need an access token (files) or an API key with the ${scopes.join(" or ")} scope`, {
+        scope: scopes[0] ?? "docs:write",
+      });
+    }
+    return ctx;
+  };
+
+/** The bytes one upload row's file may have. */
+export const uploadLimitOf = (op: AnyOperation, uploadLimitBytes: number): number =>
+  op.upload?.maxBytes === "UPLOAD_LIMIT_BYTES" ? uploadLimitBytes : (op.upload?.maxBytes ?? uploadLimitBytes);
 
 /** The caller's request with its body replaced by an already-parsed form. */
 export class FormRequest extends Request {

@@ -51,6 +51,105 @@ function byteLimit(limit: number, error: () => GatewayError, count: { bytes: num
   });
 }
 
+/** busboy for the request's multipart body; a header it cannot read is BAD_USER_INPUT. */
+function newParser(request: Request, limits: UploadLimits): busboy.Busboy {
+  try {
+    return busboy({
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+      // Browsers send UTF-8 filenames as-is; busboy's default would read them as latin1.
+      defParamCharset: "utf8",
+      limits: { fieldSize: limits.fieldBytes, fields: limits.fields ?? 100, files: limits.files ?? 10 },
+    });
+  } catch (error) {
+    throw new GatewayError("BAD_USER_INPUT", `multipart/form-data: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The body as a Node stream read through our own reader (not Readable.fromWeb), so that stopping
+ * early does not cancel the body: after a failure the rest is discarded (see `discardRest`) and
+ * the connection stays usable.
+ */
+function bodySource(reader: ReadableStreamDefaultReader<Uint8Array>): Readable {
+  return new Readable({
+    read() {
+      reader.read().then(
+        ({ done, value }) => this.push(done ? null : value),
+        (error: unknown) => this.destroy(error as Error),
+      );
+    },
+  });
+}
+
+/** What the parser's handlers share while one body is spooled. */
+interface Spooling {
+  dir: string;
+  limits: UploadLimits;
+  checkField: ((name: string, value: string) => void) | undefined;
+  entries: Array<Promise<[string, string | File]>>;
+  openFiles: Set<Readable>;
+  fileCount: { bytes: number };
+  fieldBytes: number;
+  fail(error: GatewayError): void;
+}
+
+/** A text field: counted against the limit, checked, kept. */
+function onField(state: Spooling, name: string, value: string, info: busboy.FieldInfo): void {
+  state.fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  const { limits } = state;
+  if (info.nameTruncated || info.valueTruncated || state.fieldBytes > limits.fieldBytes) {
+    state.fail(tooLarge(`The form's text fields are over the ${limits.fieldBytes}-byte limit`, { limit: limits.fieldBytes, field: name }));
+    return;
+  }
+  try {
+    state.checkField?.(name, value);
+  } catch (error) {
+    state.fail(asGatewayError(error));
+    return;
+  }
+  state.entries.push(Promise.resolve([name, value]));
+}
+
+/** A file part: written to a temp file under the limit, then kept as a file-backed File. */
+function onFile(state: Spooling, name: string, stream: Readable, info: busboy.FileInfo): void {
+  const { limits } = state;
+  const path = join(state.dir, String(state.entries.length));
+  state.openFiles.add(stream);
+  const written = pipeline(
+    stream,
+    byteLimit(
+      limits.fileBytes,
+      () => tooLarge(`The upload is larger than the limit of ${limits.fileBytes} bytes`, { limit: limits.fileBytes }),
+      state.fileCount,
+    ),
+    createWriteStream(path),
+  ).finally(() => state.openFiles.delete(stream));
+  const entry = written.then(async (): Promise<[string, File]> => {
+    const type = isValidContentType(info.mimeType) ? info.mimeType : "application/octet-stream";
+    return [name, new File([await openAsBlob(path)], info.filename ?? "", { type })];
+  });
+  entry.catch((error: unknown) => state.fail(asGatewayError(error)));
+  state.entries.push(entry);
+}
+
+function listen(parser: busboy.Busboy, state: Spooling): void {
+  // busboy reports a part whose Content-Disposition has no name with name undefined (its types
+  // say string); left alone, Buffer.byteLength(undefined) threw out of the parser and took the
+  // process down.
+  const nameless = () => state.fail(new GatewayError("BAD_USER_INPUT", "multipart/form-data: a part has no name"));
+  parser.on("field", (name: string | undefined, value, info) => (name === undefined ? nameless() : onField(state, name, value, info)));
+  parser.on("file", (name: string | undefined, stream, info) => {
+    if (name !== undefined) return onFile(state, name, stream, info);
+    // Nothing reads this stream: drain it, and take the error that destroying the parser gives it.
+    stream.on("error", () => undefined).resume();
+    nameless();
+  });
+  const countLimit = (what: string, limit: number) => () =>
+    state.fail(tooLarge(`The form has more ${what} than the limit of ${limit}`, { limit }));
+  parser.on("filesLimit", countLimit("files", state.limits.files ?? 10));
+  parser.on("fieldsLimit", countLimit("fields", state.limits.fields ?? 100));
+}
+
 /**
  * Reads `request`'s multipart body into temp files under `tmpRoot` (default the OS temp dir).
  * Fails with PAYLOAD_TOO_LARGE past a limit (a declared Content-Length over the total is refused
@@ -73,112 +172,41 @@ export async function spoolForm(
     });
   }
   if (!request.body) throw new GatewayError("BAD_USER_INPUT", "multipart/form-data: the request has no body");
-
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { "content-type": request.headers.get("content-type") ?? "" },
-      // Browsers send UTF-8 filenames as-is; busboy's default would read them as latin1.
-      defParamCharset: "utf8",
-      limits: {
-        fieldSize: limits.fieldBytes,
-        fields: limits.fields ?? 100,
-        files: limits.files ?? 10,
-      },
-    });
-  } catch (error) {
-    throw new GatewayError("BAD_USER_INPUT", `multipart/form-data: ${(error as Error).message}`);
-  }
+  const parser = newParser(request, limits);
 
   const dir = await mkdtemp(join(tmpRoot, TEMP_PREFIX));
   let removed: Promise<void> | undefined;
   const cleanup = () => (removed ??= rm(dir, { recursive: true, force: true }).catch(() => undefined));
-
-  // Read through our own reader (not Readable.fromWeb) so that stopping early does not cancel the
-  // body: after a failure the rest is discarded (see `discardRest`) and the connection stays usable.
   const reader = (request.body as NodeReadableStream<Uint8Array>).getReader();
-  const source = new Readable({
-    read() {
-      reader.read().then(
-        ({ done, value }) => this.push(done ? null : value),
-        (error: unknown) => this.destroy(error as Error),
-      );
-    },
-  });
-  const entries: Array<Promise<[string, string | File]>> = [];
-  const openFiles = new Set<Readable>();
-  const fileCount = { bytes: 0 };
-  let fieldBytes = 0;
+  const source = bodySource(reader);
   let failure: GatewayError | undefined;
-
-  // Stop at once: parsing and any file being written; the rest of the body is discarded.
-  const fail = (error: GatewayError) => {
-    if (failure) return;
-    failure = error;
-    source.destroy(error);
-    parser.destroy(error);
-    for (const stream of openFiles) stream.destroy(error);
-    discardRest(reader);
+  const state: Spooling = {
+    dir,
+    limits,
+    checkField,
+    entries: [],
+    openFiles: new Set(),
+    fileCount: { bytes: 0 },
+    fieldBytes: 0,
+    // Stop at once: parsing and any file being written; the rest of the body is discarded.
+    fail(error) {
+      if (failure) return;
+      failure = error;
+      source.destroy(error);
+      parser.destroy(error);
+      for (const stream of state.openFiles) stream.destroy(error);
+      discardRest(reader);
+    },
   };
-
-  // busboy reports a part whose Content-Disposition has no name with name undefined (its types
-  // say string); left alone, Buffer.byteLength(undefined) threw out of the parser and took the
-  // process down.
-  const nameless = () => fail(new GatewayError("BAD_USER_INPUT", "multipart/form-data: a part has no name"));
-
-  parser.on("field", (name: string | undefined, value, info) => {
-    if (name === undefined) return nameless();
-    fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (info.nameTruncated || info.valueTruncated || fieldBytes > limits.fieldBytes) {
-      fail(tooLarge(`The form's text fields are over the ${limits.fieldBytes}-byte limit`, { limit: limits.fieldBytes, field: name }));
-      return;
-    }
-    try {
-      checkField?.(name, value);
-    } catch (error) {
-      fail(asGatewayError(error));
-      return;
-    }
-    entries.push(Promise.resolve([name, value]));
-  });
-
-  parser.on("file", (name: string | undefined, stream, info) => {
-    if (name === undefined) {
-      // Nothing reads this stream: drain it, and take the error that destroying the parser gives it.
-      stream.on("error", () => undefined).resume();
-      return nameless();
-    }
-    const path = join(dir, String(entries.length));
-    openFiles.add(stream);
-    const written = pipeline(
-      stream,
-      byteLimit(
-        limits.fileBytes,
-        () => tooLarge(`The upload is larger than the limit of ${limits.fileBytes} bytes`, { limit: limits.fileBytes }),
-        fileCount,
-      ),
-      createWriteStream(path),
-    ).finally(() => openFiles.delete(stream));
-    const entry = written.then(async (): Promise<[string, File]> => {
-      const type = isValidContentType(info.mimeType) ? info.mimeType : "application/octet-stream";
-      return [name, new File([await openAsBlob(path)], info.filename ?? "", { type })];
-    });
-    entry.catch((error: unknown) => fail(asGatewayError(error)));
-    entries.push(entry);
-  });
-
-  const countLimit = (what: string, limit: number) => () =>
-    fail(tooLarge(`The form has more ${what} than the limit of ${limit}`, { limit }));
-  parser.on("filesLimit", countLimit("files", limits.files ?? 10));
-  parser.on("fieldsLimit", countLimit("fields", limits.fields ?? 100));
+  listen(parser, state);
 
   try {
     await pipeline(
       source,
       byteLimit(maxBody, () => tooLarge(`The upload body is over the ${maxBody}-byte limit`, { limit: limits.fileBytes }), { bytes: 0 }),
       parser,
-    ).catch((error: unknown) => fail(asGatewayError(error)));
-    const settled = await Promise.allSettled(entries);
+    ).catch((error: unknown) => state.fail(asGatewayError(error)));
+    const settled = await Promise.allSettled(state.entries);
     if (failure) throw failure;
     const form = new FormData();
     for (const result of settled) {
@@ -188,7 +216,7 @@ export async function spoolForm(
     }
     return { form, cleanup };
   } catch (error) {
-    await Promise.allSettled(entries);
+    await Promise.allSettled(state.entries);
     await cleanup();
     throw error;
   }

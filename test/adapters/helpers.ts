@@ -10,7 +10,8 @@ import type { Principal } from "../../src/core/principal.ts";
 import type { RequestContext } from "../../src/core/context.ts";
 import { isGatewayError, type GatewayError } from "../../src/core/errors.ts";
 import { createMetrics, type Metrics } from "../../src/observability/metrics.ts";
-import { createProductServices, type ProductServices, type ProductServicesDeps } from "../../src/services/products.ts";
+import { createProductBackend, type ProductBackend, type ProductServicesDeps } from "../../src/services/products.ts";
+import { createOperationRunner, type OperationRunner } from "../../src/services/runner.ts";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.ts";
 
 export const TOKEN = "access-token-1";
@@ -49,15 +50,18 @@ export function tenantsFile(map: Record<string, string>): string {
   return file;
 }
 
+/** The runner over the product backend alone, and the request's loaders. */
+export type ProductRunner = OperationRunner & Pick<ProductBackend, "loaders">;
+
 export interface Harness {
   sandbox: Sandbox;
   upstream: UpstreamClient;
-  products: ProductServices;
+  products: ProductRunner;
   metrics: Metrics;
   /** A second services object over another client/config, closed with the harness. */
   build(options?: { client?: UpstreamClientOptions; config?: Partial<ProductServicesDeps["config"]> }): {
     upstream: UpstreamClient;
-    products: ProductServices;
+    products: ProductRunner;
   };
   close(): Promise<void>;
 }
@@ -89,7 +93,8 @@ export async function startHarness(options: { sandbox?: SandboxOptions; client?:
       ...more.client,
     });
     clients.push(upstream);
-    return { upstream, products: createProductServices({ config: { ...baseConfig, ...more.config }, upstream }) };
+    const backend = createProductBackend({ config: { ...baseConfig, ...more.config }, upstream });
+    return { upstream, products: { ...createOperationRunner({ products: backend }), loaders: backend.loaders } };
   };
   const main = build();
   return {

@@ -13,8 +13,9 @@ const doc = {
 };
 const unused = () => Promise.reject(new Error("not called"));
 const backendReading = (text: string, totalChars: number): McpBackend => ({
-  documents: (op) => (op === "read" ? Promise.resolve({ ...doc, text, truncated: text.length < totalChars, totalChars }) : unused()),
-  operation: unused,
+  run: (name) =>
+    name === "documents.read" ? Promise.resolve({ ...doc, text, truncated: text.length < totalChars, totalChars }) : unused(),
+  linkBase: "http://127.0.0.1:4000",
 });
 const docsRead = tools.find((t) => t.name === "docs_read")!;
 

@@ -2,8 +2,8 @@
 // tracing is on; the caller's `traceparent`/`tracestate` (W3C trace context) become its parent.
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { MiddlewareHandler } from "hono";
-import type { HttpEnv } from "../http/env.ts";
-import { requestHeader } from "../http/node.ts";
+import type { HttpEnv } from "./env.ts";
+import { requestHeader } from "./node.ts";
 
 /** Which surface a path belongs to (`gateway.surface`). */
 export function surfaceOf(path: string): string {

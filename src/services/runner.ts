@@ -1,0 +1,96 @@
+// The one runner every surface calls (REST, GraphQL, tRPC, MCP): for any row of the operation
+// table, the credential first (docs/api.md "Credentials"), then the input, validated with the
+// row's schema, then its run function; errors leave here in the contract's vocabulary.
+import type { z } from "zod";
+import type { TenantCall } from "../../adapters/enterprise.ts";
+import { requireOwner, requireScope } from "../auth/authenticate.ts";
+import type { RequestContext } from "../core/context.ts";
+import { GatewayError } from "../core/errors.ts";
+import { withContractErrors } from "./adapter-errors.ts";
+import type { DocumentsService } from "./documents.ts";
+import {
+  operationNames,
+  operationOf,
+  type AnyOperation,
+  type OperationDef,
+  type OperationName,
+  type Operations,
+} from "./operations/index.ts";
+import type { RunEnv } from "./operations/types.ts";
+import { requireAccessToken, type ProductBackend } from "./products.ts";
+import { parseInput } from "./validate.ts";
+
+/** An operation as the runner offers it: the input as callers send it, the output as its row returns it. */
+export type ServiceOperation<D> =
+  D extends OperationDef<infer I, infer O, "query" | "mutation"> ? (ctx: RequestContext, input: z.input<I>) => Promise<z.output<O>> : never;
+
+type Namespace<N> = N extends `${infer A}.${string}` ? A : never;
+type Procedure<N, A extends string> = N extends `${A}.${infer P}` ? P : never;
+
+/** The table as nested methods: `operations.documents.create(ctx, input)` runs "documents.create". */
+export type NamespacedOperations = {
+  [A in Namespace<OperationName>]: { [N in OperationName as Procedure<N, A>]: ServiceOperation<Operations[N]> };
+};
+
+export type OperationOutput<N extends OperationName> = Awaited<ReturnType<ServiceOperation<Operations[N]>>>;
+
+export type OperationRunner = NamespacedOperations & {
+  /** Runs the operation `name` for the request. */
+  run<N extends OperationName>(name: N, ctx: RequestContext, input: unknown): Promise<OperationOutput<N>>;
+};
+
+export interface RunnerDeps {
+  /** Absent in harnesses that run only product operations. */
+  documents?: DocumentsService;
+  products: ProductBackend;
+}
+
+/**
+ * The row's credential check: who may run it (docs/api.md "Credentials, identity, scopes"). Upload
+ * routes call it before a byte of the body is read.
+ */
+export function authorize(op: AnyOperation, ctx: RequestContext): void {
+  switch (op.auth) {
+    case "access_token":
+      requireAccessToken(ctx);
+      return;
+    case "share_token":
+      // The token in the input is the credential; the service checks it.
+      return;
+    default:
+      requireOwner(ctx.principal);
+      requireScope(ctx.principal, op.auth);
+  }
+}
+
+function environment(ctx: RequestContext, deps: RunnerDeps): RunEnv {
+  let call: TenantCall | undefined;
+  return {
+    ctx,
+    get documents(): DocumentsService {
+      if (!deps.documents) throw new GatewayError("INTERNAL", "No documents service in this runner");
+      return deps.documents;
+    },
+    get call() {
+      return (call ??= requireAccessToken(ctx));
+    },
+    adapters: deps.products.adapters,
+    loaders: () => deps.products.loaders(ctx),
+  };
+}
+
+export function createOperationRunner(deps: RunnerDeps): OperationRunner {
+  async function run(name: OperationName, ctx: RequestContext, input: unknown): Promise<never> {
+    const op = operationOf(name);
+    authorize(op, ctx);
+    const parsed = parseInput(op.input, input === undefined && op.optionalInput ? {} : input);
+    return (await withContractErrors(() => op.run(environment(ctx, deps), parsed))) as never;
+  }
+
+  const nested: Record<string, Record<string, (ctx: RequestContext, input: unknown) => Promise<unknown>>> = {};
+  for (const name of operationNames) {
+    const [namespace, procedure] = name.split(".") as [string, string];
+    (nested[namespace] ??= {})[procedure] = (ctx, input) => run(name, ctx, input);
+  }
+  return { ...(nested as unknown as NamespacedOperations), run: run as OperationRunner["run"] };
+}
