@@ -75,6 +75,8 @@ export const DEFAULT_BREAKER: Readonly<BreakerSettings> = {
 
 export interface BreakerOptions extends Partial<BreakerSettings> {
   now?: () => number;
+  /** The open interval's jitter source. */
+  random?: () => number;
   /** Called on every transition (for the circuit-state gauge). */
   onStateChange?: (state: CircuitState) => void;
 }
