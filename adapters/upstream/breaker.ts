@@ -22,7 +22,7 @@
 //           answer in microseconds (hold.ts can make a call arriving near it wait for the probe;
 //           off by default — it made refusals slow during an outage, issue 23).
 // half-open the interval over, the next call is the breaker's probe: one goes first, alone, so a
-//           dead upstream sees one call per interval (~4 a second at the 0.3 s cap, less the
+//           dead upstream sees one call per interval (3–4 a second at the 0.3 s cap, less the
 //           jitter); if it fails the circuit re-opens. Once it has succeeded, up to `probes` calls in all are let
 //           through at once and judged by the same rate (resilience4j's permitted calls in
 //           half-open): the circuit re-opens once `failureRate` of `probes` have failed, and
