@@ -226,6 +226,15 @@ describe("circuit breaker", () => {
     expect(upstream.circuit(h.sandbox.url)).toBe("closed"); // and its success, as the probe, closed it
   });
 
+  it("a retry never goes through an open circuit: the call ends with the failure it would have retried", async () => {
+    const { products, upstream } = h.build({ client: { breaker: { minCalls: 1, failureRate: 0.5, openMs: 60_000, openMaxMs: 60_000 } } });
+    h.sandbox.setFaults([{ type: "status", status: 503, message: "down for a moment", path: "/drive/v1/files" }]);
+    const error = await rejection(products.files.get(makeContext(), { id: fileId() })); // a GET: retryable
+    expect(upstream.circuit(h.sandbox.url)).toBe("open"); // the first failure opened it (1 of 1)
+    expect(error).toMatchObject({ code: "UPSTREAM_ERROR", message: expect.stringContaining("down for a moment") });
+    expect(h.sandbox.countRequests("/drive/v1/files")).toBe(1);
+  });
+
   it("a failure rate under the threshold never opens it", async () => {
     const { products, upstream } = h.build({ client: { maxRetries: 0, breaker: { minCalls: 20, failureRate: 0.5 } } });
     h.sandbox.setFaults([{ type: "error-rate", rate: 0.2, status: 500, path: "/search/v1/query" }]);
