@@ -4,10 +4,10 @@
 // The signals a call could listen on directly live as long as its incoming request: the caller's
 // signal, the request's deadline signal. A GraphQL query or a tRPC batch makes many upstream calls
 // under one of them, and every attempt, retry sleep and hold would add an `abort` listener to it:
-// a batch of 2,700 calls, 2,700 listeners on one signal (issue 23 saw Node's
-// MaxListenersExceededWarning for one signal with thousands). Here a source signal gets one listener, whatever
-// the number of calls, and fans its abort out to the calls in flight; a call that ends leaves the
-// set. No listener is left behind and no listener limit needs raising.
+// a batch of 2,700 calls in flight, 2,700 listeners on one signal (issue 23 saw Node's
+// MaxListenersExceededWarning for one signal with thousands). Here a source signal gets one
+// listener, whatever the number of calls, and fans its abort out to the calls in flight; a call
+// that ends leaves the set. No listener is left behind and no listener limit needs raising.
 import type { CallContext, Policy } from "./policy.ts";
 
 /** A call's own signal, linked to a longer-lived source; release() when the call no longer needs it. */
