@@ -15,7 +15,8 @@ export const TENANT_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export interface TenantResolver {
   /**
    * The tenant's upstream base. Throws TENANT_REQUIRED (no tenant), FORBIDDEN (a tenant id
-   * outside the allowed pattern) or UPSTREAM_NOT_CONFIGURED (no URL for it).
+   * outside the allowed pattern, or one that makes the template an invalid URL) or
+   * UPSTREAM_NOT_CONFIGURED (no URL for it).
    */
   resolve(tenant: string | null | undefined): UpstreamBase;
 }
@@ -58,6 +59,20 @@ function templateHost(template: string): string {
   return afterScheme.split(/[/?#]/, 1)[0] ?? "";
 }
 
+/**
+ * The template filled in with `tenant`. The template was checked at start-up, so a URL that does
+ * not parse is the tenant's doing: an id of digits (or 0x and hex digits) in the host is an IPv4
+ * number to the URL parser, and one past 2^32 is no address. Refused like an id outside the
+ * pattern (FORBIDDEN), without the URL: a claim we cannot act for, not a server fault.
+ */
+function templateBase(template: string, tenant: string): UpstreamBase {
+  try {
+    return parseBase(template.replaceAll("{tenant}", tenant), "TENANT_URL_TEMPLATE");
+  } catch {
+    throw new AdapterError("FORBIDDEN", "The credential's tenant id does not make a valid upstream address");
+  }
+}
+
 /** The settings the resolver reads, named as the configuration names them (docs/configuration.md); adapters do not import src/. */
 export interface TenantSettings {
   TENANT_URL_TEMPLATE?: string | undefined;
@@ -96,7 +111,7 @@ export function createTenantResolver(config: TenantSettings): TenantResolver {
       if (!template) throw new AdapterError("UPSTREAM_NOT_CONFIGURED", `No upstream is configured for tenant ${tenant}`);
       let base = fromTemplate.get(tenant);
       if (!base) {
-        base = parseBase(template.replaceAll("{tenant}", tenant), "TENANT_URL_TEMPLATE");
+        base = templateBase(template, tenant);
         if (tenantPicksHost && !operatorOrigins.has(base.origin)) base = { ...base, restricted: true };
         if (fromTemplate.size >= MAX_CACHED) fromTemplate.clear();
         fromTemplate.set(tenant, base);

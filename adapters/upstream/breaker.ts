@@ -15,11 +15,15 @@
 //           failures, 20 in a row happen by chance once in ~10^14 calls.
 // open      calls are refused at once for the open interval: `openMs` the first time, doubled
 //           each time it re-opens while the upstream stays down, at most `openMaxMs` (kept short:
-//           it bounds how long a recovered upstream goes unused). The interval goes back to
-//           `openMs` once the circuit has stayed closed for a window. (hold.ts lets a call that
-//           arrives near the interval's end wait for the probe instead of being refused.)
-// half-open one probe goes first, alone, so a dead upstream sees one call per interval; if it
-//           fails the circuit re-opens. Once it has succeeded, up to `probes` calls in all are let
+//           it bounds how long a recovered upstream goes unused), and each time shortened by a
+//           random share of up to `jitter` (20%), so that gateway processes opened by the same
+//           outage do not probe in step. The interval goes back to `openMs` once the circuit has
+//           stayed closed for a window. Nothing waits for the interval's end: a refusal is an
+//           answer in microseconds (hold.ts can make a call arriving near it wait for the probe;
+//           off by default — it made refusals slow during an outage, issue 23).
+// half-open the interval over, the next call is the breaker's probe: one goes first, alone, so a
+//           dead upstream sees one call per interval (3–4 a second at the 0.3 s cap, less the
+//           jitter); if it fails the circuit re-opens. Once it has succeeded, up to `probes` calls in all are let
 //           through at once and judged by the same rate (resilience4j's permitted calls in
 //           half-open): the circuit re-opens once `failureRate` of `probes` have failed, and
 //           closes, with an empty window, as soon as enough have succeeded that the rest could
@@ -52,8 +56,10 @@ export interface BreakerSettings {
   openMaxMs: number;
   /** Calls let through in half-open (the first alone), judged together by `failureRate`. */
   probes: number;
-  /** A call meeting an open circuit that half-opens within this long waits for the probe (hold.ts); 0: never. */
+  /** A call meeting an open circuit that half-opens within this long waits for the probe (hold.ts); 0 (the default): never. */
   holdMs: number;
+  /** The largest share by which an open interval is shortened at random (0: never), 0 ≤ jitter < 1. Default 0.2. */
+  jitter?: number;
   /** The latest buckets the rate is also judged over (a sudden outage's fast path). Default 2. */
   recentBuckets?: number;
   /** Fast (non-timeout) failures in a row that open the circuit; 0: never. Default 20. */
@@ -68,13 +74,16 @@ export const DEFAULT_BREAKER: Readonly<BreakerSettings> = {
   openMs: 100,
   openMaxMs: 300,
   probes: 3,
-  holdMs: 225,
+  holdMs: 0,
+  jitter: 0.2,
   recentBuckets: 2,
   consecutiveFailures: 20,
 };
 
 export interface BreakerOptions extends Partial<BreakerSettings> {
   now?: () => number;
+  /** The open interval's jitter source. */
+  random?: () => number;
   /** Called on every transition (for the circuit-state gauge). */
   onStateChange?: (state: CircuitState) => void;
 }
@@ -102,6 +111,7 @@ export class CircuitBreaker {
   private waiters = new Set<() => void>();
   readonly settings: Readonly<BreakerSettings>;
   private readonly now: () => number;
+  private readonly random: () => number;
   private readonly onStateChange: ((state: CircuitState) => void) | undefined;
 
   constructor(options: BreakerOptions = {}) {
@@ -115,10 +125,12 @@ export class CircuitBreaker {
       openMaxMs: Math.max(s.openMs, s.openMaxMs),
       probes: Math.max(1, Math.floor(s.probes)),
       holdMs: Math.max(0, s.holdMs),
+      jitter: Math.min(0.9, Math.max(0, s.jitter ?? 0.2)),
       recentBuckets: Math.max(1, Math.floor(s.recentBuckets ?? 2)),
       consecutiveFailures: Math.max(0, Math.floor(s.consecutiveFailures ?? 20)),
     };
     this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
     this.onStateChange = options.onStateChange;
     this.window = new SlidingWindow(this.settings.windowMs, this.settings.buckets ?? 10, this.now);
     this.fast = new SlidingWindow(this.settings.windowMs, this.settings.buckets ?? 10, this.now);
@@ -145,7 +157,7 @@ export class CircuitBreaker {
     return this.opened;
   }
 
-  /** The interval the circuit stays open for the next (or current) time it opens. */
+  /** The interval the circuit stays open for the next (or current) time it opens, before its jitter. */
   get openIntervalMs(): number {
     return Math.min(this.settings.openMaxMs, this.settings.openMs * 2 ** this.level);
   }
@@ -257,7 +269,7 @@ export class CircuitBreaker {
     this.run = 0;
     // Cap the exponent too, so a long outage cannot overflow it.
     this.level = Math.min(this.level, 30);
-    this.openUntil = this.now() + this.openIntervalMs;
+    this.openUntil = this.now() + this.openIntervalMs * (1 - (this.settings.jitter ?? 0) * this.random());
     this.opened += 1;
     this.transition("open");
   }

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import { AdapterError, type AdapterErrorCode } from "../errors.ts";
 import { ADDRESS_BLOCKED } from "./address-guard.ts";
+import type { CallContext, Policy } from "./policy.ts";
 import { isDeadlineExceeded } from "./timeout.ts";
 
 /** Metrics label for how an upstream call ended. */
@@ -240,6 +241,22 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
     outcome: "server_error",
     verdict: "failure",
     retryable: false,
+  };
+}
+
+/**
+ * The classify policy, innermost: whatever an attempt threw (undici's errors, a body's) becomes
+ * an AttemptFailed with its classification, which the policies outside it act on.
+ */
+export function classifyPolicy(): Policy {
+  return {
+    async execute<T>(ctx: CallContext, next: () => Promise<T>): Promise<T> {
+      try {
+        return await next();
+      } catch (error) {
+        throw error instanceof AttemptFailed ? error : new AttemptFailed(transportFailure(error, ctx.signal, ctx.timeoutMs));
+      }
+    },
   };
 }
 

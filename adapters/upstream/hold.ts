@@ -1,4 +1,6 @@
 // Admission through a circuit breaker, with a short wait instead of a refusal near the probe.
+// Off by default (UPSTREAM_BREAKER_HOLD_MS=0): during an outage it made callers wait for their
+// refusal (issue 23); recovery comes from the breaker's frequent, jittered probes instead.
 //
 // An open circuit refuses calls at once. But a call that arrives in the last `holdMs` of the
 // open interval would be refused only to miss, by a few milliseconds, the probe that finds the

@@ -2,6 +2,7 @@
 // sliding window, retries may be at most `ratio` of the requests plus a small floor of
 // `minPerSecond` × the window's seconds, so that a failing upstream sees at most (1 + ratio)×
 // its normal traffic instead of (1 + retries)×, however many callers retry at once.
+import type { CallContext, Policy } from "./policy.ts";
 import { SlidingWindow } from "./window.ts";
 
 export interface RetryBudgetSettings {
@@ -42,4 +43,27 @@ export class RetryBudget {
     this.window.addSecond();
     return true;
   }
+}
+
+/** Per-origin retry budgets, and what the client counts of their decisions. */
+export interface RetryBudgetPolicyOptions {
+  budgetFor(origin: string): RetryBudget;
+  onDecision?: ((origin: string, allowed: boolean) => void) | undefined;
+}
+
+/** The retry budget policy: counts the call against its origin's budget, and lets the retry policy ask it for each retry. */
+export function retryBudgetPolicy(options: RetryBudgetPolicyOptions): Policy {
+  return {
+    execute<T>(ctx: CallContext, next: () => Promise<T>): Promise<T> {
+      const origin = ctx.target.base.origin;
+      const budget = options.budgetFor(origin);
+      budget.request();
+      ctx.mayRetry = () => {
+        const allowed = budget.tryRetry();
+        options.onDecision?.(origin, allowed);
+        return allowed;
+      };
+      return next();
+    },
+  };
 }

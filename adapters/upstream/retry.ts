@@ -1,8 +1,10 @@
 // When a failed upstream attempt may be tried again, and after how long: idempotent calls only,
 // transient failures only, exponential backoff with jitter, the upstream's Retry-After honoured
 // up to a cap, never past the request's deadline. Whether the origin's retry budget allows it
-// is retry-budget.ts's part.
-import type { Failure } from "./errors.ts";
+// is retry-budget.ts's part (asked through the context's mayRetry).
+import { AttemptFailed, transportFailure, type Failure } from "./errors.ts";
+import type { CallContext, Policy } from "./policy.ts";
+import { remainingMs } from "./timeout.ts";
 
 export interface RetrySettings {
   /** Retries after the first attempt. */
@@ -57,4 +59,39 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * The retry policy: runs the rest of the chain once per attempt. An attempt's classified failure
+ * (AttemptFailed) is retried when retryDelay() allows and the budget agrees; anything else ends
+ * the call. A retry never goes through an open circuit: refused, the call ends with the failure
+ * it would have retried. `timeoutMs` names the timeout in a cancellation's classification.
+ */
+export function retryPolicy(settings: RetrySettings, timeoutMs: number): Policy {
+  const cancelled = (ctx: CallContext, reason: unknown) => transportFailure(reason, ctx.signal, timeoutMs).error;
+  return {
+    async execute<T>(ctx: CallContext, next: () => Promise<T>): Promise<T> {
+      let last: Failure | undefined;
+      for (let n = 0; ; n++) {
+        if (ctx.signal?.aborted) throw cancelled(ctx, ctx.signal.reason);
+        ctx.attempt = n;
+        let failure: Failure;
+        try {
+          return await next();
+        } catch (error) {
+          if (!(error instanceof AttemptFailed)) throw error;
+          failure = error.failure;
+        }
+        if (failure.outcome === "circuit_open") throw (last ?? failure).error;
+        last = failure;
+        const delay = retryDelay(settings, ctx.idempotent, failure, n, ctx.deadline ? remainingMs(ctx.deadline) : undefined);
+        if (delay === undefined || !(ctx.mayRetry?.() ?? true)) throw failure.error;
+        try {
+          await sleep(delay, ctx.signal);
+        } catch (reason) {
+          throw cancelled(ctx, reason);
+        }
+      }
+    },
+  };
 }

@@ -7,9 +7,12 @@
 // never call an upstream pay nothing. It is one AbortController, one listener on the caller's
 // signal and a timer that runs only while a call is in flight, rather than AbortSignal.timeout
 // + AbortSignal.any: that timer would outlive the request, and Node 20's AbortSignal.any keeps
-// its sources' dependants longer than needed.
-
-import { setMaxListeners } from "node:events";
+// its sources' dependants longer than needed. The calls in flight listen on it through the
+// cancel policy's one listener (cancel.ts), not one each.
+//
+// Two policies come from here: the deadline policy (the request's deadline over a call and its
+// retries) and the attempt timeout policy (each attempt's share of it).
+import type { CallContext, Policy } from "./policy.ts";
 
 /** The reason a deadline signal aborts with. */
 export class DeadlineExceeded extends Error {
@@ -43,9 +46,6 @@ export class Deadline {
   ) {
     this.at = now + ms;
     this.signal = this.controller.signal;
-    // A GraphQL query may resolve dozens of fields upstream at once, each attempt listening on
-    // this one signal: that is not a leak, so no MaxListenersExceededWarning for it.
-    setMaxListeners(0, this.signal);
     if (caller?.aborted) this.controller.abort(caller.reason);
     else caller?.addEventListener("abort", () => this.abort(caller.reason), { once: true });
   }
@@ -113,4 +113,31 @@ export const remainingMs = (deadline: Deadline, now = performance.now()): number
 export function attemptTimeoutMs(timeoutMs: number, deadline: Deadline | undefined, now = performance.now()): number {
   if (!deadline) return timeoutMs;
   return Math.max(1, Math.min(timeoutMs, Math.floor(remainingMs(deadline, now))));
+}
+
+/** The deadline policy: the call runs under its request's deadline (none for uploads, or with REQUEST_DEADLINE_MS=0). */
+export function deadlinePolicy(deadlines: Deadlines | undefined): Policy {
+  return {
+    async execute<T>(ctx: CallContext, next: () => Promise<T>): Promise<T> {
+      if (!deadlines || ctx.scope === "none") return next();
+      const deadline = deadlines.for(ctx.caller);
+      ctx.deadline = deadline;
+      deadline.enter();
+      try {
+        return await next();
+      } finally {
+        deadline.leave();
+      }
+    },
+  };
+}
+
+/** The attempt timeout policy: each attempt gets min(`timeoutMs`, time left), which the transport gives undici. */
+export function attemptTimeoutPolicy(timeoutMs: number): Policy {
+  return {
+    execute<T>(ctx: CallContext, next: () => Promise<T>): Promise<T> {
+      ctx.timeoutMs = attemptTimeoutMs(timeoutMs, ctx.deadline);
+      return next();
+    },
+  };
 }

@@ -79,7 +79,7 @@ export const configSchema = z
     UPSTREAM_BREAKER_OPEN_MS: int(100, 0, 600_000),
     UPSTREAM_BREAKER_OPEN_MAX_MS: int(300, 0, 3_600_000),
     UPSTREAM_BREAKER_PROBES: int(3, 1, 1_000),
-    UPSTREAM_BREAKER_HOLD_MS: int(225, 0, 600_000),
+    UPSTREAM_BREAKER_HOLD_MS: int(0, 0, 600_000),
     UPSTREAM_BREAKER_CONSECUTIVE_FAILURES: int(20, 0, 1_000_000),
     UPSTREAM_ALLOW_PRIVATE_NETWORKS: z
       .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("false"))

@@ -14,6 +14,7 @@ function breakerAt(options: BreakerOptions = {}) {
     openMaxMs: 4_000,
     probes: 2,
     consecutiveFailures: 0,
+    jitter: 0, // exact intervals here; the jitter has its own test
     now: () => clock.now,
     onStateChange: (s) => changes.push(s),
     ...options,
@@ -247,6 +248,24 @@ describe("circuit breaker", () => {
     pass(2);
     fail(10);
     expect(breaker.openIntervalMs).toBe(2_000);
+  });
+
+  it("shortens each open interval by a random share of up to `jitter`, and holds no call by default", () => {
+    let draw = 0;
+    const draws = [0, 1, 0.5];
+    const { breaker, clock, fail } = breakerAt({ jitter: 0.2, random: () => draws[draw++ % draws.length] as number });
+    expect(breaker.settings.holdMs).toBe(0);
+    const intervals: number[] = [];
+    fail(10);
+    for (let i = 0; i < 3; i++) {
+      const opened = clock.now;
+      while (breaker.current === "open") clock.now += 10;
+      intervals.push(clock.now - opened);
+      fail(1); // the probe fails: open again, for the same nominal interval once capped
+    }
+    // Nominal 1 s, then 2 s, then the 4 s cap; shortened by 0%, 20% and 10%.
+    expect(intervals).toEqual([1_000, 1_600, 3_600]);
+    expect(new CircuitBreaker().settings).toMatchObject({ holdMs: 0, jitter: 0.2 });
   });
 
   it("ignores late results of calls admitted before it opened", () => {

@@ -6,7 +6,15 @@ import { admit } from "../../adapters/upstream/hold.ts";
 
 /** A breaker opened just now for `openMs`. */
 function opened(openMs: number, probes = 2): CircuitBreaker {
-  const breaker = new CircuitBreaker({ minCalls: 1, failureRate: 0.5, openMs, openMaxMs: openMs, probes, consecutiveFailures: 0 });
+  const breaker = new CircuitBreaker({
+    minCalls: 1,
+    failureRate: 0.5,
+    openMs,
+    openMaxMs: openMs,
+    probes,
+    consecutiveFailures: 0,
+    jitter: 0,
+  });
   breaker.failure(breaker.tryAcquire()!);
   expect(breaker.current).toBe("open");
   return breaker;

@@ -196,7 +196,23 @@ describe("circuit breaker", () => {
     expect(upstream.circuit(h.sandbox.url)).toBe("closed");
   });
 
-  it("a call arriving near the end of the open interval waits for the probe instead of being refused", async () => {
+  it("by default a call meeting an open circuit is refused at once, even just before its probe", async () => {
+    // random 1: the jitter takes the full 20% off the 800 ms interval's nominal 1 s.
+    const { products, upstream } = h.build({
+      client: { maxRetries: 0, random: () => 1, breaker: { minCalls: 2, failureRate: 0.5, openMs: 1_000, openMaxMs: 1_000, probes: 1 } },
+    });
+    h.sandbox.setFaults([{ type: "status", status: 500, path: "/search/v1/query" }]);
+    for (let i = 0; i < 2; i++) await rejection(products.search.query(makeContext(), { query: "x" }));
+    expect(upstream.circuit(h.sandbox.url)).toBe("open");
+    h.sandbox.clearFaults(); // healthy again; a call held for the probe would become it, succeed and close the circuit
+    await new Promise((resolve) => setTimeout(resolve, 650)); // ~150 ms before the probe
+    const error = await rejection(products.files.get(makeContext(), { id: fileId() }));
+    expect(error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", message: expect.stringMatching(/circuit open/) });
+    expect(upstream.circuit(h.sandbox.url)).toBe("open"); // refused without waiting for the interval's end
+    expect(h.sandbox.countRequests("/drive/v1/files")).toBe(0);
+  });
+
+  it("with UPSTREAM_BREAKER_HOLD_MS, a call arriving near the end of the open interval waits for the probe instead of being refused", async () => {
     const { products, upstream } = h.build({
       client: { maxRetries: 0, breaker: { minCalls: 2, failureRate: 0.5, openMs: 150, openMaxMs: 150, probes: 1, holdMs: 250 } },
     });
@@ -208,6 +224,15 @@ describe("circuit breaker", () => {
     expect((await products.files.get(makeContext(), { id: fileId() })).id).toBe(fileId());
     expect(performance.now() - start).toBeGreaterThanOrEqual(100); // it waited for the interval's end
     expect(upstream.circuit(h.sandbox.url)).toBe("closed"); // and its success, as the probe, closed it
+  });
+
+  it("a retry never goes through an open circuit: the call ends with the failure it would have retried", async () => {
+    const { products, upstream } = h.build({ client: { breaker: { minCalls: 1, failureRate: 0.5, openMs: 60_000, openMaxMs: 60_000 } } });
+    h.sandbox.setFaults([{ type: "status", status: 503, message: "down for a moment", path: "/drive/v1/files" }]);
+    const error = await rejection(products.files.get(makeContext(), { id: fileId() })); // a GET: retryable
+    expect(upstream.circuit(h.sandbox.url)).toBe("open"); // the first failure opened it (1 of 1)
+    expect(error).toMatchObject({ code: "UPSTREAM_ERROR", message: expect.stringContaining("down for a moment") });
+    expect(h.sandbox.countRequests("/drive/v1/files")).toBe(1);
   });
 
   it("a failure rate under the threshold never opens it", async () => {

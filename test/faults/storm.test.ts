@@ -4,10 +4,11 @@
 //   partial faults (10% 500, 5% reset, 5% truncated JSON, 10% slower than UPSTREAM_TIMEOUT_MS)
 //     ≥ 5,000 mixed reads over GraphQL, tRPC, REST and MCP: ≥ 85% succeed; every failure in the
 //     surface's own error shape with a contract code; none slower than the deadline + 1 s
-//   a full outage of 6 s: once the circuit is open, answers come fast (median ≤ 50 ms) and the
-//     upstream sees a handful of probes (≤ 18 in 5 s), not one attempt per request
-//   recovery: of the requests arriving (at a steady rate) in the first 2 s after the upstream is
-//     healthy again, ≥ 96% succeed
+//   a full outage of 6 s: after its first second, answers come fast (median ≤ 20 ms, for the
+//     closed loop and for a steady trickle alike: no caller waits for a probe) and the upstream
+//     sees the breaker's probes only (≤ 10 attempts in any second), not one attempt per request
+//   recovery: of the requests arriving at a steady rate from 500 ms after the upstream is healthy
+//     again, ≥ 96% succeed (and ≥ 99% from 2 s on)
 //   documents created during the storm read back whole; RSS within 50 MB of its post-warm-up value
 //     (both taken after a full GC, which the suite triggers through a test-only preload)
 import { spawn, type ChildProcess } from "node:child_process";
@@ -25,13 +26,14 @@ const TOKEN = "storm-token";
 const TIMEOUT_MS = 1_000;
 const DEADLINE_MS = 3_000;
 const CONCURRENCY = 32;
-/** Requests per second during the recovery (each failure in its first 2 s is 0.5%). */
+/** Requests per second during the recovery. */
 const RECOVERY_RATE = 100;
-/**
- * Upstream attempts allowed over the outage's last 5 s: one lone probe per open interval (0.3 s
- * once grown, and timers only ever fire late) makes at most 17; one more for the window's edges.
- */
-const MAX_PROBES = 18;
+/** From the upstream's recovery, the grace before ≥ 96% must succeed: the next probe is due within 0.3 s. */
+const RECOVERY_GRACE_MS = 500;
+/** The outage's median answer after its first second (the circuit open: a refusal, not a wait). */
+const MAX_OUTAGE_MEDIAN_MS = 20;
+/** Upstream attempts in any one second while the circuit is open: one lone probe per 0.24–0.3 s interval makes ≤ 5. */
+const MAX_PROBES_PER_SECOND = 10;
 /** The only codes an upstream failure may surface as (docs/api.md "Errors"). */
 const UPSTREAM_CODES = new Set(["UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE", "UPSTREAM_ERROR"]);
 
@@ -288,7 +290,9 @@ describe("fault suite", () => {
     // fast answers of an open circuit come at several times the rate of proxied reads, and V8
     // grows the young generation with the allocation rate (up to the 64 MB semi-spaces that
     // `npm start` allows): a baseline taken before that would count the growth as drift. Then
-    // the RSS baseline, after a pause.
+    // the RSS baseline, after a pause. (A retry of this test runs without beforeAll: start from a
+    // healthy upstream, whatever phase the failed attempt stopped in.)
+    sandbox.clearFaults();
     const warm = await drive({ total: 2_000 });
     expect(warm.every((o) => o.ok)).toBe(true);
     for (let i = 0; i < 20; i++) await createDocument(1_000 + i); // the render worker's heap too
@@ -366,46 +370,54 @@ describe("fault suite", () => {
     const settled = outage.filter((o) => o.start >= outageStart + 1_000);
     const steady = (await trickle).filter((o) => o.start + o.ms < recoveredAt);
     const after = await recovery;
-    const probes = sandbox.requests.filter((r) => r.at >= outageWall + 1_000 && r.at < healthyWall).length;
+    // Upstream attempts per second of the outage after its first (the circuit open: its probes).
+    const perSecond = Array.from(
+      { length: 5 },
+      (_, i) =>
+        sandbox.requests.filter((r) => r.at >= outageWall + 1_000 * (i + 1) && r.at < Math.min(healthyWall, outageWall + 1_000 * (i + 2)))
+          .length,
+    );
+    const probes = perSecond.reduce((a, b) => a + b, 0);
     const firstSecond = sandbox.requests.filter((r) => r.at < outageWall + 1_000).length;
     report("outage (whole 6 s)", outage);
     report("outage (after its first second)", settled);
-    const fast = settled.filter((o) => o.ms <= 50).length;
-    console.log(
-      `[faults]   answered within 50 ms: ${pct(fast, settled.length)}; the rest waited for a probe (${percentile(
-        settled.map((o) => o.ms),
-        100,
-      ).toFixed(0)} ms at most)`,
+    const settledMedian = percentile(
+      settled.map((o) => o.ms),
+      50,
+    );
+    const steadyMedian = percentile(
+      steady.map((o) => o.ms),
+      50,
     );
     console.log(
-      `[faults]   at a steady 20 requests/s: ${steady.length} requests, ${pct(steady.filter((o) => o.ms <= 50).length, steady.length)} answered within 50 ms, p50 ${percentile(
+      `[faults]   outage median after its first second: ${settledMedian.toFixed(1)} ms (closed loop), ${steadyMedian.toFixed(1)} ms (a steady 20 requests/s: ${steady.length} requests, p99 ${percentile(
         steady.map((o) => o.ms),
-        50,
-      ).toFixed(1)} ms, max ${Math.max(...steady.map((o) => o.ms)).toFixed(0)} ms`,
+        99,
+      ).toFixed(
+        1,
+      )} ms, max ${Math.max(...steady.map((o) => o.ms)).toFixed(0)} ms); answered within 50 ms: ${pct(settled.filter((o) => o.ms <= 50).length, settled.length)} and ${pct(steady.filter((o) => o.ms <= 50).length, steady.length)}`,
     );
     console.log(
-      `[faults]   upstream attempts: ${firstSecond} in the first second, ${probes} probes in the next 5 s (for ${settled.length} requests)`,
+      `[faults]   upstream attempts: ${firstSecond} in the first second, then per second while open ${JSON.stringify(perSecond)}: ${(probes / 5).toFixed(1)} probes/s (for ${settled.length} requests)`,
     );
-    expect(
-      percentile(
-        settled.map((o) => o.ms),
-        50,
-      ),
-    ).toBeLessThanOrEqual(50);
+    expect(settledMedian).toBeLessThanOrEqual(MAX_OUTAGE_MEDIAN_MS);
+    expect(steadyMedian).toBeLessThanOrEqual(MAX_OUTAGE_MEDIAN_MS);
     expect(settled.every((o) => !o.ok && o.code === "UPSTREAM_UNAVAILABLE")).toBe(true);
-    expect(probes).toBeLessThanOrEqual(MAX_PROBES);
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(MAX_PROBES_PER_SECOND);
 
     // Recovery, measured from the moment the upstream was healthy again, at a steady arrival rate
     // (a closed loop would count each fast refusal as many requests).
     const firstOk = after.filter((o) => o.ok).sort((a, b) => a.start + a.ms - (b.start + b.ms))[0];
-    const early = after.filter((o) => o.start < recoveredAt + 2_000);
+    const grace = after.filter((o) => o.start < recoveredAt + RECOVERY_GRACE_MS);
+    const recovered = after.filter((o) => o.start >= recoveredAt + RECOVERY_GRACE_MS);
     const late = after.filter((o) => o.start >= recoveredAt + 2_000);
-    report(`recovery, first 2 s (${RECOVERY_RATE} requests/s)`, early);
+    report(`recovery, first ${RECOVERY_GRACE_MS} ms (${RECOVERY_RATE} requests/s)`, grace);
+    report(`recovery, from ${RECOVERY_GRACE_MS} ms to 3 s`, recovered);
     report("recovery, from 2 s to 3 s", late);
     console.log(
       `[faults]   first success ${firstOk ? (firstOk.start + firstOk.ms - recoveredAt).toFixed(0) : "never"} ms after the upstream was healthy`,
     );
-    expect(early.filter((o) => o.ok).length / early.length).toBeGreaterThanOrEqual(0.96);
+    expect(recovered.filter((o) => o.ok).length / recovered.length).toBeGreaterThanOrEqual(0.96);
     expect(late.filter((o) => o.ok).length / late.length).toBeGreaterThanOrEqual(0.99);
 
     // 4. Documents created during the storm read back whole; memory came back.
