@@ -14,6 +14,7 @@ const layers = {
   core: ["src/core/**/*.ts"],
   adapters: ["adapters/**/*.ts"],
   spreadsheets: ["src/spreadsheets/**/*.ts"],
+  ooxml: ["src/ooxml/**/*.ts"],
 };
 const toAdapters = forbid(
   "(^|/)adapters/",
@@ -39,10 +40,18 @@ const outOfCore = forbid(
 );
 
 // src/spreadsheets/ is an engine room like the renderer: the cell model, formulas, .xlsx/.csv in
-// and out. It knows nothing of the store, the services or any surface.
+// and out. It knows nothing of the store, the services or any surface; its .xlsx zips go through
+// src/ooxml/.
 const outOfSpreadsheets = forbid(
   "(^|/)(adapters|resolvers|store|services|contract|documents|auth|observability|http|rest|trpc|graphql|mcp|uploads|cli)/|(^|/)gateway\\.ts$",
-  "src/spreadsheets imports only itself, src/core and packages: the service layer calls it, never the reverse.",
+  "src/spreadsheets imports only itself, src/ooxml, src/core and packages: the service layer calls it, never the reverse.",
+);
+
+// src/ooxml/ is the Office packages' plumbing (the zip writer the .docx renderer and the .xlsx
+// writer share, and safe zip reading for imports): a leaf under documents/ and spreadsheets/.
+const outOfOoxml = forbid(
+  "^\\.\\./(?!core/)",
+  "src/ooxml imports only itself, src/core and packages: the renderer, the importers and the spreadsheets call it, never the reverse.",
 );
 
 export default tseslint.config(
@@ -94,4 +103,5 @@ export default tseslint.config(
   { files: layers.core, rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
   { files: layers.adapters, rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
   { files: layers.spreadsheets, rules: { "no-restricted-imports": ["error", { patterns: [outOfSpreadsheets] }] } },
+  { files: layers.ooxml, rules: { "no-restricted-imports": ["error", { patterns: [outOfOoxml] }] } },
 );

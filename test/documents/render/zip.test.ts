@@ -1,10 +1,10 @@
-// The package's zip writer (src/documents/render/zip.ts): what goes in comes out, byte for byte,
+// The package's zip writer (src/ooxml/zip-write.ts): what goes in comes out, byte for byte,
 // through two independent readers that check every entry's CRC and size; images are stored, text
 // deflated; a part of many strings is streamed across batches without being joined.
 import { unzipSync } from "fflate";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { zipParts } from "../../../src/documents/render/zip.ts";
+import { zipParts } from "../../../src/ooxml/zip-write.ts";
 
 /** Compression method of each entry, from the central directory (offset 10 of each record). */
 function methods(zip: Uint8Array): Map<string, number> {
