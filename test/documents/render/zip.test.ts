@@ -5,7 +5,7 @@
 import { unzipSync } from "fflate";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { zipParts, zipStream } from "../../../src/ooxml/zip-write.ts";
+import { zipParts, zipStream, type PartContent } from "../../../src/ooxml/zip-write.ts";
 
 /** Compression method of each entry, from the central directory (offset 10 of each record). */
 function methods(zip: Uint8Array): Map<string, number> {
@@ -76,7 +76,7 @@ describe("zipParts", () => {
       iterations++;
       yield* strings;
     }
-    const lazyParts = parts.map(([path, content]): [string, string | Uint8Array | Iterable<string>] =>
+    const lazyParts = parts.map(([path, content]): [string, PartContent] =>
       path === "word/document.xml" ? [path, ["<w:document><w:body>", ...lazy(), "</w:body></w:document>"]] : [path, content],
     );
     const streamed = Buffer.concat(await readAll(zipStream(lazyParts)));
