@@ -9,7 +9,7 @@ import { readWritten } from "./xlsx-written.ts";
 
 const at = new Date("2026-02-03T04:05:06.789Z");
 const sheet = (name: string, rows: SheetRow[]): SheetData => ({ name, rows: () => rows });
-const write = (data: WorkbookData, strings?: "shared" | "inline") => writeXlsx(data, { title: "Q1 & <Plan>", modified: at, strings });
+const write = (data: WorkbookData, sharedStrings?: number) => writeXlsx(data, { title: "Q1 & <Plan>", modified: at, sharedStrings });
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
@@ -203,14 +203,21 @@ describe("cells", () => {
     expect(blank!.cells.size).toBe(0);
   });
 
-  it("writes texts inline when asked, with the same values", async () => {
-    const row: Cell[] = [{ value: "a" }, { value: " padded " }, { value: "a" }];
-    const { cells } = (await readWritten(await write({ sheets: [sheet("I", [[0, row]])] }, "inline"))).sheets[0]!;
-    expect([...cells.values()].map((c) => [c.t, c.text])).toEqual([
-      ["inlineStr", "a"],
-      ["inlineStr", " padded "],
-      ["inlineStr", "a"],
+  it("writes texts inline once the shared-strings table is full, with the same values", async () => {
+    const row: Cell[] = [{ value: "a" }, { value: " padded " }, { value: "a" }, { value: "b & c" }, { value: " padded " }];
+    const mixed = await readWritten(await write({ sheets: [sheet("I", [[0, row]])] }, 2));
+    expect([...mixed.sheets[0]!.cells.values()].map((c) => [c.t, c.text])).toEqual([
+      ["s", "a"],
+      ["s", " padded "],
+      ["s", "a"],
+      ["inlineStr", "b & c"],
+      ["s", " padded "],
     ]);
+    expect(mixed.parts.get("xl/sharedStrings.xml")).toContain('count="4" uniqueCount="2"');
+    expect(mixed.parts.get("xl/worksheets/sheet1.xml")).toContain("<is><t>b &amp; c</t></is>");
+    const inline = await readWritten(await write({ sheets: [sheet("I", [[0, row]])] }, 0));
+    expect([...inline.sheets[0]!.cells.values()].map((c) => [c.t, c.text])).toEqual(row.map((c) => ["inlineStr", c.value]));
+    expect(inline.parts.get("xl/worksheets/sheet1.xml")).toContain('<is><t xml:space="preserve"> padded </t></is>');
   });
 });
 

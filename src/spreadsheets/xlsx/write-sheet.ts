@@ -12,8 +12,7 @@ import { xmlNumber, xmlText } from "./write-xml.ts";
 
 export interface SheetContext {
   styles: NumberFormats;
-  /** The shared-strings table, or undefined to write texts inline. */
-  strings: SharedStrings | undefined;
+  strings: SharedStrings;
 }
 
 const HEAD =
@@ -58,10 +57,10 @@ export function cellXml(ref: string, cell: Cell, context: SheetContext): string 
       const { t, v } = numberValue(value);
       return `${open}${t}><v>${v}</v></c>`;
     }
-    case "string":
-      return context.strings
-        ? `${open} t="s"><v>${context.strings.index(value)}</v></c>`
-        : `${open} t="inlineStr"><is>${textElement(value)}</is></c>`;
+    case "string": {
+      const index = context.strings ? context.strings.index(value) : -1;
+      return index >= 0 ? `${open} t="s"><v>${index}</v></c>` : `${open} t="inlineStr"><is>${textElement(value)}</is></c>`;
+    }
     case "boolean":
       return `${open} t="b"><v>${value ? 1 : 0}</v></c>`;
     default:

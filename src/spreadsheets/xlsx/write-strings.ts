@@ -1,11 +1,18 @@
-// xl/sharedStrings.xml: each distinct text once, cells pointing at it by index. Measured against
-// inline strings (bench/sheets-write.ts): smaller files and faster writes whenever texts repeat,
-// as columns of categories, names and statuses do, and Excel converts inline strings to shared
-// ones on load anyway. The table holds each distinct text once while the sheets are written.
+// xl/sharedStrings.xml: each distinct text once, cells pointing at it by index; once the table
+// holds `limit` texts, a text not in it is written inline in its cell (t="inlineStr"; a sheet may
+// mix both, and Excel turns inline texts into shared ones on load). Measured on 100,000 × 10
+// cells (CPU time, docs/spreadsheets-io.md): a table of every text is the smallest and fastest
+// when texts repeat (categories, statuses: 2.71 MB against 3.18 MB inline) but the slowest and
+// largest when they do not (unique ids: 2.1 s and 5.8 MB against 0.8 s and 3.4 MB inline); a
+// table capped at 65,536 texts keeps the first case's size and most of the second's, and bounds
+// the memory the table holds however many texts a workbook has.
 import { needsPreserve, xmlText } from "./write-xml.ts";
 
 /** Distinct texts per sst batch: bounds the strings joined at once. */
 const BATCH = 4096;
+
+/** The default cap on distinct texts in the table. */
+export const SHARED_STRINGS_LIMIT = 65_536;
 
 export class SharedStrings {
   private readonly indexes = new Map<string, number>();
@@ -13,15 +20,18 @@ export class SharedStrings {
   /** Cells that point into the table (the sst's count). */
   private references = 0;
 
-  /** The index of `text`, added when new. */
+  constructor(private readonly limit = SHARED_STRINGS_LIMIT) {}
+
+  /** The index of `text`, added when new and the table has room; -1 to write it inline. */
   index(text: string): number {
-    this.references++;
     let index = this.indexes.get(text);
     if (index === undefined) {
+      if (this.texts.length >= this.limit) return -1;
       index = this.texts.length;
       this.texts.push(text);
       this.indexes.set(text, index);
     }
+    this.references++;
     return index;
   }
 

@@ -24,8 +24,8 @@ export interface XlsxWriteOptions {
   created?: Date;
   /** Its last change; default now. Pass the version's time for the same bytes on every write. */
   modified?: Date;
-  /** Texts in a shared-strings table (the default; see ./write-strings.ts) or inline in each cell. */
-  strings?: "shared" | "inline";
+  /** How many distinct texts the shared-strings table holds before further ones are written inline (./write-strings.ts); 0: all inline. */
+  sharedStrings?: number;
 }
 
 /**
@@ -37,7 +37,7 @@ export function* xlsxParts(data: WorkbookData, options: XlsxWriteOptions): Gener
   const names = data.sheets.map((sheet) => sheet.name);
   const modified = options.modified ?? new Date();
   const styles = new NumberFormats();
-  const strings = options.strings === "inline" ? undefined : new SharedStrings();
+  const strings = new SharedStrings(options.sharedStrings);
   yield ["[Content_Types].xml", contentTypes(names.length)];
   yield ["_rels/.rels", packageRelationships()];
   yield ["docProps/core.xml", coreProperties(options.title, options.created ?? modified, modified)];
@@ -45,7 +45,7 @@ export function* xlsxParts(data: WorkbookData, options: XlsxWriteOptions): Gener
   yield ["xl/workbook.xml", workbook(names)];
   yield ["xl/_rels/workbook.xml.rels", workbookRelationships(names.length)];
   for (const [i, sheet] of data.sheets.entries()) yield [sheetPath(i), sheetXml(sheet, i === 0, { styles, strings })];
-  yield ["xl/sharedStrings.xml", strings ? strings.xml() : new SharedStrings().xml()];
+  yield ["xl/sharedStrings.xml", strings.xml()];
   yield ["xl/styles.xml", styles.xml()];
 }
 
