@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SheetData, SheetRow } from "../../src/spreadsheets/types.ts";
 import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
 import { requireProgram } from "../helpers/external.ts";
+import { parseCsv } from "./csv-parse.ts";
 
 const run = promisify(execFile);
 const soffice = requireProgram("soffice", {
@@ -23,34 +24,6 @@ const soffice = requireProgram("soffice", {
 });
 // Comma, double quote, UTF-8, every sheet to its own file (token 12 = -1), values as shown.
 const CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1";
-
-/** RFC 4180 fields, enough for LibreOffice's output. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') field += text[++i];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += c;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 const main: SheetRow[] = [
   [0, [{ value: "text" }, { value: "number" }, { value: "date" }, { value: "formula" }, { value: "bool" }, { value: "error" }]],

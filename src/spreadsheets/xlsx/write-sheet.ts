@@ -8,7 +8,8 @@ import { MAX_CELL_TEXT } from "../types.ts";
 import type { SharedStrings } from "./write-strings.ts";
 import { textElement } from "./write-strings.ts";
 import type { NumberFormats } from "./write-styles.ts";
-import { xmlNumber, xmlText } from "./write-xml.ts";
+import { numberText } from "../number-text.ts";
+import { xmlText } from "./write-xml.ts";
 
 export interface SheetContext {
   styles: NumberFormats;
@@ -21,7 +22,7 @@ const HEAD =
 
 /** A number's `<v>`, or the #NUM! error Excel gives for a result no cell can hold (NaN, ±Infinity). */
 function numberValue(n: number): { t: string; v: string } {
-  const text = xmlNumber(n);
+  const text = numberText(n);
   return text === undefined ? { t: ' t="e"', v: "#NUM!" } : { t: "", v: text };
 }
 

@@ -44,15 +44,3 @@ const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || co
 export function needsPreserve(text: string): boolean {
   return text.length > 0 && (isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)));
 }
-
-/**
- * A number as `<v>` holds it: the shortest text that reads back as the same double (what Excel
- * writes too: 15 significant digits when they suffice, up to 17 when the value needs them, so
- * 1/3 read back and multiplied by 3 is exactly 1). -0 is "0". Undefined for NaN and ±Infinity,
- * which a cell cannot hold.
- */
-export function xmlNumber(n: number): string | undefined {
-  if (!Number.isFinite(n)) return undefined;
-  const text = String(n);
-  return text.includes("e") ? text.replace("e", "E") : text;
-}
