@@ -6,7 +6,8 @@
 // (default 3) alternately; the medians are compared. ExcelJS gets its rows ready-made (its input
 // arrays and Date objects are built before its clock starts); ours reads the cell model as a
 // download does. Sizes are of the finished files. Also measured: our writer with inline strings
-// instead of shared ones (the choice ./write-strings.ts documents), and our web stream drained.
+// instead of shared ones, and our web stream drained; then, for the choice write-strings.ts
+// documents, the three ways of writing texts on four shapes of text column (BENCH_SHAPES=0 skips).
 // Run it with nice on a shared machine, and read its figures as noisy.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -138,6 +139,37 @@ async function time(run: () => Promise<number>): Promise<{ ms: number; cpu: numb
   return { ms: performance.now() - started, cpu: (used.user + used.system) / 1000, bytes };
 }
 
+/** Text columns of four shapes, 10 columns × ROWS rows each: how they fare shared, inline, and capped (the default). */
+async function compareStrings(): Promise<void> {
+  const shapes: [string, (r: number, c: number) => string][] = [
+    ["few repeated (4 statuses)", (r, c) => STATUSES[(r + c) % 4]!],
+    [
+      "long repeated (100 × 90 chars)",
+      (r, c) => `Description of product line ${(r * 7 + c) % 100}: standard terms and conditions apply, see contract`,
+    ],
+    ["50,000 distinct names", (r, c) => `Customer ${(r * 31 + c * 17) % 50_000}`],
+    ["all distinct (ids)", (r, c) => `id-${r}-${c}`],
+  ];
+  const ways: [string, number | undefined][] = [
+    ["every text shared", Infinity],
+    ["all inline", 0],
+    ["capped (default)", undefined],
+  ];
+  console.log(`\ntexts only, ${ROWS.toLocaleString("en")} × 10, median CPU time of ${RUNS}:`);
+  for (const [shape, text] of shapes) {
+    const rows = Array.from({ length: ROWS }, (_, r): SheetRow => [r, Array.from({ length: 10 }, (_, c) => ({ value: text(r, c) }))]);
+    const data: WorkbookData = { sheets: [{ name: "Texts", rows: () => rows }] };
+    const cells: string[] = [];
+    for (const [way, sharedStrings] of ways) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++)
+        runs.push(await time(async () => (await writeXlsx(data, { title: "Texts", sharedStrings })).byteLength));
+      cells.push(`${way} ${fmt(median(runs.map((run) => run.cpu)))} ${(runs[0]!.bytes / 1e6).toFixed(2)} MB`);
+    }
+    console.log(`  ${shape.padEnd(32)}${cells.join("  |  ")}`);
+  }
+}
+
 const dir = await mkdtemp(join(tmpdir(), "wg-bench-sheets-"));
 try {
   console.log(`installing exceljs@4 into ${dir} …`);
@@ -172,6 +204,7 @@ try {
     );
   }
   console.log("\nratios are against ExcelJS; targets: time ≤ 0.5×, size ≤ 1.1× (shared machine: timings are noisy)");
+  if (process.env["BENCH_SHAPES"] !== "0") await compareStrings();
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

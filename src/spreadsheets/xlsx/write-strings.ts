@@ -1,11 +1,11 @@
 // xl/sharedStrings.xml: each distinct text once, cells pointing at it by index; once the table
 // holds `limit` texts, a text not in it is written inline in its cell (t="inlineStr"; a sheet may
-// mix both, and Excel turns inline texts into shared ones on load). Measured on 100,000 × 10
-// cells (CPU time, docs/spreadsheets-io.md): a table of every text is the smallest and fastest
-// when texts repeat (categories, statuses: 2.71 MB against 3.18 MB inline) but the slowest and
-// largest when they do not (unique ids: 2.1 s and 5.8 MB against 0.8 s and 3.4 MB inline); a
-// table capped at 65,536 texts keeps the first case's size and most of the second's, and bounds
-// the memory the table holds however many texts a workbook has.
+// mix both, and Excel turns inline texts into shared ones on load). Measured on 100,000 × 10 text
+// cells (`npm run bench:sheets`, CPU time): a table of every text is the smallest and fastest when
+// texts repeat (4 statuses: 2.71 MB against 3.18 MB inline) but the slowest and largest when they
+// do not (distinct ids: 1.8 s and 5.8 MB against 0.8 s and 3.4 MB inline); a table capped at
+// 65,536 texts keeps the first case's size and most of the second's gain (1.4 s, 3.5 MB), and
+// bounds the memory the table holds however many texts a workbook has.
 import { needsPreserve, xmlText } from "./write-xml.ts";
 
 /** Distinct texts per sst batch: bounds the strings joined at once. */
