@@ -71,8 +71,24 @@ describe("the .xlsx package", () => {
     expect((await readAll(xlsxStream(data, { title: "Q1 & <Plan>", modified: at }))).equals(buffer)).toBe(true);
   });
 
-  it("refuses a workbook without sheets", async () => {
+  it("refuses a workbook without sheets, before a stream starts", async () => {
     await expect(write({ sheets: [] })).rejects.toThrow(/at least one sheet/);
+    expect(() => xlsxStream({ sheets: [] }, { title: "none" })).toThrow(/at least one sheet/);
+  });
+
+  it("errors the stream when a sheet's rows break the model's guarantees", async () => {
+    const stream = xlsxStream(
+      {
+        sheets: [
+          sheet("Bad", [
+            [3, [{ value: 1 }]],
+            [1, [{ value: 2 }]],
+          ]),
+        ],
+      },
+      { title: "bad" },
+    );
+    await expect(readAll(stream)).rejects.toThrow(/row 1 out of order/);
   });
 
   it("writes 200 sheets, with names that need escaping", async () => {

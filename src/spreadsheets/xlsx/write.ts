@@ -30,10 +30,16 @@ export interface XlsxWriteOptions {
 
 /**
  * The .xlsx's parts, lazily: a sheet's rows are read (twice: once for its used range, once to
- * write them) only when the zip writer reaches its part.
+ * write them) only when the zip writer reaches its part. A workbook without sheets is refused
+ * here, before any byte is written; a sheet whose rows break the model's guarantees (order,
+ * limits) fails the write when its part is reached.
  */
-export function* xlsxParts(data: WorkbookData, options: XlsxWriteOptions): Generator<[string, PartContent]> {
+export function xlsxParts(data: WorkbookData, options: XlsxWriteOptions): Iterable<[string, PartContent]> {
   if (data.sheets.length === 0) throw new RangeError("a workbook needs at least one sheet");
+  return parts(data, options);
+}
+
+function* parts(data: WorkbookData, options: XlsxWriteOptions): Generator<[string, PartContent]> {
   const names = data.sheets.map((sheet) => sheet.name);
   const modified = options.modified ?? new Date();
   const styles = new NumberFormats();
@@ -50,8 +56,8 @@ export function* xlsxParts(data: WorkbookData, options: XlsxWriteOptions): Gener
 }
 
 /** The .xlsx as one buffer. */
-export const writeXlsx = (data: WorkbookData, options: XlsxWriteOptions): Promise<Uint8Array> => zipParts(xlsxParts(data, options));
+export const writeXlsx = async (data: WorkbookData, options: XlsxWriteOptions): Promise<Uint8Array> => zipParts(xlsxParts(data, options));
 
-/** The .xlsx as a web stream, written as it is read; a slow reader holds the writer back, a cancelled one stops it. */
+/** The .xlsx as a web stream, written as it is read; a slow reader holds the writer back, a cancelled one stops it. Throws at once for a workbook without sheets. */
 export const xlsxStream = (data: WorkbookData, options: XlsxWriteOptions): ReadableStream<Uint8Array> =>
   zipStream(xlsxParts(data, options));
