@@ -69,12 +69,14 @@ export async function readWritten(xlsx: Uint8Array): Promise<WrittenWorkbook> {
   const strings = (shared ?? []).map((si) => decodeX(textOf(si["t"])));
   const book = (parser.parse(parts.get("xl/workbook.xml")!) as Node)["workbook"] as Node;
   const sheetNodes = (book["sheets"] as Node)["sheet"] as Node[];
-  const sheets = sheetNodes.map((sheet, i) => readSheet(String(sheet["name"]), parts.get(`xl/worksheets/sheet${i + 1}.xml`)!, strings));
+  const sheets = sheetNodes.map((sheet, i) =>
+    readSheet(decodeX(String(sheet["name"])), parts.get(`xl/worksheets/sheet${i + 1}.xml`)!, strings),
+  );
   const styles = (parser.parse(parts.get("xl/styles.xml")!) as Node)["styleSheet"] as Node;
   const xfs = ((styles["cellXfs"] as Node)["xf"] as Node[]).map((xf) => Number(xf["numFmtId"]));
   const numFmts = new Map<number, string>();
   for (const numFmt of ((styles["numFmts"] as Node | undefined)?.["numFmt"] as Node[] | undefined) ?? []) {
-    numFmts.set(Number(numFmt["numFmtId"]), String(numFmt["formatCode"]));
+    numFmts.set(Number(numFmt["numFmtId"]), decodeX(String(numFmt["formatCode"])));
   }
   const core = (parser.parse(parts.get("docProps/core.xml")!) as Node)["cp:coreProperties"] as Node;
   return { parts, sheets, xfs, numFmts, calcPr: book["calcPr"] as Record<string, string>, title: textOf(core["dc:title"]) };

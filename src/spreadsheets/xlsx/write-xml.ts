@@ -13,8 +13,9 @@ const NOT_XML_ALL = new RegExp(NOT_XML_SOURCE, "g");
 /** Anything that needs a second look: markup characters, CR, a possible "_xHHHH_", forbidden characters, surrogates. */
 const SUSPECT_SOURCE = '[&<>"\\r\\t\\n_\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ud800-\\udfff\\ufffe\\uffff]';
 const SUSPECT = new RegExp(SUSPECT_SOURCE);
-// Excel reads "_x0041_" in a cell's text as "A" (ST_Xstring): a literal one is written with its
-// underscore escaped, "_x005F_x0041_", as Excel itself does.
+// Excel and LibreOffice read "_x0041_" in a cell's text, a formula or a sheet name as "A"
+// (ST_Xstring): a literal one is written with its underscore escaped, "_x005F_x0041_", as Excel
+// itself does.
 const XSTRING_ESCAPE = /_(?=x[0-9A-Fa-f]{4}_)/g;
 // CR is a character reference: a parser reads a literal CR (or CRLF) in text as LF.
 const TEXT_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;" };
@@ -32,10 +33,12 @@ export function xmlText(text: string): string {
   return out.replace(/[&<>\r]/g, (c) => TEXT_ENTITIES[c]!);
 }
 
-/** Text as an attribute value (between double quotes). */
+/** Text as an attribute value (between double quotes): sheet names and format codes are read as "_xHHHH_" too. */
 export function xmlAttr(text: string): string {
   if (!SUSPECT.test(text)) return text;
-  return xmlLegal(text).replace(/[&<>"\r\t\n]/g, (c) => ATTR_ENTITIES[c]!);
+  let out = xmlLegal(text);
+  if (out.includes("_x")) out = out.replace(XSTRING_ESCAPE, "_x005F_");
+  return out.replace(/[&<>"\r\t\n]/g, (c) => ATTR_ENTITIES[c]!);
 }
 
 const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
