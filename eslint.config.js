@@ -75,12 +75,16 @@ const zones = [
     ["core", "contract", "adapters"],
     "src/contract holds the API's schemas: core and the upstream shapes only",
   ),
-  zone(["src/ooxml/**/*.ts"], ["core", "ooxml"], "src/ooxml reads and writes packages for the engines: core only"),
+  zone(
+    ["src/ooxml/**/*.ts"],
+    ["core", "ooxml"],
+    "src/ooxml imports only itself, src/core and packages: it reads and writes packages for the engines",
+  ),
   zone(["src/documents/**/*.ts"], ["core", "ooxml", "documents"], "src/documents is the renderer and importer: core and ooxml only"),
   zone(
     ["src/spreadsheets/**/*.ts"],
     ["core", "ooxml", "spreadsheets"],
-    "src/spreadsheets imports only itself, src/core, src/ooxml and packages: the service layer calls it, never the reverse",
+    "src/spreadsheets imports only itself, src/ooxml, src/core and packages: the service layer calls it, never the reverse",
   ),
   zone(["src/store/**/*.ts"], ["core", "contract", "store"], "src/store is the database: core and the contract's types only"),
   zone(["src/auth/**/*.ts"], ["core", "contract", "store", "auth"], "src/auth checks credentials against the store"),

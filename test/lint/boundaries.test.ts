@@ -14,6 +14,8 @@ const planted = [
   "resolvers/zz-planted.ts",
   "adapters/zz-planted.ts",
   "adapters/upstream/zz-planted.ts",
+  "src/ooxml/zz-planted.ts",
+  "src/spreadsheets/xlsx/zz-planted.ts",
 ];
 const eslint = new ESLint({
   cwd: root,
@@ -88,6 +90,28 @@ describe("layer boundaries (eslint.config.js)", () => {
         `import { AdapterError } from "../errors.ts";\nimport { isSafeSegment } from "./base.ts";\nexport const e = [AdapterError, isSafeSegment];\n`,
       ),
     ).toEqual([]);
+  }, 60_000);
+
+  it("src/ooxml importing the renderer or the spreadsheets is an error; src/core and its own modules are fine", async () => {
+    expect(
+      await lint(planted[6]!, `import { renderDocument } from "../documents/render/index.ts";\nexport const r = renderDocument;\n`),
+    ).toEqual(restricted(/src\/ooxml imports only itself/));
+    expect(await lint(planted[6]!, `import type { Cell } from "../spreadsheets/types.ts";\nexport type C = Cell;\n`)).toEqual(
+      restricted(/src\/ooxml imports only itself/),
+    );
+    expect(
+      await lint(
+        planted[6]!,
+        `import { GatewayError } from "../core/errors.ts";\nimport { zipParts } from "./zip-write.ts";\nexport const e = [GatewayError, zipParts];\n`,
+      ),
+    ).toEqual([]);
+  }, 60_000);
+
+  it("src/spreadsheets may use src/ooxml's zip writer, and not the renderer", async () => {
+    expect(await lint(planted[7]!, `import { zipParts } from "../../ooxml/zip-write.ts";\nexport const z = zipParts;\n`)).toEqual([]);
+    expect(await lint(planted[7]!, `import { xmlSafe } from "../../documents/render/text.ts";\nexport const x = xmlSafe;\n`)).toEqual(
+      restricted(/src\/spreadsheets imports only itself, src\/ooxml/),
+    );
   }, 60_000);
 
   it("a promise left floating, or passed where a callback's result is ignored, is an error", async () => {

@@ -1,7 +1,7 @@
 // From the document builder's blocks to the .docx package. docx writes the parts around the body
 // (styles, numbering, footnotes, relationships, core properties, media) and the body elements it
 // owns (paragraphs with images, tables with links); raw elements (./raw-xml.ts) stand in docx's
-// document.xml as markers, and their strings are streamed into the zip in their place (./zip.ts),
+// document.xml as markers, and their strings are streamed into the zip in their place (src/ooxml/zip-write.ts),
 // with their hyperlink relationships added to document.xml.rels. Only docx's small document.xml
 // is ever one string.
 import { Document, FileChild, Packer, Paragraph, type IContext, type IPropertiesOptions, type IXmlableObject } from "docx";
@@ -12,7 +12,7 @@ import type { Block, ParagraphProps } from "./blocks.ts";
 import { DocumentBuilder } from "./render.ts";
 import { numbering, styles } from "./styles.ts";
 import { normalizeExtractedText, xmlSafe } from "./text.ts";
-import { zipParts, type PartContent } from "./zip.ts";
+import { zipParts, type PartContent } from "../../ooxml/zip-write.ts";
 
 export interface RenderOptions {
   /** The document's title, written to its core properties (docProps/core.xml). */

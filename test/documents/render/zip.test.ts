@@ -1,10 +1,11 @@
-// The package's zip writer (src/documents/render/zip.ts): what goes in comes out, byte for byte,
+// The package's zip writer (src/ooxml/zip-write.ts): what goes in comes out, byte for byte,
 // through two independent readers that check every entry's CRC and size; images are stored, text
-// deflated; a part of many strings is streamed across batches without being joined.
+// deflated; a part of many strings is streamed across batches without being joined; as a web
+// stream the same bytes come out, written only as fast as they are read.
 import { unzipSync } from "fflate";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { zipParts } from "../../../src/documents/render/zip.ts";
+import { zipParts, zipStream, type PartContent } from "../../../src/ooxml/zip-write.ts";
 
 /** Compression method of each entry, from the central directory (offset 10 of each record). */
 function methods(zip: Uint8Array): Map<string, number> {
@@ -16,6 +17,13 @@ function methods(zip: Uint8Array): Map<string, number> {
     out.set(new TextDecoder().decode(zip.subarray(at + 46, at + 46 + nameLength)), view.getUint16(at + 10, true));
   }
   return out;
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  return chunks;
 }
 
 describe("zipParts", () => {
@@ -60,5 +68,56 @@ describe("zipParts", () => {
     const zip = await zipParts(parts);
     expect(zip.byteOffset).toBe(0);
     expect(zip.buffer.byteLength).toBe(zip.byteLength);
+  });
+
+  it("streams the same bytes as a web stream, a lazy part iterated once", async () => {
+    let iterations = 0;
+    function* lazy() {
+      iterations++;
+      yield* strings;
+    }
+    const lazyParts = parts.map(([path, content]): [string, PartContent] =>
+      path === "word/document.xml" ? [path, ["<w:document><w:body>", ...lazy(), "</w:body></w:document>"]] : [path, content],
+    );
+    const streamed = Buffer.concat(await readAll(zipStream(lazyParts)));
+    expect(iterations).toBe(1);
+    expect(streamed.equals(Buffer.from(await zipParts(parts)))).toBe(true);
+  });
+
+  it("waits for its reader, and stops writing when the reader cancels", async () => {
+    let produced = 0;
+    function* endless() {
+      for (;;) {
+        produced++;
+        yield `<row>${produced} ${"x".repeat(produced % 97)}</row>`;
+      }
+    }
+    const stream = zipStream([["xl/worksheets/sheet1.xml", endless()]], 64 * 1024);
+    const reader = stream.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const whileUnread = produced;
+    // Deflate shrinks this text ~50×: a 64 KB buffer holds a few MB of text, far from endless.
+    expect(whileUnread).toBeGreaterThan(0);
+    expect(whileUnread).toBeLessThan(500_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(produced).toBe(whileUnread);
+    await reader.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const afterCancel = produced;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(produced).toBe(afterCancel);
+  });
+
+  it("errors the stream when a part's content throws", async () => {
+    function* failing(): Generator<string> {
+      yield "<a>";
+      throw new Error("the model went away");
+    }
+    const stream = zipStream([
+      ["a.xml", "<a/>"],
+      ["b.xml", failing()],
+    ]);
+    await expect(readAll(stream)).rejects.toThrow("the model went away");
   });
 });
