@@ -45,6 +45,8 @@ export class Book {
   changed: { sid: number; row: number; col: number }[] = [];
   fresh: FormulaCell[] = [];
   warnings = new Set<string>();
+  /** The stored tiles' hashes per sheet id, once the model was saved or loaded as tiles (tiles.ts). */
+  tileIndex: Map<number, { input: Map<string, string>; values: Map<string, string> }> | null = null;
 
   constructor(options: BookOptions = {}) {
     this.maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;

@@ -19,7 +19,9 @@ export type SheetsErrorCode =
   /** The computation of one write ran past its step or time budget. */
   | "BUDGET"
   /** A stored tile or manifest that does not decode. */
-  | "BAD_TILE";
+  | "BAD_TILE"
+  /** A read from tiles found formula cells without stored values: load the model, which computes them. */
+  | "VALUES_MISSING";
 
 export interface SheetsErrorDetails {
   /** The limit hit, for LIMIT: "SHEETS_MAX_CELLS", "MAX_CELL_TEXT", "MAX_SHEETS", "MAX_ROWS", "MAX_COLUMNS". */
