@@ -38,10 +38,13 @@ export function numbers(args: Value[], ctx: EvalContext): number[] | FormulaErro
   return error ?? out;
 }
 
-/** Every value of the arguments, cells of references included (empty cells as null only when `withEmpty`). */
-export function eachValue(args: Value[], ctx: EvalContext, fn: (v: Scalar) => void): void {
+/** Every value of the arguments, cells of references included (their empty cells too, as null, when `withEmpty`). */
+export function eachValue(args: Value[], ctx: EvalContext, fn: (v: Scalar) => void, withEmpty = false): void {
   for (const arg of args) {
-    if (isRange(arg)) ctx.forEach(arg, (v) => void fn(v));
+    if (isRange(arg) && withEmpty) {
+      ctx.step(arg.rows * arg.columns);
+      for (let r = arg.top; r <= arg.bottom; r++) for (let c = arg.left; c <= arg.right; c++) fn(ctx.value(arg.sid, r, c));
+    } else if (isRange(arg)) ctx.forEach(arg, (v) => void fn(v));
     else if (isArray(arg)) for (const row of arg) for (const v of row) fn(v);
     else fn(arg);
   }

@@ -48,7 +48,7 @@ function weekdayFn(serial: number, type: number): Scalar {
   if (t === 1 || t === 17) return d;
   if (t === 2 || t === 11) return ((d + 5) % 7) + 1;
   if (t === 3) return (d + 5) % 7;
-  if (t >= 12 && t <= 16) return ((d - (t - 10) + 7) % 7) + 1;
+  if (t >= 12 && t <= 16) return ((d - (t - 9) + 7) % 7) + 1; // 12: Tuesday is 1 … 16: Saturday is 1
   return ERR.NUM;
 }
 

@@ -45,11 +45,16 @@ function textjoin(args: Value[], ctx: EvalContext): Value {
   if (isError(ignore)) return ignore;
   const parts: string[] = [];
   let error: FormulaError | null = null;
-  eachValue(args.slice(2), ctx, (v) => {
-    const t = toText(v);
-    if (isError(t)) error ??= t;
-    else if (!(ignore && t === "")) parts.push(t);
-  });
+  eachValue(
+    args.slice(2),
+    ctx,
+    (v) => {
+      const t = toText(v);
+      if (isError(t)) error ??= t;
+      else if (!(ignore && t === "")) parts.push(t);
+    },
+    !ignore,
+  );
   const out = parts.join(delimiter);
   return error ?? (out.length > 32767 ? ERR.VALUE : out);
 }
