@@ -84,6 +84,8 @@ export class FormulaCompiler {
         continue;
       }
       if (token.type === "unknown" && token.value.includes("|")) throw refused(source, "DDE links (program|topic!item) are not allowed");
+      if ((token.type === "unknown" || token.type === "context" || token.type.startsWith("range")) && /[[\]]/.test(token.value))
+        throw refused(source, "it references another workbook");
       const ref = token.type === "range" || token.type === "range_beam" ? parseRefToken(token.value) : null;
       if (ref?.external) throw refused(source, "it references another workbook");
       if (ref && !ref.threeD) {
