@@ -116,7 +116,7 @@ describe("saving and loading tiles", () => {
     expect(saved.written.inputTiles).toBe(4); // Data's three tiles again, Summary's formula text changed
     const { workbook: loaded } = loadTiles(saved.manifest, storeOf(saved, saveTiles(sample())));
     expect(loaded.read("Summary!A1", { render: "both" }).values).toEqual([
-      [{ value: workbook.read("Data!G2").values[0]![0] / 2, formula: "=Data!G2/2" }],
+      [{ value: (workbook.read("Data!G2").values[0]![0] as number) / 2, formula: "=Data!G2/2" }],
     ]);
   });
 });
