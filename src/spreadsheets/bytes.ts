@@ -2,6 +2,8 @@
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
 
 export class ByteWriter {
   private buffer = new Uint8Array(1024);
@@ -45,6 +47,13 @@ export class ByteWriter {
   }
 
   text(s: string): void {
+    // Short ASCII text (most cells) byte by byte: a TextEncoder call per cell costs more than the copy.
+    if (s.length < 128 && ASCII.test(s)) {
+      this.uint(s.length);
+      this.room(s.length);
+      for (let i = 0; i < s.length; i++) this.buffer[this.length++] = s.charCodeAt(i);
+      return;
+    }
     const bytes = encoder.encode(s);
     this.uint(bytes.length);
     this.room(bytes.length);
@@ -101,6 +110,21 @@ export class ByteReader {
   text(): string {
     const length = this.uint();
     this.need(length);
+    const end = this.offset + length;
+    if (length < 64) {
+      let s = "";
+      for (let i = this.offset; i < end; i++) {
+        const b = this.buffer[i] as number;
+        if (b >= 0x80) return this.utf8(length);
+        s += String.fromCharCode(b);
+      }
+      this.offset = end;
+      return s;
+    }
+    return this.utf8(length);
+  }
+
+  private utf8(length: number): string {
     const s = decoder.decode(this.buffer.subarray(this.offset, this.offset + length));
     this.offset += length;
     return s;

@@ -22,6 +22,11 @@ export class DependencyGraph {
   private readonly wide = new Map<number, Set<RangeDep>>();
   private readonly ranges = new Map<FormulaCell, RangeDep[]>();
 
+  /** Whether no formula is registered. */
+  get empty(): boolean {
+    return this.points.size === 0 && this.ranges.size === 0;
+  }
+
   add(cell: FormulaCell): void {
     for (const { sid, box } of cell.deps) {
       if (box.top === box.bottom && box.left === box.right) {

@@ -61,7 +61,8 @@ export interface InputCell {
   numFmt?: string | undefined;
 }
 
-const pack = (w: ByteWriter): Uint8Array => new Uint8Array(deflateRawSync(w.bytes(), { level: 6 }));
+// Level 1: on the bench a sixth less CPU per write than level 6, for tiles about 4% larger.
+const pack = (w: ByteWriter): Uint8Array => new Uint8Array(deflateRawSync(w.bytes(), { level: 1 }));
 
 function unpack(bytes: Uint8Array): ByteReader {
   let raw: Uint8Array;
@@ -112,17 +113,22 @@ export function encodeInputTile(cells: InputCell[]): Uint8Array {
     } else writeScalar(w, cell.value);
   }
   const codes = new Map<string, number>();
-  const formatted = cells.flatMap((c, i) => (c.numFmt ? [[i, c.numFmt] as const] : []));
-  for (const [, code] of formatted) if (!codes.has(code)) codes.set(code, codes.size);
+  let formatted = 0;
+  for (const cell of cells) {
+    if (!cell.numFmt) continue;
+    formatted++;
+    if (!codes.has(cell.numFmt)) codes.set(cell.numFmt, codes.size);
+  }
   w.uint(codes.size);
   for (const code of codes.keys()) w.text(code);
-  w.uint(formatted.length);
+  w.uint(formatted);
   let previous = -1;
-  for (const [i, code] of formatted) {
+  cells.forEach((cell, i) => {
+    if (!cell.numFmt) return;
     w.uint(i - previous - 1);
-    w.uint(codes.get(code) as number);
+    w.uint(codes.get(cell.numFmt) as number);
     previous = i;
-  }
+  });
   return pack(w);
 }
 

@@ -3,11 +3,24 @@
 // and reading a range straight from the tiles that cover it, without building a model.
 import type { Book } from "./book.ts";
 import { Meter, type Budget } from "./budget.ts";
-import type { Scalar } from "./formula/values.ts";
-import { CLEAN, K_EMPTY, K_FORMULA, TILE_COLS, TILE_ROWS, TILE_SIZE, TILES_ACROSS, tileCol, tileRow, type Tile } from "./grid.ts";
+import { errorFromCode, type Scalar } from "./formula/values.ts";
+import {
+  CLEAN,
+  K_BOOLEAN,
+  K_EMPTY,
+  K_FORMULA,
+  K_NUMBER,
+  K_STRING,
+  TILE_COLS,
+  TILE_ROWS,
+  TILE_SIZE,
+  TILES_ACROSS,
+  tileCol,
+  tileRow,
+  type Tile,
+} from "./grid.ts";
 import { tileHash, tileName, type Manifest } from "./manifest.ts";
 import { Workbook, type WorkbookOptions, type WriteResult } from "./model.ts";
-import { tileCell } from "./read.ts";
 import { recalculate } from "./recalc.ts";
 import type { Sheet } from "./sheet.ts";
 import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile, type InputCell } from "./tile-codec.ts";
@@ -21,15 +34,17 @@ export interface SavedTiles {
 
 function inputCells(book: Book, tile: Tile): InputCell[] {
   const cells: InputCell[] = [];
+  const { kinds, nums, strs, fmts, formulas } = tile;
   for (let slot = 0; slot < TILE_SIZE; slot++) {
-    if (tile.kinds[slot] === K_EMPTY) continue;
-    const cell = tileCell(book, tile, slot);
-    if (!cell) continue;
-    cells.push(
-      cell.formula === undefined
-        ? { slot, value: cell.value, numFmt: cell.numFmt }
-        : { slot, value: null, formula: cell.formula, numFmt: cell.numFmt },
-    );
+    const kind = kinds[slot];
+    if (kind === K_EMPTY) continue;
+    const fmt = fmts?.[slot] ?? 0;
+    const numFmt = fmt === 0 ? undefined : book.formats.code(fmt);
+    if (kind === K_FORMULA) cells.push({ slot, value: null, formula: formulas?.get(slot)?.text ?? "", numFmt });
+    else if (kind === K_NUMBER) cells.push({ slot, value: nums[slot] as number, numFmt });
+    else if (kind === K_STRING) cells.push({ slot, value: strs?.[slot] ?? "", numFmt });
+    else if (kind === K_BOOLEAN) cells.push({ slot, value: nums[slot] === 1, numFmt });
+    else cells.push({ slot, value: errorFromCode(nums[slot] as number), numFmt });
   }
   return cells;
 }
