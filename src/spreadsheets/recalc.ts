@@ -7,7 +7,7 @@ import type { Box } from "./a1.ts";
 import type { Book } from "./book.ts";
 import type { Meter } from "./budget.ts";
 import { serialFromInstant } from "./dates.ts";
-import type { EvalContext } from "./formula/context.ts";
+import type { EvalContext, Totals } from "./formula/context.ts";
 import { cellResult } from "./formula/compile-node.ts";
 import { ERR, errorFromCode, NeedCell, type RangeValue, type Scalar } from "./formula/values.ts";
 import {
@@ -111,6 +111,56 @@ export class Calculator implements EvalContext {
       }
     }
     this.meter.charge(visited);
+  }
+
+  totals(range: RangeValue, totals: Totals): void {
+    const sheet = this.book.sheetById(range.sid);
+    const used = sheet?.grid.used();
+    if (!sheet || !used) return;
+    const top = Math.max(range.top, used.top);
+    const bottom = Math.min(range.bottom, used.bottom);
+    const left = Math.max(range.left, used.left);
+    const right = Math.min(range.right, used.right);
+    let visited = 0;
+    // Tile by tile: order does not matter to a sum, and each tile is looked up once.
+    for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
+      const r0 = Math.max(top, band * TILE_ROWS) - band * TILE_ROWS;
+      const r1 = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1) - band * TILE_ROWS;
+      for (let tc = Math.floor(left / TILE_COLS); tc <= Math.floor(right / TILE_COLS); tc++) {
+        const tile = sheet.grid.tiles.get(band * TILES_ACROSS + tc);
+        if (!tile) continue;
+        const c0 = Math.max(left, tc * TILE_COLS) - tc * TILE_COLS;
+        const c1 = Math.min(right, tc * TILE_COLS + TILE_COLS - 1) - tc * TILE_COLS;
+        visited += (r1 - r0 + 1) * (c1 - c0 + 1);
+        this.tileTotals(tile, r0, r1, c0, c1, totals);
+      }
+    }
+    this.meter.charge(visited);
+  }
+
+  private tileTotals(tile: Tile, r0: number, r1: number, c0: number, c1: number, t: Totals): void {
+    const { kinds, nums } = tile;
+    for (let r = r0; r <= r1; r++) {
+      const base = r * TILE_COLS;
+      for (let slot = base + c0; slot <= base + c1; slot++) {
+        const kind = kinds[slot];
+        let n: number;
+        if (kind === K_NUMBER) n = nums[slot] as number;
+        else if (kind === K_EMPTY || kind === K_STRING || kind === K_BOOLEAN) continue;
+        else {
+          const v = this.slotValue(tile, slot);
+          if (typeof v !== "number") {
+            if (v !== null && typeof v === "object") t.error ??= v;
+            continue;
+          }
+          n = v;
+        }
+        t.sum += n;
+        t.count++;
+        if (n < t.min) t.min = n;
+        if (n > t.max) t.max = n;
+      }
+    }
   }
 
   used(sid: number): Box | null {

@@ -1,7 +1,18 @@
 // What a compiled formula needs from the workbook while it runs. The model implements it; the
 // functions see only this, so they never touch the grid.
 import type { Box } from "../a1.ts";
-import type { RangeValue, Scalar } from "./values.ts";
+import type { FormulaError, RangeValue, Scalar } from "./values.ts";
+
+/** Running totals over the numbers of ranges (SUM, AVERAGE, MIN, MAX); the first error met is kept. */
+export interface Totals {
+  sum: number;
+  count: number;
+  min: number;
+  max: number;
+  error: FormulaError | null;
+}
+
+export const newTotals = (): Totals => ({ sum: 0, count: 0, min: Infinity, max: -Infinity, error: null });
 
 export interface EvalContext {
   /** The cell being computed: its sheet id, 0-based row and column. */
@@ -17,6 +28,8 @@ export interface EvalContext {
    * `fn` returning false stops the walk.
    */
   forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void;
+  /** Adds the range's numbers to `totals` (text, booleans and empty cells skipped): the hot path of SUM and its kin. */
+  totals(range: RangeValue, totals: Totals): void;
   /** The used rectangle of a sheet, or null when it has no cells. */
   used(sid: number): Box | null;
   /** Sheet id of a sheet name (case-insensitive), or -1. */

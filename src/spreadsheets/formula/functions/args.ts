@@ -1,7 +1,7 @@
 // Reading function arguments the way Excel's aggregate functions do: inside a reference or an
 // array only numbers count (text, booleans and empty cells are skipped, errors propagate); an
 // argument written directly counts when it converts (TRUE is 1, "3" is 3, "x" is #VALUE!).
-import type { EvalContext } from "../context.ts";
+import { newTotals, type EvalContext, type Totals } from "../context.ts";
 import { toNumber, toText } from "../coerce.ts";
 import { toOperand } from "../ops.ts";
 import { ERR, type FormulaError, isArray, isError, isRange, type Scalar, type Value } from "../values.ts";
@@ -29,6 +29,24 @@ export function eachNumber(args: Value[], ctx: EvalContext, fn: (n: number) => v
     if (error) return error;
   }
   return null;
+}
+
+/** Totals of the arguments' numbers (ranges through the context's fast path), or the first error. */
+export function totalsOf(args: Value[], ctx: EvalContext): Totals | FormulaError {
+  const totals = newTotals();
+  const add = (n: number) => {
+    totals.sum += n;
+    totals.count++;
+    if (n < totals.min) totals.min = n;
+    if (n > totals.max) totals.max = n;
+  };
+  for (const arg of args) {
+    // Argument by argument, so the first error in Excel's order is the one returned.
+    if (isRange(arg)) ctx.totals(arg, totals);
+    else totals.error ??= eachNumber([arg], ctx, add);
+    if (totals.error) return totals.error;
+  }
+  return totals;
 }
 
 /** The numbers of the arguments as a list, or the first error. */

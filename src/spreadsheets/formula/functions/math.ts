@@ -3,7 +3,7 @@ import type { EvalContext } from "../context.ts";
 import { toNumber } from "../coerce.ts";
 import { rangeToArray } from "../ops.ts";
 import { ERR, type FormulaError, isArray, isError, isRange, type ArrayValue, type Scalar, type Value } from "../values.ts";
-import { eachNumber } from "./args.ts";
+import { eachNumber, totalsOf } from "./args.ts";
 import { conditions, resized, sumMatches } from "./conditional.ts";
 import { roundDigits, type RoundMode } from "./rounding.ts";
 import type { FnTable } from "./spec.ts";
@@ -28,9 +28,8 @@ function numeric(f: (...xs: number[]) => Scalar, defaults: number[] = []) {
 }
 
 function sum(args: Value[], ctx: EvalContext): Value {
-  let total = 0;
-  const error = eachNumber(args, ctx, (n) => (total += n));
-  return error ?? total;
+  const totals = totalsOf(args, ctx);
+  return isError(totals) ? totals : totals.sum;
 }
 
 function product(args: Value[], ctx: EvalContext): Value {

@@ -2,7 +2,7 @@
 import type { EvalContext } from "../context.ts";
 import { textToNumber } from "../coerce.ts";
 import { ERR, isArray, isError, isRange, type Scalar, type Value } from "../values.ts";
-import { eachNumber, numberArg, numbers } from "./args.ts";
+import { numberArg, numbers, totalsOf } from "./args.ts";
 import { conditions, eachMatch, resized, sumMatches } from "./conditional.ts";
 import type { FnTable } from "./spec.ts";
 
@@ -44,10 +44,8 @@ function countifs(args: Value[], ctx: EvalContext): Value {
 }
 
 function average(args: Value[], ctx: EvalContext): Value {
-  let total = 0;
-  let n = 0;
-  const error = eachNumber(args, ctx, (x) => ((total += x), n++));
-  return error ?? (n === 0 ? ERR.DIV0 : total / n);
+  const totals = totalsOf(args, ctx);
+  return isError(totals) ? totals : totals.count === 0 ? ERR.DIV0 : totals.sum / totals.count;
 }
 
 function averageif(args: Value[], ctx: EvalContext): Value {
@@ -69,11 +67,10 @@ function averageifs(args: Value[], ctx: EvalContext): Value {
   return isError(r) ? r : r.count === 0 ? ERR.DIV0 : r.sum / r.count;
 }
 
-function extreme(pick: (a: number, b: number) => number) {
+function extreme(which: "min" | "max") {
   return (args: Value[], ctx: EvalContext): Value => {
-    let best: number | null = null;
-    const error = eachNumber(args, ctx, (x) => (best = best === null ? x : pick(best, x)));
-    return error ?? best ?? 0;
+    const totals = totalsOf(args, ctx);
+    return isError(totals) ? totals : totals.count === 0 ? 0 : totals[which];
   };
 }
 
@@ -121,8 +118,8 @@ export const STATS: FnTable = {
   AVERAGE: { min: 1, max: 255, call: average },
   AVERAGEIF: { min: 2, max: 3, call: averageif },
   AVERAGEIFS: { min: 3, max: 255, call: averageifs },
-  MIN: { min: 1, max: 255, call: extreme(Math.min) },
-  MAX: { min: 1, max: 255, call: extreme(Math.max) },
+  MIN: { min: 1, max: 255, call: extreme("min") },
+  MAX: { min: 1, max: 255, call: extreme("max") },
   MEDIAN: { min: 1, max: 255, call: median },
   "STDEV.S": { min: 1, max: 255, call: stdev },
   STDEV: { min: 1, max: 255, call: stdev },
