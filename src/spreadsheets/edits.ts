@@ -2,6 +2,7 @@
 // and deleted (cells move, formulas everywhere follow as Excel rewrites them); ranges cleared and
 // written. A structure edit recompiles every formula and recomputes them all: such edits are rare,
 // and this keeps the dependency graph exact.
+import { z } from "zod";
 import { clipRange, parseRange, type Box } from "./a1.ts";
 import { storeScalar, depsOf, type Book } from "./book.ts";
 import { columnIndex } from "./cells.ts";
@@ -23,19 +24,29 @@ import {
 } from "./grid.ts";
 import type { Sheet } from "./sheet.ts";
 import { MAX_COLUMNS, MAX_ROWS } from "./types.ts";
-import type { InputMode, JsonCellInput } from "./values.ts";
 import { writeRange } from "./write.ts";
 
-export type EditOperation =
-  | { addSheet: { name: string; index?: number } }
-  | { renameSheet: { sheet: string; name: string } }
-  | { deleteSheet: { sheet: string } }
-  | { insertRows: { sheet: string; at: number; count: number } }
-  | { deleteRows: { sheet: string; at: number; count: number } }
-  | { insertColumns: { sheet: string; at: string | number; count: number } }
-  | { deleteColumns: { sheet: string; at: string | number; count: number } }
-  | { clear: { range: string } }
-  | { write: { range: string; values: JsonCellInput[][]; input?: InputMode } };
+const sheetName = z.string().min(1);
+const cellInput = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const shiftRows = z.strictObject({ sheet: sheetName, at: z.number().int(), count: z.number().int() });
+const shiftColumns = z.strictObject({ sheet: sheetName, at: z.union([z.string(), z.number().int()]), count: z.number().int() });
+
+/** One operation of an edit, as callers send it (CONTRACT §11 `POST …/edit`). */
+export const editOperationSchema = z.union([
+  z.strictObject({ addSheet: z.strictObject({ name: z.string(), index: z.number().int().optional() }) }),
+  z.strictObject({ renameSheet: z.strictObject({ sheet: sheetName, name: z.string() }) }),
+  z.strictObject({ deleteSheet: z.strictObject({ sheet: sheetName }) }),
+  z.strictObject({ insertRows: shiftRows }),
+  z.strictObject({ deleteRows: shiftRows }),
+  z.strictObject({ insertColumns: shiftColumns }),
+  z.strictObject({ deleteColumns: shiftColumns }),
+  z.strictObject({ clear: z.strictObject({ range: z.string() }) }),
+  z.strictObject({
+    write: z.strictObject({ range: z.string(), values: z.array(z.array(cellInput)), input: z.enum(["parse", "raw"]).optional() }),
+  }),
+]);
+
+export type EditOperation = z.infer<typeof editOperationSchema>;
 
 /** Calls `fn` for each non-empty cell of a sheet (row, col, tile, slot). */
 export function eachCell(sheet: Sheet, fn: (row: number, col: number, tile: Tile, slot: number) => void): void {
@@ -171,12 +182,14 @@ function clearRange(book: Book, range: string): void {
 }
 
 /** Applies one operation; returns whether it moved cells or changed sheets (a full recompile follows). */
-export function applyOperation(book: Book, op: EditOperation): { structural: boolean; cells: number; range?: string } {
-  if (typeof op !== "object" || op === null || Object.keys(op).length !== 1)
+export function applyOperation(book: Book, input: EditOperation): { structural: boolean; cells: number; range?: string } {
+  const parsed = editOperationSchema.safeParse(input);
+  if (!parsed.success)
     throw new SheetsError(
       "BAD_INPUT",
-      "Each operation is an object with exactly one of addSheet, renameSheet, deleteSheet, insertRows, deleteRows, insertColumns, deleteColumns, clear, write.",
+      `Operation ${JSON.stringify(input)?.slice(0, 200)} is not one of addSheet {name, index?}, renameSheet {sheet, name}, deleteSheet {sheet}, insertRows/deleteRows {sheet, at, count}, insertColumns/deleteColumns {sheet, at (a column letter), count}, clear {range}, write {range, values, input?}.`,
     );
+  const op = parsed.data;
   if ("addSheet" in op) return (book.addSheet(op.addSheet.name, op.addSheet.index), { structural: true, cells: 0 });
   if ("renameSheet" in op) {
     const sheet = book.sheet(op.renameSheet.sheet);

@@ -1,7 +1,7 @@
 // The spreadsheet engine's public face, for the service layer (which runs it in a worker thread).
 export { Workbook, type NewSheet, type WorkbookOptions, type WriteResult } from "./model.ts";
 export type { Budget } from "./budget.ts";
-export type { EditOperation } from "./edits.ts";
+export { editOperationSchema, type EditOperation } from "./edits.ts";
 export type { AppendInput } from "./write.ts";
 export type { ReadOptions, ReadResult, SheetDescription } from "./read.ts";
 export { SheetsError, isSheetsError, type SheetsErrorCode, type SheetsErrorDetails } from "./errors.ts";

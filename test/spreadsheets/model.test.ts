@@ -237,6 +237,8 @@ describe("structure edits", () => {
       [null, null, null, null],
     ]);
     expect(() => workbook.edit([])).toThrow(expect.objectContaining({ code: "BAD_INPUT" }));
+    expect(() => workbook.edit([{ bogus: {} } as never])).toThrow(expect.objectContaining({ code: "BAD_INPUT" }));
+    expect(() => workbook.edit([{ insertRows: { sheet: "Sheet1", at: 1 } } as never])).toThrow(/is not one of addSheet/);
     expect(() => workbook.edit([{ insertRows: { sheet: "Sheet1", at: 0, count: 1 } }])).toThrow(/row number/);
     expect(() => workbook.edit([{ insertColumns: { sheet: "Sheet1", at: "XFE", count: 1 } }])).toThrow(/column letter/);
   });
