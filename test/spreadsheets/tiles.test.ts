@@ -152,3 +152,12 @@ describe("reading from tiles", () => {
     expect(() => readTiles(manifest, "Data!F1", storeOf(saved))).toThrow(expect.objectContaining({ code: "VALUES_MISSING" }));
   });
 });
+
+describe("content addressing", () => {
+  it("gives two workbooks with the same cells the same tiles", () => {
+    const a = saveTiles(sample()).manifest;
+    const b = saveTiles(sample()).manifest;
+    expect(a).toEqual(b);
+    expect(encodeManifest(a)).toEqual(encodeManifest(b));
+  });
+});
