@@ -121,8 +121,9 @@ export class Book {
     if (old === K_FORMULA) this.dropFormula(tile, slot);
     if (old === K_STRING && tile.strs) tile.strs[slot] = undefined;
     this.dirt.markInput(sheet.sid, row, col);
-    // Nothing can depend on a cell while no formula is registered (a workbook built from rows).
-    if (!this.graph.empty) this.changed.push({ sid: sheet.sid, row, col });
+    // Nothing can depend on a cell while no formula is registered (a workbook built from rows), and
+    // a model loaded from tiles has every value already.
+    if (!this.graph.empty && !this.dirt.paused) this.changed.push({ sid: sheet.sid, row, col });
     if (input.kind === "clear") {
       if (tile.fmts) tile.fmts[slot] = 0;
       if (old !== K_EMPTY) {

@@ -9,13 +9,15 @@ export class Dirt {
   /** Sheets whose tiles must all be written again (a structure edit moved their cells). */
   readonly rewritten = new Set<number>();
   sheetsChanged = false;
+  /** While a model is loaded from its own tiles nothing is dirty. */
+  paused = false;
 
   markInput(sid: number, row: number, col: number): void {
-    add(this.input, sid, tileKeyOf(row, col));
+    if (!this.paused) add(this.input, sid, tileKeyOf(row, col));
   }
 
   markValue(sid: number, row: number, col: number): void {
-    add(this.values, sid, tileKeyOf(row, col));
+    if (!this.paused) add(this.values, sid, tileKeyOf(row, col));
   }
 
   rewrite(sid: number): void {

@@ -83,9 +83,14 @@ export class Grid {
       if (tile.count === 0) this.tiles.delete(tileKeyOf(row, col));
     } else if (!this.usedStale) {
       const b = this.usedBox;
-      this.usedBox = b
-        ? { top: Math.min(b.top, row), left: Math.min(b.left, col), bottom: Math.max(b.bottom, row), right: Math.max(b.right, col) }
-        : { top: row, left: col, bottom: row, right: col };
+      if (!b) this.usedBox = { top: row, left: col, bottom: row, right: col };
+      else {
+        // In place: this runs for every cell written, and used() hands out copies.
+        if (row < b.top) b.top = row;
+        if (row > b.bottom) b.bottom = row;
+        if (col < b.left) b.left = col;
+        if (col > b.right) b.right = col;
+      }
     }
   }
 
@@ -95,7 +100,7 @@ export class Grid {
       this.usedBox = this.scanUsed();
       this.usedStale = false;
     }
-    return this.usedBox;
+    return this.usedBox && { ...this.usedBox };
   }
 
   private scanUsed(): Box | null {

@@ -156,6 +156,7 @@ export function loadTiles(
   const workbook = Workbook.empty(options);
   const book = workbook.book;
   for (const entry of manifest.sheets) book.addSheet(entry.name);
+  book.dirt.paused = true;
   manifest.sheets.forEach((entry, i) => {
     const sheet = book.sheets[i] as Sheet;
     for (const [name, hash] of Object.entries(entry.input)) {
@@ -179,6 +180,7 @@ export function loadTiles(
       }
     }
   });
+  book.dirt.paused = false;
   const missing = book.fresh.filter((cell) => cell.state !== CLEAN);
   book.fresh = missing;
   book.changed = missing.map(({ sid, row, col }) => ({ sid, row, col }));
