@@ -1,0 +1,39 @@
+// What a compiled formula needs from the workbook while it runs. The model implements it; the
+// functions see only this, so they never touch the grid.
+import type { Box } from "../a1.ts";
+import type { FormulaError, RangeValue, Scalar } from "./values.ts";
+
+/** Running totals over the numbers of ranges (SUM, AVERAGE, MIN, MAX); the first error met is kept. */
+export interface Totals {
+  sum: number;
+  count: number;
+  min: number;
+  max: number;
+  error: FormulaError | null;
+}
+
+export const newTotals = (): Totals => ({ sum: 0, count: 0, min: Infinity, max: -Infinity, error: null });
+
+export interface EvalContext {
+  /** The cell being computed: its sheet id, 0-based row and column. */
+  sid: number;
+  row: number;
+  col: number;
+  /** TODAY()/NOW(): the serial of this recalculation's instant. */
+  readonly now: number;
+  /** One cell's value (null when empty); throws NeedCell for a formula cell not yet computed. */
+  value(sid: number, row: number, col: number): Scalar;
+  /**
+   * Calls `fn` for every non-empty cell of the range within the sheet's used range, row by row.
+   * `fn` returning false stops the walk.
+   */
+  forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void;
+  /** Adds the range's numbers to `totals` (text, booleans and empty cells skipped): the hot path of SUM and its kin. */
+  totals(range: RangeValue, totals: Totals): void;
+  /** The used rectangle of a sheet, or null when it has no cells. */
+  used(sid: number): Box | null;
+  /** Sheet id of a sheet name (case-insensitive), or -1. */
+  sheetId(name: string): number;
+  /** Charges computation against the write's budget; throws SheetsError BUDGET past it. */
+  step(count: number): void;
+}

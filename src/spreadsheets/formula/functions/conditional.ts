@@ -1,0 +1,76 @@
+// The COUNTIF family's walk: which positions of equally shaped ranges meet every criterion.
+import type { EvalContext } from "../context.ts";
+import { criterion, type Criterion } from "../criteria.ts";
+import { toOperand } from "../ops.ts";
+import { ERR, type FormulaError, isArray, isError, isRange, RangeValue, type Scalar, type Value } from "../values.ts";
+
+export interface Condition {
+  range: RangeValue;
+  test: Criterion;
+}
+
+/** Pairs of (range, criterion) arguments; #VALUE! when a range is not a reference or the shapes differ. */
+export function conditions(args: Value[], ctx: EvalContext): Condition[] | FormulaError {
+  const out: Condition[] = [];
+  for (let i = 0; i + 1 < args.length; i += 2) {
+    const range = args[i];
+    if (!isRange(range)) return ERR.VALUE;
+    const first = out[0]?.range;
+    if (first && (first.rows !== range.rows || first.columns !== range.columns)) return ERR.VALUE;
+    const crit = toOperand(args[i + 1] as Value, ctx);
+    out.push({ range, test: criterion(isArray(crit) ? (crit[0]?.[0] ?? null) : crit) });
+  }
+  return out;
+}
+
+const cell = (range: RangeValue, dr: number, dc: number, ctx: EvalContext): Scalar => ctx.value(range.sid, range.top + dr, range.left + dc);
+
+/**
+ * Calls `fn(dr, dc)` for each matching position (offsets into the ranges); returns how many more
+ * positions match beyond every range's used area, where all cells are empty.
+ */
+export function eachMatch(conds: Condition[], ctx: EvalContext, fn: (dr: number, dc: number) => void): number {
+  const [first, ...rest] = conds as [Condition, ...Condition[]];
+  const restMatch = (dr: number, dc: number) => rest.every((c) => c.test.test(cell(c.range, dr, dc, ctx)));
+  if (!first.test.matchesEmpty) {
+    const { top, left } = first.range;
+    ctx.forEach(first.range, (v, r, c) => {
+      if (first.test.test(v) && restMatch(r - top, c - left)) fn(r - top, c - left);
+    });
+    return 0;
+  }
+  let height = 0;
+  let width = 0;
+  for (const c of conds) {
+    const used = ctx.used(c.range.sid);
+    if (!used) continue;
+    height = Math.max(height, used.bottom - c.range.top + 1);
+    width = Math.max(width, used.right - c.range.left + 1);
+  }
+  height = Math.min(height, first.range.rows);
+  width = Math.min(width, first.range.columns);
+  ctx.step(height * width * conds.length);
+  for (let dr = 0; dr < height; dr++)
+    for (let dc = 0; dc < width; dc++) if (first.test.test(cell(first.range, dr, dc, ctx)) && restMatch(dr, dc)) fn(dr, dc);
+  const all = conds.every((c) => c.test.matchesEmpty);
+  return all ? first.range.rows * first.range.columns - height * width : 0;
+}
+
+/** The range SUMIF/AVERAGEIF add up: the given one resized to the criteria range's shape, from its top-left. */
+export const resized = (target: RangeValue, like: RangeValue): RangeValue =>
+  new RangeValue(target.sid, target.top, target.left, target.top + like.rows - 1, target.left + like.columns - 1);
+
+/** Sums (and counts) the numbers of `target` at the matching positions. */
+export function sumMatches(conds: Condition[], target: RangeValue, ctx: EvalContext): { sum: number; count: number } | FormulaError {
+  let sum = 0;
+  let count = 0;
+  let error: FormulaError | null = null;
+  eachMatch(conds, ctx, (dr, dc) => {
+    const v = cell(target, dr, dc, ctx);
+    if (typeof v === "number") {
+      sum += v;
+      count++;
+    } else if (isError(v)) error ??= v;
+  });
+  return error ?? { sum, count };
+}

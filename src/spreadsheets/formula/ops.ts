@@ -1,0 +1,136 @@
+// The operators: arithmetic, comparison, & and the reference operators, on scalars and, element by
+// element, on arrays and multi-cell ranges (Excel's broadcasting: a single row or column stretches,
+// cells outside both shapes are #N/A).
+import type { EvalContext } from "./context.ts";
+import { compare, toNumber, toText } from "./coerce.ts";
+import { ERR, isArray, isError, isRange, RangeValue, type ArrayValue, type Scalar, type Value } from "./values.ts";
+
+export type BinaryOp = (a: Scalar, b: Scalar) => Scalar;
+
+const finite = (n: number): number | typeof ERR.NUM => (Number.isFinite(n) ? n : ERR.NUM);
+
+function arithmetic(f: (x: number, y: number) => number | Scalar): BinaryOp {
+  return (a, b) => {
+    const x = toNumber(a);
+    if (typeof x !== "number") return x;
+    const y = toNumber(b);
+    if (typeof y !== "number") return y;
+    const r = f(x, y);
+    return typeof r === "number" ? finite(r) : r;
+  };
+}
+
+function power(x: number, y: number): number | Scalar {
+  if (x === 0 && y === 0) return ERR.NUM;
+  if (x === 0 && y < 0) return ERR.DIV0;
+  const r = Math.pow(x, y);
+  return Number.isNaN(r) ? ERR.NUM : r;
+}
+
+function comparison(test: (order: number) => boolean): BinaryOp {
+  return (a, b) => (isError(a) ? a : isError(b) ? b : test(compare(a, b)));
+}
+
+export const BINARY: Record<string, BinaryOp> = {
+  "+": arithmetic((x, y) => x + y),
+  "-": arithmetic((x, y) => x - y),
+  "*": arithmetic((x, y) => x * y),
+  "/": arithmetic((x, y) => (y === 0 ? ERR.DIV0 : x / y)),
+  "^": arithmetic(power),
+  "&": (a, b) => {
+    const x = toText(a);
+    if (typeof x !== "string") return x;
+    const y = toText(b);
+    return typeof y !== "string" ? y : x + y;
+  },
+  "=": comparison((o) => o === 0),
+  "<>": comparison((o) => o !== 0),
+  "<": comparison((o) => o < 0),
+  ">": comparison((o) => o > 0),
+  "<=": comparison((o) => o <= 0),
+  ">=": comparison((o) => o >= 0),
+};
+
+export const negate = (v: Scalar): Scalar => {
+  const n = toNumber(v);
+  return typeof n === "number" ? (n === 0 ? 0 : -n) : n;
+};
+export const percent = (v: Scalar): Scalar => {
+  const n = toNumber(v);
+  return typeof n === "number" ? n / 100 : n;
+};
+
+/** A range's cells as an array (reading every cell: for element-wise operations on modest ranges). */
+export function rangeToArray(range: RangeValue, ctx: EvalContext): ArrayValue {
+  const used = ctx.used(range.sid);
+  const rows: ArrayValue = [];
+  ctx.step(range.rows * range.columns);
+  for (let r = range.top; r <= range.bottom; r++) {
+    const row: Scalar[] = [];
+    const empty = used === null || r > used.bottom;
+    for (let c = range.left; c <= range.right; c++)
+      row.push(empty || c > (used as { right: number }).right ? null : ctx.value(range.sid, r, c));
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** A value as a scalar or an array: single cells are read, multi-cell ranges become arrays. */
+export function toOperand(v: Value, ctx: EvalContext): Scalar | ArrayValue {
+  if (isRange(v)) return v.single ? ctx.value(v.sid, v.top, v.left) : rangeToArray(v, ctx);
+  return v;
+}
+
+const at = (a: ArrayValue, r: number, c: number): Scalar => {
+  const rows = a.length;
+  const cols = a[0]?.length ?? 0;
+  const rr = rows === 1 ? 0 : r;
+  const cc = cols === 1 ? 0 : c;
+  return rr < rows && cc < cols ? (a[rr]?.[cc] ?? null) : ERR.NA;
+};
+
+/** Applies a scalar function element-wise when any argument is an array (Excel's lifting), else once. */
+export function lift(args: (Scalar | ArrayValue)[], f: (...xs: Scalar[]) => Scalar): Scalar | ArrayValue {
+  let rows = 0;
+  let cols = 0;
+  for (const a of args) {
+    if (!isArray(a)) continue;
+    rows = Math.max(rows, a.length);
+    cols = Math.max(cols, a[0]?.length ?? 0);
+  }
+  if (rows === 0) return f(...(args as Scalar[]));
+  const out: ArrayValue = [];
+  for (let r = 0; r < rows; r++) {
+    const row: Scalar[] = [];
+    for (let c = 0; c < cols; c++) row.push(f(...args.map((a) => (isArray(a) ? at(a, r, c) : a))));
+    out.push(row);
+  }
+  return out;
+}
+
+export function binary(op: BinaryOp, a: Value, b: Value, ctx: EvalContext): Value {
+  const x = toOperand(a, ctx);
+  const y = toOperand(b, ctx);
+  if (!isArray(x) && !isArray(y)) return op(x, y);
+  return lift([x, y], op);
+}
+
+/** The range operator A1:B2 between two references of one sheet: their bounding box. */
+export function rangeOp(a: Value, b: Value): Value {
+  if (isError(a)) return a;
+  if (isError(b)) return b;
+  if (!isRange(a) || !isRange(b) || a.sid !== b.sid) return ERR.VALUE;
+  return new RangeValue(a.sid, Math.min(a.top, b.top), Math.min(a.left, b.left), Math.max(a.bottom, b.bottom), Math.max(a.right, b.right));
+}
+
+/** The intersection operator (a space): the cells both references cover, #NULL! when none. */
+export function intersectOp(a: Value, b: Value): Value {
+  if (isError(a)) return a;
+  if (isError(b)) return b;
+  if (!isRange(a) || !isRange(b)) return ERR.VALUE;
+  const top = Math.max(a.top, b.top);
+  const left = Math.max(a.left, b.left);
+  const bottom = Math.min(a.bottom, b.bottom);
+  const right = Math.min(a.right, b.right);
+  return a.sid !== b.sid || top > bottom || left > right ? ERR.NULL : new RangeValue(a.sid, top, left, bottom, right);
+}

@@ -1,0 +1,50 @@
+// A compiled formula: one closure per distinct formula shape (its references relative to its cell,
+// as R1C1 would write them), shared by every cell with that shape, plus what the dependency graph
+// and the warnings need to know about it.
+import type { Box } from "../a1.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../types.ts";
+import type { EvalContext } from "./context.ts";
+import type { Value } from "./values.ts";
+
+/** A reference's sheet: the formula's own sheet, or none of that name (#REF!). */
+export const OWN_SHEET = -2;
+export const NO_SHEET = -1;
+
+/** A reference as compiled: each edge absolute, or an offset from the formula's cell. */
+export interface RefSpec {
+  sid: number;
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+  topAbs: boolean;
+  leftAbs: boolean;
+  bottomAbs: boolean;
+  rightAbs: boolean;
+}
+
+export interface Program {
+  run: (ctx: EvalContext) => Value;
+  /** Every reference the formula makes, for the dependency graph. */
+  refs: RefSpec[];
+  /** Functions and names the engine does not know (the formula computes #NAME?). */
+  unknown: string[];
+  /** Why the formula could not be compiled (it computes #NAME?), when it could not. */
+  problem: string | null;
+  volatile: boolean;
+  /** Number format the outer function implies (DATE → "yyyy-mm-dd"), or null. */
+  format: string | null;
+  /** For "=A1+7": the reference whose date format the result takes, or null. */
+  formatFrom: RefSpec | null;
+}
+
+/** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */
+export function resolveRef(spec: RefSpec, row: number, col: number): Box | null {
+  const top = spec.topAbs ? spec.top : row + spec.top;
+  const bottom = spec.bottomAbs ? spec.bottom : row + spec.bottom;
+  const left = spec.leftAbs ? spec.left : col + spec.left;
+  const right = spec.rightAbs ? spec.right : col + spec.right;
+  if (Math.min(top, bottom) < 0 || Math.max(top, bottom) >= MAX_ROWS || Math.min(left, right) < 0 || Math.max(left, right) >= MAX_COLUMNS)
+    return null;
+  return { top: Math.min(top, bottom), left: Math.min(left, right), bottom: Math.max(top, bottom), right: Math.max(left, right) };
+}

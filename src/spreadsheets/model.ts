@@ -1,0 +1,126 @@
+// The workbook model callers (the service layer, in a worker thread) use: create, import, write,
+// append, edit, read, evaluate, describe, export. Every write recalculates what it affects and
+// says how many formula cells it computed. Errors are all or nothing by the caller's design: on
+// any thrown error the caller drops this model and loads the stored version again.
+import { Book, type BookOptions } from "./book.ts";
+import { Meter, type Budget } from "./budget.ts";
+import { loadData, toData } from "./data.ts";
+import { applyOperation, recompileAll, type EditOperation } from "./edits.ts";
+import { SheetsError } from "./errors.ts";
+import { evaluateFormula } from "./evaluate.ts";
+import { describeSheets, readRange, type ReadOptions, type ReadResult, type SheetDescription } from "./read.ts";
+import { recalculate } from "./recalc.ts";
+import type { WorkbookData } from "./types.ts";
+import type { InputMode, JsonCellInput, JsonCellValue } from "./values.ts";
+import { appendRows, writeBlock, writeRange, type AppendInput } from "./write.ts";
+
+export type WorkbookOptions = BookOptions;
+
+export interface WriteResult {
+  /** "Sheet1!A1:C3": what the write covered (the last write's, for an edit; null when it wrote no cells). */
+  updatedRange: string | null;
+  updatedCells: number;
+  /** Formula cells computed by this write. */
+  recalculatedCells: number;
+  warnings: string[];
+}
+
+export interface NewSheet {
+  name: string;
+  values?: JsonCellInput[][];
+}
+
+export class Workbook {
+  /** @internal The state; model-level code outside this file (tiles) reads it. */
+  readonly book: Book;
+
+  private constructor(options: WorkbookOptions) {
+    this.book = new Book(options);
+  }
+
+  /** A new workbook from sheets of values (one empty "Sheet1" when none are given). */
+  static create(
+    sheets: NewSheet[] = [],
+    input: InputMode = "parse",
+    options: WorkbookOptions & { budget?: Budget } = {},
+  ): { workbook: Workbook; result: WriteResult } {
+    const workbook = new Workbook(options);
+    const list = sheets.length > 0 ? sheets : [{ name: "Sheet1" }];
+    for (const sheet of list) workbook.book.addSheet(sheet.name);
+    let cells = 0;
+    list.forEach((spec, index) => {
+      if (spec.values && spec.values.length > 0)
+        cells += writeBlock(workbook.book, workbook.book.sheets[index]!, 0, 0, spec.values, input).updatedCells;
+    });
+    return { workbook, result: workbook.finish(null, cells, options.budget) };
+  }
+
+  /** A workbook from what the .xlsx/.csv readers produce; every formula is computed again. */
+  static fromData(data: WorkbookData, options: WorkbookOptions & { budget?: Budget } = {}): { workbook: Workbook; result: WriteResult } {
+    const workbook = new Workbook(options);
+    loadData(workbook.book, data);
+    return { workbook, result: workbook.finish(null, workbook.book.totalCells, options.budget) };
+  }
+
+  /** @internal A model to fill from stored tiles (tiles.ts). */
+  static empty(options: WorkbookOptions = {}): Workbook {
+    return new Workbook(options);
+  }
+
+  /** Writes values from the range's top-left (the range may be larger than the values, never smaller). */
+  write(range: string, values: JsonCellInput[][], options: { input?: InputMode; budget?: Budget } = {}): WriteResult {
+    const written = writeRange(this.book, range, values, options.input ?? "parse");
+    return this.finish(written.updatedRange, written.updatedCells, options.budget);
+  }
+
+  /** Appends rows under the sheet's last non-empty row; records go to the header row's columns by name. */
+  append(request: AppendInput & { budget?: Budget }): WriteResult {
+    const written = appendRows(this.book, request);
+    return this.finish(written.updatedRange, written.updatedCells, request.budget);
+  }
+
+  /** Applies structure edits in order, all or nothing (the caller drops the model on an error). */
+  edit(operations: EditOperation[], options: { budget?: Budget } = {}): WriteResult {
+    if (!Array.isArray(operations) || operations.length === 0) throw new SheetsError("BAD_INPUT", "operations must be a non-empty array.");
+    let cells = 0;
+    let range: string | null = null;
+    for (const op of operations) {
+      const done = applyOperation(this.book, op);
+      cells += done.cells;
+      range = done.range ?? range;
+      if (done.structural) recompileAll(this.book);
+    }
+    return this.finish(range, cells, options.budget);
+  }
+
+  read(range: string, options: ReadOptions = {}): ReadResult {
+    return readRange(this.book, range, options);
+  }
+
+  /** Computes a formula against the workbook (relative references from A1 of `sheet`), writing nothing. */
+  evaluate(formula: string, options: { sheet?: string; budget?: Budget } = {}): JsonCellValue {
+    return evaluateFormula(this.book, formula, options.sheet ?? null, new Meter(options.budget));
+  }
+
+  describe(): SheetDescription[] {
+    return describeSheets(this.book);
+  }
+
+  /** Non-empty cells of the whole workbook. */
+  get cells(): number {
+    return this.book.totalCells;
+  }
+
+  /** The workbook for the .xlsx/.csv writers: values computed, formulas without "=", number formats. */
+  toData(): WorkbookData {
+    return toData(this.book);
+  }
+
+  /** Recalculates after changes and gathers the write's result. */
+  private finish(updatedRange: string | null, updatedCells: number, budget?: Budget): WriteResult {
+    const recalculatedCells = recalculate(this.book, new Meter(budget));
+    const warnings = [...this.book.warnings];
+    this.book.warnings.clear();
+    return { updatedRange, updatedCells, recalculatedCells, warnings };
+  }
+}

@@ -1,0 +1,146 @@
+// Reading the model: a range's cells as JSON (paged by a cell budget), a sheet's description, and
+// the cells of a sheet in order (for the .xlsx/.csv writers).
+import { clipRange, formatBox, formatRange, parseRange, type Box } from "./a1.ts";
+import type { Book } from "./book.ts";
+import { SheetsError } from "./errors.ts";
+import { errorFromCode, type Scalar } from "./formula/values.ts";
+import { K_BOOLEAN, K_EMPTY, K_ERROR, K_NUMBER, K_STRING, slotOf, type Tile } from "./grid.ts";
+import type { Sheet } from "./sheet.ts";
+import { renderCell, type JsonCellValue, type RenderMode } from "./values.ts";
+
+export interface StoredCell {
+  value: Scalar;
+  formula?: string;
+  numFmt?: string;
+}
+
+/** One cell of a tile: its value (computed for formulas), formula text and format code. */
+export function tileCell(book: Book, tile: Tile, slot: number): StoredCell | null {
+  const kind = tile.kinds[slot];
+  if (kind === K_EMPTY) return null;
+  const fmt = tile.fmts?.[slot] ?? 0;
+  const numFmt = fmt === 0 ? undefined : book.formats.code(fmt);
+  let value: Scalar;
+  let formula: string | undefined;
+  if (kind === K_NUMBER) value = tile.nums[slot] as number;
+  else if (kind === K_STRING) value = tile.strs?.[slot] ?? "";
+  else if (kind === K_BOOLEAN) value = tile.nums[slot] === 1;
+  else if (kind === K_ERROR) value = errorFromCode(tile.nums[slot] as number);
+  else {
+    const cell = tile.formulas?.get(slot);
+    value = cell?.value ?? null;
+    formula = cell?.text;
+  }
+  return { value, ...(formula === undefined ? {} : { formula }), ...(numFmt === undefined ? {} : { numFmt }) };
+}
+
+export function cellAt(book: Book, sheet: Sheet, row: number, col: number): StoredCell | null {
+  const tile = sheet.grid.tile(row, col);
+  return tile ? tileCell(book, tile, slotOf(row, col)) : null;
+}
+
+export interface ReadOptions {
+  render?: RenderMode;
+  /** Cells a page holds at most (whole rows; at least one row); default 10,000. */
+  maxCells?: number;
+  /** Rows of the range already read (from a previous page's nextOffset). */
+  offset?: number;
+}
+
+export interface ReadResult {
+  /** The range the values cover, e.g. "Sheet1!A1:C3" (open ranges clipped to the used range). */
+  range: string;
+  values: JsonCellValue[][];
+  truncated: boolean;
+  /** Rows to skip for the next page, when truncated. */
+  nextOffset: number | null;
+}
+
+/** Which rows of a clipped box a page covers. */
+export function pageOf(box: Box, maxCells: number, offset: number): { top: number; bottom: number; truncated: boolean } {
+  const width = box.right - box.left + 1;
+  const rowsPerPage = Math.max(1, Math.floor(maxCells / width));
+  const top = box.top + offset;
+  const bottom = Math.min(box.bottom, top + rowsPerPage - 1);
+  return { top, bottom, truncated: bottom < box.bottom };
+}
+
+export function checkPaging(maxCells: number, offset: number): void {
+  if (!Number.isInteger(maxCells) || maxCells < 1)
+    throw new SheetsError("BAD_INPUT", `maxCells must be a whole number from 1, not ${maxCells}.`);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new SheetsError("BAD_INPUT", `The read's offset must be a whole number from 0, not ${offset}.`);
+}
+
+export function readRange(book: Book, range: string, options: ReadOptions = {}): ReadResult {
+  const parsed = parseRange(range);
+  const sheet = book.sheet(parsed.sheet);
+  const render = options.render ?? "value";
+  const maxCells = options.maxCells ?? 10_000;
+  const offset = options.offset ?? 0;
+  checkPaging(maxCells, offset);
+  const box = clipRange(parsed, sheet.grid.used());
+  if (!box || box.top + offset > box.bottom) {
+    const empty = box ?? { top: parsed.top, left: parsed.left, bottom: parsed.top, right: parsed.left };
+    return { range: formatRange(sheet.name, empty), values: [], truncated: false, nextOffset: null };
+  }
+  const page = pageOf(box, maxCells, offset);
+  const values: JsonCellValue[][] = [];
+  for (let r = page.top; r <= page.bottom; r++) {
+    const row: JsonCellValue[] = [];
+    for (let c = box.left; c <= box.right; c++) {
+      const cell = cellAt(book, sheet, r, c);
+      row.push(cell ? renderCell(cell.value, cell.numFmt, cell.formula, render) : null);
+    }
+    values.push(row);
+  }
+  const covered = { top: page.top, left: box.left, bottom: page.bottom, right: box.right };
+  return {
+    range: formatRange(sheet.name, covered),
+    values,
+    truncated: page.truncated,
+    nextOffset: page.truncated ? offset + (page.bottom - page.top + 1) : null,
+  };
+}
+
+export interface SheetDescription {
+  name: string;
+  index: number;
+  /** The last used row's number (1-based), 0 when empty. */
+  rows: number;
+  /** The last used column's number (1-based), 0 when empty. */
+  columns: number;
+  /** "A1:D20" without the sheet name, or null when the sheet is empty. */
+  usedRange: string | null;
+  /** The first used row's texts when it looks like a header, else null. */
+  header: string[] | null;
+}
+
+/**
+ * A header row: every cell of the used range's first row is non-empty text, the texts are
+ * distinct (ignoring case), and at least one row of data lies under it.
+ */
+function headerOf(book: Book, sheet: Sheet, used: Box): string[] | null {
+  if (used.bottom === used.top) return null;
+  const names: string[] = [];
+  for (let c = used.left; c <= used.right; c++) {
+    const cell = cellAt(book, sheet, used.top, c);
+    if (!cell || cell.formula !== undefined || typeof cell.value !== "string" || cell.value.trim() === "") return null;
+    names.push(cell.value);
+  }
+  return new Set(names.map((n) => n.toLowerCase())).size === names.length ? names : null;
+}
+
+export function describeSheets(book: Book): SheetDescription[] {
+  return book.sheets.map((sheet, index) => {
+    const used = sheet.grid.used();
+    return {
+      name: sheet.name,
+      index,
+      rows: used ? used.bottom + 1 : 0,
+      columns: used ? used.right + 1 : 0,
+      usedRange: used ? formatBox(used) : null,
+      header: used ? headerOf(book, sheet, used) : null,
+    };
+  });
+}

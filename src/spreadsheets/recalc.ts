@@ -1,0 +1,244 @@
+// Recalculation. The cells to compute are the formulas just written, the volatile ones (TODAY,
+// NOW) and everything that depends on a change, found through the dependency graph. They are
+// computed from an explicit stack, never by recursion: a formula that reads a formula cell not yet
+// computed stops (NeedCell), that cell is computed first, and the formula runs again. A cell read
+// while it waits for itself is a circular reference: it reads #REF! and the write gets a warning.
+import type { Box } from "./a1.ts";
+import type { Book } from "./book.ts";
+import type { Meter } from "./budget.ts";
+import { serialFromInstant } from "./dates.ts";
+import type { EvalContext, Totals } from "./formula/context.ts";
+import { cellResult } from "./formula/compile-node.ts";
+import { ERR, errorFromCode, NeedCell, type RangeValue, type Scalar } from "./formula/values.ts";
+import {
+  CLEAN,
+  DIRTY,
+  K_BOOLEAN,
+  K_EMPTY,
+  K_ERROR,
+  K_NUMBER,
+  K_STRING,
+  PENDING,
+  RUNNING,
+  slotOf,
+  TILE_COLS,
+  TILE_ROWS,
+  TILES_ACROSS,
+  type FormulaCell,
+  type Tile,
+} from "./grid.ts";
+import { MAX_CELL_TEXT } from "./types.ts";
+
+/** The cell values formulas read, from the book's grids. */
+export class Calculator implements EvalContext {
+  sid = 0;
+  row = 0;
+  col = 0;
+  readonly now: number;
+  /** Cells found in a circular reference during this run. */
+  readonly circular = new Set<FormulaCell>();
+  current: FormulaCell | null = null;
+
+  constructor(
+    private readonly book: Book,
+    private readonly meter: Meter,
+  ) {
+    this.now = serialFromInstant(book.now());
+  }
+
+  value(sid: number, row: number, col: number): Scalar {
+    const tile = this.book.sheetById(sid)?.grid.tiles.get(Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS));
+    return tile ? this.slotValue(tile, (row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS)) : null;
+  }
+
+  private slotValue(tile: Tile, slot: number): Scalar {
+    switch (tile.kinds[slot]) {
+      case K_EMPTY:
+        return null;
+      case K_NUMBER:
+        return tile.nums[slot] as number;
+      case K_STRING:
+        return tile.strs?.[slot] ?? "";
+      case K_BOOLEAN:
+        return tile.nums[slot] === 1;
+      case K_ERROR:
+        return errorFromCode(tile.nums[slot] as number);
+      default:
+        return this.formulaValue(tile.formulas?.get(slot));
+    }
+  }
+
+  private formulaValue(cell: FormulaCell | undefined): Scalar {
+    if (!cell || cell.state === CLEAN) return cell?.value ?? null;
+    if (cell.state === DIRTY) throw new NeedCell(cell);
+    // PENDING or RUNNING: the cell waits, directly or not, for the one reading it.
+    if (this.current) this.circular.add(this.current);
+    this.circular.add(cell);
+    return ERR.REF;
+  }
+
+  forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void {
+    const sheet = this.book.sheetById(range.sid);
+    const used = sheet?.grid.used();
+    if (!sheet || !used) return;
+    const top = Math.max(range.top, used.top);
+    const bottom = Math.min(range.bottom, used.bottom);
+    const left = Math.max(range.left, used.left);
+    const right = Math.min(range.right, used.right);
+    if (top > bottom || left > right) return;
+    const firstTileCol = Math.floor(left / TILE_COLS);
+    const lastTileCol = Math.floor(right / TILE_COLS);
+    const tiles: (Tile | undefined)[] = [];
+    let visited = 0;
+    for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
+      let any = false;
+      for (let tc = firstTileCol; tc <= lastTileCol; tc++)
+        any = !!(tiles[tc - firstTileCol] = sheet.grid.tiles.get(band * TILES_ACROSS + tc)) || any;
+      if (!any) continue;
+      const rowEnd = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1);
+      for (let r = Math.max(top, band * TILE_ROWS); r <= rowEnd; r++) {
+        for (let tc = firstTileCol; tc <= lastTileCol; tc++) {
+          const tile = tiles[tc - firstTileCol];
+          if (!tile) continue;
+          const cEnd = Math.min(right, tc * TILE_COLS + TILE_COLS - 1);
+          for (let c = Math.max(left, tc * TILE_COLS); c <= cEnd; c++) {
+            const slot = slotOf(r, c);
+            if (tile.kinds[slot] === K_EMPTY) continue;
+            visited++;
+            if (fn(this.slotValue(tile, slot), r, c) === false) return void this.meter.charge(visited);
+          }
+        }
+      }
+    }
+    this.meter.charge(visited);
+  }
+
+  totals(range: RangeValue, totals: Totals): void {
+    const sheet = this.book.sheetById(range.sid);
+    const used = sheet?.grid.used();
+    if (!sheet || !used) return;
+    const top = Math.max(range.top, used.top);
+    const bottom = Math.min(range.bottom, used.bottom);
+    const left = Math.max(range.left, used.left);
+    const right = Math.min(range.right, used.right);
+    let visited = 0;
+    // Tile by tile: order does not matter to a sum, and each tile is looked up once.
+    for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
+      const r0 = Math.max(top, band * TILE_ROWS) - band * TILE_ROWS;
+      const r1 = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1) - band * TILE_ROWS;
+      for (let tc = Math.floor(left / TILE_COLS); tc <= Math.floor(right / TILE_COLS); tc++) {
+        const tile = sheet.grid.tiles.get(band * TILES_ACROSS + tc);
+        if (!tile) continue;
+        const c0 = Math.max(left, tc * TILE_COLS) - tc * TILE_COLS;
+        const c1 = Math.min(right, tc * TILE_COLS + TILE_COLS - 1) - tc * TILE_COLS;
+        visited += (r1 - r0 + 1) * (c1 - c0 + 1);
+        this.tileTotals(tile, r0, r1, c0, c1, totals);
+      }
+    }
+    this.meter.charge(visited);
+  }
+
+  private tileTotals(tile: Tile, r0: number, r1: number, c0: number, c1: number, t: Totals): void {
+    const { kinds, nums } = tile;
+    for (let r = r0; r <= r1; r++) {
+      const base = r * TILE_COLS;
+      for (let slot = base + c0; slot <= base + c1; slot++) {
+        const kind = kinds[slot];
+        let n: number;
+        if (kind === K_NUMBER) n = nums[slot] as number;
+        else if (kind === K_EMPTY || kind === K_STRING || kind === K_BOOLEAN) continue;
+        else {
+          const v = this.slotValue(tile, slot);
+          if (typeof v !== "number") {
+            if (v !== null && typeof v === "object") t.error ??= v;
+            continue;
+          }
+          n = v;
+        }
+        t.sum += n;
+        t.count++;
+        if (n < t.min) t.min = n;
+        if (n > t.max) t.max = n;
+      }
+    }
+  }
+
+  used(sid: number): Box | null {
+    return this.book.sheetById(sid)?.grid.used() ?? null;
+  }
+
+  sheetId(name: string): number {
+    try {
+      return this.book.sheet(name).sid;
+    } catch {
+      return -1;
+    }
+  }
+
+  step(count: number): void {
+    this.meter.charge(count);
+  }
+
+  /** Computes one formula cell for this context; NeedCell escapes when it reads one not yet computed. */
+  compute(cell: FormulaCell): Scalar {
+    this.sid = cell.sid;
+    this.row = cell.row;
+    this.col = cell.col;
+    this.current = cell;
+    this.meter.charge(1);
+    const result = cellResult(cell.program.run(this), this);
+    return typeof result === "string" && result.length > MAX_CELL_TEXT ? ERR.VALUE : result;
+  }
+}
+
+const same = (a: Scalar, b: Scalar) => a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b));
+
+/**
+ * Computes what the changes since the last run require; returns how many formula cells were
+ * computed. Warnings for circular references go to book.warnings.
+ */
+export function recalculate(book: Book, meter: Meter): number {
+  const calc = new Calculator(book, meter);
+  const changed = book.changed;
+  const order: FormulaCell[] = [...book.fresh];
+  for (const cell of book.volatile) {
+    if (cell.state === CLEAN) {
+      cell.state = DIRTY;
+      order.push(cell);
+    }
+    changed.push(cell);
+  }
+  for (const cell of book.fresh) changed.push(cell);
+  for (const cell of book.graph.markDependents(changed)) order.push(cell);
+  book.changed = [];
+  book.fresh = [];
+  const stack = order.reverse();
+  let computed = 0;
+  while (stack.length > 0) {
+    const cell = stack[stack.length - 1] as FormulaCell;
+    if (cell.state === CLEAN) {
+      stack.pop();
+      continue;
+    }
+    cell.state = RUNNING;
+    let value: Scalar;
+    try {
+      value = calc.compute(cell);
+    } catch (error) {
+      if (!(error instanceof NeedCell)) throw error;
+      cell.state = PENDING;
+      stack.push(error.cell as FormulaCell);
+      continue;
+    }
+    stack.pop();
+    cell.state = CLEAN;
+    computed++;
+    if (!same(cell.value, value)) {
+      cell.value = value;
+      book.dirt.markValue(cell.sid, cell.row, cell.col);
+    }
+  }
+  for (const cell of calc.circular)
+    book.warnings.add(`${book.where(cell.sid, cell.row, cell.col)} is part of a circular reference; it shows #REF!.`);
+  return computed;
+}

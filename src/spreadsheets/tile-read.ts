@@ -1,0 +1,113 @@
+// Reading a range straight from stored tiles: only the tiles the page covers are fetched and
+// decoded, never the workbook. The service asks tilesForRead() which hashes to fetch, then readTiles().
+import { clipRange, formatRange, parseRange, type Box } from "./a1.ts";
+import { SheetsError } from "./errors.ts";
+import type { Scalar } from "./formula/values.ts";
+import { slotOf, TILE_COLS, TILE_ROWS, TILE_SIZE } from "./grid.ts";
+import { tileName, type Manifest, type ManifestSheet } from "./manifest.ts";
+import { checkPaging, pageOf, type ReadOptions, type ReadResult } from "./read.ts";
+import { decodeInputTile, decodeValueTile, type InputCell } from "./tile-codec.ts";
+import { renderCell, type JsonCellValue } from "./values.ts";
+
+function sheetOf(manifest: Manifest, name: string | null): ManifestSheet {
+  const sheet = name === null ? manifest.sheets[0] : manifest.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
+  if (!sheet) {
+    const names = manifest.sheets.map((s) => `"${s.name}"`).join(", ");
+    throw new SheetsError("UNKNOWN_SHEET", `There is no sheet "${name}"; the sheets are ${names}.`, { subject: String(name) });
+  }
+  return sheet;
+}
+
+interface Plan {
+  sheet: ManifestSheet;
+  /** The range's cells, clipped; null when it covers nothing. */
+  box: Box | null;
+  page: { top: number; bottom: number; truncated: boolean } | null;
+  offset: number;
+}
+
+function plan(manifest: Manifest, range: string, options: ReadOptions): Plan {
+  const parsed = parseRange(range);
+  const sheet = sheetOf(manifest, parsed.sheet);
+  const maxCells = options.maxCells ?? 10_000;
+  const offset = options.offset ?? 0;
+  checkPaging(maxCells, offset);
+  const box = clipRange(parsed, sheet.used);
+  const page = box && box.top + offset <= box.bottom ? pageOf(box, maxCells, offset) : null;
+  return { sheet, box: box ?? { top: parsed.top, left: parsed.left, bottom: parsed.top, right: parsed.left }, page, offset };
+}
+
+/** The tile names a page covers. */
+function tilesOf(box: Box, top: number, bottom: number): string[] {
+  const names: string[] = [];
+  for (let tr = Math.floor(top / TILE_ROWS); tr <= Math.floor(bottom / TILE_ROWS); tr++)
+    for (let tc = Math.floor(box.left / TILE_COLS); tc <= Math.floor(box.right / TILE_COLS); tc++) names.push(tileName(tr, tc));
+  return names;
+}
+
+/** The hashes of the tiles a read needs (input and value tiles), for one fetch from the store. */
+export function tilesForRead(manifest: Manifest, range: string, options: ReadOptions = {}): string[] {
+  const { sheet, box, page } = plan(manifest, range, options);
+  if (!page || !box) return [];
+  return tilesOf(box, page.top, page.bottom).flatMap((name) =>
+    [sheet.input[name], sheet.values[name]].filter((h): h is string => h !== undefined),
+  );
+}
+
+/** A decoded tile, addressed by slot. */
+class TileView {
+  private readonly at = new Int16Array(TILE_SIZE).fill(-1);
+  private readonly values = new Map<number, Scalar>();
+  constructor(
+    private readonly cells: InputCell[],
+    values: { slot: number; value: Scalar }[] | null,
+    where: string,
+  ) {
+    cells.forEach((cell, i) => (this.at[cell.slot] = i));
+    if (values) for (const { slot, value } of values) this.values.set(slot, value);
+    else if (cells.some((c) => c.formula !== undefined))
+      throw new SheetsError("VALUES_MISSING", `Tile ${where} has formulas without stored values; load the workbook to compute them.`);
+  }
+
+  cell(slot: number, render: NonNullable<ReadOptions["render"]>): JsonCellValue {
+    const i = this.at[slot] as number;
+    if (i < 0) return null;
+    const cell = this.cells[i] as InputCell;
+    const value = cell.formula === undefined ? cell.value : (this.values.get(slot) ?? null);
+    return renderCell(value, cell.numFmt, cell.formula, render);
+  }
+}
+
+/** Reads a range from the tiles (`tile` gives a tile's bytes by hash), as Workbook.read would. */
+export function readTiles(manifest: Manifest, range: string, tile: (hash: string) => Uint8Array, options: ReadOptions = {}): ReadResult {
+  const { sheet, box, page, offset } = plan(manifest, range, options);
+  if (!page || !box) return { range: formatRange(sheet.name, box as Box), values: [], truncated: false, nextOffset: null };
+  const render = options.render ?? "value";
+  const views = new Map<string, TileView | null>();
+  const view = (name: string): TileView | null => {
+    let v = views.get(name);
+    if (v !== undefined) return v;
+    const input = sheet.input[name];
+    const values = sheet.values[name];
+    v =
+      input === undefined
+        ? null
+        : new TileView(decodeInputTile(tile(input)), values === undefined ? null : decodeValueTile(tile(values)), `${sheet.name}!${name}`);
+    views.set(name, v);
+    return v;
+  };
+  const rows: JsonCellValue[][] = [];
+  for (let r = page.top; r <= page.bottom; r++) {
+    const row: JsonCellValue[] = [];
+    for (let c = box.left; c <= box.right; c++)
+      row.push(view(tileName(Math.floor(r / TILE_ROWS), Math.floor(c / TILE_COLS)))?.cell(slotOf(r, c), render) ?? null);
+    rows.push(row);
+  }
+  const covered = { top: page.top, left: box.left, bottom: page.bottom, right: box.right };
+  return {
+    range: formatRange(sheet.name, covered),
+    values: rows,
+    truncated: page.truncated,
+    nextOffset: page.truncated ? offset + (page.bottom - page.top + 1) : null,
+  };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { SheetsError } from "../../src/spreadsheets/errors.ts";
+import { errorOf } from "../../src/spreadsheets/formula/values.ts";
+import { parseInput, renderCell, renderValue } from "../../src/spreadsheets/values.ts";
+
+describe("values in", () => {
+  it("parses as a person types (input=parse)", () => {
+    expect(parseInput("42", "parse")).toEqual({ kind: "value", value: 42 });
+    expect(parseInput(" -1.5e3 ", "parse")).toEqual({ kind: "value", value: -1500 });
+    expect(parseInput("1,234.5", "parse")).toEqual({ kind: "value", value: 1234.5 });
+    expect(parseInput("1,23", "parse")).toEqual({ kind: "value", value: "1,23" });
+    expect(parseInput("00123", "parse")).toEqual({ kind: "value", value: 123 });
+    expect(parseInput("TRUE", "parse")).toEqual({ kind: "value", value: true });
+    expect(parseInput("false", "parse")).toEqual({ kind: "value", value: false });
+    expect(parseInput("12%", "parse")).toEqual({ kind: "value", value: 0.12, numFmt: "0%" });
+    expect(parseInput("12.5%", "parse")).toEqual({ kind: "value", value: 0.125, numFmt: "0.00%" });
+    expect(parseInput("2026-01-31", "parse")).toEqual({ kind: "value", value: 46053, numFmt: "yyyy-mm-dd" });
+    expect(parseInput("2026-01-31T09:30:00", "parse")).toMatchObject({ kind: "value", numFmt: "yyyy-mm-dd hh:mm:ss" });
+    expect(parseInput("09:30", "parse")).toMatchObject({ kind: "value", numFmt: "hh:mm:ss" });
+    expect(parseInput("=SUM(A1:A3)", "parse")).toEqual({ kind: "formula", formula: "SUM(A1:A3)" });
+    expect(parseInput("=", "parse")).toEqual({ kind: "value", value: "=" });
+    expect(parseInput("#N/A", "parse")).toEqual({ kind: "value", value: errorOf("#N/A") });
+    expect(parseInput("'00123", "parse")).toEqual({ kind: "value", value: "00123" });
+    expect(parseInput("$12", "parse")).toEqual({ kind: "value", value: "$12" });
+    expect(parseInput("hello", "parse")).toEqual({ kind: "value", value: "hello" });
+  });
+
+  it("keeps strings as strings with input=raw, numbers always numbers, null and empty clear", () => {
+    expect(parseInput("=1+1", "raw")).toEqual({ kind: "value", value: "=1+1" });
+    expect(parseInput("00123", "raw")).toEqual({ kind: "value", value: "00123" });
+    expect(parseInput("TRUE", "raw")).toEqual({ kind: "value", value: "TRUE" });
+    expect(parseInput(7, "raw")).toEqual({ kind: "value", value: 7 });
+    expect(parseInput(null, "parse")).toEqual({ kind: "clear" });
+    expect(parseInput("", "raw")).toEqual({ kind: "clear" });
+  });
+
+  it("refuses text over 32,767 characters and numbers a cell cannot hold", () => {
+    expect(() => parseInput("x".repeat(32_768), "raw")).toThrow(
+      expect.objectContaining({ code: "LIMIT", details: { limit: "MAX_CELL_TEXT" } }),
+    );
+    expect(() => parseInput(Number.NaN, "parse")).toThrow(SheetsError);
+    expect(() => parseInput({} as never, "parse")).toThrow(SheetsError);
+  });
+});
+
+describe("values out", () => {
+  it("renders numbers to 15 significant digits, dates as ISO 8601, errors as objects", () => {
+    expect(renderValue(0.1 + 0.2, undefined)).toBe(0.3);
+    expect(renderValue(46053, "yyyy-mm-dd")).toBe("2026-01-31");
+    expect(renderValue(46053.395833333336, "yyyy-mm-dd hh:mm")).toBe("2026-01-31T09:30:00");
+    expect(renderValue(46053, "d-mmm-yy")).toBe("2026-01-31");
+    expect(renderValue(0.5, "h:mm AM/PM")).toBe("12:00:00");
+    expect(renderValue(1.5, "[h]:mm")).toBe(1.5);
+    expect(renderValue(0.12, "0%")).toBe(0.12);
+    expect(renderValue(-5, "yyyy-mm-dd")).toBe(-5);
+    expect(renderValue(errorOf("#DIV/0!"), undefined)).toEqual({ error: "#DIV/0!" });
+    expect(renderValue(null, undefined)).toBeNull();
+  });
+
+  it("gives formulas by render mode", () => {
+    expect(renderCell(7, undefined, "B2*C2", "value")).toBe(7);
+    expect(renderCell(7, undefined, "B2*C2", "formula")).toBe("=B2*C2");
+    expect(renderCell(7, undefined, "B2*C2", "both")).toEqual({ value: 7, formula: "=B2*C2" });
+    expect(renderCell(7, undefined, undefined, "both")).toBe(7);
+    expect(renderCell(46053, "yyyy-mm-dd", "DATE(2026,1,31)", "both")).toEqual({ value: "2026-01-31", formula: "=DATE(2026,1,31)" });
+  });
+});
