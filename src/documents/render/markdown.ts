@@ -4,6 +4,7 @@
 import MarkdownIt, { type Token } from "markdown-it";
 import { full as emoji } from "markdown-it-emoji";
 import footnote from "markdown-it-footnote";
+import { footnoteTail } from "./footnote-tail.ts";
 import { compactTableRule } from "./gfm-table.ts";
 
 export type { Token };
@@ -39,6 +40,8 @@ function createParser(): MarkdownIt {
   // footnote_ref tokens in the text, its footnote_open … footnote_close blocks at the end.
   // (@types/markdown-it-footnote types it against markdown-it's CommonJS types; the plugin is the same function.)
   md.use(footnote as unknown as (md: MarkdownIt) => void);
+  // The plugin's footnote_tail copies the token stream once per note; ./footnote-tail.ts does not.
+  md.core.ruler.at("footnote_tail", footnoteTail);
   // GFM tables as one token with their cells' text (./gfm-table.ts). A cell needs no inline token
   // when it would parse to one text token that linkify leaves alone.
   md.block.ruler.at(
