@@ -2,8 +2,9 @@
 // only so raw HTML arrives as html_block / html_inline tokens, which the renderer interprets with
 // htmlparser2 (./html.ts, ./inline.ts); nothing ever renders markdown-it's HTML output.
 import MarkdownIt, { type Token } from "markdown-it";
-import { full as emoji } from "markdown-it-emoji";
 import footnote from "markdown-it-footnote";
+import { emailAutolinks } from "./email-autolink.ts";
+import { emojiRule } from "./emoji.ts";
 import { footnoteTail } from "./footnote-tail.ts";
 import { compactTableRule } from "./gfm-table.ts";
 
@@ -17,8 +18,10 @@ function createParser(): MarkdownIt {
   const md = new MarkdownIt("default", { html: true, linkify: true, typographer: false, breaks: false });
   // GFM's extended autolinks are http(s)://…, www.… and e-mail addresses. linkify-it's fuzzy mode
   // would also link bare domains ("README.md" is a Moldovan domain), so it is off and "www." is
-  // added back as a prefix that must be followed by a valid host and path.
-  md.linkify.set({ fuzzyLink: false, fuzzyEmail: true });
+  // added back as a prefix that must be followed by a valid host and path. Its e-mail addresses
+  // are not GFM's (it wants a known top-level domain, takes non-ASCII ones): ./email-autolink.ts
+  // finds those.
+  md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
   let wwwTail: RegExp | undefined;
   md.linkify.add("www.", {
     validate(text, pos, self) {
@@ -32,10 +35,10 @@ function createParser(): MarkdownIt {
     },
   });
   md.core.ruler.before("linkify", "join_entities", joinEntities);
+  md.core.ruler.after("linkify", "gfm_email", emailAutolinks);
   // GitHub's emoji shortcodes (:book:, :warning:) as the emoji themselves (docs/api.md): an
-  // emoji token whose content InlineBuilder writes as text. Emoticons (":-)", "<3") stay as
-  // written, as on GitHub, so the plugin's shortcuts are off.
-  md.use(emoji, { shortcuts: {} });
+  // emoji token whose content InlineBuilder writes as text (./emoji.ts).
+  md.core.ruler.after("gfm_email", "emoji", emojiRule);
   // Footnotes ([^label] and ^[inline]) as Word footnotes (docs/api.md): markdown-it-footnote's
   // footnote_ref tokens in the text, its footnote_open … footnote_close blocks at the end.
   // (@types/markdown-it-footnote types it against markdown-it's CommonJS types; the plugin is the same function.)

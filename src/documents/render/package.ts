@@ -5,6 +5,7 @@
 // with their hyperlink relationships added to document.xml.rels. Only docx's small document.xml
 // is ever one string.
 import { Document, FileChild, Packer, Paragraph, type IContext, type IPropertiesOptions, type IXmlableObject } from "docx";
+import { splitFrontMatter } from "./front-matter.ts";
 import { parseMarkdown } from "./markdown.ts";
 import { RawParagraphs, writable } from "./paragraph-xml.ts";
 import { PartContext, RawXml } from "./raw-xml.ts";
@@ -15,7 +16,7 @@ import { normalizeExtractedText, xmlSafe } from "./text.ts";
 import { zipParts, type PartContent } from "./zip.ts";
 
 export interface RenderOptions {
-  /** The document's title, written to its core properties (docProps/core.xml). */
+  /** The document's title, written to its core properties (docProps/core.xml), unless its front matter has a `title`. */
   title: string;
 }
 
@@ -133,11 +134,15 @@ export interface BuiltDocument {
 
 /** Parses and builds the document, without packing it. Exported for benches. */
 export function buildDocument(markdown: string, options: RenderOptions): BuiltDocument {
-  const { blocks, text, footnotes } = new DocumentBuilder(parseMarkdown(markdown)).build();
+  const front = splitFrontMatter(markdown);
+  const builder = new DocumentBuilder(parseMarkdown(front ? front.body : markdown));
+  if (front) builder.frontMatter(front.rows);
+  const { blocks, text, footnotes } = builder.build();
   const body = bodyElements(blocks);
+  const title = front?.title || options.title;
   return {
     text: normalizeExtractedText(text),
-    pack: () => packBody(body, { title: xmlSafe(options.title), creator: "workspace-gateway", footnotes }),
+    pack: () => packBody(body, { title: xmlSafe(title), creator: "workspace-gateway", footnotes }),
   };
 }
 
