@@ -26,9 +26,15 @@ function rightToLeft(code: number): boolean {
  * (digits, punctuation, emoji only). Most text starts with a Latin letter: answered at once.
  */
 export function textDirection(text: string): "rtl" | "ltr" | undefined {
-  const first = text.charCodeAt(0);
-  if ((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) return "ltr";
-  const match = STRONG.exec(text);
+  // ASCII first: a letter decides, spaces, digits and punctuation are passed over.
+  let i = 0;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) break;
+    if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return "ltr";
+  }
+  if (i === text.length) return undefined;
+  const match = STRONG.exec(i === 0 ? text : text.slice(i));
   if (!match) return undefined;
   return rightToLeft(match[0].codePointAt(0)!) ? "rtl" : "ltr";
 }

@@ -121,7 +121,7 @@ export class InlineBuilder {
         // The note's back-link (↩) has no place in a Word footnote.
         break;
       case "emoji":
-        // markdown-it-emoji: a GitHub shortcode (:book:) whose content is the emoji itself.
+        // A GitHub shortcode (:book:) whose content is the emoji itself (./emoji.ts).
         this.markdownText(token.content);
         break;
       case "softbreak":

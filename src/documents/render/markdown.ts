@@ -14,6 +14,9 @@ interface LinkifySelf {
   re: Record<string, unknown> & { src_auth: string; src_host_port_strict: string; src_path: string };
 }
 
+/** The schemas linkify-it knows (http:, https:, ftp:, mailto:, //) and the "www." added below. */
+const SCHEMA_HINT = /https?:|ftp:|mailto:|\/\/|www\./i;
+
 function createParser(): MarkdownIt {
   const md = new MarkdownIt("default", { html: true, linkify: true, typographer: false, breaks: false });
   // GFM's extended autolinks are http(s)://…, www.… and e-mail addresses. linkify-it's fuzzy mode
@@ -22,6 +25,13 @@ function createParser(): MarkdownIt {
   // are not GFM's (it wants a known top-level domain, takes non-ASCII ones): ./email-autolink.ts
   // finds those.
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+  // Without fuzzy links and e-mails, linkify-it only finds a link at a schema name; its tests look
+  // for one with a regex of every Unicode space and punctuation mark that may precede it, on every
+  // text token of a paragraph that has a link. A substring test says no first (most text).
+  const linkify = md.linkify;
+  const { test, pretest } = linkify;
+  linkify.test = (text) => SCHEMA_HINT.test(text) && test.call(linkify, text);
+  linkify.pretest = (text) => SCHEMA_HINT.test(text) && pretest.call(linkify, text);
   let wwwTail: RegExp | undefined;
   md.linkify.add("www.", {
     validate(text, pos, self) {
@@ -69,7 +79,8 @@ type StateCore = Parameters<MarkdownIt["core"]["process"]>[0] & { tokens: Token[
 function joinEntities(state: StateCore): void {
   for (const block of state.tokens) {
     const children = block.children;
-    if (block.type !== "inline" || !children || !children.some((t) => t.type === "text_special" && t.info === "entity")) continue;
+    if (block.type !== "inline" || !children || !block.content.includes("&")) continue;
+    if (!children.some((t) => t.type === "text_special" && t.info === "entity")) continue;
     const out: Token[] = [];
     for (const token of children) {
       const entity = token.type === "text_special" && token.info === "entity";

@@ -8,7 +8,7 @@
 // (its Numbering) and hyperlink relationships (the document's Relationships).
 import { ExternalHyperlink, type IParagraphOptions, type ParagraphChild } from "docx";
 import { RawXml, type PartContext } from "./raw-xml.ts";
-import { escapeXml, runXml } from "./runs.ts";
+import { escapeXml, isLightRun, runXml } from "./runs.ts";
 
 /** Whether the paragraph can be written as a string: every child a light run or a hyperlink of them. */
 export const writable = (options: IParagraphOptions): boolean => writableChildren(options.children ?? []);
@@ -17,8 +17,8 @@ export const writable = (options: IParagraphOptions): boolean => writableChildre
 export function writableChildren(items: readonly ParagraphChild[]): boolean {
   for (const child of items) {
     if (child instanceof ExternalHyperlink) {
-      for (const run of child.options.children) if (runXml(run) === undefined) return false;
-    } else if (runXml(child) === undefined) return false;
+      for (const run of child.options.children) if (!isLightRun(run)) return false;
+    } else if (!isLightRun(child)) return false;
   }
   return true;
 }

@@ -154,6 +154,9 @@ export function breakRun(): ParagraphChild {
   return new FastRun(null, 0) as unknown as ParagraphChild;
 }
 
+/** Whether a paragraph child is a run made by textRun or breakRun (written by runXml). */
+export const isLightRun = (child: ParagraphChild): boolean => child instanceof FastRun;
+
 /** The XML of a run made by textRun or breakRun; undefined for any other paragraph child (hyperlinks, images). */
 export function runXml(child: ParagraphChild): string | undefined {
   return child instanceof FastRun ? child.xml() : undefined;
