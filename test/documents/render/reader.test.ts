@@ -34,7 +34,7 @@ describe("the as-a-reader-sees-it fixture", async () => {
       [...row[1]!.matchAll(/<w:tc>([\s\S]*?)<\/w:tc>/g)].map((cell) => paragraphText(cell[1]!)),
     );
     expect(rows).toEqual([
-      ["title", "Diagnosing latency issues"],
+      ["linkTitle", "Diagnosing latency issues"],
       ["description", "Find where a request spends its time, from the load balancer to the database."],
       ["tags", "latency, tracing, performance"],
       ["weight", "20"],
@@ -45,8 +45,8 @@ describe("the as-a-reader-sees-it fixture", async () => {
     expect(parts.document).not.toContain("<w:pBdr>"); // no rule
   });
 
-  it("front matter's title is the document's title in its core properties", () => {
-    expect(parts.core).toContain("<dc:title>Diagnosing latency issues</dc:title>");
+  it("front matter without a title leaves the document's name as its title", () => {
+    expect(parts.core).toContain("<dc:title>the document&apos;s name</dc:title>");
   });
 
   it("a remote image is a placeholder that says it is an image, linked to its source, never fetched", () => {
@@ -94,6 +94,15 @@ describe("the as-a-reader-sees-it fixture", async () => {
     const english = parts.paragraphs.filter((p) => /^[A-Z]/.test(paragraphText(p)));
     expect(english.length).toBeGreaterThan(3);
     for (const p of english) expect(p).not.toMatch(/<w:bidi\/>|<w:rtl\/>/);
+  });
+});
+
+describe("front matter with a title", () => {
+  it("is a table, not a heading, and its title is the document's title in the core properties", async () => {
+    const parts = await render('---\ntitle: "Diagnosing latency issues"\ndescription: Where requests wait.\n---\n\nBody.\n', "name");
+    expect(parts.core).toContain("<dc:title>Diagnosing latency issues</dc:title>");
+    expect(parts.paragraphs.filter((p) => styleOf(p)?.startsWith("Heading"))).toEqual([]);
+    expect(parts.text).toBe("title\n\nDiagnosing latency issues\n\ndescription\n\nWhere requests wait.\n\nBody.");
   });
 });
 
