@@ -7,11 +7,25 @@
 // the open-tag state spans the token sequence. Comments and anything that is not a tag give no
 // text; <script>/<style> hide everything up to their end tag. No tag ever reaches the text.
 import { Parser } from "htmlparser2";
-import { ExternalHyperlink, FootnoteReferenceRun, ImageRun, type ParagraphChild } from "docx";
+import { ExternalHyperlink, ImageRun, type ParagraphChild } from "docx";
 import { isRightToLeft } from "./direction.ts";
 import { decodeDataImage, imageLabel, IMAGE_MARK } from "./images.ts";
 import { safeLink, type Token } from "./markdown.ts";
-import { BOLD, CODE, IMAGE, ITALIC, LINK, RTL, STRIKE, SUBSCRIPT, SUPERSCRIPT, UNDERLINE, breakRun, textRun } from "./runs.ts";
+import {
+  BOLD,
+  CODE,
+  IMAGE,
+  ITALIC,
+  LINK,
+  RTL,
+  STRIKE,
+  SUBSCRIPT,
+  SUPERSCRIPT,
+  UNDERLINE,
+  breakRun,
+  noteReferenceRun,
+  textRun,
+} from "./runs.ts";
 import { runText, xmlSafe } from "./text.ts";
 
 interface Format {
@@ -190,7 +204,7 @@ export class InlineBuilder {
     this.flush();
     this.lastWasBreak = false;
     this.lastWasImage = false;
-    this.target.push(new FootnoteReferenceRun(id));
+    this.target.push(noteReferenceRun(id));
   }
 
   private markdownText(content: string): void {

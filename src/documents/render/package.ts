@@ -18,7 +18,7 @@ import {
 import { RawParagraphs, writable } from "./paragraph-xml.ts";
 import { DocxNumbering, PartContext, RawXml } from "./raw-xml.ts";
 import type { Block, ParagraphProps } from "./blocks.ts";
-import type { WordFootnotes } from "./footnotes.ts";
+import { wordFootnotes, type NoteParagraphs } from "./footnotes.ts";
 import { DocumentBuilder } from "./render.ts";
 import { numbering, styles } from "./styles.ts";
 import { normalizeExtractedText, xmlSafe } from "./text.ts";
@@ -138,13 +138,14 @@ function packageTemplate(): PackageTemplate {
 }
 
 /**
- * The .docx package: from the template when the body is raw XML only and there are no footnotes,
- * else by docx. Exported for tests, which compare the two.
+ * The .docx package: from the template when the body is raw XML only and every note's paragraphs
+ * can be written as strings (no image), else by docx. Exported for tests, which compare the two.
  */
-export function packDocument(body: readonly BodyElement[], title: string, footnotes: WordFootnotes, viaDocx = false): Promise<Uint8Array> {
+export function packDocument(body: readonly BodyElement[], title: string, notes: NoteParagraphs, viaDocx = false): Promise<Uint8Array> {
   const raw = body.every((element): element is RawXml => element instanceof RawXml);
-  if (raw && !viaDocx && Object.keys(footnotes).length === 0) return packFromTemplate(packageTemplate(), body, xmlSafe(title));
-  return packBody(body, { title: xmlSafe(title), creator: CREATOR, footnotes });
+  const writableNotes = [...notes.values()].every((paragraphs) => paragraphs.every(writable));
+  if (raw && writableNotes && !viaDocx) return packFromTemplate(packageTemplate(), body, notes, xmlSafe(title));
+  return packBody(body, { title: xmlSafe(title), creator: CREATOR, footnotes: wordFootnotes(notes) });
 }
 
 /** Runs of writable paragraphs as raw elements; a paragraph with an image as docx's; tables as they are. */

@@ -69,8 +69,9 @@ function properties(options: IParagraphOptions, part: PartContext): string {
   return out ? `<w:pPr>${out}</w:pPr>` : "";
 }
 
-function paragraphXml(options: IParagraphOptions, part: PartContext): string {
-  const inner = properties(options, part) + childrenXml(options.children ?? [], part);
+/** A paragraph's XML; `lead` is a run written before its children (a footnote's own mark). */
+export function paragraphXml(options: IParagraphOptions, part: PartContext, lead = ""): string {
+  const inner = properties(options, part) + lead + childrenXml(options.children ?? [], part);
   return inner ? `<w:p>${inner}</w:p>` : "<w:p/>";
 }
 

@@ -24,7 +24,7 @@ import {
   decimalDefinition,
 } from "./styles.ts";
 import { isParagraph, type Block, type ParagraphProps } from "./blocks.ts";
-import { Footnotes, type Output, type WordFootnotes } from "./footnotes.ts";
+import { Footnotes, type NoteParagraphs, type Output } from "./footnotes.ts";
 import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type TableInput } from "./table.ts";
 import { runText } from "./text.ts";
 
@@ -76,7 +76,7 @@ export class DocumentBuilder implements BlockSink {
 
   constructor(private readonly tokens: Token[]) {}
 
-  build(): { blocks: Block[]; text: string; footnotes: WordFootnotes } {
+  build(): { blocks: Block[]; text: string; footnotes: NoteParagraphs } {
     const tokens = this.tokens;
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;

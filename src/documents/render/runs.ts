@@ -154,10 +154,35 @@ export function breakRun(): ParagraphChild {
   return new FastRun(null, 0) as unknown as ParagraphChild;
 }
 
-/** Whether a paragraph child is a run made by textRun or breakRun (written by runXml). */
-export const isLightRun = (child: ParagraphChild): boolean => child instanceof FastRun;
+/** A footnote reference (w:footnoteReference) as docx's FootnoteReferenceRun writes it. */
+class NoteRun extends BaseXmlComponent {
+  constructor(private readonly id: number) {
+    super("w:r");
+  }
 
-/** The XML of a run made by textRun or breakRun; undefined for any other paragraph child (hyperlinks, images). */
+  override prepForXml(): IXmlableObject {
+    return { "w:r": [NOTE_STYLE, { "w:footnoteReference": { _attr: { "w:id": this.id } } }] };
+  }
+
+  xml(): string {
+    return `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="${this.id}"/></w:r>`;
+  }
+}
+
+const NOTE_STYLE: IXmlableObject = { "w:rPr": [{ "w:rStyle": { _attr: { "w:val": "FootnoteReference" } } }] };
+
+/** A note's own mark at the start of its text (w:footnoteRef), as docx writes it. */
+export const NOTE_MARK_XML = '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/></w:r>';
+
+/** A reference to footnote `id` in the text. */
+export function noteReferenceRun(id: number): ParagraphChild {
+  return new NoteRun(id) as unknown as ParagraphChild;
+}
+
+/** Whether a paragraph child is a run made here (textRun, breakRun, noteReferenceRun: written by runXml). */
+export const isLightRun = (child: ParagraphChild): boolean => child instanceof FastRun || child instanceof NoteRun;
+
+/** The XML of a run made here (see isLightRun); undefined for any other paragraph child (hyperlinks, images). */
 export function runXml(child: ParagraphChild): string | undefined {
-  return child instanceof FastRun ? child.xml() : undefined;
+  return child instanceof FastRun || child instanceof NoteRun ? child.xml() : undefined;
 }

@@ -21,12 +21,16 @@ async function parts(docx: Uint8Array): Promise<[string, string][]> {
     const text = (await file.async("string")).replace(/(W3CDTF">)[^<]*/g, "$1TIME");
     out.push([file.name, text]);
   }
-  // Hyperlink relationship ids, numbered in order of first use in document.xml.
-  const rels = out.find(([name]) => name === "word/_rels/document.xml.rels");
-  const body = out.find(([name]) => name === "word/document.xml");
-  if (rels && body) {
+  // Hyperlink relationship ids, numbered in order of first use, in document.xml and footnotes.xml.
+  for (const [partName, relsName] of [
+    ["word/document.xml", "word/_rels/document.xml.rels"],
+    ["word/footnotes.xml", "word/_rels/footnotes.xml.rels"],
+  ]) {
+    const rels = out.find(([name]) => name === relsName);
+    const part = out.find(([name]) => name === partName);
+    if (!rels || !part) continue;
     const ids = new Map<string, string>();
-    body[1] = body[1].replace(/r:id="(rIdLink\d+|rId[^"]*)"/g, (all, id: string) =>
+    part[1] = part[1].replace(/r:id="([^"]+)"/g, (all, id: string) =>
       rels[1].includes(`Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"`)
         ? `r:id="${ids.get(id) ?? ids.set(id, `LINK${ids.size + 1}`).get(id)}"`
         : all,
@@ -41,8 +45,7 @@ async function parts(docx: Uint8Array): Promise<[string, string][]> {
 
 const samples: [string, string][] = [
   ...readdirSync(fixtureDir)
-    // footnotes.md is packed by docx either way, and docx gives its notes' links random ids.
-    .filter((name) => name.endsWith(".md") && name !== "footnotes.md")
+    .filter((name) => name.endsWith(".md"))
     .map((name): [string, string] => [name, readFileSync(`${fixtureDir}${name}`, "utf8")]),
   ["generated 60k", generateMarkdown(60_000, 7)],
   ["lists with many starts", Array.from({ length: 40 }, (_, i) => `${i}. a\n   1. b\n\n- c\n\n<!-- -->\n`).join("\n")],
@@ -59,11 +62,23 @@ describe("packages from the template", () => {
     expect(await parts(template)).toEqual(await parts(docx));
   });
 
-  it("a document with footnotes or an image is still packed by docx, with the same text", async () => {
-    for (const name of ["footnotes.md", "edge-cases.md"]) {
-      const markdown = readFileSync(`${fixtureDir}${name}`, "utf8");
-      const built = buildDocument(markdown, { title: name });
+  it("footnotes with formatting, links, lists and quotes, and 500 of them: the parts docx writes", async () => {
+    const notes = Array.from(
+      { length: 500 },
+      (_, i) => `[^${i}]: Note **${i}** [link](https://example.com/${i % 7}).\n\n    - a list\n\n    > a quote\n`,
+    );
+    const markdown = `${Array.from({ length: 500 }, (_, i) => `x[^${i}]`).join(" ")}\n\n${notes.join("\n")}`;
+    const template = await buildDocument(markdown, { title: "notes" }).pack();
+    const docx = await buildDocument(markdown, { title: "notes" }).packViaDocx();
+    expect(await parts(template)).toEqual(await parts(docx));
+  });
+
+  it("a document with an image is still packed by docx, with the same text", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    for (const markdown of [`![dot](data:image/png;base64,${png})`, `Text[^1].\n\n[^1]: ![dot](data:image/png;base64,${png})`]) {
+      const built = buildDocument(markdown, { title: "image" });
       const docx = await built.pack();
+      expect(Object.keys((await JSZip.loadAsync(docx)).files).some((name) => name.startsWith("word/media/"))).toBe(true);
       expect(await mammothText(docx)).toBe(built.text);
     }
   });
