@@ -9,13 +9,19 @@
 // markdown in the same run: its src/documents/render is taken from git into a temporary folder
 // that uses this checkout's node_modules (its renderer imports only docx and markdown-it), and
 // renders in-thread, alternating with ours (bench/render-compare.ts), and the wide table once.
+// Two heavy shapes are created through the gateway too, each against pandoc on the same file
+// (test/fixtures/gen-shapes.ts): an emoji cheat sheet (~100 tables of :shortcode:s and links,
+// target ≤ 0.2 × pandoc, issue 28) and 15,000 footnotes (399,289 characters; they took most of the
+// 30 s render deadline when markdown-it-footnote copied the token stream once per note).
 import { execFileSync, execSync, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
+import { gemoji } from "gemoji";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
+import { emojiCheatSheet, footnoteDocument } from "../test/fixtures/gen-shapes.ts";
 import { fmt, median, peakRssMb, quantile, root, startGatewayProcess, timed } from "./lib.ts";
 
 /** Creates before the measured ones: a worker's JIT warm-up (see below). */
@@ -121,6 +127,30 @@ try {
     pandocMs = median(times);
   }
 
+  // The heavy shapes through the gateway, each against pandoc on the same file.
+  const pandocTime = (file: string, runs: number): number | null => {
+    if (!pandocMs) return null;
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      execFileSync("pandoc", ["-f", "gfm", "-t", "docx", "-o", join(dir, "pandoc.docx"), file], { stdio: "ignore" });
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  };
+  const shapes = [];
+  for (const [name, body, runs, target] of [
+    ["emoji cheat sheet", emojiCheatSheet(gemoji), 5, 0.2],
+    ["15,000 footnotes", footnoteDocument(15_000), 3, null],
+  ] as const) {
+    const file = join(dir, "shape.md");
+    await writeFile(file, body);
+    await create(`${name} warm-up`, body);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push((await timed(() => create(`${name} ${i}`, body)))[0]);
+    shapes.push({ name, chars: body.length, runs, target, createMs: median(times), pandocMs: pandocTime(file, Math.min(runs, 3)) });
+  }
+
   // The wide table in a fresh process, so its memory is its own (peak RSS above the process's start).
   const table = JSON.parse(
     execFileSync(process.execPath, ["--import", "tsx", join(root, "bench", "render-table.ts"), "3"], { cwd: root, encoding: "utf8" })
@@ -170,6 +200,7 @@ try {
     previousRenderInThreadMs: compare?.previousMs ?? null,
     previousTableMs: previousTable?.medianMs ?? null,
     previousTablePeakMb: previousTable?.peakAboveBaselineMb ?? null,
+    shapes,
   };
   const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
   console.log(`
@@ -183,6 +214,14 @@ documents bench — ${markdown.length.toLocaleString("en")} characters of markdo
     p99 small document read meanwhile       ${fmt(results.smallReadP99MsDuringCreates)}   (${smallReadTimes.length} requests) target ≤ 50 ms
   server peak RSS (four concurrent creates) ${rss.toFixed(0)} MB   target ≤ 400 MB ${verdict(rss <= 400)}
   200 × ~1,000 table (${table.chars.toLocaleString("en")} chars), in-thread render  ${fmt(table.medianMs)}, peak +${table.peakAboveBaselineMb} MB   target ≤ 1 s ${verdict(table.medianMs <= 1000)}, ≤ 200 MB ${verdict(table.peakAboveBaselineMb <= 200)}
+${shapes
+  .map((shape) => {
+    const ratio = shape.pandocMs ? shape.createMs / shape.pandocMs : null;
+    const versus = ratio === null ? "" : `   = ${ratio.toFixed(3)} × pandoc (${fmt(shape.pandocMs!)})`;
+    const goal = ratio !== null && shape.target !== null ? `; target ≤ ${shape.target} ${verdict(ratio <= shape.target)}` : "";
+    return `  ${`${shape.name} (${shape.chars.toLocaleString("en")} chars), POST create (median of ${shape.runs})`.padEnd(70)} ${fmt(shape.createMs)}${versus}${goal}`;
+  })
+  .join("\n")}
   previous release (${PREVIOUS_RELEASE}), same markdown, in-thread render:
     400k document (median of 5, alternating)  ${compare ? `${fmt(compare.previousMs)} then, ${fmt(compare.currentMs)} now (${(compare.currentMs / compare.previousMs).toFixed(2)} ×)` : "not run"}
     200 × ~1,000 table (one render)           ${previousTable ? `${fmt(previousTable.medianMs)}, peak +${previousTable.peakAboveBaselineMb} MB then; ${fmt(table.medianMs)}, +${table.peakAboveBaselineMb} MB now` : "not run"}

@@ -1,9 +1,10 @@
 // Footnotes: markdown-it-footnote's notes as Word footnotes (docs/api.md). A note's blocks are
 // built as the body's are, into lists of the note's own; its end puts the body's lists back. A
 // note's text is not the body's: mammoth's raw text (the document's text, ./text.ts) leaves
-// footnotes out, and the stored text stays equal to it.
+// footnotes out, and the stored text stays equal to it. The notes are paragraph options, written
+// as XML with the body (./package-template.ts) or given to docx (wordFootnotes).
 import { Paragraph } from "docx";
-import { isParagraph, type Block } from "./blocks.ts";
+import { isParagraph, type Block, type ParagraphProps } from "./blocks.ts";
 
 /** Where the builder writes blocks and text: the body, or the open note. */
 export interface Output {
@@ -11,11 +12,18 @@ export interface Output {
   textParts: string[];
 }
 
-/** Word footnotes by id (markdown-it-footnote's id + 1: docx keeps 0 and -1 for its separators). */
-export type WordFootnotes = Record<string, { children: Paragraph[] }>;
+/** Each note's paragraphs by id (markdown-it-footnote's id + 1: docx keeps 0 and -1 for its separators), in order. */
+export type NoteParagraphs = Map<number, ParagraphProps[]>;
+
+/** The notes as docx's `footnotes` option. */
+export function wordFootnotes(notes: NoteParagraphs): Record<string, { children: Paragraph[] }> {
+  const out: Record<string, { children: Paragraph[] }> = {};
+  for (const [id, paragraphs] of notes) out[String(id)] = { children: paragraphs.map((options) => new Paragraph(options)) };
+  return out;
+}
 
 export class Footnotes {
-  readonly notes: WordFootnotes = {};
+  readonly notes: NoteParagraphs = new Map();
   /** The open note's id, and the body's lists while it is open. */
   private open: { id: number; body: Output } | undefined;
 
@@ -30,8 +38,8 @@ export class Footnotes {
     const open = this.open;
     if (!open) return current;
     // A footnote holds paragraphs; a table in one is left out (its cells are rare in notes).
-    const paragraphs = current.blocks.filter(isParagraph).map((options) => new Paragraph(options));
-    this.notes[String(open.id)] = { children: paragraphs.length > 0 ? paragraphs : [new Paragraph({})] };
+    const paragraphs = current.blocks.filter(isParagraph);
+    this.notes.set(open.id, paragraphs.length > 0 ? paragraphs : [{}]);
     this.open = undefined;
     return open.body;
   }

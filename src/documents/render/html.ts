@@ -18,7 +18,11 @@ export interface ParagraphKind {
   /** 1…6 for <h1>…<h6>. */
   heading?: number;
   align?: ParagraphAlign;
+  /** An HTML `dir` of rtl or ltr around the paragraph (otherwise its first strong character decides). */
+  dir?: TextDir;
 }
+
+export type TextDir = "rtl" | "ltr";
 
 export interface HtmlCell {
   inline: InlineBuilder;
@@ -72,6 +76,8 @@ interface Frame {
   opened?: boolean;
   /** inline: the builder whose formatting the tag changed. */
   target?: InlineBuilder;
+  /** The element's `dir` attribute, when rtl or ltr. */
+  dir?: TextDir;
 }
 
 interface OpenTable {
@@ -130,6 +136,11 @@ const CELL_SEPARATORS = new Set([
   "th",
 ]);
 
+function dirOf(value: string | undefined): TextDir | undefined {
+  const dir = value?.trim().toLowerCase();
+  return dir === "rtl" || dir === "ltr" ? dir : undefined;
+}
+
 function alignOf(value: string | undefined): ParagraphAlign | undefined {
   switch (value?.trim().toLowerCase()) {
     case "left":
@@ -186,6 +197,15 @@ export class HtmlBlocks {
     if (!current.inline.isEmpty()) this.sink.paragraph(current.inline, current.kind);
   }
 
+  /** The `dir` of the innermost open element that has one: markdown between HTML blocks takes it too. */
+  direction(): TextDir | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const dir = this.frames[i]!.dir;
+      if (dir) return dir;
+    }
+    return undefined;
+  }
+
   /** How many HTML elements are open (a mark for closeFrom). */
   depth(): number {
     return this.frames.length;
@@ -208,7 +228,15 @@ export class HtmlBlocks {
     this.endParagraph();
   }
 
+  /** An element's start: its frame, with its `dir` (which the paragraphs inside it take). */
   private open(name: string, attribs: Record<string, string>): void {
+    const depth = this.frames.length;
+    this.openElement(name, attribs);
+    const dir = attribs["dir"] === undefined ? undefined : dirOf(attribs["dir"]);
+    if (dir && this.frames.length > depth) this.frames[this.frames.length - 1]!.dir = dir;
+  }
+
+  private openElement(name: string, attribs: Record<string, string>): void {
     if (this.hidden > 0) {
       this.frames.push({ name, kind: "other" });
       return;
@@ -474,6 +502,7 @@ export class HtmlBlocks {
       if (frame.kind === "summary") bold = true;
       if (frame.heading !== undefined && kind.heading === undefined) kind.heading = frame.heading;
       if (frame.align !== undefined && kind.align === undefined) kind.align = frame.align;
+      if (frame.dir !== undefined && kind.dir === undefined) kind.dir = frame.dir;
     }
     const inline = new InlineBuilder(bold);
     this.current = { inline, kind };

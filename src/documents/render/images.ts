@@ -1,5 +1,31 @@
-// `data:` PNG/JPEG images: decoded and measured from their own headers, never fetched.
+// Images: `data:` PNG/JPEG decoded and measured from their own headers; any other image is never
+// fetched (no request leaves the renderer) and is shown as a placeholder that says what it is.
 import { Buffer } from "node:buffer";
+
+/** What a placeholder starts with: GitHub's :framed_picture:. */
+export const IMAGE_MARK = "\u{1F5BC}\uFE0F";
+
+/**
+ * What a placeholder says after its mark: the alt text (whitespace collapsed), else the file name
+ * of the source (`logo.svg` of `https://example.com/img/logo.svg?v=2`), else "image".
+ */
+export function imageLabel(alt: string, src: string): string {
+  const text = alt.replace(/\s+/g, " ").trim();
+  if (text) return text;
+  return fileName(src) || "image";
+}
+
+function fileName(src: string): string {
+  if (/^data:/i.test(src)) return "";
+  const path = src.replace(/[?#].*$/s, "");
+  const name = path.slice(path.lastIndexOf("/", path.length - 2) + 1).replace(/\/$/, "");
+  if (/^[a-z][a-z0-9+.-]*:$/i.test(name) || name === "") return "";
+  try {
+    return decodeURIComponent(name).replace(/\s+/g, " ").trim();
+  } catch {
+    return name;
+  }
+}
 
 export interface EmbeddedImage {
   type: "png" | "jpg";

@@ -7,10 +7,25 @@
 // the open-tag state spans the token sequence. Comments and anything that is not a tag give no
 // text; <script>/<style> hide everything up to their end tag. No tag ever reaches the text.
 import { Parser } from "htmlparser2";
-import { ExternalHyperlink, FootnoteReferenceRun, ImageRun, type ParagraphChild } from "docx";
-import { decodeDataImage } from "./images.ts";
+import { ExternalHyperlink, ImageRun, type ParagraphChild } from "docx";
+import { isRightToLeft } from "./direction.ts";
+import { decodeDataImage, imageLabel, IMAGE_MARK } from "./images.ts";
 import { safeLink, type Token } from "./markdown.ts";
-import { BOLD, CODE, ITALIC, LINK, STRIKE, SUBSCRIPT, SUPERSCRIPT, UNDERLINE, breakRun, textRun } from "./runs.ts";
+import {
+  BOLD,
+  CODE,
+  IMAGE,
+  ITALIC,
+  LINK,
+  RTL,
+  STRIKE,
+  SUBSCRIPT,
+  SUPERSCRIPT,
+  UNDERLINE,
+  breakRun,
+  noteReferenceRun,
+  textRun,
+} from "./runs.ts";
 import { runText, xmlSafe } from "./text.ts";
 
 interface Format {
@@ -56,6 +71,9 @@ export const HIDDEN_TAGS = new Set(["script", "style", "template", "title", "tex
  */
 const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
+/** Text that needs no space before it after an image's placeholder. */
+const SPACE_OR_PUNCTUATION = /^[\s\p{P}]/u;
+
 /** HTML whitespace (not U+00A0, which `&nbsp;` gives and which must stay). */
 const HTML_SPACE = /[ \t\n\r\f]+/g;
 
@@ -78,6 +96,10 @@ export class InlineBuilder {
   private trimStart = false;
   private sawHtml = false;
   private htmlTags = 0;
+  /** The text being appended is an image's placeholder. */
+  private inImage = false;
+  /** The last thing written is an image (the next one is kept apart by a space). */
+  private lastWasImage = false;
 
   constructor(private readonly forceBold = false) {}
 
@@ -113,7 +135,7 @@ export class InlineBuilder {
         // The note's back-link (↩) has no place in a Word footnote.
         break;
       case "emoji":
-        // markdown-it-emoji: a GitHub shortcode (:book:) whose content is the emoji itself.
+        // A GitHub shortcode (:book:) whose content is the emoji itself (./emoji.ts).
         this.markdownText(token.content);
         break;
       case "softbreak":
@@ -181,7 +203,8 @@ export class InlineBuilder {
     }
     this.flush();
     this.lastWasBreak = false;
-    this.target.push(new FootnoteReferenceRun(id));
+    this.lastWasImage = false;
+    this.target.push(noteReferenceRun(id));
   }
 
   private markdownText(content: string): void {
@@ -334,12 +357,18 @@ export class InlineBuilder {
     this.flush();
     this.target.push(breakRun());
     this.lastWasBreak = true;
+    this.lastWasImage = false;
   }
 
   /** Adjacent text with the same formatting goes into one run. */
   private append(raw: string): void {
     if (raw === "") return;
     this.lastWasBreak = false;
+    if (this.lastWasImage) {
+      // A placeholder is text: a word or another image right after it is kept apart by a space.
+      this.lastWasImage = false;
+      if (!SPACE_OR_PUNCTUATION.test(raw)) this.append(" ");
+    }
     const key = this.formatKey();
     if (key !== this.pendingKey) {
       this.flush();
@@ -371,7 +400,8 @@ export class InlineBuilder {
       (f.strike > 0 ? STRIKE : 0) |
       (f.code > 0 ? CODE : 0) |
       (f.underline > 0 ? UNDERLINE : 0) |
-      (f.sup > 0 ? SUPERSCRIPT : f.sub > 0 ? SUBSCRIPT : 0)
+      (f.sup > 0 ? SUPERSCRIPT : f.sub > 0 ? SUBSCRIPT : 0) |
+      (this.inImage ? IMAGE : 0)
     );
   }
 
@@ -380,12 +410,18 @@ export class InlineBuilder {
     const text = runText(this.pending);
     this.pending = "";
     this.text += text;
-    this.target.push(textRun(text, this.pendingKey | (this.linkHref !== undefined ? LINK : 0)));
+    const flags = this.pendingKey | (this.linkHref !== undefined ? LINK : 0) | (isRightToLeft(text) ? RTL : 0);
+    this.target.push(textRun(text, flags));
   }
 
   private openLink(href: string): void {
     this.flush();
     this.closeLink();
+    // A link right after an image (a row of linked avatars) starts after a space, outside it.
+    if (this.lastWasImage) {
+      this.append(" ");
+      this.flush();
+    }
     this.linkHref = href;
     this.target = [];
   }
@@ -405,13 +441,12 @@ export class InlineBuilder {
     this.trimStart = false;
     const embedded = decodeDataImage(src);
     if (!embedded) {
-      // Never fetched: the alt text stands in place of the image.
-      if (this.sawHtml) this.htmlText(alt);
-      else this.append(alt);
+      this.placeholder(alt, src);
       return;
     }
     this.flush();
     this.lastWasBreak = false;
+    this.lastWasImage = true;
     const description = xmlSafe(alt);
     this.target.push(
       new ImageRun({
@@ -422,6 +457,31 @@ export class InlineBuilder {
       }),
     );
   }
+
+  /**
+   * An image that is not embedded (never fetched) as "🖼️ alt text" in the Image Placeholder
+   * style, linked to its source when that is a web address and no link holds it already. What
+   * follows it is kept apart from it by a space (a row of avatars, of badges: see append).
+   */
+  private placeholder(alt: string, src: string): void {
+    this.settleSpace();
+    const href = this.linkHref === undefined ? imageHref(src) : undefined;
+    if (href) this.openLink(href);
+    this.inImage = true;
+    this.append(`${IMAGE_MARK} ${imageLabel(alt, src)}`);
+    this.inImage = false;
+    if (href) {
+      this.flush();
+      this.closeLink();
+    }
+    this.lastWasImage = true;
+  }
+}
+
+/** An image's source as a link target: a web address only (a relative one has nothing to resolve against). */
+function imageHref(src: string): string | undefined {
+  if (!/^https?:\/\//i.test(src)) return undefined;
+  return safeLink(src);
 }
 
 /** The plain text of inline tokens (an image's alt text): what the HTML renderer would put in alt="". */

@@ -2,8 +2,10 @@
 // only so raw HTML arrives as html_block / html_inline tokens, which the renderer interprets with
 // htmlparser2 (./html.ts, ./inline.ts); nothing ever renders markdown-it's HTML output.
 import MarkdownIt, { type Token } from "markdown-it";
-import { full as emoji } from "markdown-it-emoji";
 import footnote from "markdown-it-footnote";
+import { emailAutolinks } from "./email-autolink.ts";
+import { emojiRule } from "./emoji.ts";
+import { footnoteTail } from "./footnote-tail.ts";
 import { compactTableRule } from "./gfm-table.ts";
 
 export type { Token };
@@ -12,12 +14,24 @@ interface LinkifySelf {
   re: Record<string, unknown> & { src_auth: string; src_host_port_strict: string; src_path: string };
 }
 
+/** The schemas linkify-it knows (http:, https:, ftp:, mailto:, //) and the "www." added below. */
+const SCHEMA_HINT = /https?:|ftp:|mailto:|\/\/|www\./i;
+
 function createParser(): MarkdownIt {
   const md = new MarkdownIt("default", { html: true, linkify: true, typographer: false, breaks: false });
   // GFM's extended autolinks are http(s)://…, www.… and e-mail addresses. linkify-it's fuzzy mode
   // would also link bare domains ("README.md" is a Moldovan domain), so it is off and "www." is
-  // added back as a prefix that must be followed by a valid host and path.
-  md.linkify.set({ fuzzyLink: false, fuzzyEmail: true });
+  // added back as a prefix that must be followed by a valid host and path. Its e-mail addresses
+  // are not GFM's (it wants a known top-level domain, takes non-ASCII ones): ./email-autolink.ts
+  // finds those.
+  md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+  // Without fuzzy links and e-mails, linkify-it only finds a link at a schema name; its tests look
+  // for one with a regex of every Unicode space and punctuation mark that may precede it, on every
+  // text token of a paragraph that has a link. A substring test says no first (most text).
+  const linkify = md.linkify;
+  const { test, pretest } = linkify;
+  linkify.test = (text) => SCHEMA_HINT.test(text) && test.call(linkify, text);
+  linkify.pretest = (text) => SCHEMA_HINT.test(text) && pretest.call(linkify, text);
   let wwwTail: RegExp | undefined;
   md.linkify.add("www.", {
     validate(text, pos, self) {
@@ -31,14 +45,16 @@ function createParser(): MarkdownIt {
     },
   });
   md.core.ruler.before("linkify", "join_entities", joinEntities);
+  md.core.ruler.after("linkify", "gfm_email", emailAutolinks);
   // GitHub's emoji shortcodes (:book:, :warning:) as the emoji themselves (docs/api.md): an
-  // emoji token whose content InlineBuilder writes as text. Emoticons (":-)", "<3") stay as
-  // written, as on GitHub, so the plugin's shortcuts are off.
-  md.use(emoji, { shortcuts: {} });
+  // emoji token whose content InlineBuilder writes as text (./emoji.ts).
+  md.core.ruler.after("gfm_email", "emoji", emojiRule);
   // Footnotes ([^label] and ^[inline]) as Word footnotes (docs/api.md): markdown-it-footnote's
   // footnote_ref tokens in the text, its footnote_open … footnote_close blocks at the end.
   // (@types/markdown-it-footnote types it against markdown-it's CommonJS types; the plugin is the same function.)
   md.use(footnote as unknown as (md: MarkdownIt) => void);
+  // The plugin's footnote_tail copies the token stream once per note; ./footnote-tail.ts does not.
+  md.core.ruler.at("footnote_tail", footnoteTail);
   // GFM tables as one token with their cells' text (./gfm-table.ts). A cell needs no inline token
   // when it would parse to one text token that linkify leaves alone.
   md.block.ruler.at(
@@ -63,7 +79,8 @@ type StateCore = Parameters<MarkdownIt["core"]["process"]>[0] & { tokens: Token[
 function joinEntities(state: StateCore): void {
   for (const block of state.tokens) {
     const children = block.children;
-    if (block.type !== "inline" || !children || !children.some((t) => t.type === "text_special" && t.info === "entity")) continue;
+    if (block.type !== "inline" || !children || !block.content.includes("&")) continue;
+    if (!children.some((t) => t.type === "text_special" && t.info === "entity")) continue;
     const out: Token[] = [];
     for (const token of children) {
       const entity = token.type === "text_special" && token.info === "entity";

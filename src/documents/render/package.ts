@@ -5,17 +5,27 @@
 // with their hyperlink relationships added to document.xml.rels. Only docx's small document.xml
 // is ever one string.
 import { Document, FileChild, Packer, Paragraph, type IContext, type IPropertiesOptions, type IXmlableObject } from "docx";
+import { splitFrontMatter } from "./front-matter.ts";
 import { parseMarkdown } from "./markdown.ts";
+import {
+  DOCUMENT_PART,
+  RELATIONSHIPS_PART,
+  TITLE_MARKER,
+  packFromTemplate,
+  templateFrom,
+  type PackageTemplate,
+} from "./package-template.ts";
 import { RawParagraphs, writable } from "./paragraph-xml.ts";
-import { PartContext, RawXml } from "./raw-xml.ts";
+import { DocxNumbering, PartContext, RawXml } from "./raw-xml.ts";
 import type { Block, ParagraphProps } from "./blocks.ts";
+import { wordFootnotes, type NoteParagraphs } from "./footnotes.ts";
 import { DocumentBuilder } from "./render.ts";
 import { numbering, styles } from "./styles.ts";
 import { normalizeExtractedText, xmlSafe } from "./text.ts";
 import { zipParts, type PartContent } from "../../ooxml/zip-write.ts";
 
 export interface RenderOptions {
-  /** The document's title, written to its core properties (docProps/core.xml). */
+  /** The document's title, written to its core properties (docProps/core.xml), unless its front matter has a `title`. */
   title: string;
 }
 
@@ -26,8 +36,7 @@ export interface RenderResult {
   text: string;
 }
 
-const DOCUMENT_PART = "word/document.xml";
-const RELATIONSHIPS_PART = "word/_rels/document.xml.rels";
+const CREATOR = "workspace-gateway";
 /** Where a raw element stands in docx's document.xml. No text can produce it: docx escapes `<` in text. */
 const MARKER = "<wg:raw/>";
 
@@ -49,7 +58,7 @@ class Slot extends FileChild {
   }
 
   override prepForXml(context: IContext): IXmlableObject {
-    this.parts.context ??= new PartContext(context.file);
+    this.parts.context ??= new PartContext(new DocxNumbering(context.file));
     this.xml = this.element.chunks(this.parts.context);
     // The sole child of an element with no name: docx's writer prints its content and no tag. It
     // writes a non-object child through String() and escapes only strings, so a function whose
@@ -101,6 +110,44 @@ export async function packBody(
   return zipParts(files);
 }
 
+/** An element that writes nothing: the body of the template. */
+class Nothing extends RawXml {
+  override chunks(): readonly string[] {
+    return [];
+  }
+}
+
+let template: PackageTemplate | undefined;
+
+/** The package template (./package-template.ts), compiled by docx on first use. */
+function packageTemplate(): PackageTemplate {
+  if (!template) {
+    const parts = new Parts();
+    const slot = new Slot(new Nothing(), parts);
+    const document = new Document({
+      title: TITLE_MARKER,
+      creator: CREATOR,
+      footnotes: {},
+      styles,
+      numbering,
+      sections: [{ children: [slot] }],
+    });
+    template = templateFrom(compile(document), MARKER, numbering.config);
+  }
+  return template;
+}
+
+/**
+ * The .docx package: from the template when the body is raw XML only and every note's paragraphs
+ * can be written as strings (no image), else by docx. Exported for tests, which compare the two.
+ */
+export function packDocument(body: readonly BodyElement[], title: string, notes: NoteParagraphs, viaDocx = false): Promise<Uint8Array> {
+  const raw = body.every((element): element is RawXml => element instanceof RawXml);
+  const writableNotes = [...notes.values()].every((paragraphs) => paragraphs.every(writable));
+  if (raw && writableNotes && !viaDocx) return packFromTemplate(packageTemplate(), body, notes, xmlSafe(title));
+  return packBody(body, { title: xmlSafe(title), creator: CREATOR, footnotes: wordFootnotes(notes) });
+}
+
 /** Runs of writable paragraphs as raw elements; a paragraph with an image as docx's; tables as they are. */
 function bodyElements(blocks: readonly Block[]): BodyElement[] {
   const out: BodyElement[] = [];
@@ -129,15 +176,22 @@ export interface BuiltDocument {
   text: string;
   /** The .docx package; call once. */
   pack(): Promise<Uint8Array>;
+  /** The same package written by docx alone, never from the template (tests compare the two); call once, instead of pack. */
+  packViaDocx(): Promise<Uint8Array>;
 }
 
 /** Parses and builds the document, without packing it. Exported for benches. */
 export function buildDocument(markdown: string, options: RenderOptions): BuiltDocument {
-  const { blocks, text, footnotes } = new DocumentBuilder(parseMarkdown(markdown)).build();
+  const front = splitFrontMatter(markdown);
+  const builder = new DocumentBuilder(parseMarkdown(front ? front.body : markdown));
+  if (front) builder.frontMatter(front.rows);
+  const { blocks, text, footnotes } = builder.build();
   const body = bodyElements(blocks);
+  const title = front?.title || options.title;
   return {
     text: normalizeExtractedText(text),
-    pack: () => packBody(body, { title: xmlSafe(options.title), creator: "workspace-gateway", footnotes }),
+    pack: () => packDocument(body, title, footnotes),
+    packViaDocx: () => packDocument(body, title, footnotes, true),
   };
 }
 

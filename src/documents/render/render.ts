@@ -12,9 +12,19 @@ import { listNumber, markTask, type ItemFrame, type ListFrame } from "./lists.ts
 import type { GfmTable } from "./gfm-table.ts";
 import { type Token } from "./markdown.ts";
 import { BOLD, CODE, textRun } from "./runs.ts";
-import { BULLET_REFERENCE, CODE_STYLE, HANGING, INDENT_STEP, MAX_WORD_LEVEL, QUOTE_STYLE, decimalDefinition } from "./styles.ts";
+import { textDirection } from "./direction.ts";
+import {
+  BULLET_REFERENCE,
+  CODE_STYLE,
+  HANGING,
+  INDENT_STEP,
+  MAX_WORD_LEVEL,
+  PARAGRAPH_AFTER,
+  QUOTE_STYLE,
+  decimalDefinition,
+} from "./styles.ts";
 import { isParagraph, type Block, type ParagraphProps } from "./blocks.ts";
-import { Footnotes, type Output, type WordFootnotes } from "./footnotes.ts";
+import { Footnotes, type NoteParagraphs, type Output } from "./footnotes.ts";
 import { MAX_TABLE_COLUMNS, foldColumns, plainTable, rawTable, type CellAlignment, type TableInput } from "./table.ts";
 import { runText } from "./text.ts";
 
@@ -66,7 +76,7 @@ export class DocumentBuilder implements BlockSink {
 
   constructor(private readonly tokens: Token[]) {}
 
-  build(): { blocks: Block[]; text: string; footnotes: WordFootnotes } {
+  build(): { blocks: Block[]; text: string; footnotes: NoteParagraphs } {
     const tokens = this.tokens;
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
@@ -213,7 +223,12 @@ export class DocumentBuilder implements BlockSink {
     this.textParts.push(text, "\n\n");
   }
 
-  /** A paragraph of the current container; a heading and an alignment when `kind` says so. */
+  /**
+   * A paragraph of the current container; a heading and an alignment when `kind` says so. Its
+   * direction is the `dir` of the HTML element around it when one has it (`<div dir="rtl">` …
+   * markdown … `</div>`), else its first strong character's (GitHub's `dir="auto"`):
+   * right-to-left is a w:bidi paragraph.
+   */
   paragraph(inline: InlineBuilder, kind: ParagraphKind): void {
     const props = this.props();
     if (kind.heading !== undefined) {
@@ -221,8 +236,22 @@ export class DocumentBuilder implements BlockSink {
       this.ownStyle(props);
       delete props.style;
     }
+    if ((kind.dir ?? this.html?.direction() ?? textDirection(inline.text)) === "rtl") props.bidirectional = true;
     if (kind.align) props.alignment = PARAGRAPH_ALIGNMENTS[kind.align];
     this.written(inline, props);
+  }
+
+  /** YAML front matter (./front-matter.ts): a two-column table, keys in bold, before the body. */
+  frontMatter(rows: readonly (readonly [string, string])[]): void {
+    this.emitTable(
+      rows.map(([key, value]) => ({
+        header: false,
+        cells: [
+          { inline: textCell(key, true), align: undefined },
+          { inline: textCell(value, false), align: undefined },
+        ],
+      })),
+    );
   }
 
   private written(inline: InlineBuilder, props: ParagraphProps): void {
@@ -265,15 +294,20 @@ export class DocumentBuilder implements BlockSink {
     if (props.style === QUOTE_STYLE && props.indent === undefined) props.indent = { left: this.containerIndent() };
   }
 
-  /** Code blocks: one shaded monospace paragraph per line, every space kept. */
+  /**
+   * Code blocks: one shaded monospace paragraph per line, every space kept; the last line has a
+   * paragraph's space after it, as GitHub's stylesheet gives a code block (its style has none).
+   */
   code(content: string): void {
     const lines = splitLines(content);
     if (lines.length === 0) lines.push("");
-    for (const raw of lines) {
+    for (let i = 0; i < lines.length; i++) {
+      const raw = lines[i]!;
       const props = this.props();
       // The Source Code style carries the font, the shading and the tight spacing.
       this.ownStyle(props);
       props.style = CODE_STYLE;
+      if (i === lines.length - 1) props.spacing = { after: PARAGRAPH_AFTER };
       const inline = new InlineBuilder();
       const text = runText(raw);
       if (text) inline.children.push(textRun(text, CODE));
@@ -356,7 +390,8 @@ export class DocumentBuilder implements BlockSink {
         cells: foldColumns(
           row.cells.map((cell) => {
             this.textParts.push(cell.inline.text, "\n\n");
-            return { children: cell.inline.children, alignment: cell.align };
+            const bidi = textDirection(cell.inline.text) === "rtl";
+            return { children: cell.inline.children, alignment: cell.align, ...(bidi ? { bidi } : {}) };
           }),
         ),
       })),

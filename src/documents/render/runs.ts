@@ -7,7 +7,7 @@
 // gives the element) that holds the finished w:r element, with run properties shared between runs
 // of the same formatting. docx still writes it out, inside its own paragraphs and hyperlinks.
 import { BaseXmlComponent, type IXmlableObject, type ParagraphChild } from "docx";
-import { CODE_CHAR_STYLE, HYPERLINK_COLOR, MONOSPACE_FONT } from "./styles.ts";
+import { CODE_CHAR_STYLE, HYPERLINK_COLOR, IMAGE_STYLE, MONOSPACE_FONT } from "./styles.ts";
 
 export const BOLD = 1;
 export const ITALIC = 2;
@@ -18,7 +18,11 @@ export const LINK = 16;
 export const UNDERLINE = 32;
 export const SUBSCRIPT = 64;
 export const SUPERSCRIPT = 128;
-const FLAG_MASK = 255;
+/** A remote image's placeholder (./images.ts): the Image Placeholder character style. */
+export const IMAGE = 256;
+/** Right-to-left text (Arabic, Hebrew: ./direction.ts), as Word marks it: w:rtl. */
+export const RTL = 512;
+const FLAG_MASK = 1023;
 const FLAG_COMBINATIONS = FLAG_MASK + 1;
 
 class FastRun extends BaseXmlComponent {
@@ -67,16 +71,19 @@ const EMPTY = {} as const;
 const TAB = { "w:tab": EMPTY } as const;
 
 /**
- * A run has one character style. Inline code's (Verbatim Char) is what readers recognise as code
- * (pandoc reads it back as Code), so it wins over Hyperlink; a code link keeps the link's look
- * as direct colour and underline.
+ * A run has one character style. An image placeholder's wins (it is what the run is); inline
+ * code's (Verbatim Char) is what readers recognise as code (pandoc reads it back as Code), so it
+ * wins over Hyperlink; a code link keeps the link's look as direct colour and underline, an
+ * image link the link's colour.
  */
 function runStyle(flags: number): string | undefined {
+  if (flags & IMAGE) return IMAGE_STYLE;
   if (flags & CODE) return CODE_CHAR_STYLE;
   return flags & LINK ? "Hyperlink" : undefined;
 }
 
-const codeLink = (flags: number): boolean => (flags & (CODE | LINK)) === (CODE | LINK);
+const codeLink = (flags: number): boolean => (flags & (IMAGE | CODE | LINK)) === (CODE | LINK);
+const linkColor = (flags: number): boolean => codeLink(flags) || (flags & (IMAGE | LINK)) === (IMAGE | LINK);
 
 /** w:rPr for each combination of formatting flags, children in CT_RPr schema order. */
 const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_COMBINATIONS }, (_, flags) => {
@@ -91,10 +98,11 @@ const runProperties: (IXmlableObject | undefined)[] = Array.from({ length: FLAG_
   if (flags & BOLD) children.push({ "w:b": EMPTY }, { "w:bCs": EMPTY });
   if (flags & ITALIC) children.push({ "w:i": EMPTY }, { "w:iCs": EMPTY });
   if (flags & STRIKE) children.push({ "w:strike": EMPTY });
-  if (codeLink(flags)) children.push({ "w:color": { _attr: { "w:val": HYPERLINK_COLOR } } });
+  if (linkColor(flags)) children.push({ "w:color": { _attr: { "w:val": HYPERLINK_COLOR } } });
   if (flags & UNDERLINE || codeLink(flags)) children.push({ "w:u": { _attr: { "w:val": "single" } } });
   if (flags & (SUBSCRIPT | SUPERSCRIPT))
     children.push({ "w:vertAlign": { _attr: { "w:val": flags & SUPERSCRIPT ? "superscript" : "subscript" } } });
+  if (flags & RTL) children.push({ "w:rtl": EMPTY });
   return children.length > 0 ? { "w:rPr": children } : undefined;
 });
 
@@ -108,9 +116,10 @@ const runPropertiesXml: string[] = Array.from({ length: FLAG_COMBINATIONS }, (_,
   if (flags & BOLD) out += "<w:b/><w:bCs/>";
   if (flags & ITALIC) out += "<w:i/><w:iCs/>";
   if (flags & STRIKE) out += "<w:strike/>";
-  if (codeLink(flags)) out += `<w:color w:val="${HYPERLINK_COLOR}"/>`;
+  if (linkColor(flags)) out += `<w:color w:val="${HYPERLINK_COLOR}"/>`;
   if (flags & UNDERLINE || codeLink(flags)) out += '<w:u w:val="single"/>';
   if (flags & (SUBSCRIPT | SUPERSCRIPT)) out += `<w:vertAlign w:val="${flags & SUPERSCRIPT ? "superscript" : "subscript"}"/>`;
+  if (flags & RTL) out += "<w:rtl/>";
   return out ? `<w:rPr>${out}</w:rPr>` : "";
 });
 
@@ -145,7 +154,35 @@ export function breakRun(): ParagraphChild {
   return new FastRun(null, 0) as unknown as ParagraphChild;
 }
 
-/** The XML of a run made by textRun or breakRun; undefined for any other paragraph child (hyperlinks, images). */
+/** A footnote reference (w:footnoteReference) as docx's FootnoteReferenceRun writes it. */
+class NoteRun extends BaseXmlComponent {
+  constructor(private readonly id: number) {
+    super("w:r");
+  }
+
+  override prepForXml(): IXmlableObject {
+    return { "w:r": [NOTE_STYLE, { "w:footnoteReference": { _attr: { "w:id": this.id } } }] };
+  }
+
+  xml(): string {
+    return `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="${this.id}"/></w:r>`;
+  }
+}
+
+const NOTE_STYLE: IXmlableObject = { "w:rPr": [{ "w:rStyle": { _attr: { "w:val": "FootnoteReference" } } }] };
+
+/** A note's own mark at the start of its text (w:footnoteRef), as docx writes it. */
+export const NOTE_MARK_XML = '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/></w:r>';
+
+/** A reference to footnote `id` in the text. */
+export function noteReferenceRun(id: number): ParagraphChild {
+  return new NoteRun(id) as unknown as ParagraphChild;
+}
+
+/** Whether a paragraph child is a run made here (textRun, breakRun, noteReferenceRun: written by runXml). */
+export const isLightRun = (child: ParagraphChild): boolean => child instanceof FastRun || child instanceof NoteRun;
+
+/** The XML of a run made here (see isLightRun); undefined for any other paragraph child (hyperlinks, images). */
 export function runXml(child: ParagraphChild): string | undefined {
-  return child instanceof FastRun ? child.xml() : undefined;
+  return child instanceof FastRun || child instanceof NoteRun ? child.xml() : undefined;
 }

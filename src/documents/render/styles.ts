@@ -17,6 +17,10 @@ export const CODE_STYLE = "SourceCode";
 export const CODE_CHAR_STYLE = "VerbatimChar";
 /** Word's Hyperlink colour, for code links (whose character style is Verbatim Char, not Hyperlink). */
 export const HYPERLINK_COLOR = "0563C1";
+/** A remote image's placeholder (never fetched): small grey text in a thin frame. */
+export const IMAGE_STYLE = "ImagePlaceholder";
+/** Space after a paragraph (6 pt), and after a code block's last line, which its style keeps tight. */
+export const PARAGRAPH_AFTER = 120;
 
 /** Twips per list level / blockquote level. */
 export const INDENT_STEP = 720;
@@ -76,7 +80,7 @@ const heading = (size: number, outlineLevel: number) => ({
 
 export const styles: IStylesOptions = {
   default: {
-    document: { run: { font: "Calibri", size: 22 }, paragraph: { spacing: { after: 120 } } },
+    document: { run: { font: "Calibri", size: 22 }, paragraph: { spacing: { after: PARAGRAPH_AFTER } } },
     heading1: heading(36, 0),
     heading2: heading(30, 1),
     heading3: heading(26, 2),
@@ -114,6 +118,12 @@ export const styles: IStylesOptions = {
       // whose parent is missing (it then reads the runs as plain text, not Code).
       quickFormat: true,
       run: { font: MONOSPACE_FONT, size: 20 },
+    },
+    {
+      id: IMAGE_STYLE,
+      name: "Image Placeholder",
+      quickFormat: true,
+      run: { color: "595959", size: 18, border: { style: "single", size: 4, color: "A6A6A6", space: 1 } },
     },
   ],
 };

@@ -4,18 +4,23 @@
 // paragraph properties, …), turns every one into an xml object, then into a tree of resolved
 // elements, then into strings. A 200 × 1,000 table is 200,000 cells: that graph took ~20 s of
 // CPU and over 1 GB, mostly in the garbage collector (docs/rendering-limits.md). A table whose
-// cells hold only text runs (./runs.ts) is written here straight to the XML docx would write for
-// it, byte for byte (test/documents/render/table.test.ts compares the two); a table with a
-// hyperlink or an image in a cell still goes through docx, which owns their relationships.
+// cells hold only text runs (./runs.ts) and hyperlinks of them is written here straight to the
+// XML docx would write for it, byte for byte (test/documents/render/table.test.ts compares the
+// two), its links registered as the body's paragraphs register theirs; a table with an image in a
+// cell still goes through docx, which owns media.
 import type { ParagraphChild } from "docx";
-import { RawXml } from "./raw-xml.ts";
-import { BOLD, TEXT_RUN_CLOSE_XML, escapeXml, runXml, textRunOpenXml, textRunXml } from "./runs.ts";
+import { isRightToLeft } from "./direction.ts";
+import { childrenXml, writableChildren } from "./paragraph-xml.ts";
+import { RawXml, type PartContext } from "./raw-xml.ts";
+import { BOLD, RTL, TEXT_RUN_CLOSE_XML, escapeXml, textRunOpenXml, textRunXml } from "./runs.ts";
 
 export type CellAlignment = "left" | "center" | "right" | undefined;
 
 export interface TableCellInput {
   children: readonly ParagraphChild[];
   alignment: CellAlignment;
+  /** A right-to-left paragraph (w:bidi): its first strong character is Arabic, Hebrew, …. */
+  bidi?: boolean;
   /** Further paragraphs of the same cell: the cells of a table too wide for Word, folded (foldColumns). */
   more?: readonly TableCellInput[];
 }
@@ -67,10 +72,16 @@ function tableStart(columnWidth: number, columns: number, indent: number): strin
   ];
 }
 
-const paragraphProperties = (alignment: CellAlignment) => (alignment ? `<w:pPr><w:jc w:val="${alignment}"/></w:pPr>` : "");
+/** A right-to-left paragraph's jc reads left and right the other way round (docx swaps them, as here). */
+const SWAPPED = { left: "right", right: "left", center: "center" } as const;
 
-const cellParagraph = (alignment: CellAlignment, runs: string) => {
-  const properties = paragraphProperties(alignment);
+const paragraphProperties = (alignment: CellAlignment, bidi = false) => {
+  const jc = alignment ? `<w:jc w:val="${bidi ? SWAPPED[alignment] : alignment}"/>` : "";
+  return bidi ? `<w:pPr><w:bidi/>${jc}</w:pPr>` : jc ? `<w:pPr>${jc}</w:pPr>` : "";
+};
+
+const cellParagraph = (alignment: CellAlignment, runs: string, bidi = false) => {
+  const properties = paragraphProperties(alignment, bidi);
   return properties || runs ? `<w:p>${properties}${runs}</w:p>` : "<w:p/>";
 };
 
@@ -102,10 +113,12 @@ export function plainTable(table: PlainTableInput): RawXml {
   ).fill("");
   let n = 0;
   parts[n++] = tableStart(columnWidth, columns, indent).join("");
-  // A text paragraph's markup before its text, by run flags (body 0, header BOLD) and alignment.
-  const opens: Partial<Record<string, string>>[] = [{}, {}];
+  // A text paragraph's markup before its text, by run flags (body 0 or header BOLD, each maybe
+  // RTL, which also makes the paragraph w:bidi) and alignment.
+  const opens: Partial<Record<string, string>>[] = [{}, {}, {}, {}];
   const paragraphOpen = (alignment: CellAlignment, flags: number) =>
-    (opens[flags === 0 ? 0 : 1]![alignment ?? ""] ??= `<w:p>${paragraphProperties(alignment)}${textRunOpenXml(flags)}`);
+    (opens[(flags & BOLD ? 1 : 0) + (flags & RTL ? 2 : 0)]![alignment ?? ""] ??=
+      `<w:p>${paragraphProperties(alignment, (flags & RTL) !== 0)}${textRunOpenXml(flags)}`);
   const textClose = `${TEXT_RUN_CLOSE_XML}</w:p>`;
   table.rows.forEach((cells, r) => {
     if (cells.length === 0) return;
@@ -116,12 +129,13 @@ export function plainTable(table: PlainTableInput): RawXml {
       if (j < MAX_TABLE_COLUMNS) parts[n++] = cellOpen;
       const text = cells[j]!;
       const alignment = table.aligns[j];
+      const cellFlags = text && isRightToLeft(text) ? flags | RTL : flags;
       if (text && !text.includes("\t")) {
-        parts[n++] = paragraphOpen(alignment, flags);
+        parts[n++] = paragraphOpen(alignment, cellFlags);
         parts[n++] = escapeXml(text);
         parts[n++] = textClose;
       } else {
-        parts[n++] = cellParagraph(alignment, text ? textRunXml(text, flags) : "");
+        parts[n++] = cellParagraph(alignment, text ? textRunXml(text, cellFlags) : "", cellFlags !== flags);
       }
       if (j < MAX_TABLE_COLUMNS - 1 || j === cells.length - 1) parts[n++] = "</w:tc>";
     }
@@ -131,29 +145,38 @@ export function plainTable(table: PlainTableInput): RawXml {
   return new RawTable(parts);
 }
 
-/** The table as one component, or undefined when a cell holds something other than text runs. */
-export function rawTable(table: TableInput): RawXml | undefined {
-  const { columnWidth, columns, indent } = table;
-  const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
-  const parts = tableStart(columnWidth, columns, indent);
-  for (const row of table.rows) {
-    if (row.cells.length === 0) continue;
-    parts.push(row.header ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
-    for (const cell of row.cells) {
-      parts.push(cellOpen);
-      for (const paragraph of [cell, ...(cell.more ?? [])]) {
-        let runs = "";
-        for (const child of paragraph.children) {
-          const xml = runXml(child);
-          if (xml === undefined) return undefined;
-          runs += xml;
-        }
-        parts.push(cellParagraph(paragraph.alignment, runs));
-      }
-      parts.push("</w:tc>");
-    }
-    parts.push("</w:tr>");
+/** A table of runs and hyperlinks, written when the document is (its links are registered then). */
+class RunTable extends RawXml {
+  constructor(private readonly table: TableInput) {
+    super();
   }
-  parts.push("</w:tbl>");
-  return new RawTable(parts);
+
+  override chunks(part: PartContext): readonly string[] {
+    const { columnWidth, columns, indent } = this.table;
+    const cellOpen = `<w:tc><w:tcPr><w:tcW w:type="dxa" w:w="${columnWidth}"/></w:tcPr>`;
+    const parts = tableStart(columnWidth, columns, indent);
+    for (const row of this.table.rows) {
+      if (row.cells.length === 0) continue;
+      parts.push(row.header ? "<w:tr><w:trPr><w:tblHeader/></w:trPr>" : "<w:tr>");
+      for (const cell of row.cells) {
+        parts.push(cellOpen);
+        for (const paragraph of [cell, ...(cell.more ?? [])])
+          parts.push(cellParagraph(paragraph.alignment, childrenXml(paragraph.children, part), paragraph.bidi));
+        parts.push("</w:tc>");
+      }
+      parts.push("</w:tr>");
+    }
+    parts.push("</w:tbl>");
+    return parts;
+  }
+}
+
+/** The table as one component, or undefined when a cell holds something other than text runs and hyperlinks of them. */
+export function rawTable(table: TableInput): RawXml | undefined {
+  for (const row of table.rows)
+    for (const cell of row.cells) {
+      if (!writableChildren(cell.children)) return undefined;
+      for (const more of cell.more ?? []) if (!writableChildren(more.children)) return undefined;
+    }
+  return new RunTable(table);
 }

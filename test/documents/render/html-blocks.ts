@@ -144,7 +144,10 @@ export function htmlBlocks(html: string): Block[] {
         } else if (name === "a") {
           formats.push(attribs["href"] !== undefined ? `a<${attribs["href"]}>` : "");
         } else if (name === "img") {
-          text(attribs["alt"] ?? "");
+          // The renderer shows an image it does not embed as a placeholder (docs/api.md): its
+          // mark, then the alt text or, without one, the source's file name.
+          const alt = (attribs["alt"] ?? "").trim();
+          text(`\u{1F5BC}\uFE0F ${alt || (attribs["src"] ?? "").split(/[?#]/)[0]!.split("/").pop() || "image"}`);
         } else if (name === "br") {
           text(" ");
         }

@@ -8,6 +8,9 @@ import { formatOf, mammothText, numberingOf, paragraph, paragraphText, render, s
 
 const fixture = fileURLToPath(new URL("../../fixtures/markdown/raw-html.md", import.meta.url));
 
+/** What an image's placeholder starts with (GitHub's :framed_picture:). */
+const IMG = "\u{1F5BC}\uFE0F";
+
 /** Text that looks like an HTML tag, a comment or a declaration. */
 const TAG = /<\/?[a-z][^>]*>|<!--|<!\[|<\?/i;
 
@@ -31,8 +34,12 @@ describe("the raw-html fixture as Word structure", async () => {
     for (const p of parts.paragraphs) expect(paragraphText(p)).not.toMatch(TAG);
   });
 
-  it("<p align=center><img alt></p> is the alt text, centred; <h1 align=center> a centred Heading1", () => {
-    expect(paragraph(parts, "Zod logo")).toContain('<w:jc w:val="center"/>');
+  it("<p align=center><img alt></p> is the image's placeholder, centred; <h1 align=center> a centred Heading1", () => {
+    const logo = paragraph(parts, `${IMG} Zod logo`);
+    expect(logo).toContain('<w:jc w:val="center"/>');
+    // The placeholder is in its style and links to the image, which is never fetched.
+    expect(logo).toContain('<w:rStyle w:val="ImagePlaceholder"/>');
+    expect(linkTargets(parts, logo)).toEqual(["https://example.com/logo.svg"]);
     const zod = paragraph(parts, "Zod");
     expect(styleOf(zod)).toBe("Heading1");
     expect(zod).toContain('<w:jc w:val="center"/>');
@@ -72,10 +79,10 @@ describe("the raw-html fixture as Word structure", async () => {
     expect(paragraph(parts, "An unknown tag keeps its text")).toBeTruthy();
   });
 
-  it("<a href><img alt></a> sponsor links stay links, with the alt text as their text", () => {
-    const sponsors = paragraph(parts, "Sponsors: Sponsor One Sponsor Two");
+  it("<a href><img alt></a> sponsor links stay links, with the image's placeholder as their text", () => {
+    const sponsors = paragraph(parts, `Sponsors: ${IMG} Sponsor One ${IMG} Sponsor Two`);
     expect(linkTargets(parts, sponsors)).toEqual(["https://sponsor.example.com/one", "https://sponsor.example.com/two"]);
-    expect(linkTargets(parts, paragraph(parts, "Backer Logo"))).toEqual(["https://backer.example.com"]);
+    expect(linkTargets(parts, paragraph(parts, `${IMG} Backer Logo`))).toEqual(["https://backer.example.com"]);
     // A javascript: href is not a link, as with markdown links.
     expect(paragraph(parts, "an unsafe link stays text")).not.toContain("<w:hyperlink");
     expect(parts.rels).not.toContain("javascript:");
@@ -134,7 +141,7 @@ describe("raw HTML beyond the fixture", () => {
     ["a <ul> left open inside a markdown item closes with it", "- outer\n\n  <ul><li>inner\n\n- second", ["outer", "inner", "second"]],
     ["a stray end tag", "</div>\n\ntext </b> more", ["text more"]],
     ["a nested HTML table is flattened into its cell", "<table><tr><td>a<table><tr><td>b</td></tr></table>c</td></tr></table>", ["a b c"]],
-    ["an img without alt gives nothing", '<p><img src="x.png"></p>\n\nafter', ["after"]],
+    ["an img without alt shows its file name", '<p><img src="x.png"></p>\n\nafter', [`${IMG} x.png`, "after"]],
     ["CDATA and processing instructions give nothing", "a <![CDATA[x]]> b <?php echo 1; ?> c", ["a b c"]],
   ] as const)("%s", async (_name, markdown, paragraphs) => {
     const parts = await render(markdown);

@@ -7,7 +7,7 @@ import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { packBody, type BodyElement } from "../../../src/documents/render/package.ts";
 import { RawParagraphs, writable } from "../../../src/documents/render/paragraph-xml.ts";
-import { BOLD, CODE, LINK, breakRun, textRun } from "../../../src/documents/render/runs.ts";
+import { BOLD, CODE, IMAGE, LINK, RTL, breakRun, textRun } from "../../../src/documents/render/runs.ts";
 import { BULLET_REFERENCE, CODE_STYLE, QUOTE_STYLE, decimalDefinition } from "../../../src/documents/render/styles.ts";
 
 const cases: IParagraphOptions[] = [
@@ -25,11 +25,26 @@ const cases: IParagraphOptions[] = [
   { style: QUOTE_STYLE, numbering: { reference: decimalDefinition(3), instance: 4, level: 0 }, children: [textRun("again", 0)] },
   { border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: "auto", space: 1 } } },
   { alignment: AlignmentType.CENTER, children: [textRun("centred", 0)] },
+  { bidirectional: true, alignment: AlignmentType.LEFT, children: [textRun("\u0633\u0644\u0627\u0645", RTL)] },
+  {
+    bidirectional: true,
+    alignment: AlignmentType.RIGHT,
+    indent: { left: 720 },
+    children: [textRun("\u05e9\u05dc\u05d5\u05dd", RTL | BOLD)],
+  },
+  {
+    bidirectional: true,
+    numbering: { reference: BULLET_REFERENCE, instance: 0, level: 0 },
+    children: [textRun("\u0645\u0648\u0631\u062f", RTL)],
+  },
+  { style: CODE_STYLE, spacing: { after: 120 }, indent: { left: 720 }, children: [textRun("last line", CODE)] },
   {
     children: [
       textRun("see ", 0),
       new ExternalHyperlink({ link: "https://example.com/a?b=1&c=2#part", children: [textRun("the docs", LINK)] }),
       new ExternalHyperlink({ link: "mailto:a@example.com", children: [textRun("mail", LINK | CODE)] }),
+      textRun("\u{1F5BC}\uFE0F a placeholder", IMAGE),
+      new ExternalHyperlink({ link: "https://example.com/logo.svg", children: [textRun("\u{1F5BC}\uFE0F linked", IMAGE | LINK)] }),
     ],
   },
 ];

@@ -167,7 +167,7 @@ describe("kitchen-sink fixture as Word structure", async () => {
     const html = paragraph(parts, "inline html keeps its text, never a tag");
     expect(html).not.toContain("&lt;");
     expect(html).toMatch(/<w:b\/><w:bCs\/><\/w:rPr><w:t xml:space="preserve">tag<\/w:t>/);
-    expect(paragraph(parts, "Seating chart")).not.toContain("<w:drawing");
+    expect(paragraph(parts, "\u{1F5BC}\uFE0F Seating chart")).not.toContain("<w:drawing");
     expect(Object.keys(parts.zip.files).some((name) => name.startsWith("word/media/"))).toBe(false);
   });
 
@@ -228,9 +228,10 @@ describe("constructs beyond the fixtures", () => {
     expect(parts.text).toBe(await mammothText(parts.docx));
   });
 
-  it("an unreadable data: image falls back to its alt text", async () => {
+  it("an unreadable data: image falls back to its placeholder, not linked", async () => {
     const parts = await render("![broken](data:image/png;base64,AAAA)\n");
-    expect(paragraphText(parts.paragraphs[0]!)).toBe("broken");
+    expect(paragraphText(parts.paragraphs[0]!)).toBe("\u{1F5BC}\uFE0F broken");
+    expect(parts.document).not.toContain("<w:hyperlink");
     expect(parts.document).not.toContain("<w:drawing");
   });
 

@@ -1,11 +1,11 @@
 // Tables written as one XML string (src/documents/render/table.ts) must be exactly what docx
 // would have written for them, and must still read back with the renderer's text.
-import { ExternalHyperlink } from "docx";
+import { ExternalHyperlink, ImageRun } from "docx";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { docxTable } from "../../../src/documents/render/docx-table.ts";
 import { packBody, type BodyElement } from "../../../src/documents/render/package.ts";
-import { BOLD, CODE, ITALIC, LINK, STRIKE, breakRun, textRun } from "../../../src/documents/render/runs.ts";
+import { BOLD, CODE, ITALIC, LINK, RTL, STRIKE, breakRun, textRun } from "../../../src/documents/render/runs.ts";
 import { foldColumns, MAX_TABLE_COLUMNS, plainTable, rawTable, type TableInput } from "../../../src/documents/render/table.ts";
 import { mammothText, render } from "./docx.ts";
 
@@ -13,6 +13,26 @@ async function documentXml(child: BodyElement): Promise<string> {
   const docx = await packBody([child]);
   return (await JSZip.loadAsync(docx)).file("word/document.xml")!.async("string");
 }
+
+/** document.xml with hyperlink ids numbered in order of use (docx makes them random), and the links' targets. */
+async function linkedXml(child: BodyElement): Promise<{ xml: string; links: string[] }> {
+  const zip = await JSZip.loadAsync(await packBody([child]));
+  const rels = await zip.file("word/_rels/document.xml.rels")!.async("string");
+  const targets = new Map(
+    [...rels.matchAll(/Id="([^"]+)" Type="[^"]*hyperlink" Target="([^"]*)"/g)].map(([, id, target]) => [id!, target!]),
+  );
+  const links: string[] = [];
+  const xml = (await zip.file("word/document.xml")!.async("string")).replace(/r:id="([^"]+)"/g, (all, id: string) => {
+    const target = targets.get(id);
+    if (target === undefined) return all;
+    links.push(target);
+    return `r:id="LINK${links.length}"`;
+  });
+  return { xml, links };
+}
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
 const input = (indent: number): TableInput => ({
   columnWidth: 3000,
@@ -46,20 +66,47 @@ describe("tables as one XML string", () => {
     expect(await documentXml(raw!)).toBe(await documentXml(docxTable(input(indent))));
   });
 
-  it("leave a table with a hyperlink or image in a cell to docx", () => {
-    const table = input(0);
-    const withLink: TableInput = {
-      ...table,
+  it("write a table with hyperlinks and right-to-left cells as docx would, the links' targets the same", async () => {
+    const table: TableInput = {
+      columnWidth: 2000,
+      columns: 2,
+      indent: 0,
       rows: [
+        {
+          header: true,
+          cells: [
+            { children: [textRun("\u0646\u0627\u0645", BOLD | RTL)], alignment: "left", bidi: true },
+            { children: [textRun("Top", BOLD)], alignment: undefined },
+          ],
+        },
         {
           header: false,
           cells: [
-            { children: [new ExternalHyperlink({ link: "https://example.com", children: [textRun("x", LINK)] })], alignment: undefined },
+            {
+              children: [
+                new ExternalHyperlink({ link: "#smileys--emotion", children: [textRun("top", LINK)] }),
+                textRun(" and ", 0),
+                new ExternalHyperlink({ link: "https://example.com/a?b=1&c=2#part", children: [textRun("more", LINK | CODE)] }),
+              ],
+              alignment: "center",
+            },
+            { children: [textRun("\u05e9\u05dc\u05d5\u05dd", RTL)], alignment: "right", bidi: true },
           ],
         },
       ],
     };
-    expect(rawTable(withLink)).toBeUndefined();
+    const raw = rawTable(table);
+    expect(raw).toBeDefined();
+    const [ours, theirs] = await Promise.all([linkedXml(raw!), linkedXml(docxTable(table))]);
+    expect(ours.xml).toBe(theirs.xml);
+    expect(ours.links).toEqual(theirs.links);
+    expect(ours.xml).toContain("<w:bidi/>");
+  });
+
+  it("leave a table with an image in a cell to docx", () => {
+    const image = new ImageRun({ type: "png", data: PNG, transformation: { width: 1, height: 1 } });
+    const withImage: TableInput = { ...input(0), rows: [{ header: false, cells: [{ children: [image], alignment: undefined }] }] };
+    expect(rawTable(withImage)).toBeUndefined();
   });
 
   it("fold cells past Word's 63 columns into the last one, as docx would write them", async () => {
@@ -96,7 +143,11 @@ describe("tables as one XML string", () => {
 describe("plain tables written from their cells' text", () => {
   // Column i's alignment; cells with and without a tab (two ways of writing a run), some empty.
   const aligns = Array.from({ length: 70 }, (_, i) => (["left", undefined, "center", "right"] as const)[i % 4]);
-  const cells = (n: number) => Array.from({ length: n }, (_, i) => (i % 7 === 3 ? "" : i % 2 ? `c${i} & <x>\t"q"` : `c${i} 'é' <y>`));
+  // Every fifth cell right-to-left (a paragraph w:bidi, its run w:rtl), with and without a tab.
+  const cells = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      i % 7 === 3 ? "" : i % 5 === 1 ? `\u0633\u0644\u0627\u0645 ${i}${i % 2 ? "\t" : ""}` : i % 2 ? `c${i} & <x>\t"q"` : `c${i} 'é' <y>`,
+    );
   const rows = [cells(70), [], cells(3), cells(63)];
 
   it("equal rawTable's XML for the same cells as runs, folding past 63 columns included", async () => {
@@ -106,7 +157,13 @@ describe("plain tables written from their cells' text", () => {
       ...geometry,
       rows: rows.map((row, r) => ({
         header: r === 0,
-        cells: foldColumns(row.map((text, c) => ({ children: text ? [textRun(text, r === 0 ? BOLD : 0)] : [], alignment: aligns[c] }))),
+        cells: foldColumns(
+          row.map((text, c) => {
+            const rtl = text.startsWith("\u0633");
+            const flags = (r === 0 ? BOLD : 0) | (rtl ? RTL : 0);
+            return { children: text ? [textRun(text, flags)] : [], alignment: aligns[c], ...(rtl ? { bidi: true } : {}) };
+          }),
+        ),
       })),
     })!;
     expect(await documentXml(plain)).toBe(await documentXml(runs));
