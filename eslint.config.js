@@ -72,8 +72,8 @@ const zones = [
   { files: ["adapters/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
   zone(
     ["src/contract/**/*.ts"],
-    ["core", "contract", "adapters"],
-    "src/contract holds the API's schemas: core and the upstream shapes only",
+    ["core", "contract", "adapters", "spreadsheets"],
+    "src/contract holds the API's schemas: core, the upstream shapes and the spreadsheet engine's edit operations only",
   ),
   zone(
     ["src/ooxml/**/*.ts"],
