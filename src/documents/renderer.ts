@@ -21,6 +21,11 @@ export interface ExtractedDocument {
   text: string;
   /** Its structure as markdown (headings, lists, tables, links, code, emphasis) that renders back to the same blocks. */
   markdown: string;
+  /**
+   * The package written anew from the parts that were checked (every XML part re-serialised from
+   * what the parser read, binary parts copied): what is stored, so what is served is what was checked.
+   */
+  docx: Uint8Array;
 }
 
 export interface DocumentRenderer {

@@ -120,7 +120,8 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
         details: { limit: DOCX_UPLOAD_LIMIT_BYTES },
       });
     }
-    const { text, markdown } = await renderer.extract(file.bytes, { signal: ctx.signal, principal: ownerId });
+    // What is stored is the package the pool wrote anew from what it checked, never the upload's bytes.
+    const { text, markdown, docx } = await renderer.extract(file.bytes, { signal: ctx.signal, principal: ownerId });
     if (ctx.signal.aborted) throw cancelled();
     // U+0000 (a raw NUL or &#0;) is not allowed in XML, so the package is not a well-formed .docx;
     // stored, it would be a 500 on PostgreSQL, whose text cannot hold NUL.
@@ -130,7 +131,7 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
         "The upload is not a .docx document that can be imported: its XML contains U+0000, which XML does not allow",
       );
     }
-    return { docx: file.bytes, text, markdown };
+    return { docx, text, markdown };
   }
 
   /** Creates a document, or answers with the one an earlier request with the same key created. */

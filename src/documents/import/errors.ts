@@ -1,11 +1,16 @@
 // The ways an upload is refused: not a .docx we will read (415), or too big once opened (413).
-import { GatewayError } from "../../core/errors.ts";
+import { DOCX, PackageTooLarge, unsupported, type UnsupportedPackage } from "../../ooxml/index.ts";
 
-export const notDocx = (reason: string): GatewayError =>
-  new GatewayError("UNSUPPORTED_MEDIA_TYPE", `The upload is not a .docx document that can be imported: ${reason}`);
+export const notDocx = (reason: string): UnsupportedPackage => unsupported("malformed", DOCX, reason);
 
-export const tooManyEntries = (limit: number): GatewayError =>
-  new GatewayError("PAYLOAD_TOO_LARGE", `The .docx holds more than ${limit} zip entries`, { details: { limit } });
+export const tooMuchText = (limit: number): PackageTooLarge =>
+  new PackageTooLarge("text", `The .docx holds more than ${limit} characters of text; send a smaller document`, {
+    reason: "docx_text",
+    limit,
+  });
 
-export const expandsTooFar = (limit: number): GatewayError =>
-  new GatewayError("PAYLOAD_TOO_LARGE", `The .docx expands to more than ${limit} bytes`, { details: { limit } });
+export const tooManyElements = (limit: number): PackageTooLarge =>
+  new PackageTooLarge("xml", `The .docx holds more than ${limit} XML elements; send a smaller or simpler document`, {
+    reason: "docx_elements",
+    limit,
+  });

@@ -1,39 +1,27 @@
-// An uploaded .docx → its text and markdown. Runs in a render worker (../pool/render-worker.ts);
-// exported as extractOnMainThread for the bench's baseline, same code path.
+// An uploaded .docx → its text and markdown, and the package to store. Runs in a worker of the
+// import pool (../pool/); exported as extractOnMainThread for the bench's baseline, same code path.
 //
-// The zip is read once, bounded (./zip.ts), and validated (./package.ts); mammoth then reads a
-// package rebuilt (stored, uncompressed) from exactly the entries that were validated, so it never
-// inflates untrusted data itself and cannot read an entry the checks did not see (two zip readers
-// can disagree on a crafted file). Binary parts (images) are counted but not kept: mammoth is told
-// not to read image data.
-import { zipSync, type Zippable } from "fflate";
+// The zip is read once, bounded and checked part by part, and written anew from what was parsed
+// (./word-package.ts); mammoth then reads a package built from exactly the parts that were checked,
+// so it never inflates untrusted data itself and cannot read an entry the checks did not see (two
+// zip readers can disagree on a crafted file). Binary parts (images) are counted and copied, not
+// decoded: mammoth is told not to read image data.
 import type { ExtractedDocument } from "../renderer.ts";
-import { separateInstances } from "./lists.ts";
-import { DOCX_ENTRY_LIMIT, DOCX_EXPANDED_LIMIT_BYTES } from "./limits.ts";
+import { DOCX_LIMITS } from "./limits.ts";
 import { convert } from "./mammoth.ts";
 import { htmlToMarkdown } from "./markdown.ts";
-import { isXmlPart, validatePackage } from "./package.ts";
-import { readZip, type ZipLimits } from "./zip.ts";
-
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
+import { checkDocx, WORD_LIMITS_DEFAULT, type WordLimits } from "./word-package.ts";
 
 export interface ExtractOptions {
   /** Tests lower these; the service uses the contract's limits. */
-  limits?: Partial<ZipLimits>;
+  limits?: Partial<WordLimits>;
 }
 
 export async function extractDocx(docx: Uint8Array, options: ExtractOptions = {}): Promise<ExtractedDocument> {
-  const limits: ZipLimits = { entries: DOCX_ENTRY_LIMIT, expandedBytes: DOCX_EXPANDED_LIMIT_BYTES, ...options.limits };
-  const entries = readZip(docx, limits, isXmlPart);
-  const { numberingPart } = validatePackage(entries);
-  const files: Zippable = {};
-  for (const entry of entries) {
-    const data = entry.name === numberingPart ? encoder.encode(separateInstances(decoder.decode(entry.data))) : entry.data;
-    files[entry.name] = [data, { level: 0 }];
-  }
-  const { html, text } = await convert(zipSync(files, { level: 0 }));
-  return { text, markdown: htmlToMarkdown(html) };
+  const limits: WordLimits = { ...WORD_LIMITS_DEFAULT(DOCX_LIMITS), ...options.limits };
+  const { stored, forMammoth } = checkDocx(docx, limits);
+  const { html, text } = await convert(forMammoth);
+  return { text, markdown: htmlToMarkdown(html), docx: stored };
 }
 
 /** The same extraction on the calling thread: the bench's baseline, never the service's path. */

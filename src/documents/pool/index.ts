@@ -373,7 +373,7 @@ export class RenderPool implements DocumentRenderer {
           job,
           message.kind === "render"
             ? { docx: new Uint8Array(message.docx), text: message.text }
-            : { text: message.text, markdown: message.markdown },
+            : { text: message.text, markdown: message.markdown, docx: new Uint8Array(message.docx) },
         );
       } else if (message.code) {
         // The worker refused the input (an upload that is not a .docx, or too big once opened).

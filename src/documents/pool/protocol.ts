@@ -20,7 +20,7 @@ export type WorkerRequest = RenderRequest | ExtractRequest;
 
 export type WorkerResponse =
   | { id: number; ok: true; kind: "render"; docx: ArrayBuffer; text: string; heapMb: number }
-  | { id: number; ok: true; kind: "extract"; text: string; markdown: string; heapMb: number }
+  | { id: number; ok: true; kind: "extract"; text: string; markdown: string; docx: ArrayBuffer; heapMb: number }
   /** `code` and `details` when the job failed with a GatewayError (a bad upload): the caller gets that error. */
   | { id: number; ok: false; message: string; code?: ErrorCode; details?: unknown; heapMb: number };
 

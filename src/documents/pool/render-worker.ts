@@ -33,14 +33,17 @@ if (data?.niceness) {
 /** Heap this isolate holds after a render, so the pool can recycle a worker that grew big. */
 const heapMb = (): number => Math.round(getHeapStatistics().total_heap_size / (1024 * 1024));
 
+/** The bytes' own buffer when they fill it (handed over without a copy), else a copy of them. */
+function transferable(bytes: Uint8Array): ArrayBuffer {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? (bytes.buffer as ArrayBuffer)
+    : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+}
+
 async function render(request: RenderRequest): Promise<void> {
   try {
     const { docx, text } = await renderDocument(request.markdown, { title: request.title });
-    // Hand the bytes over without a copy: the zip writer gives an array that fills its buffer.
-    const buffer =
-      docx.byteOffset === 0 && docx.byteLength === docx.buffer.byteLength
-        ? (docx.buffer as ArrayBuffer)
-        : (docx.buffer.slice(docx.byteOffset, docx.byteOffset + docx.byteLength) as ArrayBuffer);
+    const buffer = transferable(docx);
     const response: WorkerResponse = { id: request.id, ok: true, kind: "render", docx: buffer, text, heapMb: heapMb() };
     port!.postMessage(response, [buffer]);
   } catch (error) {
@@ -53,9 +56,10 @@ async function extract(request: ExtractRequest): Promise<void> {
     // Loaded on the first upload, not at start: mammoth and the zip reader would otherwise sit in
     // every render worker's heap (RENDER_WORKER_MAX_MB) whether or not anyone imports a .docx.
     const { extractDocx } = await import("../import/extract.ts");
-    const { text, markdown } = await extractDocx(new Uint8Array(request.docx));
-    const response: WorkerResponse = { id: request.id, ok: true, kind: "extract", text, markdown, heapMb: heapMb() };
-    port!.postMessage(response);
+    const { text, markdown, docx } = await extractDocx(new Uint8Array(request.docx));
+    const buffer = transferable(docx);
+    const response: WorkerResponse = { id: request.id, ok: true, kind: "extract", text, markdown, docx: buffer, heapMb: heapMb() };
+    port!.postMessage(response, [buffer]);
   } catch (error) {
     fail(request.id, error);
   }

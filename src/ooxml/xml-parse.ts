@@ -1,0 +1,106 @@
+// A real XML parser for untrusted parts: saxes (streaming, namespace-aware, checks
+// well-formedness), with any DOCTYPE refused outright, so no entity other than the five predefined
+// ones and character references can ever be expanded, and nothing is fetched. Text goes in as it
+// is decoded (./xml-decode.ts).
+import { SaxesParser, type SaxesTagNS } from "saxes";
+import type { Budget } from "./budget.ts";
+import { PackageTooLarge, unsupported, UnsupportedPackage } from "./errors.ts";
+import { printable } from "./part-names.ts";
+
+/** Elements nested deeper than this are refused: no real part comes near it, and readers recurse. */
+export const MAX_XML_DEPTH = 256;
+
+export interface XmlElement {
+  /** The qualified name as written, e.g. w:t. */
+  name: string;
+  local: string;
+  /** Namespace URI ("" for none). */
+  uri: string;
+  /** Attributes by qualified name, values as parsed (entities and references resolved, whitespace normalised). */
+  attributes: Record<string, string>;
+  /** Attribute values by local name, for lookups that ignore prefixes. */
+  attribute(local: string): string | undefined;
+}
+
+export interface XmlHandler {
+  open?(element: XmlElement): void;
+  text?(text: string): void;
+  close?(name: string, local: string): void;
+}
+
+function element(tag: SaxesTagNS): XmlElement {
+  const attributes: Record<string, string> = {};
+  for (const [name, attribute] of Object.entries(tag.attributes)) attributes[name] = attribute.value;
+  return {
+    name: tag.name,
+    local: tag.local,
+    uri: tag.uri,
+    attributes,
+    attribute(local: string) {
+      for (const attribute of Object.values(tag.attributes)) if (attribute.local === local) return attribute.value;
+      return undefined;
+    },
+  };
+}
+
+export class XmlParser {
+  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private depth = 0;
+
+  constructor(
+    private readonly part: string,
+    private readonly budget: Budget,
+    handler: XmlHandler,
+  ) {
+    const { parser } = this;
+    parser.on("doctype", () => {
+      throw unsupported("hostile", budget.kind, `the XML part ${printable(part)} contains a DTD (DOCTYPE), which is never read`);
+    });
+    parser.on("opentag", (tag) => {
+      if (++this.depth > MAX_XML_DEPTH) {
+        throw new PackageTooLarge(
+          "depth",
+          `The ${budget.kind.name} nests XML elements more than ${MAX_XML_DEPTH} deep in ${printable(part)}`,
+          {
+            reason: "xml_depth",
+            limit: MAX_XML_DEPTH,
+          },
+        );
+      }
+      handler.open?.(element(tag as SaxesTagNS));
+    });
+    parser.on("closetag", (tag) => {
+      this.depth--;
+      handler.close?.(tag.name, (tag as SaxesTagNS).local);
+    });
+    if (handler.text) {
+      parser.on("text", (t) => handler.text!(t));
+      parser.on("cdata", (t) => handler.text!(t));
+    }
+  }
+
+  write(text: string): void {
+    if (text.length === 0) return;
+    this.guard(() => this.parser.write(text));
+  }
+
+  end(): void {
+    this.guard(() => this.parser.close());
+  }
+
+  private guard(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof UnsupportedPackage || error instanceof PackageTooLarge) throw error;
+      if (error instanceof Error && error.constructor === Error) {
+        const message = error.message
+          .replace(/^undefined:/, "")
+          .trim()
+          .slice(0, 200);
+        throw unsupported("malformed", this.budget.kind, `the XML part ${printable(this.part)} is not well-formed XML (${message})`);
+      }
+      throw error;
+    }
+  }
+}
