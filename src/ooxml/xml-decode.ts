@@ -1,5 +1,5 @@
 // Bytes of an XML part → text, as an XML processor decodes them (XML 1.0 §4.3.3 and Appendix F):
-// a byte-order mark decides (UTF-8, UTF-16 LE/BE); without one, "<?" in UTF-16 shows the byte
+// a byte-order mark decides (UTF-8, UTF-16 LE/BE); without one, "<" in UTF-16 shows the byte
 // order; otherwise the encoding the XML declaration names, UTF-8 when it names none. Streamed:
 // pieces in, text out, never the whole part at once. Malformed bytes, UTF-32/EBCDIC, an encoding
 // we do not decode, or a declaration that contradicts the bytes are refused.
@@ -26,8 +26,10 @@ function detect(head: Uint8Array): Detected {
   if (a === 0xef && b === 0xbb && c === 0xbf) return { encoding: "utf-8", skip: 3 };
   if (a === 0xff && b === 0xfe) return { encoding: "utf-16le", skip: 2 };
   if (a === 0xfe && b === 0xff) return { encoding: "utf-16be", skip: 2 };
-  if (a === 0x3c && b === 0x00 && c === 0x3f && d === 0x00) return { encoding: "utf-16le", skip: 0 };
-  if (a === 0x00 && b === 0x3c && c === 0x00 && d === 0x3f) return { encoding: "utf-16be", skip: 0 };
+  // "<" then any ASCII character in two-byte units: UTF-16 without a BOM (XML requires one, but a
+  // reader that guesses would see the markup, so it is read, and checked, as such).
+  if (a === 0x3c && b === 0x00 && d === 0x00) return { encoding: "utf-16le", skip: 0 };
+  if (a === 0x00 && b === 0x3c && c === 0x00) return { encoding: "utf-16be", skip: 0 };
   return { declared: true };
 }
 

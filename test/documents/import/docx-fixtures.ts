@@ -7,16 +7,22 @@ export async function renderedDocx(markdown = "# Title\n\nA paragraph.\n\n- one\
   return (await renderDocument(markdown, { title: "fixture" })).docx;
 }
 
-/** The package with some entries' text rewritten (or added, or removed with null). */
-export function rewrite(docx: Uint8Array, changes: Record<string, ((text: string) => string) | string | null>): Uint8Array {
+type Change = ((text: string) => string | Uint8Array) | string | Uint8Array | null;
+
+const bytesOf = (value: string | Uint8Array): Uint8Array => (typeof value === "string" ? strToU8(value) : value);
+
+/** The package with some entries' text rewritten (or added, or removed with null); a change may give raw bytes. */
+export function rewrite(docx: Uint8Array, changes: Record<string, Change>): Uint8Array {
   const entries = unzipSync(docx);
   const out: Zippable = {};
   for (const [name, data] of Object.entries(entries)) {
     const change = changes[name];
     if (change === null) continue;
-    out[name] = change === undefined ? data : strToU8(typeof change === "string" ? change : change(strFromU8(data)));
+    out[name] = change === undefined ? data : bytesOf(typeof change === "function" ? change(strFromU8(data)) : change);
   }
-  for (const [name, change] of Object.entries(changes)) if (!(name in entries) && typeof change === "string") out[name] = strToU8(change);
+  for (const [name, change] of Object.entries(changes)) {
+    if (!(name in entries) && change !== null && typeof change !== "function") out[name] = bytesOf(change);
+  }
   return zipSync(out);
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../src/core/errors.ts";
 import { DOCX_ENTRY_LIMIT, DOCX_EXPANDED_LIMIT_BYTES, extractDocx } from "../../../src/documents/import/index.ts";
 import { lieAboutSizes, renderedDocx, rewrite, zeroBomb } from "./docx-fixtures.ts";
+import { hostileVariants } from "./hostile-variants.ts";
 
 async function refusal(docx: Uint8Array): Promise<GatewayError> {
   const error = await extractDocx(docx).then(
@@ -107,4 +108,16 @@ describe("extractDocx refuses hostile uploads", () => {
     corrupt.fill(0xff, 40, 120);
     expect((await refusal(corrupt)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
+});
+
+describe("extractDocx refuses issue 23's hostile parts, read as XML reads them", async () => {
+  for (const variant of await hostileVariants()) {
+    it(`${variant.what} → UNSUPPORTED_MEDIA_TYPE`, async () => {
+      const error = await refusal(variant.docx);
+      expect({ code: error.code, message: error.message }).toEqual({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        message: expect.stringMatching(variant.message),
+      });
+    });
+  }
 });
