@@ -37,7 +37,21 @@ export class Budget {
   /** Bytes of XML handed to a parser. */
   parse(bytes: number): void {
     this.xml += bytes;
-    if (this.xml > this.limits.xmlBytes) {
+    this.checkXml(this.xml);
+  }
+
+  /**
+   * What the zip's directory says the entries (all, or the XML ones) inflate to: a package that
+   * declares more than a bound is refused before anything is inflated. A package that declares
+   * less is not believed: the bytes are counted as they are inflated.
+   */
+  declared(all: number, xml: number): void {
+    if (all > this.limits.expandedBytes) this.inflate(all - this.inflated);
+    this.checkXml(xml);
+  }
+
+  private checkXml(xml: number): void {
+    if (xml > this.limits.xmlBytes) {
       const limit = this.limits.xmlBytes;
       throw new PackageTooLarge(
         "xml",

@@ -28,19 +28,33 @@ export interface XmlHandler {
   close?(name: string, local: string): void;
 }
 
-function element(tag: SaxesTagNS): XmlElement {
-  const attributes: Record<string, string> = {};
-  for (const [name, attribute] of Object.entries(tag.attributes)) attributes[name] = attribute.value;
-  return {
-    name: tag.name,
-    local: tag.local,
-    uri: tag.uri,
-    attributes,
-    attribute(local: string) {
-      for (const attribute of Object.values(tag.attributes)) if (attribute.local === local) return attribute.value;
-      return undefined;
-    },
-  };
+/** An element as the parser read it; its attribute map is built only when asked for. */
+class ParsedElement implements XmlElement {
+  private map: Record<string, string> | undefined;
+  constructor(private readonly tag: SaxesTagNS) {}
+  get name(): string {
+    return this.tag.name;
+  }
+  get local(): string {
+    return this.tag.local;
+  }
+  get uri(): string {
+    return this.tag.uri;
+  }
+  get attributes(): Record<string, string> {
+    if (!this.map) {
+      this.map = {};
+      for (const name in this.tag.attributes) this.map[name] = this.tag.attributes[name]!.value;
+    }
+    return this.map;
+  }
+  attribute(local: string): string | undefined {
+    for (const name in this.tag.attributes) {
+      const attribute = this.tag.attributes[name]!;
+      if (attribute.local === local) return attribute.value;
+    }
+    return undefined;
+  }
 }
 
 export class XmlParser {
@@ -67,7 +81,7 @@ export class XmlParser {
           },
         );
       }
-      handler.open?.(element(tag as SaxesTagNS));
+      handler.open?.(new ParsedElement(tag as SaxesTagNS));
     });
     parser.on("closetag", (tag) => {
       this.depth--;

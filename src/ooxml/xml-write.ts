@@ -41,7 +41,7 @@ export class XmlWriter implements XmlHandler {
     this.settle();
     let tag = `<${element.name}`;
     const attributes = this.rewrite ? this.rewrite(element) : element.attributes;
-    for (const [name, value] of Object.entries(attributes)) tag += ` ${name}="${escapeAttribute(value)}"`;
+    for (const name in attributes) tag += ` ${name}="${escapeAttribute(attributes[name]!)}"`;
     this.push(tag);
     this.pending = true;
   }

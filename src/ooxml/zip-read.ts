@@ -20,6 +20,8 @@ export interface ZipItem {
   method: 0 | 8;
   /** CRC-32 the directory declares; checked against the inflated bytes. */
   crc: number;
+  /** The size the directory declares the entry inflates to: a hint for refusing early, never trusted. */
+  declaredSize: number;
   /** The entry's compressed bytes (a view into the upload). */
   compressed: Uint8Array;
 }
@@ -104,6 +106,7 @@ interface CentralRecord {
   flags: number;
   crc: number;
   compressedSize: number;
+  uncompressedSize: number;
   localOffset: number;
   next: number;
 }
@@ -119,6 +122,7 @@ function record(reader: Reader, at: number): CentralRecord {
   const extraLength = reader.u16(at + 30);
   const commentLength = reader.u16(at + 32);
   let localOffset = reader.u32(at + 42);
+  let uncompressedSize = uncompressed32;
   if (!reader.has(at + 46, nameLength + extraLength)) throw reader.broken("the zip directory is truncated");
   // Bit 11: the name is UTF-8; otherwise CP437, read as Latin-1 as fflate does.
   const entryName = strFromU8(reader.bytes.subarray(at + 46, at + 46 + nameLength), (flags & 0x800) === 0);
@@ -128,7 +132,10 @@ function record(reader: Reader, at: number): CentralRecord {
     for (let p = at + 46 + nameLength; p + 4 <= extraEnd; p += 4 + reader.u16(p + 2)) {
       if (reader.u16(p) !== 1) continue;
       let field = p + 4;
-      if (uncompressed32 === 0xffffffff) field += 8;
+      if (uncompressed32 === 0xffffffff) {
+        uncompressedSize = reader.u64(field);
+        field += 8;
+      }
       if (compressedSize === 0xffffffff) {
         compressedSize = reader.u64(field);
         field += 8;
@@ -137,7 +144,16 @@ function record(reader: Reader, at: number): CentralRecord {
       break;
     }
   }
-  return { entryName, method, flags, crc, compressedSize, localOffset, next: at + 46 + nameLength + extraLength + commentLength };
+  return {
+    entryName,
+    method,
+    flags,
+    crc,
+    compressedSize,
+    uncompressedSize,
+    localOffset,
+    next: at + 46 + nameLength + extraLength + commentLength,
+  };
 }
 
 /** The entry's compressed bytes, located through its local header. */
@@ -174,7 +190,14 @@ export function openZip(bytes: Uint8Array, entryLimit: number, kind: PackageKind
     if (entry.method !== 0 && entry.method !== 8) {
       throw unsupported("malformed", kind, `the zip entry ${printable(name)} uses compression method ${entry.method}`);
     }
-    items.push({ name, entryName: entry.entryName, method: entry.method, crc: entry.crc, compressed: compressedData(reader, entry) });
+    items.push({
+      name,
+      entryName: entry.entryName,
+      method: entry.method,
+      crc: entry.crc,
+      declaredSize: entry.uncompressedSize,
+      compressed: compressedData(reader, entry),
+    });
   }
   return items;
 }

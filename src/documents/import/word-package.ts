@@ -78,6 +78,7 @@ class WorkCounter {
  */
 function readPart(pkg: OpcPackage, item: ZipItem, counter: WorkCounter): { text: string } | { copy: RepackPart } {
   const declaredXml = isXmlContentType(pkg.contentType(item.name)) || isXmlName(item.name);
+  // The directory's size is a hint only: the bytes are counted as they come.
   const pieces: string[] = [];
   let held = 0;
   const writer = new XmlWriter((text) => {
@@ -125,6 +126,9 @@ export function checkDocx(bytes: Uint8Array, limits: WordLimits): CheckedDocx {
     throw notDocx(`its main document is ${type ? `of type ${type}` : "of no declared type"}, not a Word document`);
   }
   const numbering = pkg.related(main.name, NUMBERING)?.item?.name;
+  const isXml = (item: ZipItem) => isXmlContentType(pkg.contentType(item.name)) || isXmlName(item.name);
+  const declared = (items: readonly ZipItem[]) => items.reduce((sum, item) => sum + item.declaredSize, 0);
+  pkg.budget.declared(declared(pkg.items), declared(pkg.items.filter(isXml)));
   const counter = new WorkCounter(limits);
   const stored: RepackPart[] = [];
   const mammoth: Zippable = {};

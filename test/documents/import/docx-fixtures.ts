@@ -1,6 +1,7 @@
 // .docx packages for import tests: a real one from our renderer, and hostile variants of it made
 // by rewriting its entries with fflate.
-import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from "fflate";
+import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
+import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, zipSync, type ZipInputFile, type Zippable } from "fflate";
 import { renderDocument } from "../../../src/documents/render/index.ts";
 
 export async function renderedDocx(markdown = "# Title\n\nA paragraph.\n\n- one\n- two\n"): Promise<Uint8Array> {
@@ -41,4 +42,48 @@ export function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
     if (signature === 0x02014b50 && i + 28 <= out.length) view.setUint32(i + 24, size, true);
   }
   return out;
+}
+
+/**
+ * A real Word package whose document.xml inflates to about `bytes` of well-formed paragraphs (the
+ * issue 23 upload: 660 KB inflating to 190 MB), built in a fraction of a second: one ~1 MiB run of
+ * paragraphs deflated once with a full flush (so it stands alone) and repeated, between a deflated
+ * head and tail; the CRC is computed over the real content.
+ */
+export async function inflatingDocx(bytes: number): Promise<Uint8Array> {
+  const entries = unzipSync(await renderedDocx());
+  const document = strFromU8(entries["word/document.xml"]!);
+  const bodyAt = document.indexOf("<w:body>") + "<w:body>".length;
+  const head = Buffer.from(document.slice(0, bodyAt));
+  const tail = Buffer.from(document.slice(bodyAt));
+  const paragraph = "<w:p><w:r><w:t>All work and no play makes a heavy upload.</w:t></w:r></w:p>";
+  const unit = Buffer.from(paragraph.repeat(Math.floor((1 << 20) / paragraph.length)));
+  const repeats = Math.max(1, Math.round((bytes - head.length - tail.length) / unit.length));
+  const flushed = (data: Buffer) => deflateRawSync(data, { level: 9, finishFlush: zlibConstants.Z_FULL_FLUSH });
+  const headDeflated = flushed(head);
+  const unitDeflated = flushed(unit);
+  const tailDeflated = deflateRawSync(tail, { level: 9 });
+  let crc = crc32(head);
+  for (let i = 0; i < repeats; i++) crc = crc32(unit, crc);
+  crc = crc32(tail, crc);
+  const out: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    out.push(chunk);
+  });
+  for (const [name, data] of Object.entries(entries)) {
+    if (name !== "word/document.xml") {
+      const file = new ZipDeflate(name, { level: 6 });
+      zip.add(file);
+      file.push(data, true);
+      continue;
+    }
+    const file: ZipInputFile = { filename: name, size: head.length + unit.length * repeats + tail.length, crc, compression: 8 };
+    zip.add(file);
+    file.ondata?.(null, new Uint8Array(headDeflated), false);
+    for (let i = 0; i < repeats; i++) file.ondata?.(null, new Uint8Array(unitDeflated), false);
+    file.ondata?.(null, new Uint8Array(tailDeflated), true);
+  }
+  zip.end();
+  return new Uint8Array(Buffer.concat(out));
 }

@@ -4,8 +4,16 @@
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../src/core/errors.ts";
-import { DOCX_ENTRY_LIMIT, DOCX_EXPANDED_LIMIT_BYTES, extractDocx } from "../../../src/documents/import/index.ts";
-import { lieAboutSizes, renderedDocx, rewrite, zeroBomb } from "./docx-fixtures.ts";
+import {
+  DOCX_ENTRY_LIMIT,
+  DOCX_EXPANDED_LIMIT_BYTES,
+  DOCX_TEXT_LIMIT_CHARS,
+  DOCX_XML_LIMIT_BYTES,
+  extractDocx,
+} from "../../../src/documents/import/index.ts";
+import { MAX_XML_DEPTH } from "../../../src/ooxml/index.ts";
+import { generateMarkdown } from "../../fixtures/gen-markdown.ts";
+import { inflatingDocx, lieAboutSizes, renderedDocx, rewrite, zeroBomb } from "./docx-fixtures.ts";
 import { hostileVariants } from "./hostile-variants.ts";
 
 async function refusal(docx: Uint8Array): Promise<GatewayError> {
@@ -120,4 +128,42 @@ describe("extractDocx refuses issue 23's hostile parts, read as XML reads them",
       });
     });
   }
+});
+
+describe("extractDocx bounds the work an upload costs (issue 23, finding 4)", () => {
+  it("a document.xml declared to inflate to 190 MB is refused before it is inflated: 413 xml_bytes", async () => {
+    const error = await refusal(await inflatingDocx(190 * 1024 * 1024));
+    expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(error.details).toEqual({ reason: "xml_bytes", limit: DOCX_XML_LIMIT_BYTES });
+  });
+
+  it("the same upload lying about its sizes is stopped by what is counted as it is parsed: 413 docx_text", async () => {
+    const error = await refusal(lieAboutSizes(await inflatingDocx(190 * 1024 * 1024), 100));
+    expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(error.details).toEqual({ reason: "docx_text", limit: DOCX_TEXT_LIMIT_CHARS });
+  }, 30_000);
+
+  it("XML past the XML bound, elements past the element bound, memory past the memory bound → 413 naming the bound", async () => {
+    const docx = lieAboutSizes(await renderedDocx(), 1);
+    const xml = await extractDocx(docx, { limits: { xmlBytes: 4_000 } }).catch((e: unknown) => e);
+    expect(xml).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { reason: "xml_bytes", limit: 4_000 } });
+    const elements = await extractDocx(docx, { limits: { elements: 50 } }).catch((e: unknown) => e);
+    expect(elements).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { reason: "docx_elements", limit: 50 } });
+    const memory = await extractDocx(docx, { limits: { memoryBytes: docx.length + 1_000 } }).catch((e: unknown) => e);
+    expect(memory).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { reason: "import_memory", limit: docx.length + 1_000 } });
+  });
+
+  it(`elements nested more than ${MAX_XML_DEPTH} deep → 413 xml_depth`, async () => {
+    const deep = rewrite(await renderedDocx(), {
+      "word/document.xml": (xml) =>
+        xml.replace("<w:body>", `<w:body>${"<w:sdt>".repeat(MAX_XML_DEPTH + 1)}${"</w:sdt>".repeat(MAX_XML_DEPTH + 1)}`),
+    });
+    expect((await refusal(deep)).details).toEqual({ reason: "xml_depth", limit: MAX_XML_DEPTH });
+  });
+
+  it("the largest real documents pass well within every bound", async () => {
+    const big = await renderedDocx(generateMarkdown(400_000, 3));
+    const { text } = await extractDocx(big);
+    expect(text.length).toBeGreaterThan(300_000);
+  }, 60_000);
 });
