@@ -3,6 +3,7 @@
 // replace from a .docx (multipart request spec), and other users seeing none of it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { storedPackage } from "../documents/import/docx-fixtures.ts";
 
 interface Answer<T> {
   status: number;
@@ -346,7 +347,7 @@ describe("imports and replacing content from a .docx", () => {
     );
     expect(imported.errors).toBeUndefined();
     const doc = imported.data!.importDocument;
-    expect(doc).toMatchObject({ name: "From Word", version: 1, sizeBytes: bytes.byteLength });
+    expect(doc).toMatchObject({ name: "From Word", version: 1, sizeBytes: (await storedPackage(bytes)).byteLength });
     // Extracted from the file (paragraphs, list items, table cells each on their own lines; blank lines between them vary by extractor).
     expect((await textOf(doc.id))?.text.replace(/\n+/g, "\n")).toBe("Imported\nA paragraph.\none\ntwo\na\nb\n1\n2");
     expect((await textOf(doc.id, "MARKDOWN"))?.text).toMatch(/^# Imported/);
@@ -362,7 +363,12 @@ describe("imports and replacing content from a .docx", () => {
       },
     );
     expect(replaced.errors).toBeUndefined();
-    expect(replaced.data!.updateDocument).toMatchObject({ id: doc.id, name: "Replaced", version: 2, sizeBytes: next.byteLength });
+    expect(replaced.data!.updateDocument).toMatchObject({
+      id: doc.id,
+      name: "Replaced",
+      version: 2,
+      sizeBytes: (await storedPackage(next)).byteLength,
+    });
     expect((await textOf(doc.id))?.text).toBe("Replaced\n\nNew words.");
     const versions = await ok<{ document: { versions: { edges: { node: { source: string } }[] } } }>(
       alice,

@@ -8,7 +8,7 @@ import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { DocumentSummary, DocumentText, DocumentVersionList, TrashList, UpdateDocumentInput } from "../../src/contract/documents.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
-import { renderedDocx } from "../documents/import/docx-fixtures.ts";
+import { renderedDocx, storedPackage } from "../documents/import/docx-fixtures.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 type Inputs = inferRouterInputs<AppRouter>;
@@ -141,7 +141,7 @@ describe("documents.import and documents.update with FormData", () => {
   it("import → the document, its text from the file; the file's name by default; an idempotencyKey replays", async () => {
     const docx = await renderedDocx("# Imported\n\n- one\n- two\n");
     const imported = await alice.documents.import.mutate(docxForm({ name: "From a file" }, docx));
-    expect(imported).toMatchObject({ name: "From a file", version: 1, sizeBytes: docx.byteLength });
+    expect(imported).toMatchObject({ name: "From a file", version: 1, sizeBytes: (await storedPackage(docx)).byteLength });
     expect((await alice.documents.read.query({ id: imported.id })).text.split("\n").filter(Boolean)).toEqual(["Imported", "one", "two"]);
     expect((await alice.documents.read.query({ id: imported.id, format: "markdown" })).text).toMatch(/^# Imported\n\n- one\n- two\n?$/);
     expect((await alice.documents.versions.query({ id: imported.id })).versions.map((v) => v.source)).toEqual(["docx"]);
@@ -185,7 +185,7 @@ describe("documents.import and documents.update with FormData", () => {
     expect((await alice.documents.read.query({ id: created.id })).version).toBe(1);
 
     const updated = await alice.documents.update.mutate(docxForm({ id: created.id, name: "Replaced", expectedVersion: "1" }, docx));
-    expect(updated).toMatchObject({ id: created.id, name: "Replaced", version: 2, sizeBytes: docx.byteLength });
+    expect(updated).toMatchObject({ id: created.id, name: "Replaced", version: 2, sizeBytes: (await storedPackage(docx)).byteLength });
     expect(await alice.documents.read.query({ id: created.id })).toMatchObject({ version: 2, text: "Replaced\n\nFrom the file." });
     expect((await alice.documents.versions.query({ id: created.id })).versions[0]).toMatchObject({ version: 2, source: "docx" });
 

@@ -2,6 +2,7 @@
 // by rewriting its entries with fflate.
 import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
 import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, zipSync, type ZipInputFile, type Zippable } from "fflate";
+import { extractDocx } from "../../../src/documents/import/index.ts";
 import { renderDocument } from "../../../src/documents/render/index.ts";
 
 export async function renderedDocx(markdown = "# Title\n\nA paragraph.\n\n- one\n- two\n"): Promise<Uint8Array> {
@@ -86,4 +87,9 @@ export async function inflatingDocx(bytes: number): Promise<Uint8Array> {
   }
   zip.end();
   return new Uint8Array(Buffer.concat(out));
+}
+
+/** What the gateway stores for an uploaded .docx: the package written anew from what its checks parsed (deterministic). */
+export async function storedPackage(upload: Uint8Array): Promise<Uint8Array> {
+  return (await extractDocx(upload)).docx;
 }
