@@ -1,0 +1,50 @@
+// Number format codes: the built-in ids a workbook may use without declaring them (ECMA-376 Part 1,
+// §18.8.30), and whether a code formats dates or times (so a 1904 workbook's dates can be moved to
+// the 1900 system, and the engine shows them as dates).
+
+/** Built-in formats by id; 0 (General) is absent. Locale-dependent date ids (27–36, 50–58) read as ISO dates. */
+const BUILT_IN = new Map<number, string>([
+  [1, "0"],
+  [2, "0.00"],
+  [3, "#,##0"],
+  [4, "#,##0.00"],
+  [9, "0%"],
+  [10, "0.00%"],
+  [11, "0.00E+00"],
+  [12, "# ?/?"],
+  [13, "# ??/??"],
+  [14, "mm-dd-yy"],
+  [15, "d-mmm-yy"],
+  [16, "d-mmm"],
+  [17, "mmm-yy"],
+  [18, "h:mm AM/PM"],
+  [19, "h:mm:ss AM/PM"],
+  [20, "h:mm"],
+  [21, "h:mm:ss"],
+  [22, "m/d/yy h:mm"],
+  [37, "#,##0 ;(#,##0)"],
+  [38, "#,##0 ;[Red](#,##0)"],
+  [39, "#,##0.00;(#,##0.00)"],
+  [40, "#,##0.00;[Red](#,##0.00)"],
+  [45, "mm:ss"],
+  [46, "[h]:mm:ss"],
+  [47, "mmss.0"],
+  [48, "##0.0E+0"],
+  [49, "@"],
+]);
+for (const id of [27, 28, 29, 30, 31, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58]) BUILT_IN.set(id, "yyyy-mm-dd");
+for (const id of [32, 33]) BUILT_IN.set(id, "h:mm:ss");
+
+export const builtInFormat = (id: number): string | undefined => BUILT_IN.get(id);
+
+/** Whether a format code shows a date or a time: a d, m, y, h or s outside quotes, escapes and [colour]/[condition] brackets. */
+export function isDateFormat(code: string): boolean {
+  const stripped = code
+    .split(";")[0]!
+    .replace(/"[^"]*"/g, "")
+    .replace(/\\./g, "")
+    .replace(/_./g, "")
+    .replace(/\*./g, "")
+    .replace(/\[(?!h+\]|m+\]|s+\])[^\]]*\]/gi, "");
+  return /[dmyhs]/i.test(stripped) && !/^general$/i.test(stripped.trim());
+}

@@ -1,0 +1,218 @@
+// One worksheet part, streamed (SAX, ../../ooxml/parts.ts) into a compact store (./cell-store.ts):
+// rows and cells with or without their r attributes, every cell type (shared, inline and rich
+// strings, formula strings, numbers, booleans, errors, ISO dates), formulas (normal, the anchors
+// and members of shared groups, array formulas' text), and each cell's style for its number
+// format. 1904-system dates are moved to the 1900 system. Counts cells and checks their text
+// against the workbook's limits as they come (413).
+import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../ooxml/index.ts";
+import { cellAddress, parseCellAddress } from "../cells.ts";
+import { ERROR_VALUES, MAX_COLUMNS, MAX_ROWS } from "../types.ts";
+import { CellStore, Kind } from "./cell-store.ts";
+import { DAYS_1904, isoToSerial } from "./dates.ts";
+import { cellTooLong, tooManyCells, type XlsxLimits } from "./read-limits.ts";
+import { decodeXstring } from "./xstring.ts";
+
+export interface SheetContext {
+  budget: Budget;
+  limits: XlsxLimits;
+  sharedStrings: readonly string[];
+  /** Per style: whether it formats dates. */
+  dates: readonly boolean[];
+  date1904: boolean;
+  /** Style index of the default date and date-time formats, for ISO cells with no date style of their own. */
+  isoDate: number;
+  isoDateTime: number;
+  /** Non-empty cells read so far across the workbook. */
+  cells: { count: number };
+}
+
+interface PendingCell {
+  row: number;
+  column: number;
+  type: string;
+  style: number;
+  value: string[] | undefined;
+  inline: string[] | undefined;
+  formula: { type: string; shared: string | undefined; text: string[] } | undefined;
+}
+
+const ERROR_INDEX = new Map<string, number>(ERROR_VALUES.map((e, i) => [e, i]));
+
+class SheetReader {
+  readonly store: CellStore;
+  private row = -1;
+  private column = -1;
+  private cell: PendingCell | undefined;
+  /** Where text goes: a cell's <v>, <f>, or an inline string's <t> (not its phonetic runs). */
+  private sink: string[] | undefined;
+  private phonetic = 0;
+  private readonly shared = new Map<string, number>();
+
+  constructor(
+    private readonly sheet: string,
+    private readonly context: SheetContext,
+  ) {
+    this.store = new CellStore(context.budget);
+  }
+
+  private malformed(why: string) {
+    return unsupported("malformed", XLSX, `its sheet ${JSON.stringify(this.sheet)} ${why}`);
+  }
+
+  open(element: XmlElement): void {
+    switch (element.local) {
+      case "row": {
+        const r = element.attribute("r");
+        this.row = r === undefined ? this.row + 1 : Number(r) - 1;
+        if (!Number.isInteger(this.row) || this.row < 0 || this.row >= MAX_ROWS)
+          throw this.malformed(`has a row numbered ${JSON.stringify(r)}`);
+        this.column = -1;
+        break;
+      }
+      case "c":
+        this.openCell(element);
+        break;
+      case "v":
+        if (this.cell) this.sink = this.cell.value = [];
+        break;
+      case "f":
+        if (this.cell) {
+          this.cell.formula = { type: element.attribute("t") ?? "normal", shared: element.attribute("si"), text: [] };
+          this.sink = this.cell.formula.text;
+        }
+        break;
+      case "is":
+        if (this.cell) this.cell.inline = [];
+        break;
+      case "rPh":
+        this.phonetic++;
+        break;
+      case "t":
+        if (this.cell?.inline && this.phonetic === 0) this.sink = this.cell.inline;
+        break;
+    }
+  }
+
+  private openCell(element: XmlElement): void {
+    const r = element.attribute("r");
+    let row = this.row;
+    let column = this.column + 1;
+    if (r !== undefined) {
+      const address = parseCellAddress(r);
+      if (!address)
+        throw this.malformed(`has a cell at ${JSON.stringify(r.slice(0, 20))}, which is not a cell address within the sheet's limits`);
+      ({ row, column } = address);
+    }
+    if (row < 0) row = 0;
+    if (column >= MAX_COLUMNS) throw this.malformed(`has a cell past column XFD in row ${row + 1}`);
+    this.row = row;
+    this.column = column;
+    const style = Number(element.attribute("s") ?? 0);
+    this.cell = {
+      row,
+      column,
+      type: element.attribute("t") ?? "n",
+      style: Number.isInteger(style) && style >= 0 && style < 0xfffd ? style : 0,
+      value: undefined,
+      inline: undefined,
+      formula: undefined,
+    };
+  }
+
+  text(text: string): void {
+    this.sink?.push(text);
+  }
+
+  close(local: string): void {
+    if (local === "v" || local === "f" || local === "t") this.sink = undefined;
+    else if (local === "rPh") this.phonetic--;
+    else if (local === "c" && this.cell) {
+      this.finish(this.cell);
+      this.cell = undefined;
+    }
+  }
+
+  private checkText(text: string, cell: PendingCell): string {
+    if (text.length > this.context.limits.cellText)
+      throw cellTooLong(this.context.limits.cellText, `${this.sheet}!${cellAddress(cell.row, cell.column)}`);
+    return text;
+  }
+
+  private finish(cell: PendingCell): void {
+    const formula = this.formulaOf(cell);
+    const [kind, value, style] = this.valueOf(cell);
+    if (kind === Kind.Empty && formula < 0) return;
+    if (++this.context.cells.count > this.context.limits.cells) throw tooManyCells(this.context.limits.cells);
+    this.store.add(cell.row, cell.column, kind, value, formula, style);
+  }
+
+  /** The cell's formula entry: its own, its shared group's, or -1. */
+  private formulaOf(cell: PendingCell): number {
+    const f = cell.formula;
+    if (!f || f.type === "dataTable") return -1;
+    const text = f.text.join("");
+    if (f.type === "shared" && f.shared !== undefined) {
+      if (text === "") return this.shared.get(f.shared) ?? -1;
+      const entry = this.store.addFormula({ text, row: cell.row, column: cell.column, shared: true });
+      this.shared.set(f.shared, entry);
+      return entry;
+    }
+    return text === "" ? -1 : this.store.addFormula({ text, row: cell.row, column: cell.column, shared: false });
+  }
+
+  private valueOf(cell: PendingCell): [Kind, number, number] {
+    const raw = cell.value?.join("");
+    const { context } = this;
+    switch (cell.type) {
+      case "s": {
+        const index = Number(raw);
+        const text = context.sharedStrings[index];
+        if (raw === undefined || raw === "") return [Kind.Empty, 0, cell.style];
+        if (text === undefined) throw this.malformed(`refers to shared string ${JSON.stringify(raw.slice(0, 20))}, which does not exist`);
+        this.checkText(text, cell);
+        return [Kind.SharedString, index, cell.style];
+      }
+      case "inlineStr":
+        return cell.inline
+          ? [Kind.LocalString, this.store.addString(this.checkText(decodeXstring(cell.inline.join("")), cell)), cell.style]
+          : [Kind.Empty, 0, cell.style];
+      case "str":
+        return raw === undefined
+          ? [Kind.Empty, 0, cell.style]
+          : [Kind.LocalString, this.store.addString(this.checkText(decodeXstring(raw), cell)), cell.style];
+      case "b":
+        return raw === undefined || raw === ""
+          ? [Kind.Empty, 0, cell.style]
+          : [Kind.Boolean, raw.trim() === "1" || raw.trim() === "true" ? 1 : 0, cell.style];
+      case "e":
+        return raw === undefined
+          ? [Kind.Empty, 0, cell.style]
+          : [Kind.Error, ERROR_INDEX.get(raw.trim()) ?? ERROR_INDEX.get("#VALUE!")!, cell.style];
+      case "d": {
+        if (raw === undefined || raw === "") return [Kind.Empty, 0, cell.style];
+        const serial = isoToSerial(raw);
+        if (serial === undefined) throw this.malformed(`has a date cell ${JSON.stringify(raw.slice(0, 40))} that is not an ISO 8601 date`);
+        const style = context.dates[cell.style] ? cell.style : Number.isInteger(serial) ? context.isoDate : context.isoDateTime;
+        return [Kind.Number, serial, style];
+      }
+      default: {
+        if (raw === undefined || raw.trim() === "") return [Kind.Empty, 0, cell.style];
+        const number = Number(raw);
+        if (!Number.isFinite(number)) throw this.malformed(`has a number cell ${JSON.stringify(raw.slice(0, 40))} that is not a number`);
+        // A 1904 workbook's dates: the same day as a 1900-system serial.
+        return [Kind.Number, context.date1904 && context.dates[cell.style] ? number + DAYS_1904 : number, cell.style];
+      }
+    }
+  }
+}
+
+/** Reads one worksheet part into a store of its cells. */
+export function readSheet(name: string, item: ZipItem, context: SheetContext): CellStore {
+  const reader = new SheetReader(name, context);
+  parseXmlPart(item, context.budget, {
+    open: (element) => reader.open(element),
+    text: (text) => reader.text(text),
+    close: (_name, local) => reader.close(local),
+  });
+  return reader.store;
+}

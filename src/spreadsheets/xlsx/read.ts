@@ -1,0 +1,55 @@
+// An uploaded .xlsx → WorkbookData (../types.ts), from any writer (Excel, LibreOffice, Google
+// Sheets, openpyxl, ExcelJS). The package is opened and checked by ../../ooxml/ (zip bounds, part
+// names, content types, relationships, XML parsed with DTDs refused); then the workbook part, the
+// styles and the shared strings (wherever they lie in the zip), and each worksheet streamed into
+// a compact store. Sheets come in the workbook's order, hidden ones too; chartsheets and dialog
+// sheets are skipped. Refused (UnsupportedPackage, 415): not a zip, encrypted, macros, no
+// workbook; past a limit (PackageTooLarge, 413): ./read-limits.ts.
+import { OpcPackage, XLSX } from "../../ooxml/index.ts";
+import type { SheetData, WorkbookData } from "../types.ts";
+import type { CellContext } from "./cell-store.ts";
+import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
+import { readSharedStrings } from "./read-shared-strings.ts";
+import { readSheet, type SheetContext } from "./read-sheet.ts";
+import { readStyles } from "./read-styles.ts";
+import { readWorkbook } from "./read-workbook.ts";
+
+const ISO_DATE = 0xfffe;
+const ISO_DATE_TIME = 0xfffd;
+
+export interface ReadXlsxOptions {
+  /** Tests lower these; the service passes SHEETS_MAX_CELLS as `cells`. */
+  limits?: Partial<XlsxLimits>;
+}
+
+export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): WorkbookData {
+  const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.limits };
+  // External relationships are never followed by this reader, and the package is not stored: a
+  // workbook linking other workbooks or web pages is read for its cells.
+  const pkg = OpcPackage.open(bytes, { kind: XLSX, limits, allowExternal: () => true });
+  const workbook = readWorkbook(pkg, limits);
+  const styles = readStyles(workbook.styles, pkg.budget);
+  const sharedStrings = readSharedStrings(workbook.sharedStrings, pkg.budget);
+  // ISO date cells without a date style of their own get one of these two, at style indexes no
+  // workbook uses (Excel allows 64,000 styles; the store keeps 16 bits).
+  const iso = new Map([
+    [ISO_DATE, "yyyy-mm-dd"],
+    [ISO_DATE_TIME, "yyyy-mm-dd hh:mm:ss"],
+  ]);
+  const context: SheetContext = {
+    budget: pkg.budget,
+    limits,
+    sharedStrings,
+    dates: styles.dates,
+    date1904: workbook.date1904,
+    isoDate: ISO_DATE,
+    isoDateTime: ISO_DATE_TIME,
+    cells: { count: 0 },
+  };
+  const cellContext: CellContext = { sharedStrings, format: (style) => iso.get(style) ?? styles.formats[style] };
+  const sheets: SheetData[] = workbook.sheets.map(({ name, item }) => {
+    const store = readSheet(name, item, context);
+    return { name, rows: () => store.rowsOf(cellContext) };
+  });
+  return { sheets };
+}
