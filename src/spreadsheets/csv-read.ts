@@ -25,6 +25,14 @@ export interface ReadCsvOptions {
   maxCells?: number;
 }
 
+/** Windows-1252's characters for 0x80–0x9F (Node's TextDecoder reads that label as Latin-1 there). */
+const CP1252_HIGH = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ";
+
+const windows1252 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString("latin1")
+    .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+
 export function decodeCsv(bytes: Uint8Array): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
@@ -32,7 +40,7 @@ export function decodeCsv(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(body);
   } catch {
-    return new TextDecoder("windows-1252").decode(body);
+    return windows1252(body);
   }
 }
 

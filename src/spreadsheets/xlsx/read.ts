@@ -5,7 +5,7 @@
 // a compact store. Sheets come in the workbook's order, hidden ones too; chartsheets and dialog
 // sheets are skipped. Refused (UnsupportedPackage, 415): not a zip, encrypted, macros, no
 // workbook; past a limit (PackageTooLarge, 413): ./read-limits.ts.
-import { OpcPackage, XLSX } from "../../ooxml/index.ts";
+import { OpcPackage, XLSX, type ZipItem } from "../../ooxml/index.ts";
 import type { SheetData, WorkbookData } from "../types.ts";
 import type { CellContext } from "./cell-store.ts";
 import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
@@ -28,6 +28,11 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
   // workbook linking other workbooks or web pages is read for its cells.
   const pkg = OpcPackage.open(bytes, { kind: XLSX, limits, allowExternal: () => true });
   const workbook = readWorkbook(pkg, limits);
+  // What the directory declares is a hint only (bytes are counted as they come), but a package
+  // that declares more than a bound is refused before anything more is inflated.
+  const parsed = [workbook.styles, workbook.sharedStrings, ...workbook.sheets.map((sheet) => sheet.item)];
+  const declared = (items: readonly (ZipItem | undefined)[]) => items.reduce((sum, item) => sum + (item?.declaredSize ?? 0), 0);
+  pkg.budget.declared(declared(pkg.items), declared(parsed));
   const styles = readStyles(workbook.styles, pkg.budget);
   const sharedStrings = readSharedStrings(workbook.sharedStrings, pkg.budget);
   // ISO date cells without a date style of their own get one of these two, at style indexes no
