@@ -2,6 +2,9 @@
 // test asks for (shared strings after the sheets, say), so every construct a writer may use is
 // exercised without committing binaries.
 import { strToU8, zipSync, type Zippable } from "fflate";
+import { expect } from "vitest";
+import { cellAddress } from "../../src/spreadsheets/cells.ts";
+import type { Cell, SheetData } from "../../src/spreadsheets/types.ts";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -90,4 +93,19 @@ export function buildXlsx(spec: WorkbookSpec): Uint8Array {
   if (!spec.stringsFirst) for (const [name, xml] of shared) put(name, xml);
   for (const [name, content] of Object.entries(spec.extra ?? {})) put(name, content);
   return zipSync(files);
+}
+
+/** A sheet's cells by A1 address, checking the rows come in ascending order with no empty row. */
+export function cellsOf(sheet: SheetData): Record<string, Cell> {
+  const out: Record<string, Cell> = {};
+  let last = -1;
+  for (const [row, cells] of sheet.rows()) {
+    expect(row).toBeGreaterThan(last);
+    last = row;
+    expect(cells.some((cell) => cell !== undefined)).toBe(true);
+    cells.forEach((cell, column) => {
+      if (cell) out[cellAddress(row, column)] = cell;
+    });
+  }
+  return out;
 }

@@ -1,25 +1,8 @@
 // The .xlsx reader on hand-built packages (./xlsx-fixtures.ts): every construct writers use, in the
 // zip orders they use, read into WorkbookData with rows in ascending order.
 import { describe, expect, it } from "vitest";
-import { cellAddress } from "../../src/spreadsheets/cells.ts";
-import type { Cell, SheetData } from "../../src/spreadsheets/types.ts";
 import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
-import { buildXlsx } from "./xlsx-fixtures.ts";
-
-/** A sheet's cells by A1 address, checking the rows come in ascending order with no empty row. */
-export function cellsOf(sheet: SheetData): Record<string, Cell> {
-  const out: Record<string, Cell> = {};
-  let last = -1;
-  for (const [row, cells] of sheet.rows()) {
-    expect(row).toBeGreaterThan(last);
-    last = row;
-    expect(cells.some((cell) => cell !== undefined)).toBe(true);
-    cells.forEach((cell, column) => {
-      if (cell) out[cellAddress(row, column)] = cell;
-    });
-  }
-  return out;
-}
+import { buildXlsx, cellsOf } from "./xlsx-fixtures.ts";
 
 const STYLES = `<numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm"/><numFmt numFmtId="165" formatCode="0.000"/></numFmts>
 <cellStyleXfs count="1"><xf numFmtId="22"/></cellStyleXfs>
