@@ -17,6 +17,6 @@ export { isXmlContentType, isXmlName, looksLikeXml, parseXmlPart, XmlPartReader 
 export { printable, relationshipsPartOf, resolveTarget } from "./part-names.ts";
 export { typeName, type Relationship } from "./relationships.ts";
 export { repack, type RepackPart } from "./repack.ts";
-export { MAX_XML_DEPTH, type XmlElement, type XmlHandler } from "./xml-parse.ts";
+export { MAX_XML_DEPTH, type XmlElement, type XmlHandler, type XmlParserOptions } from "./xml-parse.ts";
 export { XmlWriter } from "./xml-write.ts";
 export { inflateItem, readItem, type ZipItem } from "./zip-read.ts";

@@ -3,7 +3,7 @@
 // (./xml-parse.ts) as the bytes come, so no XML part is ever held whole here.
 import type { Budget } from "./budget.ts";
 import { XmlDecoder } from "./xml-decode.ts";
-import { XmlParser, type XmlHandler } from "./xml-parse.ts";
+import { XmlParser, type XmlHandler, type XmlParserOptions } from "./xml-parse.ts";
 import { inflateItem, type ZipItem } from "./zip-read.ts";
 
 /** Content types of XML parts: `…/xml` or `…+xml` (RFC 7303). */
@@ -29,9 +29,10 @@ export class XmlPartReader {
     part: string,
     private readonly budget: Budget,
     handler: XmlHandler,
+    options: XmlParserOptions = {},
   ) {
     this.decoder = new XmlDecoder(part, budget.kind);
-    this.parser = new XmlParser(part, budget, handler);
+    this.parser = new XmlParser(part, budget, handler, options);
   }
   write(bytes: Uint8Array): void {
     this.budget.parse(bytes.length);
@@ -44,8 +45,8 @@ export class XmlPartReader {
 }
 
 /** Streams an XML part through `handler`: the whole part is parsed (and so checked) before this returns. */
-export function parseXmlPart(item: ZipItem, budget: Budget, handler: XmlHandler): void {
-  const reader = new XmlPartReader(item.name, budget, handler);
+export function parseXmlPart(item: ZipItem, budget: Budget, handler: XmlHandler, options: XmlParserOptions = {}): void {
+  const reader = new XmlPartReader(item.name, budget, handler, options);
   inflateItem(item, budget, (chunk) => reader.write(chunk));
   reader.end();
 }

@@ -28,7 +28,7 @@ export interface XmlHandler {
   close?(name: string, local: string): void;
 }
 
-/** An element as the parser read it; its attribute map is built only when asked for. */
+/** An element as the namespace-aware parser read it; its attribute map is built only when asked for. */
 class ParsedElement implements XmlElement {
   private map: Record<string, string> | undefined;
   constructor(private readonly tag: SaxesTagNS) {}
@@ -49,6 +49,9 @@ class ParsedElement implements XmlElement {
     return this.map;
   }
   attribute(local: string): string | undefined {
+    // Most attributes have no prefix: their qualified name is their local name.
+    const direct = this.tag.attributes[local];
+    if (direct !== undefined && direct.prefix === "") return direct.value;
     for (const name in this.tag.attributes) {
       const attribute = this.tag.attributes[name]!;
       if (attribute.local === local) return attribute.value;
@@ -57,16 +60,50 @@ class ParsedElement implements XmlElement {
   }
 }
 
+/** An element as the plain parser read it (no namespace processing): names as written, no URI. */
+class PlainElement implements XmlElement {
+  readonly uri = "";
+  constructor(
+    readonly name: string,
+    readonly attributes: Record<string, string>,
+  ) {}
+  get local(): string {
+    return localName(this.name);
+  }
+  attribute(local: string): string | undefined {
+    const direct = this.attributes[local];
+    if (direct !== undefined) return direct;
+    for (const name in this.attributes) if (localName(name) === local) return this.attributes[name];
+    return undefined;
+  }
+}
+
+const localName = (name: string): string => {
+  const colon = name.indexOf(":");
+  return colon < 0 ? name : name.slice(colon + 1);
+};
+
+export interface XmlParserOptions {
+  /**
+   * Namespace processing (prefixes must be declared; elements carry their URI). Default on; a
+   * reader that goes by local names only (spreadsheet cells) turns it off for speed. DTDs are
+   * refused either way.
+   */
+  namespaces?: boolean;
+}
+
 export class XmlParser {
-  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private readonly parser: SaxesParser;
   private depth = 0;
 
   constructor(
     private readonly part: string,
     private readonly budget: Budget,
     handler: XmlHandler,
+    options: XmlParserOptions = {},
   ) {
-    const { parser } = this;
+    const namespaces = options.namespaces ?? true;
+    const parser = (this.parser = new SaxesParser({ xmlns: namespaces, position: true }) as SaxesParser);
     parser.on("doctype", () => {
       throw unsupported("hostile", budget.kind, `the XML part ${printable(part)} contains a DTD (DOCTYPE), which is never read`);
     });
@@ -81,11 +118,15 @@ export class XmlParser {
           },
         );
       }
-      handler.open?.(new ParsedElement(tag as SaxesTagNS));
+      if (handler.open) {
+        handler.open(
+          namespaces ? new ParsedElement(tag as SaxesTagNS) : new PlainElement(tag.name, tag.attributes as Record<string, string>),
+        );
+      }
     });
     parser.on("closetag", (tag) => {
       this.depth--;
-      handler.close?.(tag.name, (tag as SaxesTagNS).local);
+      handler.close?.(tag.name, namespaces ? (tag as SaxesTagNS).local : localName(tag.name));
     });
     if (handler.text) {
       parser.on("text", (t) => handler.text!(t));

@@ -31,9 +31,17 @@ interface PendingCell {
   column: number;
   type: string;
   style: number;
-  value: string[] | undefined;
-  inline: string[] | undefined;
-  formula: { type: string; shared: string | undefined; text: string[] } | undefined;
+  value: string | undefined;
+  inline: string | undefined;
+  formula: { type: string; shared: string | undefined; text: string } | undefined;
+}
+
+/** Where text goes: nowhere, a cell's <v>, its <f>, or an inline string's <t> (not its phonetic runs). */
+const enum Sink {
+  None,
+  Value,
+  Formula,
+  Inline,
 }
 
 const ERROR_INDEX = new Map<string, number>(ERROR_VALUES.map((e, i) => [e, i]));
@@ -43,8 +51,7 @@ class SheetReader {
   private row = -1;
   private column = -1;
   private cell: PendingCell | undefined;
-  /** Where text goes: a cell's <v>, <f>, or an inline string's <t> (not its phonetic runs). */
-  private sink: string[] | undefined;
+  private sink = Sink.None;
   private phonetic = 0;
   private readonly shared = new Map<string, number>();
 
@@ -73,22 +80,25 @@ class SheetReader {
         this.openCell(element);
         break;
       case "v":
-        if (this.cell) this.sink = this.cell.value = [];
+        if (this.cell) {
+          this.cell.value = "";
+          this.sink = Sink.Value;
+        }
         break;
       case "f":
         if (this.cell) {
-          this.cell.formula = { type: element.attribute("t") ?? "normal", shared: element.attribute("si"), text: [] };
-          this.sink = this.cell.formula.text;
+          this.cell.formula = { type: element.attribute("t") ?? "normal", shared: element.attribute("si"), text: "" };
+          this.sink = Sink.Formula;
         }
         break;
       case "is":
-        if (this.cell) this.cell.inline = [];
+        if (this.cell) this.cell.inline = "";
         break;
       case "rPh":
         this.phonetic++;
         break;
       case "t":
-        if (this.cell?.inline && this.phonetic === 0) this.sink = this.cell.inline;
+        if (this.cell?.inline !== undefined && this.phonetic === 0) this.sink = Sink.Inline;
         break;
     }
   }
@@ -120,11 +130,15 @@ class SheetReader {
   }
 
   text(text: string): void {
-    this.sink?.push(text);
+    const cell = this.cell;
+    if (!cell || this.sink === Sink.None) return;
+    if (this.sink === Sink.Value) cell.value += text;
+    else if (this.sink === Sink.Formula) cell.formula!.text += text;
+    else cell.inline += text;
   }
 
   close(local: string): void {
-    if (local === "v" || local === "f" || local === "t") this.sink = undefined;
+    if (local === "v" || local === "f" || local === "t") this.sink = Sink.None;
     else if (local === "rPh") this.phonetic--;
     else if (local === "c" && this.cell) {
       this.finish(this.cell);
@@ -150,7 +164,7 @@ class SheetReader {
   private formulaOf(cell: PendingCell): number {
     const f = cell.formula;
     if (!f || f.type === "dataTable") return -1;
-    const text = f.text.join("");
+    const text = f.text;
     if (f.type === "shared" && f.shared !== undefined) {
       if (text === "") return this.shared.get(f.shared) ?? -1;
       const entry = this.store.addFormula({ text, row: cell.row, column: cell.column, shared: true });
@@ -161,7 +175,7 @@ class SheetReader {
   }
 
   private valueOf(cell: PendingCell): [Kind, number, number] {
-    const raw = cell.value?.join("");
+    const raw = cell.value;
     const { context } = this;
     switch (cell.type) {
       case "s": {
@@ -173,8 +187,8 @@ class SheetReader {
         return [Kind.SharedString, index, cell.style];
       }
       case "inlineStr":
-        return cell.inline
-          ? [Kind.LocalString, this.store.addString(this.checkText(decodeXstring(cell.inline.join("")), cell)), cell.style]
+        return cell.inline !== undefined
+          ? [Kind.LocalString, this.store.addString(this.checkText(decodeXstring(cell.inline), cell)), cell.style]
           : [Kind.Empty, 0, cell.style];
       case "str":
         return raw === undefined
@@ -209,10 +223,15 @@ class SheetReader {
 /** Reads one worksheet part into a store of its cells. */
 export function readSheet(name: string, item: ZipItem, context: SheetContext): CellStore {
   const reader = new SheetReader(name, context);
-  parseXmlPart(item, context.budget, {
-    open: (element) => reader.open(element),
-    text: (text) => reader.text(text),
-    close: (_name, local) => reader.close(local),
-  });
+  parseXmlPart(
+    item,
+    context.budget,
+    {
+      open: (element) => reader.open(element),
+      text: (text) => reader.text(text),
+      close: (_name, local) => reader.close(local),
+    },
+    { namespaces: false },
+  );
   return reader.store;
 }
