@@ -1,6 +1,5 @@
-// Number format codes: the built-in ids a workbook may use without declaring them (ECMA-376 Part 1,
-// §18.8.30), and whether a code formats dates or times (so a 1904 workbook's dates can be moved to
-// the 1900 system, and the engine shows them as dates).
+// Number format codes by the built-in ids a workbook may use without declaring them (ECMA-376
+// Part 1, §18.8.30). Whether a code shows a date is the engine's call (../formats.ts).
 
 /** Built-in formats by id; 0 (General) is absent. Locale-dependent date ids (27–36, 50–58) read as ISO dates. */
 const BUILT_IN = new Map<number, string>([
@@ -36,15 +35,3 @@ for (const id of [27, 28, 29, 30, 31, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57
 for (const id of [32, 33]) BUILT_IN.set(id, "h:mm:ss");
 
 export const builtInFormat = (id: number): string | undefined => BUILT_IN.get(id);
-
-/** Whether a format code shows a date or a time: a d, m, y, h or s outside quotes, escapes and [colour]/[condition] brackets. */
-export function isDateFormat(code: string): boolean {
-  const stripped = code
-    .split(";")[0]!
-    .replace(/"[^"]*"/g, "")
-    .replace(/\\./g, "")
-    .replace(/_./g, "")
-    .replace(/\*./g, "")
-    .replace(/\[(?!h+\]|m+\]|s+\])[^\]]*\]/gi, "");
-  return /[dmyhs]/i.test(stripped) && !/^general$/i.test(stripped.trim());
-}

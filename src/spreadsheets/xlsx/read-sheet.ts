@@ -6,9 +6,9 @@
 // against the workbook's limits as they come (413).
 import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../ooxml/index.ts";
 import { cellAddress, parseCellAddress } from "../cells.ts";
+import { serialFrom1904, serialFromIso } from "../dates.ts";
 import { ERROR_VALUES, MAX_COLUMNS, MAX_ROWS } from "../types.ts";
 import { CellStore, Kind } from "./cell-store.ts";
-import { DAYS_1904, isoToSerial } from "./dates.ts";
 import { cellTooLong, tooManyCells, type XlsxLimits } from "./read-limits.ts";
 import { decodeXstring } from "./xstring.ts";
 
@@ -204,17 +204,18 @@ class SheetReader {
           : [Kind.Error, ERROR_INDEX.get(raw.trim()) ?? ERROR_INDEX.get("#VALUE!")!, cell.style];
       case "d": {
         if (raw === undefined || raw === "") return [Kind.Empty, 0, cell.style];
-        const serial = isoToSerial(raw);
-        if (serial === undefined) throw this.malformed(`has a date cell ${JSON.stringify(raw.slice(0, 40))} that is not an ISO 8601 date`);
-        const style = context.dates[cell.style] ? cell.style : Number.isInteger(serial) ? context.isoDate : context.isoDateTime;
-        return [Kind.Number, serial, style];
+        // Excel's ISO cells may carry a UTC designator; the day and time are what the cell shows.
+        const iso = serialFromIso(raw.trim().replace(/(Z|[+-]00:?00)$/, ""));
+        if (!iso) throw this.malformed(`has a date cell ${JSON.stringify(raw.slice(0, 40))} that is not an ISO 8601 date from 1900 on`);
+        const style = context.dates[cell.style] ? cell.style : iso.kind === "date" ? context.isoDate : context.isoDateTime;
+        return [Kind.Number, iso.serial, style];
       }
       default: {
         if (raw === undefined || raw.trim() === "") return [Kind.Empty, 0, cell.style];
         const number = Number(raw);
         if (!Number.isFinite(number)) throw this.malformed(`has a number cell ${JSON.stringify(raw.slice(0, 40))} that is not a number`);
         // A 1904 workbook's dates: the same day as a 1900-system serial.
-        return [Kind.Number, context.date1904 && context.dates[cell.style] ? number + DAYS_1904 : number, cell.style];
+        return [Kind.Number, context.date1904 && context.dates[cell.style] ? serialFrom1904(number) : number, cell.style];
       }
     }
   }

@@ -1,12 +1,13 @@
 // styles.xml → the number format code of each cell style (a cell's `s` is an index into
 // cellXfs): custom numFmts by id, else the built-in ones. Only what the cell model keeps.
 import { parseXmlPart, type Budget, type ZipItem } from "../../ooxml/index.ts";
-import { builtInFormat, isDateFormat } from "./number-formats.ts";
+import { dateKindOf } from "../formats.ts";
+import { builtInFormat } from "./number-formats.ts";
 
 export interface CellStyles {
   /** The format code of each style (a cell's `s`); undefined for General. */
   formats: (string | undefined)[];
-  /** Whether each style formats dates or times. */
+  /** Whether each style shows a date, a date and time or a time of day (durations such as [h]:mm do not). */
   dates: boolean[];
 }
 
@@ -35,5 +36,5 @@ export function readStyles(item: ZipItem | undefined, budget: Budget): CellStyle
   const formats = xfFormats
     .map((id) => custom.get(id) ?? builtInFormat(id))
     .map((code) => (code === undefined || /^general$/i.test(code.trim()) ? undefined : code));
-  return { formats, dates: formats.map((code) => code !== undefined && isDateFormat(code)) };
+  return { formats, dates: formats.map((code) => code !== undefined && dateKindOf(code) !== null) };
 }

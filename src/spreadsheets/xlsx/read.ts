@@ -6,6 +6,7 @@
 // sheets are skipped. Refused (UnsupportedPackage, 415): not a zip, encrypted, macros, no
 // workbook; past a limit (PackageTooLarge, 413): ./read-limits.ts.
 import { OpcPackage, XLSX, type ZipItem } from "../../ooxml/index.ts";
+import { DATE_FORMAT, DATETIME_FORMAT } from "../formats.ts";
 import type { SheetData, WorkbookData } from "../types.ts";
 import type { CellContext } from "./cell-store.ts";
 import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
@@ -38,8 +39,8 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
   // ISO date cells without a date style of their own get one of these two, at style indexes no
   // workbook uses (Excel allows 64,000 styles; the store keeps 16 bits).
   const iso = new Map([
-    [ISO_DATE, "yyyy-mm-dd"],
-    [ISO_DATE_TIME, "yyyy-mm-dd hh:mm:ss"],
+    [ISO_DATE, DATE_FORMAT],
+    [ISO_DATE_TIME, DATETIME_FORMAT],
   ]);
   const context: SheetContext = {
     budget: pkg.budget,
