@@ -101,7 +101,8 @@ function readPart(pkg: OpcPackage, item: ZipItem, counter: WorkCounter): { text:
     }
     reader?.write(chunk);
   });
-  if (!decided && declaredXml) throw notDocx(`the XML part ${item.name} is empty`);
+  // An empty part has nothing to parse: it is stored empty (a reader that needs it fails on it either way).
+  if (!decided) return { copy: { name: item.name, bytes: new Uint8Array(0) } };
   if (!reader) {
     const copy: RepackPart =
       item.method === 8
