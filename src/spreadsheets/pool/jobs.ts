@@ -1,0 +1,154 @@
+// What a spreadsheets worker does: build a model (from values, CSV, a markdown table, an .xlsx),
+// load one from its stored blobs, change it, and save it as blobs (tiles, pages, root); evaluate
+// and read against it; write it out as .xlsx or CSV.
+import { readCsv } from "../csv-read.ts";
+import { SheetsError } from "../errors.ts";
+import { sheetCsv } from "../csv-write.ts";
+import { toXlsxFormula } from "../formula/xlsx.ts";
+import { parseMarkdownTable } from "../markdown.ts";
+import { Workbook, type WriteResult } from "../model.ts";
+import { childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../stored-manifest.ts";
+import { loadTiles, saveTiles } from "../tiles.ts";
+import type { Cell, SheetData, WorkbookData } from "../types.ts";
+import { renderValue, type InputMode, type JsonCellInput } from "../values.ts";
+import { readXlsx } from "../xlsx/read.ts";
+import { writeXlsx } from "../xlsx/write.ts";
+import type { Held } from "./models.ts";
+import type { Base, Change, JobOutput, NewSheetSource, Saved, SheetsWorkerData } from "./protocol.ts";
+
+type Options = Pick<SheetsWorkerData, "maxCells" | "budget">;
+
+/** A sheet's rows as the 2-D array of cells a write takes (holes are empty cells). */
+function valuesOf(sheet: SheetData): JsonCellInput[][] {
+  const values: JsonCellInput[][] = [];
+  for (const [row, cells] of sheet.rows()) {
+    while (values.length < row) values.push([]);
+    values.push(cells.map((cell) => (cell ? (cell.value as JsonCellInput) : null)));
+  }
+  return values;
+}
+
+function sourceValues(source: NewSheetSource, options: Options): JsonCellInput[][] | undefined {
+  if (source.csv !== undefined) {
+    const [sheet] = readCsv(source.csv, { maxCells: options.maxCells, sheetName: source.name }).sheets;
+    return sheet ? valuesOf(sheet) : [];
+  }
+  if (source.markdown !== undefined) return parseMarkdownTable(source.markdown).rows;
+  return source.values;
+}
+
+/** Saves a model: the tiles it changed since its last save, its pages and root, and what the record says. */
+export function save(model: Held, result: WriteResult): Saved {
+  const saved = saveTiles(model.workbook);
+  for (const [hash, bytes] of saved.tiles) model.sizes.set(hash, bytes.byteLength);
+  const stored = storeManifest(saved.manifest, (hash) => model.sizes.get(hash) ?? 0);
+  const blobs: Saved["blobs"] = [[stored.rootHash, stored.root], ...saved.tiles];
+  const refs: Saved["refs"] = [];
+  for (const [hash, bytes] of stored.pages) {
+    refs.push([stored.rootHash, hash]);
+    if (model.pages.has(hash)) continue;
+    blobs.push([hash, bytes]);
+    for (const tile of childrenOfPage(bytes)) refs.push([hash, tile]);
+    model.pages.add(hash);
+  }
+  return {
+    rootHash: stored.rootHash,
+    blobs,
+    refs,
+    sizeBytes: stored.bytes,
+    cells: model.workbook.cells,
+    sheets: model.workbook.describe(),
+    result,
+  };
+}
+
+const fresh = (workbook: Workbook): Held => ({ workbookId: "", version: 0, workbook, sizes: new Map(), pages: new Set() });
+
+export function createWorkbook(sources: NewSheetSource[], input: InputMode, options: Options): { model: Held; saved: Saved } {
+  const sheets = sources.map((source) => {
+    const values = sourceValues(source, options);
+    return { name: source.name, ...(values ? { values } : {}) };
+  });
+  const { workbook, result } = Workbook.create(sheets, input, { maxCells: options.maxCells, budget: options.budget });
+  const model = fresh(workbook);
+  return { model, saved: save(model, result) };
+}
+
+export function importWorkbook(
+  bytes: Uint8Array,
+  format: "xlsx" | "csv",
+  sheetName: string,
+  input: InputMode,
+  options: Options,
+): { model: Held; saved: Saved } {
+  if (format === "csv") {
+    const [sheet] = readCsv(bytes, { maxCells: options.maxCells, sheetName }).sheets;
+    return createWorkbook([{ name: sheetName, values: sheet ? valuesOf(sheet) : [] }], input, options);
+  }
+  const data = readXlsx(bytes, { limits: { cells: options.maxCells } });
+  const { workbook, result } = Workbook.fromData(data, { maxCells: options.maxCells, budget: options.budget });
+  const model = fresh(workbook);
+  return { model, saved: save(model, result) };
+}
+
+/** A stored version as a model, from the blobs the pool sent with the job. */
+export function loadWorkbook(base: Base, options: Options): Held {
+  const blobs = new Map(base.blobs ?? []);
+  const get = (hash: string): Uint8Array => {
+    const bytes = blobs.get(hash);
+    if (!bytes) throw new Error(`workbook ${base.workbookId} v${base.version}: blob ${hash} was not sent`);
+    return bytes;
+  };
+  const root = decodeRoot(get(base.rootHash));
+  const { manifest, sizes } = loadManifest(root, get);
+  const { workbook } = loadTiles(manifest, get, { maxCells: options.maxCells, budget: options.budget });
+  return { workbookId: base.workbookId, version: base.version, workbook, sizes, pages: new Set(pagesOf(root)) };
+}
+
+/** Applies a write, an append or an edit; the model is changed in place (dropped by the caller on an error). */
+export function applyChange(model: Held, change: Change, options: Options): Saved {
+  const { workbook } = model;
+  const budget = options.budget;
+  const result =
+    change.kind === "write"
+      ? workbook.write(change.range, change.values, { input: change.input, budget })
+      : change.kind === "append"
+        ? workbook.append({
+            ...(change.sheet === undefined ? {} : { sheet: change.sheet }),
+            ...(change.values === undefined ? {} : { values: change.values }),
+            ...(change.records === undefined ? {} : { records: change.records }),
+            input: change.input,
+            budget,
+          })
+        : workbook.edit(change.operations, { budget });
+  return save(model, result);
+}
+
+/** The workbook as the .xlsx writer takes it: formulas with the `_xlfn.` prefixes Excel wants. */
+function forXlsx(data: WorkbookData): WorkbookData {
+  const cell = (c: Cell | undefined): Cell | undefined => (c?.formula === undefined ? c : { ...c, formula: toXlsxFormula(c.formula) });
+  return {
+    sheets: data.sheets.map((sheet) => ({
+      name: sheet.name,
+      *rows() {
+        for (const [row, cells] of sheet.rows()) yield [row, cells.map(cell)] as const;
+      },
+    })),
+  };
+}
+
+export async function render(model: Held, format: "xlsx" | "csv", sheet: string | undefined, title: string): Promise<JobOutput> {
+  const data = model.workbook.toData();
+  if (format === "xlsx") return { kind: "bytes", bytes: await writeXlsx(forXlsx(data), { title }) };
+  const chosen = sheet === undefined ? data.sheets[0] : data.sheets.find((s) => s.name.toLowerCase() === sheet.toLowerCase());
+  if (!chosen)
+    throw new SheetsError("UNKNOWN_SHEET", `No sheet is named ${sheet}; the sheets are ${data.sheets.map((s) => s.name).join(", ")}.`, {
+      subject: sheet,
+    });
+  // A BOM first: Excel reads a CSV as UTF-8 only with one.
+  let text = "\uFEFF";
+  const show = (cell: Cell): Cell["value"] =>
+    typeof cell.value === "object" && cell.value !== null ? cell.value : (renderValue(cell.value, cell.numFmt) as Cell["value"]);
+  for (const line of sheetCsv(chosen, show)) text += line;
+  return { kind: "bytes", bytes: new TextEncoder().encode(text) };
+}

@@ -1,0 +1,80 @@
+// Messages between the spreadsheets pool (main thread) and its workers. A worker keeps the models
+// of the workbooks it worked on (by id and version), so a write to a workbook it has does not load
+// it again; when it lacks one, it asks for the stored blobs and the pool sends the job again with them.
+import type { ErrorCode } from "../../core/errors.ts";
+import type { EditOperation } from "../edits.ts";
+import type { SheetDescription } from "../read.ts";
+import type { InputMode, JsonCellInput, JsonCellValue, RenderMode } from "../values.ts";
+import type { WriteResult } from "../model.ts";
+
+/** A sheet of a new workbook, as callers send it: values, CSV or a GFM table. */
+export interface NewSheetSource {
+  name: string;
+  values?: JsonCellInput[][];
+  csv?: string;
+  markdown?: string;
+}
+
+/** A stored version a job works on. `blobs` (root, pages, tiles by hash) come only when the worker asked for them. */
+export interface Base {
+  workbookId: string;
+  version: number;
+  rootHash: string;
+  blobs?: [hash: string, bytes: Uint8Array][];
+}
+
+export type Change =
+  | { kind: "write"; range: string; values: JsonCellInput[][]; input: InputMode }
+  | { kind: "append"; sheet?: string; values?: JsonCellInput[][]; records?: Record<string, JsonCellInput>[]; input: InputMode }
+  | { kind: "edit"; operations: EditOperation[] };
+
+export type Job =
+  | { kind: "create"; sheets: NewSheetSource[]; input: InputMode }
+  | { kind: "import"; bytes: Uint8Array; format: "xlsx" | "csv"; sheetName: string; input: InputMode }
+  | { kind: "change"; base: Base; change: Change; token: number }
+  | { kind: "evaluate"; base: Base; formula: string; sheet?: string }
+  | { kind: "read"; base: Base; range: string; render: RenderMode; maxCells: number; offset: number }
+  | { kind: "render"; base: Base; format: "xlsx" | "csv"; sheet?: string; title: string };
+
+/** A version saved by a job: what the store keeps (root, pages, tiles) and what the record says. */
+export interface Saved {
+  rootHash: string;
+  /** Root, pages and the tiles the job encoded, by hash: the store keeps those it lacks. */
+  blobs: [hash: string, bytes: Uint8Array][];
+  /** Pages → tiles and root → pages, for the store's garbage collection. */
+  refs: [parent: string, child: string][];
+  sizeBytes: number;
+  cells: number;
+  sheets: SheetDescription[];
+  result: WriteResult;
+}
+
+export type JobOutput =
+  | { kind: "saved"; saved: Saved }
+  | { kind: "value"; value: JsonCellValue }
+  | { kind: "read"; range: string; values: JsonCellValue[][]; truncated: boolean; nextOffset: number | null }
+  | { kind: "bytes"; bytes: Uint8Array };
+
+export type ToWorker =
+  | { type: "job"; id: number; job: Job }
+  /** The store kept version `version` of a change: the worker keeps its model for that version. */
+  | { type: "commit"; token: number; version: number }
+  /** The store refused the change (a concurrent write won): the worker drops its model. */
+  | { type: "forget"; token: number };
+
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "done"; id: number; output: JobOutput }
+  /** The worker does not have this version: send the job again with its blobs. */
+  | { type: "need"; id: number }
+  | { type: "failed"; id: number; message: string; code?: ErrorCode; details?: unknown };
+
+/** What a worker is started with. */
+export interface SheetsWorkerData {
+  /** Non-empty cells a workbook may have (SHEETS_MAX_CELLS). */
+  maxCells: number;
+  /** Cells of models a worker keeps between jobs. */
+  cacheCells: number;
+  /** A write's budget: formula steps and milliseconds. */
+  budget: { maxSteps: number; maxMs: number };
+}

@@ -1,0 +1,82 @@
+// A spreadsheets worker thread: runs the pool's jobs one at a time against the models it holds
+// (./models.ts), so no whole-workbook work (parsing a file, loading tiles, recalculating, writing
+// an .xlsx) runs on the gateway's event loop.
+import { parentPort, workerData } from "node:worker_threads";
+import { isGatewayError } from "../../core/errors.ts";
+import { isSheetsError } from "../errors.ts";
+import { applyChange, createWorkbook, importWorkbook, loadWorkbook, render } from "./jobs.ts";
+import { Models, type Held } from "./models.ts";
+import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
+import { sheetsErrorCode } from "./errors.ts";
+
+const data = workerData as SheetsWorkerData;
+const options = { maxCells: data.maxCells, budget: data.budget };
+const models = new Models(data.cacheCells);
+const port = parentPort!;
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+class NeedBlobs extends Error {}
+
+/** The model of a base: held, or loaded from the blobs the job carries (else the pool must send them). */
+function modelOf(base: Base, take: boolean): Held {
+  const held = take ? models.take(base.workbookId, base.version) : models.peek(base.workbookId, base.version);
+  if (held) return held;
+  if (!base.blobs) throw new NeedBlobs();
+  const loaded = loadWorkbook(base, options);
+  if (!take) models.keep(loaded);
+  return loaded;
+}
+
+async function run(job: Job): Promise<JobOutput> {
+  switch (job.kind) {
+    case "create":
+      return { kind: "saved", saved: createWorkbook(job.sheets, job.input, options).saved };
+    case "import":
+      return { kind: "saved", saved: importWorkbook(job.bytes, job.format, job.sheetName, job.input, options).saved };
+    case "change": {
+      const model = modelOf(job.base, true);
+      const saved = applyChange(model, job.change, options);
+      models.hold(job.token, model);
+      return { kind: "saved", saved };
+    }
+    case "evaluate":
+      return {
+        kind: "value",
+        value: modelOf(job.base, false).workbook.evaluate(job.formula, {
+          ...(job.sheet ? { sheet: job.sheet } : {}),
+          budget: options.budget,
+        }),
+      };
+    case "read": {
+      const read = modelOf(job.base, false).workbook.read(job.range, { render: job.render, maxCells: job.maxCells, offset: job.offset });
+      return { kind: "read", range: read.range, values: read.values, truncated: read.truncated, nextOffset: read.nextOffset };
+    }
+    case "render":
+      return render(modelOf(job.base, false), job.format, job.sheet, job.title);
+  }
+}
+
+/** The buffers of an output, moved to the main thread rather than copied. */
+function transferables(output: JobOutput): ArrayBuffer[] {
+  if (output.kind === "bytes") return [output.bytes.buffer as ArrayBuffer];
+  if (output.kind === "saved")
+    return output.saved.blobs.map(([, bytes]) => bytes.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i);
+  return [];
+}
+
+port.on("message", (message: ToWorker) => {
+  if (message.type === "commit") return models.commit(message.token, message.version);
+  if (message.type === "forget") return models.forget(message.token);
+  run(message.job).then(
+    (output) => post({ type: "done", id: message.id, output }, transferables(output)),
+    (error: unknown) => {
+      if (error instanceof NeedBlobs) return post({ type: "need", id: message.id });
+      if (isSheetsError(error))
+        return post({ type: "failed", id: message.id, message: error.message, code: sheetsErrorCode(error.code), details: error.details });
+      if (isGatewayError(error))
+        return post({ type: "failed", id: message.id, message: error.message, code: error.code, details: error.details });
+      post({ type: "failed", id: message.id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    },
+  );
+});
+post({ type: "ready" });

@@ -1,0 +1,102 @@
+// The spreadsheets pool: the engine in worker threads, models kept between jobs, blobs asked for
+// when a worker lacks a version, and the .xlsx written off the event loop.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import JSZip from "jszip";
+import { SheetsPool, type Base, type Saved } from "../../src/spreadsheets/pool/index.ts";
+import { decodeRoot, pagesOf, childrenOfPage } from "../../src/spreadsheets/stored-manifest.ts";
+
+let pool: SheetsPool;
+const stored = new Map<string, Uint8Array>();
+let fetches = 0;
+
+function keep(saved: Saved): void {
+  for (const [hash, bytes] of saved.blobs) stored.set(hash, bytes);
+}
+/** Every blob of a version, as the service's store would give them. */
+async function blobs(base: Base): Promise<[string, Uint8Array][]> {
+  fetches++;
+  const root = stored.get(base.rootHash)!;
+  const pages = pagesOf(decodeRoot(root));
+  const tiles = pages.flatMap((hash) => childrenOfPage(stored.get(hash)!));
+  return [base.rootHash, ...pages, ...tiles].map((hash) => [hash, stored.get(hash)!]);
+}
+
+beforeAll(() => {
+  pool = new SheetsPool({
+    workers: 2,
+    maxHeapMb: 512,
+    maxQueue: 100,
+    jobTimeoutMs: 60_000,
+    worker: { maxCells: 2_000_000, cacheCells: 4_000_000, budget: { maxSteps: 200_000_000, maxMs: 10_000 } },
+  });
+});
+afterAll(() => pool.close());
+
+describe("the spreadsheets pool", () => {
+  it("creates, changes, evaluates and writes out a workbook, loading a version only when a worker lacks it", async () => {
+    const created = await pool.run({
+      kind: "create",
+      sheets: [
+        {
+          name: "Data",
+          values: [
+            ["n", "double"],
+            [1, "=A2*2"],
+            [2, "=A3*2"],
+          ],
+        },
+        { name: "Csv", csv: "a;b\n1;2\n" },
+      ],
+      input: "parse",
+    });
+    if (created.kind !== "saved") throw new Error("saved expected");
+    keep(created.saved);
+    expect(created.saved.cells).toBe(10);
+    expect(created.saved.sheets.map((s) => s.name)).toEqual(["Data", "Csv"]);
+
+    const base: Base = { workbookId: "wb_test", version: 1, rootHash: created.saved.rootHash };
+    const token = pool.token();
+    const changed = await pool.run(
+      { kind: "change", base, change: { kind: "write", range: "Data!A2", values: [[10]], input: "parse" }, token },
+      blobs,
+    );
+    if (changed.kind !== "saved") throw new Error("saved expected");
+    expect(fetches).toBe(1);
+    expect(changed.saved.result).toMatchObject({ updatedCells: 1, recalculatedCells: 1 });
+    keep(changed.saved);
+    pool.commit("wb_test", token, 2);
+
+    // Held at version 2 now: no fetch for the next jobs.
+    const next: Base = { workbookId: "wb_test", version: 2, rootHash: changed.saved.rootHash };
+    const value = await pool.run({ kind: "evaluate", base: next, formula: "SUM(Data!B2:B3)" }, blobs);
+    expect(value).toEqual({ kind: "value", value: 24 });
+    const xlsx = await pool.run({ kind: "render", base: next, format: "xlsx", title: "Test" }, blobs);
+    expect(fetches).toBe(1);
+    if (xlsx.kind !== "bytes") throw new Error("bytes expected");
+    const zip = await JSZip.loadAsync(xlsx.bytes);
+    const sheet = await zip.file("xl/worksheets/sheet1.xml")!.async("string");
+    expect(sheet).toContain("<f>A2*2</f><v>20</v>");
+  });
+
+  it("an engine error comes back in the contract's words, and the worker carries on", async () => {
+    await expect(pool.run({ kind: "create", sheets: [{ name: "Bad[name]" }], input: "parse" })).rejects.toMatchObject({
+      code: "BAD_USER_INPUT",
+    });
+    const ok = await pool.run({ kind: "create", sheets: [{ name: "Fine" }], input: "parse" });
+    expect(ok.kind).toBe("saved");
+  });
+
+  it("a hostile .xlsx is refused with 415 and a bad CSV sheet with the reader's code", async () => {
+    await expect(
+      pool.run({
+        kind: "import",
+        bytes: new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]),
+        format: "xlsx",
+        sheetName: "S",
+        input: "parse",
+      }),
+    ).rejects.toMatchObject({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    });
+  });
+});
