@@ -13,14 +13,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { renderDocument } from "../../src/documents/render/index.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
 import { openSqliteStore, sqliteFile } from "../../src/store/sqlite.ts";
-import { sqliteMigrations } from "../../src/store/sqlite-migrations.ts";
+import { sqliteMigrations } from "../../src/store/sqlite/migrations.ts";
 import { foldName, type Store } from "../../src/store/types.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
 
 /**
- * PostgreSQL's migration 1 exactly as the previous release shipped it (src/store/postgres.ts
- * keeps it as migrations[0]; it is not exported, and a released migration never changes).
+ * PostgreSQL's migration 1 exactly as the previous release shipped it (src/store/postgres/migrations.ts
+ * keeps it as postgresMigrations[0], and a released migration never changes).
  */
 const postgresMigration1 = `CREATE TABLE documents (
      id text COLLATE "C" PRIMARY KEY,

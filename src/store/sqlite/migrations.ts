@@ -1,5 +1,7 @@
 // The embedded store's schema, as append-only migrations: version N is sqliteMigrations[N - 1].
 // Never edit an entry once released; a database made by an older release is upgraded in place.
+import type Database from "better-sqlite3";
+
 export const sqliteMigrations: string[] = [
   `CREATE TABLE documents (
      id TEXT PRIMARY KEY,
@@ -73,3 +75,17 @@ export const sqliteMigrations: string[] = [
    CREATE INDEX document_shares_document ON document_shares (document_id, created_at DESC);
    CREATE INDEX document_shares_expires_at ON document_shares (expires_at);`,
 ];
+
+/** Applies the pending migrations, each in its own immediate transaction with its schema_migrations row. */
+export function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
+  const applied = new Set((db.prepare(`SELECT version FROM schema_migrations`).all() as { version: number }[]).map((r) => r.version));
+  sqliteMigrations.forEach((sql, index) => {
+    const version = index + 1;
+    if (applied.has(version)) return;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`).run(version, new Date().toISOString());
+    }).immediate();
+  });
+}

@@ -1,0 +1,203 @@
+// Documents and their trash on SQLite: create (with its idempotency record), reads, changes (the
+// previous version kept in document_versions), trash, restore and purge, each write one
+// immediate transaction.
+import { bytesOf, documentSummaryColumns, toBuffer, toDocument, type DocumentRow } from "../rows.ts";
+import {
+  foldName,
+  newRecord,
+  type ChangeResult,
+  type CreateResult,
+  type DocumentChange,
+  type DocumentStore,
+  type IdempotencyClaim,
+  type ListQuery,
+  type NewDocument,
+} from "../types.ts";
+import type { Db } from "./connection.ts";
+import { idempotencyStatements } from "./idempotency.ts";
+import { documentLookups } from "./lookups.ts";
+
+const listParams = (query: ListQuery) => ({
+  ownerId: query.ownerId,
+  beforeId: query.beforeId ?? null,
+  needle: query.nameContains ?? null,
+  limit: query.limit,
+});
+
+function statements(db: Db) {
+  const live = "deleted_at IS NULL";
+  const list = (trashed: boolean) =>
+    db.prepare(
+      `SELECT ${documentSummaryColumns} FROM documents
+       WHERE owner_id = @ownerId AND deleted_at IS ${trashed ? "NOT NULL" : "NULL"} AND (@beforeId IS NULL OR id < @beforeId)
+         AND (@needle IS NULL OR instr(name_folded, @needle) > 0)
+       ORDER BY id DESC LIMIT @limit`,
+    );
+  return {
+    insert: db.prepare(
+      `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text,
+         markdown, version, updated_by, source)
+       VALUES (@id, @ownerId, @name, @nameFolded, @createdAt, @createdAt, @sizeBytes, @characters, @docx, @text,
+         @markdown, 1, @ownerId, @source)`,
+    ),
+    readText: db.prepare(`SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
+    readMarkdown: db.prepare(`SELECT ${documentSummaryColumns}, markdown AS text FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
+    readContent: db.prepare(`SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
+    list: list(false),
+    listTrash: list(true),
+    keepVersion: db.prepare(
+      `INSERT INTO document_versions (document_id, version, name, created_at, created_by, replaced_at, source, size_bytes,
+         characters, docx, text, markdown)
+       SELECT id, version, name, updated_at, updated_by, @at, source, size_bytes, characters, docx, text, markdown
+       FROM documents WHERE id = @id`,
+    ),
+    changeContent: db.prepare(
+      `UPDATE documents SET name = @name, name_folded = @nameFolded, updated_at = @at, updated_by = @actorId, source = @source,
+         version = version + 1, size_bytes = @sizeBytes, characters = @characters, docx = @docx, text = @text, markdown = @markdown
+       WHERE id = @id`,
+    ),
+    changeName: db.prepare(
+      `UPDATE documents SET name = @name, name_folded = @nameFolded, updated_at = @at, updated_by = @actorId, source = @source,
+         version = version + 1
+       WHERE id = @id`,
+    ),
+    trash: db.prepare(`UPDATE documents SET deleted_at = ? WHERE id = ?`),
+    untrash: db.prepare(`UPDATE documents SET deleted_at = NULL WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
+    trashedBefore: db.prepare(`SELECT owner_id, id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < ?`),
+    isTrashed: db.prepare(`SELECT 1 FROM documents WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
+    purge: [
+      db.prepare(`DELETE FROM document_versions WHERE document_id = ?`),
+      db.prepare(`DELETE FROM document_shares WHERE document_id = ?`),
+      db.prepare(`DELETE FROM idempotency WHERE document_id = ?`),
+      db.prepare(`DELETE FROM documents WHERE id = ?`),
+    ],
+  };
+}
+
+/** The write transactions (better-sqlite3 runs each as BEGIN IMMEDIATE … COMMIT). */
+function writes(db: Db, stmt: ReturnType<typeof statements>) {
+  const lookups = documentLookups(db);
+  const idempotency = idempotencyStatements(db);
+
+  // The document row and its idempotency record land together or not at all.
+  const create = db.transaction((doc: NewDocument, claim: IdempotencyClaim | undefined): CreateResult => {
+    if (claim) {
+      const hit = idempotency.find(doc.ownerId, claim.key, claim.notBefore);
+      const existing = hit && lookups.any(doc.ownerId, hit.documentId);
+      if (hit && existing) return { document: existing, replayed: true, fingerprint: hit.fingerprint };
+    }
+    const record = newRecord(doc);
+    stmt.insert.run({
+      id: record.id,
+      ownerId: record.ownerId,
+      name: record.name,
+      createdAt: record.createdAt,
+      sizeBytes: record.sizeBytes,
+      characters: record.characters,
+      nameFolded: foldName(doc.name),
+      docx: toBuffer(doc.docx),
+      text: doc.text,
+      markdown: doc.markdown,
+      source: record.source,
+    });
+    if (claim) idempotency.claim(doc.ownerId, claim, doc.id, doc.createdAt);
+    return { document: record, replayed: false, fingerprint: claim?.fingerprint ?? "" };
+  });
+
+  // The current version is copied into document_versions, then replaced, in one transaction; a
+  // stale expectedVersion writes nothing.
+  const change = db.transaction((input: DocumentChange): ChangeResult => {
+    const current = lookups.live(input.ownerId, input.id);
+    if (!current) return { ok: false, reason: "not_found" };
+    if (input.expectedVersion !== undefined && input.expectedVersion !== current.version) {
+      return { ok: false, reason: "conflict", current: current.version };
+    }
+    stmt.keepVersion.run({ id: input.id, at: input.at });
+    const name = input.name ?? current.name;
+    const common = { id: input.id, name, nameFolded: foldName(name), at: input.at, actorId: input.actorId, source: input.source };
+    if (input.content) {
+      const { docx, text, markdown } = input.content;
+      stmt.changeContent.run({ ...common, sizeBytes: docx.byteLength, characters: text.length, docx: toBuffer(docx), text, markdown });
+    } else {
+      stmt.changeName.run(common);
+    }
+    return { ok: true, document: lookups.live(input.ownerId, input.id)! };
+  });
+
+  const trash = db.transaction((ownerId: string, id: string, at: string, expectedVersion: number | undefined): ChangeResult => {
+    const current = lookups.live(ownerId, id);
+    if (!current) return { ok: false, reason: "not_found" };
+    if (expectedVersion !== undefined && expectedVersion !== current.version) {
+      return { ok: false, reason: "conflict", current: current.version };
+    }
+    stmt.trash.run(at, id);
+    return { ok: true, document: { ...current, deletedAt: at } };
+  });
+
+  const purgeOne = (id: string): void => {
+    for (const statement of stmt.purge) statement.run(id);
+  };
+  const purge = db.transaction((ownerId: string, id: string): boolean => {
+    if (!stmt.isTrashed.get(ownerId, id)) return false;
+    purgeOne(id);
+    return true;
+  });
+  const purgeTrash = db.transaction((before: string): number => {
+    const rows = stmt.trashedBefore.all(before) as { owner_id: string; id: string }[];
+    for (const row of rows) purgeOne(row.id);
+    return rows.length;
+  });
+  return { lookups, create, change, trash, purge, purgeTrash };
+}
+
+export function createSqliteDocuments(db: Db): DocumentStore {
+  const stmt = statements(db);
+  const { lookups, create, change, trash, purge, purgeTrash } = writes(db, stmt);
+  return {
+    async createDocument(doc, idempotency) {
+      return create.immediate(doc, idempotency);
+    },
+    async getDocument(ownerId, id, options) {
+      return options?.includeDeleted ? lookups.any(ownerId, id) : lookups.live(ownerId, id);
+    },
+    async getDocuments(ownerId, ids) {
+      if (ids.length === 0) return [];
+      const placeholders = ids.map(() => "?").join(", ");
+      const rows = db
+        .prepare(`SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = ? AND deleted_at IS NULL AND id IN (${placeholders})`)
+        .all(ownerId, ...ids) as DocumentRow[];
+      return rows.map(toDocument);
+    },
+    async readText(ownerId, id, format = "text") {
+      const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get(ownerId, id) as
+        (DocumentRow & { text: string | null }) | undefined;
+      return row ? { document: toDocument(row), text: row.text } : null;
+    },
+    async readContent(ownerId, id) {
+      const row = stmt.readContent.get(ownerId, id) as (DocumentRow & { docx: Buffer }) | undefined;
+      return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
+    },
+    async listDocuments(query) {
+      return (stmt.list.all(listParams(query)) as DocumentRow[]).map(toDocument);
+    },
+    async changeDocument(input) {
+      return change.immediate(input);
+    },
+    async trashDocument({ ownerId, id, at, expectedVersion }) {
+      return trash.immediate(ownerId, id, at, expectedVersion);
+    },
+    async listTrash(query) {
+      return (stmt.listTrash.all(listParams(query)) as DocumentRow[]).map(toDocument);
+    },
+    async restoreFromTrash(ownerId, id) {
+      if (stmt.untrash.run(ownerId, id).changes === 0) return null;
+      return lookups.live(ownerId, id);
+    },
+    async purgeDocument(ownerId, id) {
+      return purge.immediate(ownerId, id);
+    },
+    async purgeTrash(deletedBefore) {
+      return purgeTrash.immediate(deletedBefore);
+    },
+  };
+}
