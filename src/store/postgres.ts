@@ -2,8 +2,10 @@
 // several gateway replicas. Each interface of types.ts is a module of its own under postgres/,
 // composed here over the one pool; connection failures reach callers as SERVICE_UNAVAILABLE.
 import type pg from "pg";
-import type { Store } from "./types.ts";
+import { unlimited } from "./quota.ts";
+import type { Store, StoreOptions } from "./types.ts";
 import { createPool, defaultPostgresSettings, pgContext, reportUnavailable, type PostgresSettings } from "./postgres/connection.ts";
+import { createPostgresStorage } from "./postgres/content.ts";
 import { createPostgresDocuments } from "./postgres/documents.ts";
 import { createPostgresIdempotency } from "./postgres/idempotency.ts";
 import { createPostgresKeys } from "./postgres/keys.ts";
@@ -16,8 +18,9 @@ export { defaultPostgresSettings, type PostgresSettings } from "./postgres/conne
 /** The store, and its pool for tests and diagnostics. */
 export type PostgresStore = Store & { readonly pool: pg.Pool };
 
-export async function openPostgresStore(url: string, options: Partial<PostgresSettings> = {}): Promise<PostgresStore> {
-  const settings = { ...defaultPostgresSettings, ...options };
+export async function openPostgresStore(url: string, options: Partial<PostgresSettings> & StoreOptions = {}): Promise<PostgresStore> {
+  const { quota, ...poolSettings } = options;
+  const settings = { ...defaultPostgresSettings, ...poolSettings };
   const pool = createPool(url, settings);
   try {
     await migrate(pool);
@@ -25,7 +28,7 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     await pool.end().catch(() => {});
     throw error;
   }
-  const ctx = pgContext(pool, settings);
+  const ctx = pgContext(pool, settings, quota ?? unlimited);
   let closing: Promise<void> | undefined;
   const store: PostgresStore = {
     kind: "postgres",
@@ -35,6 +38,7 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),
     ...createPostgresIdempotency(ctx),
+    ...createPostgresStorage(ctx),
     async ping() {
       await pool.query(`SELECT 1`);
     },

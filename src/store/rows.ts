@@ -6,12 +6,15 @@ import type { DocumentRecord, ShareRecord, VersionRecord, VersionSource } from "
 export const documentSummaryColumns =
   "id, owner_id, name, created_at, updated_at, size_bytes, characters, version, updated_by, source, deleted_at";
 
-/** The same, qualified by a table alias (for joins). */
-export const documentSummaryColumnsOf = (alias: string): string =>
-  documentSummaryColumns
+/** Columns qualified by a table alias (for joins). */
+const qualified = (columns: string, alias: string): string =>
+  columns
     .split(", ")
     .map((column) => `${alias}.${column}`)
     .join(", ");
+
+/** The document summary columns, qualified by a table alias (for joins). */
+export const documentSummaryColumnsOf = (alias: string): string => qualified(documentSummaryColumns, alias);
 
 export interface DocumentRow {
   id: string;
@@ -43,6 +46,7 @@ export const toDocument = (row: DocumentRow): DocumentRecord => ({
 
 /** The columns of an earlier version, as a VersionRecord needs them. */
 export const versionSummaryColumns = "version, name, created_at, created_by, size_bytes, characters, source";
+export const versionSummaryColumnsOf = (alias: string): string => qualified(versionSummaryColumns, alias);
 
 export interface VersionRow {
   version: number;

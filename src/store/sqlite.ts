@@ -1,25 +1,30 @@
 // Embedded store: one SQLite file under DATA_DIR (sqlite/connection.ts), each interface of
 // types.ts in a module of its own under sqlite/, composed here over the one connection.
-import type { Store } from "./types.ts";
+import { unlimited } from "./quota.ts";
+import type { Store, StoreOptions } from "./types.ts";
 import { openDatabase } from "./sqlite/connection.ts";
+import { sqliteContext } from "./sqlite/context.ts";
 import { createSqliteDocuments } from "./sqlite/documents.ts";
 import { createSqliteIdempotency } from "./sqlite/idempotency.ts";
 import { createSqliteKeys } from "./sqlite/keys.ts";
 import { createSqliteShares } from "./sqlite/shares.ts";
+import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteVersions } from "./sqlite/versions.ts";
 
 export { sqliteFile } from "./sqlite/connection.ts";
 
-export function openSqliteStore(dataDir: string): Store {
+export function openSqliteStore(dataDir: string, options: StoreOptions = {}): Store {
   const db = openDatabase(dataDir);
+  const ctx = sqliteContext(db, options.quota ?? unlimited);
   const ping = db.prepare(`SELECT 1`);
   return {
     kind: "sqlite",
-    ...createSqliteDocuments(db),
-    ...createSqliteVersions(db),
-    ...createSqliteShares(db),
-    ...createSqliteKeys(db),
-    ...createSqliteIdempotency(db),
+    ...createSqliteDocuments(ctx),
+    ...createSqliteVersions(ctx),
+    ...createSqliteShares(ctx),
+    ...createSqliteKeys(ctx),
+    ...createSqliteIdempotency(ctx),
+    ...createSqliteStorage(ctx),
     async ping() {
       ping.get();
     },

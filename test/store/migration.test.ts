@@ -12,6 +12,7 @@ import { monotonicFactory } from "ulid";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderDocument } from "../../src/documents/render/index.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
+import { postgresMigrations } from "../../src/store/postgres/migrations.ts";
 import { openSqliteStore, sqliteFile } from "../../src/store/sqlite.ts";
 import { sqliteMigrations } from "../../src/store/sqlite/migrations.ts";
 import { foldName, type Store } from "../../src/store/types.ts";
@@ -386,7 +387,7 @@ describe("PostgreSQL: a database from the previous release", () => {
     try {
       await checkUpgraded(store, documents);
       const { rows } = await store.pool.query<{ version: number }>(`SELECT version FROM schema_migrations ORDER BY version`);
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
     } finally {
       await store.close();
     }

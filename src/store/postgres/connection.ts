@@ -7,6 +7,7 @@
 // `<` are plain byte order whatever the database's default collation is.
 import pg from "pg";
 import { GatewayError } from "../../core/errors.ts";
+import type { QuotaSettings } from "../quota.ts";
 
 /** The pool's settings (PG_* variables, docs/deploy.md#postgresql). */
 export interface PostgresSettings {
@@ -38,6 +39,7 @@ export const defaultPostgresSettings: PostgresSettings = {
 export interface PgContext {
   pool: pg.Pool;
   settings: PostgresSettings;
+  quota: QuotaSettings;
   /**
    * A hot read as a named prepared statement: parsed and planned once per connection, then only
    * bound and executed. Not behind PgBouncer in transaction mode, where the next transaction may
@@ -64,10 +66,11 @@ export function createPool(url: string, settings: PostgresSettings): pg.Pool {
   return pool;
 }
 
-export function pgContext(pool: pg.Pool, settings: PostgresSettings): PgContext {
+export function pgContext(pool: pg.Pool, settings: PostgresSettings, quota: QuotaSettings): PgContext {
   return {
     pool,
     settings,
+    quota,
     prepared: (name, text, values) => (settings.pgbouncer ? { text, values } : { name: `wg_${name}`, text, values }),
   };
 }

@@ -1,11 +1,14 @@
 // Documents and their trash on PostgreSQL: create (with its idempotency claim), reads (the text
 // read coalesced), changes (the previous version kept in document_versions), trash, restore and
-// purge, each write one transaction holding the document's row lock.
+// purge, each write one transaction holding the document's row lock. Content lives in `contents`
+// (content.ts), shared by versions.
 import type pg from "pg";
 import { coalescer } from "../coalesce.ts";
-import { bytesOf, documentSummaryColumns, toBuffer, toDocument, type DocumentRow } from "../rows.ts";
+import type { QuotaSettings } from "../quota.ts";
+import { bytesOf, documentSummaryColumns, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
 import { foldName, newRecord, type DocumentRecord, type DocumentStore, type ListQuery, type NewDocument } from "../types.ts";
 import { hasNul, inTransaction, type PgContext } from "./connection.ts";
+import { collectContents, putContent } from "./content.ts";
 import { claimIdempotency } from "./idempotency.ts";
 import { findDocument } from "./lookups.ts";
 
@@ -21,32 +24,40 @@ export async function lockLive(client: pg.PoolClient, ownerId: string, id: strin
   return row ? toDocument(row) : null;
 }
 
-/** Deletes a document with its versions, shares and idempotency records. */
-async function purgeOne(client: pg.PoolClient, id: string): Promise<void> {
+/** Deletes a document with its versions, shares and idempotency records, then the contents nothing else refers to. */
+async function purgeOne(client: pg.PoolClient, ownerId: string, id: string): Promise<void> {
+  const { rows } = await client.query<{ content_hash: string }>(
+    `SELECT content_hash FROM documents WHERE id = $1 UNION SELECT content_hash FROM document_versions WHERE document_id = $1`,
+    [id],
+  );
   await client.query(`DELETE FROM document_versions WHERE document_id = $1`, [id]);
   await client.query(`DELETE FROM document_shares WHERE document_id = $1`, [id]);
   await client.query(`DELETE FROM idempotency WHERE document_id = $1`, [id]);
   await client.query(`DELETE FROM documents WHERE id = $1`, [id]);
+  await collectContents(
+    client,
+    ownerId,
+    rows.map((row) => row.content_hash),
+  );
 }
 
-async function insertDocument(client: pg.PoolClient, doc: NewDocument): Promise<DocumentRecord> {
+async function insertDocument(client: pg.PoolClient, quota: QuotaSettings, doc: NewDocument): Promise<DocumentRecord> {
   const record = newRecord(doc);
+  const { hash } = await putContent(client, quota, doc.ownerId, doc);
   await client.query(
-    `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text,
-       markdown, version, updated_by, source)
-     VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, 1, $2, $11)`,
+    `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, size_bytes,
+       characters, content_hash)
+     VALUES ($1, $2, $3, $4, $5, $5, 1, $2, $6, $7, $8, $9)`,
     [
       record.id,
       record.ownerId,
       record.name,
       foldName(record.name),
       record.createdAt,
+      record.source,
       record.sizeBytes,
       record.characters,
-      toBuffer(doc.docx),
-      doc.text,
-      doc.markdown,
-      record.source,
+      hash,
     ],
   );
   return record;
@@ -89,7 +100,9 @@ function reads(
       const { rows } = await pool.query<TextRow>(
         prepared(
           `read_${column}`,
-          `SELECT ${documentSummaryColumns}, ${column} AS body FROM documents WHERE id = ANY($1::text[]) AND ${live}`,
+          `SELECT ${documentSummaryColumnsOf("d")}, c.${column} AS body
+           FROM documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
+           WHERE d.id = ANY($1::text[]) AND d.deleted_at IS NULL`,
           [ids],
         ),
       );
@@ -116,10 +129,13 @@ function reads(
     },
     async readContent(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
-        prepared("read_content", `SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = $1 AND id = $2 AND ${live}`, [
-          ownerId,
-          id,
-        ]),
+        prepared(
+          "read_content",
+          `SELECT ${documentSummaryColumnsOf("d")}, c.docx
+           FROM documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
+           WHERE d.owner_id = $1 AND d.id = $2 AND d.deleted_at IS NULL`,
+          [ownerId, id],
+        ),
       );
       const row = rows[0];
       return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
@@ -152,7 +168,7 @@ export function createPostgresDocuments(ctx: PgContext): DocumentStore {
             // The record points at a missing document: like SQLite, create the document and leave the record.
           }
         }
-        return { document: await insertDocument(client, doc), replayed: false, fingerprint: claim?.fingerprint ?? "" };
+        return { document: await insertDocument(client, ctx.quota, doc), replayed: false, fingerprint: claim?.fingerprint ?? "" };
       });
     },
 
@@ -164,33 +180,28 @@ export function createPostgresDocuments(ctx: PgContext): DocumentStore {
           return { ok: false, reason: "conflict", current: current.version } as const;
         }
         await client.query(
-          `INSERT INTO document_versions (document_id, version, name, created_at, created_by, replaced_at, source, size_bytes,
-             characters, docx, text, markdown)
-           SELECT id, version, name, updated_at, updated_by, $2, source, size_bytes, characters, docx, text, markdown
+          `INSERT INTO document_versions (document_id, version, owner_id, name, created_at, created_by, replaced_at, source, size_bytes,
+             characters, content_hash)
+           SELECT id, version, owner_id, name, updated_at, updated_by, $2, source, size_bytes, characters, content_hash
            FROM documents WHERE id = $1`,
           [input.id, input.at],
         );
         const name = input.name ?? current.name;
         const head = [input.id, name, foldName(name), input.at, input.actorId, input.source];
-        const { rows } = input.content
-          ? await client.query<DocumentRow>(
-              `UPDATE documents SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6,
-                 version = version + 1, size_bytes = $7, characters = $8, docx = $9, text = $10, markdown = $11
-               WHERE id = $1 RETURNING ${documentSummaryColumns}`,
-              [
-                ...head,
-                input.content.docx.byteLength,
-                input.content.text.length,
-                toBuffer(input.content.docx),
-                input.content.text,
-                input.content.markdown,
-              ],
-            )
-          : await client.query<DocumentRow>(
-              `UPDATE documents SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6, version = version + 1
-               WHERE id = $1 RETURNING ${documentSummaryColumns}`,
-              head,
-            );
+        const stored = input.content && (await putContent(client, ctx.quota, input.ownerId, input.content));
+        const { rows } =
+          input.content && stored
+            ? await client.query<DocumentRow>(
+                `UPDATE documents SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6,
+                   version = version + 1, size_bytes = $7, characters = $8, content_hash = $9
+                 WHERE id = $1 RETURNING ${documentSummaryColumns}`,
+                [...head, input.content.docx.byteLength, stored.textChars, stored.hash],
+              )
+            : await client.query<DocumentRow>(
+                `UPDATE documents SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6, version = version + 1
+                 WHERE id = $1 RETURNING ${documentSummaryColumns}`,
+                head,
+              );
         return { ok: true, document: toDocument(rows[0]!) } as const;
       });
     },
@@ -224,18 +235,19 @@ export function createPostgresDocuments(ctx: PgContext): DocumentStore {
           [ownerId, id],
         );
         if (rows.length === 0) return false;
-        await purgeOne(client, id);
+        await purgeOne(client, ownerId, id);
         return true;
       });
     },
 
     async purgeTrash(deletedBefore) {
       return inTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ id: string }>(
-          `SELECT id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < $1 FOR UPDATE SKIP LOCKED`,
+        // In owner order, so that the owners' usage locks are taken in that order too.
+        const { rows } = await client.query<{ id: string; owner_id: string }>(
+          `SELECT id, owner_id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < $1 ORDER BY owner_id, id FOR UPDATE SKIP LOCKED`,
           [deletedBefore],
         );
-        for (const row of rows) await purgeOne(client, row.id);
+        for (const row of rows) await purgeOne(client, row.owner_id, row.id);
         return rows.length;
       });
     },

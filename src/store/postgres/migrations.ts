@@ -76,6 +76,96 @@ export const postgresMigrations: string[] = [
    );
    CREATE INDEX document_shares_document ON document_shares (document_id, created_at DESC);
    CREATE INDEX document_shares_expires_at ON document_shares (expires_at);`,
+  // Content stored once per owner and distinct content (see sqlite/migrations.ts, version 3): the
+  // tables are rebuilt without their content columns, which gives their space back at once. The
+  // hash is content.ts's, in SQL; a string's UTF-16 length is its characters plus one per
+  // character beyond U+FFFF.
+  `CREATE TABLE contents (
+     owner_id text COLLATE "C" NOT NULL,
+     hash text COLLATE "C" NOT NULL,
+     size_bytes bigint NOT NULL,
+     text_chars integer NOT NULL,
+     markdown_chars integer,
+     docx bytea NOT NULL,
+     text text NOT NULL,
+     markdown text,
+     PRIMARY KEY (owner_id, hash)
+   );
+   CREATE TABLE documents_3 (
+     id text COLLATE "C" PRIMARY KEY,
+     owner_id text COLLATE "C" NOT NULL,
+     name text NOT NULL,
+     name_folded text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     updated_at text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     updated_by text COLLATE "C" NOT NULL,
+     source text NOT NULL,
+     deleted_at text COLLATE "C",
+     size_bytes integer NOT NULL,
+     characters integer NOT NULL,
+     content_hash text COLLATE "C" NOT NULL
+   );
+   CREATE TABLE document_versions_3 (
+     document_id text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     owner_id text COLLATE "C" NOT NULL,
+     name text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     created_by text COLLATE "C" NOT NULL,
+     replaced_at text COLLATE "C" NOT NULL,
+     source text NOT NULL,
+     size_bytes integer NOT NULL,
+     characters integer NOT NULL,
+     content_hash text COLLATE "C" NOT NULL,
+     PRIMARY KEY (document_id, version)
+   );
+   CREATE TEMPORARY TABLE content_3 ON COMMIT DROP AS
+     SELECT 'd' AS kind, d.id, 0 AS version, d.owner_id, encode(sha256(sha256(d.docx) || sha256(convert_to(d.text, 'UTF8')) ||
+       CASE WHEN d.markdown IS NULL THEN '\\x00'::bytea ELSE '\\x01'::bytea || sha256(convert_to(d.markdown, 'UTF8')) END), 'hex') AS hash
+     FROM documents d
+     UNION ALL
+     SELECT 'v', v.document_id, v.version, d.owner_id, encode(sha256(sha256(v.docx) || sha256(convert_to(v.text, 'UTF8')) ||
+       CASE WHEN v.markdown IS NULL THEN '\\x00'::bytea ELSE '\\x01'::bytea || sha256(convert_to(v.markdown, 'UTF8')) END), 'hex')
+     FROM document_versions v JOIN documents d ON d.id = v.document_id;
+   INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+     SELECT c.owner_id, c.hash, octet_length(d.docx) + octet_length(d.text) + coalesce(octet_length(d.markdown), 0),
+       char_length(d.text) + char_length(regexp_replace(d.text, '[^\\U00010000-\\U0010FFFF]', '', 'g')),
+       char_length(d.markdown) + char_length(regexp_replace(d.markdown, '[^\\U00010000-\\U0010FFFF]', '', 'g')),
+       d.docx, d.text, d.markdown
+     FROM content_3 c JOIN documents d ON c.kind = 'd' AND d.id = c.id
+     ON CONFLICT (owner_id, hash) DO NOTHING;
+   INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+     SELECT c.owner_id, c.hash, octet_length(v.docx) + octet_length(v.text) + coalesce(octet_length(v.markdown), 0),
+       char_length(v.text) + char_length(regexp_replace(v.text, '[^\\U00010000-\\U0010FFFF]', '', 'g')),
+       char_length(v.markdown) + char_length(regexp_replace(v.markdown, '[^\\U00010000-\\U0010FFFF]', '', 'g')),
+       v.docx, v.text, v.markdown
+     FROM content_3 c JOIN document_versions v ON c.kind = 'v' AND v.document_id = c.id AND v.version = c.version
+     ON CONFLICT (owner_id, hash) DO NOTHING;
+   INSERT INTO documents_3
+     SELECT d.id, d.owner_id, d.name, d.name_folded, d.created_at, d.updated_at, d.version, d.updated_by, d.source, d.deleted_at,
+       d.size_bytes, d.characters, c.hash
+     FROM documents d JOIN content_3 c ON c.kind = 'd' AND c.id = d.id;
+   INSERT INTO document_versions_3
+     SELECT v.document_id, v.version, c.owner_id, v.name, v.created_at, v.created_by, v.replaced_at, v.source, v.size_bytes,
+       v.characters, c.hash
+     FROM document_versions v JOIN content_3 c ON c.kind = 'v' AND c.id = v.document_id AND c.version = v.version;
+   DROP TABLE document_versions;
+   DROP TABLE documents;
+   ALTER TABLE documents_3 RENAME TO documents;
+   ALTER INDEX documents_3_pkey RENAME TO documents_pkey;
+   ALTER TABLE document_versions_3 RENAME TO document_versions;
+   ALTER INDEX document_versions_3_pkey RENAME TO document_versions_pkey;
+   CREATE INDEX documents_owner_id ON documents (owner_id, id DESC);
+   CREATE INDEX documents_deleted_at ON documents (deleted_at) WHERE deleted_at IS NOT NULL;
+   CREATE INDEX documents_content ON documents (owner_id, content_hash);
+   CREATE INDEX document_versions_replaced_at ON document_versions (replaced_at);
+   CREATE INDEX document_versions_content ON document_versions (owner_id, content_hash);
+   CREATE TABLE storage_usage (
+     owner_id text COLLATE "C" PRIMARY KEY,
+     bytes bigint NOT NULL
+   );
+   INSERT INTO storage_usage (owner_id, bytes) SELECT owner_id, sum(size_bytes) FROM contents GROUP BY owner_id;`,
 ];
 
 /**

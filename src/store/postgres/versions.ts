@@ -3,14 +3,16 @@
 import { bytesOf, currentVersion, documentSummaryColumnsOf, toDocument, toVersion, versionSummaryColumns } from "../rows.ts";
 import type { DocumentRow, VersionRow } from "../rows.ts";
 import type { DocumentRecord, VersionRecord, VersionStore } from "../types.ts";
-import type { PgContext } from "./connection.ts";
+import { byOwner } from "../content.ts";
+import { inTransaction, type PgContext } from "./connection.ts";
+import { collectContents } from "./content.ts";
 import { findDocument } from "./lookups.ts";
 
 const MAX_INT = 2_147_483_647;
 
 /**
- * Version n of a live document with the given columns: the current version from the document
- * row, an earlier one from its history, in one round trip.
+ * Version n of a live document with the given columns of its content (`c.text`, `c.docx`…): the
+ * current version from the document row, an earlier one from its history, in one round trip.
  */
 async function versionRow<T>(
   { pool }: PgContext,
@@ -22,15 +24,9 @@ async function versionRow<T>(
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INT) return null;
   const { rows } = await pool.query<DocumentRow & { v_version: number | null } & Record<string, unknown>>(
     `SELECT ${documentSummaryColumnsOf("d")}, v.version AS v_version, v.name AS v_name, v.created_at AS v_created_at,
-       v.created_by AS v_created_by, v.size_bytes AS v_size_bytes, v.characters AS v_characters, v.source AS v_source,
-       ${columns
-         .split(", ")
-         .map((column) => {
-           const [expression, alias] = column.split(" AS ");
-           return `CASE WHEN d.version = $3 THEN d.${expression} ELSE v.${expression} END AS ${alias ?? expression}`;
-         })
-         .join(", ")}
+       v.created_by AS v_created_by, v.size_bytes AS v_size_bytes, v.characters AS v_characters, v.source AS v_source, ${columns}
      FROM documents d LEFT JOIN document_versions v ON v.document_id = d.id AND v.version = $3
+       LEFT JOIN contents c ON c.owner_id = d.owner_id AND c.hash = CASE WHEN d.version = $3 THEN d.content_hash ELSE v.content_hash END
      WHERE d.owner_id = $1 AND d.id = $2 AND d.deleted_at IS NULL`,
     [ownerId, id, n],
   );
@@ -74,25 +70,36 @@ export function createPostgresVersions(ctx: PgContext): VersionStore {
         ownerId,
         id,
         n,
-        format === "markdown" ? "markdown AS body" : "text AS body",
+        format === "markdown" ? "c.markdown AS body" : "c.text AS body",
       );
       return found ? { document: found.document, version: found.version, text: found.row.body } : null;
     },
     async readVersionContent(ownerId, id, n) {
-      const found = await versionRow<{ docx: Buffer }>(ctx, ownerId, id, n, "docx");
+      const found = await versionRow<{ docx: Buffer }>(ctx, ownerId, id, n, "c.docx");
       return found ? { document: found.document, version: found.version, docx: bytesOf(found.row.docx) } : null;
     },
     async readVersionData(ownerId, id, n) {
-      const found = await versionRow<{ docx: Buffer; text: string; markdown: string | null }>(ctx, ownerId, id, n, "docx, text, markdown");
+      const found = await versionRow<{ docx: Buffer; text: string; markdown: string | null }>(
+        ctx,
+        ownerId,
+        id,
+        n,
+        "c.docx, c.text, c.markdown",
+      );
       return found ? { docx: bytesOf(found.row.docx), text: found.row.text, markdown: found.row.markdown } : null;
     },
     async pruneVersions(replacedBefore, keepMin) {
-      const result = await pool.query(
-        `DELETE FROM document_versions v USING documents d
-         WHERE d.id = v.document_id AND v.replaced_at < $1 AND v.version <= d.version - $2`,
-        [replacedBefore, keepMin],
-      );
-      return result.rowCount ?? 0;
+      // The versions go, then the contents only they referred to, in one transaction.
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ owner_id: string; content_hash: string }>(
+          `DELETE FROM document_versions v USING documents d
+           WHERE d.id = v.document_id AND v.replaced_at < $1 AND v.version <= d.version - $2
+           RETURNING v.owner_id, v.content_hash`,
+          [replacedBefore, keepMin],
+        );
+        for (const [ownerId, hashes] of byOwner(rows)) await collectContents(client, ownerId, hashes);
+        return rows.length;
+      });
     },
   };
 }

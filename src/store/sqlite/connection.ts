@@ -4,6 +4,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { contentHash } from "../content.ts";
 import { migrate } from "./migrations.ts";
 
 export type Db = Database.Database;
@@ -34,6 +35,19 @@ export function openDatabase(dataDir: string): Db {
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
+  registerFunctions(db);
   migrate(db);
   return db;
+}
+
+/**
+ * SQL functions the migrations use, in JavaScript so that they compute exactly what new writes do
+ * (content.ts): the content hash, and a string's length in UTF-16 units (SQLite's length() counts
+ * code points; the API counts what JavaScript's String#length does).
+ */
+function registerFunctions(db: Db): void {
+  db.function("content_hash", { deterministic: true }, (docx: unknown, text: unknown, markdown: unknown) =>
+    contentHash({ docx: docx as Buffer, text: text as string, markdown: markdown as string | null }),
+  );
+  db.function("utf16_length", { deterministic: true }, (text: unknown) => (typeof text === "string" ? text.length : null));
 }

@@ -1,7 +1,7 @@
 // Documents and their trash on SQLite: create (with its idempotency record), reads, changes (the
 // previous version kept in document_versions), trash, restore and purge, each write one
-// immediate transaction.
-import { bytesOf, documentSummaryColumns, toBuffer, toDocument, type DocumentRow } from "../rows.ts";
+// immediate transaction. Content lives in `contents` (content.ts), shared by versions.
+import { bytesOf, documentSummaryColumns, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
 import {
   foldName,
   newRecord,
@@ -13,9 +13,8 @@ import {
   type ListQuery,
   type NewDocument,
 } from "../types.ts";
-import type { Db } from "./connection.ts";
+import type { SqliteContext } from "./context.ts";
 import { idempotencyStatements } from "./idempotency.ts";
-import { documentLookups } from "./lookups.ts";
 
 const listParams = (query: ListQuery) => ({
   ownerId: query.ownerId,
@@ -24,8 +23,11 @@ const listParams = (query: ListQuery) => ({
   limit: query.limit,
 });
 
-function statements(db: Db) {
-  const live = "deleted_at IS NULL";
+/** The live document `d` of owner and id joined to its content `c`. */
+export const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
+  WHERE d.owner_id = ? AND d.id = ? AND d.deleted_at IS NULL`;
+
+function statements({ db }: SqliteContext) {
   const list = (trashed: boolean) =>
     db.prepare(
       `SELECT ${documentSummaryColumns} FROM documents
@@ -35,25 +37,24 @@ function statements(db: Db) {
     );
   return {
     insert: db.prepare(
-      `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, size_bytes, characters, docx, text,
-         markdown, version, updated_by, source)
-       VALUES (@id, @ownerId, @name, @nameFolded, @createdAt, @createdAt, @sizeBytes, @characters, @docx, @text,
-         @markdown, 1, @ownerId, @source)`,
+      `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, size_bytes,
+         characters, content_hash)
+       VALUES (@id, @ownerId, @name, @nameFolded, @createdAt, @createdAt, 1, @ownerId, @source, @sizeBytes, @characters, @hash)`,
     ),
-    readText: db.prepare(`SELECT ${documentSummaryColumns}, text FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
-    readMarkdown: db.prepare(`SELECT ${documentSummaryColumns}, markdown AS text FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
-    readContent: db.prepare(`SELECT ${documentSummaryColumns}, docx FROM documents WHERE owner_id = ? AND id = ? AND ${live}`),
+    readText: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.text FROM ${liveWithContent}`),
+    readMarkdown: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.markdown AS text FROM ${liveWithContent}`),
+    readContent: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.docx FROM ${liveWithContent}`),
     list: list(false),
     listTrash: list(true),
     keepVersion: db.prepare(
-      `INSERT INTO document_versions (document_id, version, name, created_at, created_by, replaced_at, source, size_bytes,
-         characters, docx, text, markdown)
-       SELECT id, version, name, updated_at, updated_by, @at, source, size_bytes, characters, docx, text, markdown
+      `INSERT INTO document_versions (document_id, version, owner_id, name, created_at, created_by, replaced_at, source, size_bytes,
+         characters, content_hash)
+       SELECT id, version, owner_id, name, updated_at, updated_by, @at, source, size_bytes, characters, content_hash
        FROM documents WHERE id = @id`,
     ),
     changeContent: db.prepare(
       `UPDATE documents SET name = @name, name_folded = @nameFolded, updated_at = @at, updated_by = @actorId, source = @source,
-         version = version + 1, size_bytes = @sizeBytes, characters = @characters, docx = @docx, text = @text, markdown = @markdown
+         version = version + 1, size_bytes = @sizeBytes, characters = @characters, content_hash = @hash
        WHERE id = @id`,
     ),
     changeName: db.prepare(
@@ -65,6 +66,9 @@ function statements(db: Db) {
     untrash: db.prepare(`UPDATE documents SET deleted_at = NULL WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
     trashedBefore: db.prepare(`SELECT owner_id, id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < ?`),
     isTrashed: db.prepare(`SELECT 1 FROM documents WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
+    contentsOf: db.prepare(
+      `SELECT content_hash FROM documents WHERE id = @id UNION SELECT content_hash FROM document_versions WHERE document_id = @id`,
+    ),
     purge: [
       db.prepare(`DELETE FROM document_versions WHERE document_id = ?`),
       db.prepare(`DELETE FROM document_shares WHERE document_id = ?`),
@@ -75,11 +79,11 @@ function statements(db: Db) {
 }
 
 /** The write transactions (better-sqlite3 runs each as BEGIN IMMEDIATE … COMMIT). */
-function writes(db: Db, stmt: ReturnType<typeof statements>) {
-  const lookups = documentLookups(db);
+function writes(ctx: SqliteContext, stmt: ReturnType<typeof statements>) {
+  const { db, lookups, contents } = ctx;
   const idempotency = idempotencyStatements(db);
 
-  // The document row and its idempotency record land together or not at all.
+  // The document row, its content and its idempotency record land together or not at all.
   const create = db.transaction((doc: NewDocument, claim: IdempotencyClaim | undefined): CreateResult => {
     if (claim) {
       const hit = idempotency.find(doc.ownerId, claim.key, claim.notBefore);
@@ -87,25 +91,14 @@ function writes(db: Db, stmt: ReturnType<typeof statements>) {
       if (hit && existing) return { document: existing, replayed: true, fingerprint: hit.fingerprint };
     }
     const record = newRecord(doc);
-    stmt.insert.run({
-      id: record.id,
-      ownerId: record.ownerId,
-      name: record.name,
-      createdAt: record.createdAt,
-      sizeBytes: record.sizeBytes,
-      characters: record.characters,
-      nameFolded: foldName(doc.name),
-      docx: toBuffer(doc.docx),
-      text: doc.text,
-      markdown: doc.markdown,
-      source: record.source,
-    });
+    const { hash } = contents.put(doc.ownerId, doc);
+    stmt.insert.run({ ...record, nameFolded: foldName(doc.name), hash });
     if (claim) idempotency.claim(doc.ownerId, claim, doc.id, doc.createdAt);
     return { document: record, replayed: false, fingerprint: claim?.fingerprint ?? "" };
   });
 
-  // The current version is copied into document_versions, then replaced, in one transaction; a
-  // stale expectedVersion writes nothing.
+  // The current version's metadata is copied into document_versions (its content stays where it
+  // is, shared), then replaced, in one transaction; a stale expectedVersion writes nothing.
   const change = db.transaction((input: DocumentChange): ChangeResult => {
     const current = lookups.live(input.ownerId, input.id);
     if (!current) return { ok: false, reason: "not_found" };
@@ -116,8 +109,8 @@ function writes(db: Db, stmt: ReturnType<typeof statements>) {
     const name = input.name ?? current.name;
     const common = { id: input.id, name, nameFolded: foldName(name), at: input.at, actorId: input.actorId, source: input.source };
     if (input.content) {
-      const { docx, text, markdown } = input.content;
-      stmt.changeContent.run({ ...common, sizeBytes: docx.byteLength, characters: text.length, docx: toBuffer(docx), text, markdown });
+      const { hash, textChars } = contents.put(input.ownerId, input.content);
+      stmt.changeContent.run({ ...common, sizeBytes: input.content.docx.byteLength, characters: textChars, hash });
     } else {
       stmt.changeName.run(common);
     }
@@ -134,25 +127,29 @@ function writes(db: Db, stmt: ReturnType<typeof statements>) {
     return { ok: true, document: { ...current, deletedAt: at } };
   });
 
-  const purgeOne = (id: string): void => {
+  /** Deletes a document with everything that belongs to it, then the contents nothing else refers to. */
+  const purgeOne = (ownerId: string, id: string): void => {
+    const hashes = (stmt.contentsOf.all({ id }) as { content_hash: string }[]).map((row) => row.content_hash);
     for (const statement of stmt.purge) statement.run(id);
+    contents.collect(ownerId, hashes);
   };
   const purge = db.transaction((ownerId: string, id: string): boolean => {
     if (!stmt.isTrashed.get(ownerId, id)) return false;
-    purgeOne(id);
+    purgeOne(ownerId, id);
     return true;
   });
   const purgeTrash = db.transaction((before: string): number => {
     const rows = stmt.trashedBefore.all(before) as { owner_id: string; id: string }[];
-    for (const row of rows) purgeOne(row.id);
+    for (const row of rows) purgeOne(row.owner_id, row.id);
     return rows.length;
   });
-  return { lookups, create, change, trash, purge, purgeTrash };
+  return { create, change, trash, purge, purgeTrash };
 }
 
-export function createSqliteDocuments(db: Db): DocumentStore {
-  const stmt = statements(db);
-  const { lookups, create, change, trash, purge, purgeTrash } = writes(db, stmt);
+export function createSqliteDocuments(ctx: SqliteContext): DocumentStore {
+  const { db, lookups } = ctx;
+  const stmt = statements(ctx);
+  const { create, change, trash, purge, purgeTrash } = writes(ctx, stmt);
   return {
     async createDocument(doc, idempotency) {
       return create.immediate(doc, idempotency);

@@ -2,6 +2,7 @@
 // and pruned here.
 import type { IdempotencyClaim, IdempotencyHit, IdempotencyStore } from "../types.ts";
 import type { Db } from "./connection.ts";
+import type { SqliteContext } from "./context.ts";
 
 export interface IdempotencyStatements {
   find(ownerId: string, key: string, notBefore: string): IdempotencyHit | null;
@@ -28,7 +29,7 @@ export function idempotencyStatements(db: Db): IdempotencyStatements {
   };
 }
 
-export function createSqliteIdempotency(db: Db): IdempotencyStore {
+export function createSqliteIdempotency({ db }: SqliteContext): IdempotencyStore {
   const statements = idempotencyStatements(db);
   const prune = db.prepare(`DELETE FROM idempotency WHERE created_at < ?`);
   return {

@@ -1,6 +1,6 @@
 // API keys on SQLite (scopes as one space-separated string).
 import type { ApiKeyRecord, KeyStore } from "../types.ts";
-import type { Db } from "./connection.ts";
+import type { SqliteContext } from "./context.ts";
 
 interface ApiKeyRow {
   id: string;
@@ -26,7 +26,7 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   revokedAt: row.revoked_at,
 });
 
-export function createSqliteKeys(db: Db): KeyStore {
+export function createSqliteKeys({ db }: SqliteContext): KeyStore {
   const stmt = {
     insert: db.prepare(
       `INSERT INTO api_keys (id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at)

@@ -74,18 +74,111 @@ export const sqliteMigrations: string[] = [
    ) STRICT;
    CREATE INDEX document_shares_document ON document_shares (document_id, created_at DESC);
    CREATE INDEX document_shares_expires_at ON document_shares (expires_at);`,
+  // Content stored once per owner and distinct content (content.ts): the .docx, text and markdown
+  // move to `contents`, keyed by (owner, hash); documents and versions keep only metadata and the
+  // hash, so a rename stores no copy. content_hash() and utf16_length() are the connection's own
+  // functions (registered before migrating, connection.ts), the same code new writes use. Versions
+  // gain their owner, so that what still refers to a content is one indexed lookup. storage_usage
+  // holds what each owner's contents take up (the quota, quota.ts). The file shrinks by a VACUUM
+  // once this has run (migrate()).
+  `CREATE TABLE contents (
+     owner_id TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     text_chars INTEGER NOT NULL,
+     markdown_chars INTEGER,
+     docx BLOB NOT NULL,
+     text TEXT NOT NULL,
+     markdown TEXT,
+     PRIMARY KEY (owner_id, hash)
+   ) STRICT;
+   CREATE TABLE documents_3 (
+     id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     name_folded TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     updated_by TEXT NOT NULL,
+     source TEXT NOT NULL,
+     deleted_at TEXT,
+     size_bytes INTEGER NOT NULL,
+     characters INTEGER NOT NULL,
+     content_hash TEXT NOT NULL
+   ) STRICT;
+   INSERT INTO documents_3
+     SELECT id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, deleted_at, size_bytes,
+       characters, content_hash(docx, text, markdown)
+     FROM documents;
+   CREATE TABLE document_versions_3 (
+     document_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     owner_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     replaced_at TEXT NOT NULL,
+     source TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     characters INTEGER NOT NULL,
+     content_hash TEXT NOT NULL,
+     PRIMARY KEY (document_id, version)
+   ) STRICT;
+   INSERT INTO document_versions_3
+     SELECT v.document_id, v.version, d.owner_id, v.name, v.created_at, v.created_by, v.replaced_at, v.source, v.size_bytes,
+       v.characters, content_hash(v.docx, v.text, v.markdown)
+     FROM document_versions v JOIN documents d ON d.id = v.document_id;
+   INSERT OR IGNORE INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+     SELECT n.owner_id, n.content_hash,
+       length(o.docx) + length(CAST(o.text AS BLOB)) + coalesce(length(CAST(o.markdown AS BLOB)), 0),
+       utf16_length(o.text), utf16_length(o.markdown), o.docx, o.text, o.markdown
+     FROM documents_3 n JOIN documents o ON o.id = n.id;
+   INSERT OR IGNORE INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+     SELECT n.owner_id, n.content_hash,
+       length(o.docx) + length(CAST(o.text AS BLOB)) + coalesce(length(CAST(o.markdown AS BLOB)), 0),
+       utf16_length(o.text), utf16_length(o.markdown), o.docx, o.text, o.markdown
+     FROM document_versions_3 n JOIN document_versions o ON o.document_id = n.document_id AND o.version = n.version;
+   DROP TABLE document_versions;
+   DROP TABLE documents;
+   ALTER TABLE documents_3 RENAME TO documents;
+   ALTER TABLE document_versions_3 RENAME TO document_versions;
+   CREATE INDEX documents_owner_id ON documents (owner_id, id DESC);
+   CREATE INDEX documents_deleted_at ON documents (deleted_at) WHERE deleted_at IS NOT NULL;
+   CREATE INDEX documents_content ON documents (owner_id, content_hash);
+   CREATE INDEX document_versions_replaced_at ON document_versions (replaced_at);
+   CREATE INDEX document_versions_content ON document_versions (owner_id, content_hash);
+   CREATE TABLE storage_usage (
+     owner_id TEXT PRIMARY KEY,
+     bytes INTEGER NOT NULL
+   ) STRICT;
+   INSERT INTO storage_usage (owner_id, bytes) SELECT owner_id, sum(size_bytes) FROM contents GROUP BY owner_id;`,
 ];
+
+/** Migrations that free much of the file: a VACUUM after them gives the space back. */
+const vacuumAfter = new Set([3]);
 
 /** Applies the pending migrations, each in its own immediate transaction with its schema_migrations row. */
 export function migrate(db: Database.Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
-  const applied = new Set((db.prepare(`SELECT version FROM schema_migrations`).all() as { version: number }[]).map((r) => r.version));
+  let vacuum = false;
   sqliteMigrations.forEach((sql, index) => {
     const version = index + 1;
-    if (applied.has(version)) return;
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`).run(version, new Date().toISOString());
-    }).immediate();
+    // Checked inside the write lock: another process opening the same file may have just applied it.
+    const ran = db
+      .transaction(() => {
+        if (db.prepare(`SELECT 1 FROM schema_migrations WHERE version = ?`).get(version)) return false;
+        db.exec(sql);
+        db.prepare(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`).run(version, new Date().toISOString());
+        return true;
+      })
+      .immediate();
+    vacuum ||= ran && vacuumAfter.has(version);
   });
+  if (!vacuum) return;
+  try {
+    db.exec("VACUUM");
+  } catch {
+    // Another process holds the file (the CLI): the freed pages are reused by later writes instead.
+  }
 }

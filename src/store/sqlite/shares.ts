@@ -1,9 +1,9 @@
 // Share links on SQLite.
 import { documentSummaryColumnsOf, shareColumns, toDocument, toShare, type DocumentRow, type ShareRow } from "../rows.ts";
 import type { ShareStore } from "../types.ts";
-import type { Db } from "./connection.ts";
+import type { SqliteContext } from "./context.ts";
 
-export function createSqliteShares(db: Db): ShareStore {
+export function createSqliteShares({ db }: SqliteContext): ShareStore {
   const stmt = {
     insert: db.prepare(
       `INSERT INTO document_shares (id, document_id, owner_id, token_hash, created_at, expires_at)

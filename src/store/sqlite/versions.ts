@@ -1,40 +1,43 @@
 // Document versions on SQLite: the current version is the document row, earlier ones rows of
-// document_versions.
-import { bytesOf, currentVersion, toVersion, versionSummaryColumns, type VersionRow } from "../rows.ts";
+// document_versions; each refers to its content in `contents` by hash.
+import { bytesOf, currentVersion, toVersion, versionSummaryColumns, versionSummaryColumnsOf, type VersionRow } from "../rows.ts";
 import type { DocumentContent, DocumentRecord, VersionStore } from "../types.ts";
-import type { Db } from "./connection.ts";
-import { documentLookups } from "./lookups.ts";
+import type { SqliteContext } from "./context.ts";
+import { liveWithContent } from "./documents.ts";
+import { byOwner } from "../content.ts";
 
 type DataRow = { docx: Buffer; text: string; markdown: string | null };
 const toData = (row: DataRow | undefined): DocumentContent | null =>
   row ? { docx: bytesOf(row.docx), text: row.text, markdown: row.markdown } : null;
 
-function statements(db: Db) {
-  const live = "owner_id = ? AND id = ? AND deleted_at IS NULL";
-  const old = "document_id = ? AND version = ?";
+function statements({ db }: SqliteContext) {
+  const old = `document_versions v JOIN contents c ON c.owner_id = v.owner_id AND c.hash = v.content_hash
+    WHERE v.document_id = ? AND v.version = ?`;
+  const columns = versionSummaryColumnsOf("v");
   return {
     list: db.prepare(
       `SELECT ${versionSummaryColumns} FROM document_versions
        WHERE document_id = @id AND version < @before ORDER BY version DESC LIMIT @limit`,
     ),
-    currentText: db.prepare(`SELECT text FROM documents WHERE ${live}`),
-    currentMarkdown: db.prepare(`SELECT markdown AS text FROM documents WHERE ${live}`),
-    currentDocx: db.prepare(`SELECT docx FROM documents WHERE ${live}`),
-    currentData: db.prepare(`SELECT docx, text, markdown FROM documents WHERE ${live}`),
-    text: db.prepare(`SELECT ${versionSummaryColumns}, text FROM document_versions WHERE ${old}`),
-    markdown: db.prepare(`SELECT ${versionSummaryColumns}, markdown AS text FROM document_versions WHERE ${old}`),
-    docx: db.prepare(`SELECT ${versionSummaryColumns}, docx FROM document_versions WHERE ${old}`),
-    data: db.prepare(`SELECT docx, text, markdown FROM document_versions WHERE ${old}`),
+    currentText: db.prepare(`SELECT c.text FROM ${liveWithContent}`),
+    currentMarkdown: db.prepare(`SELECT c.markdown AS text FROM ${liveWithContent}`),
+    currentDocx: db.prepare(`SELECT c.docx FROM ${liveWithContent}`),
+    currentData: db.prepare(`SELECT c.docx, c.text, c.markdown FROM ${liveWithContent}`),
+    text: db.prepare(`SELECT ${columns}, c.text FROM ${old}`),
+    markdown: db.prepare(`SELECT ${columns}, c.markdown AS text FROM ${old}`),
+    docx: db.prepare(`SELECT ${columns}, c.docx FROM ${old}`),
+    data: db.prepare(`SELECT c.docx, c.text, c.markdown FROM ${old}`),
     prune: db.prepare(
       `DELETE FROM document_versions WHERE replaced_at < ?
-         AND version <= (SELECT d.version FROM documents d WHERE d.id = document_versions.document_id) - ?`,
+         AND version <= (SELECT d.version FROM documents d WHERE d.id = document_versions.document_id) - ?
+       RETURNING owner_id, content_hash`,
     ),
   };
 }
 
-export function createSqliteVersions(db: Db): VersionStore {
-  const stmt = statements(db);
-  const lookups = documentLookups(db);
+export function createSqliteVersions(ctx: SqliteContext): VersionStore {
+  const { db, lookups, contents } = ctx;
+  const stmt = statements(ctx);
 
   /** A version of a live document: the current one from the document row, an earlier one from its history. */
   function version<T>(
@@ -48,6 +51,13 @@ export function createSqliteVersions(db: Db): VersionStore {
     if (!document || n < 1 || n > document.version) return null;
     return n === document.version ? fromCurrent(document) : fromHistory(document);
   }
+
+  // The versions go, then the contents only they referred to, in one transaction.
+  const prune = db.transaction((replacedBefore: string, keepMin: number): number => {
+    const gone = stmt.prune.all(replacedBefore, keepMin) as { owner_id: string; content_hash: string }[];
+    for (const [ownerId, hashes] of byOwner(gone)) contents.collect(ownerId, hashes);
+    return gone.length;
+  });
 
   return {
     async listVersions({ ownerId, id, beforeVersion, limit }) {
@@ -100,7 +110,7 @@ export function createSqliteVersions(db: Db): VersionStore {
       );
     },
     async pruneVersions(replacedBefore, keepMin) {
-      return stmt.prune.run(replacedBefore, keepMin).changes;
+      return prune.immediate(replacedBefore, keepMin);
     },
   };
 }

@@ -16,13 +16,13 @@ import { monotonicFactory } from "ulid";
 import { afterAll, beforeAll, expect } from "vitest";
 import { openPostgresStore } from "../../../src/store/postgres.ts";
 import { openSqliteStore, sqliteFile } from "../../../src/store/sqlite.ts";
-import type { NewDocument, Store } from "../../../src/store/types.ts";
+import type { NewDocument, Store, StoreOptions } from "../../../src/store/types.ts";
 
 export const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
 /** One place a store lives (a directory, a schema); it can be opened any number of times. */
 export interface Location {
-  open(): Promise<Store>;
+  open(options?: StoreOptions): Promise<Store>;
   destroy(): Promise<void>;
   /** Runs SQL behind the store's back (`?` placeholders on both databases). */
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -48,7 +48,7 @@ export const sqliteBackend: Backend = {
       }
     };
     return {
-      open: async () => openSqliteStore(dir),
+      open: async (options) => openSqliteStore(dir, options),
       destroy: () => rm(dir, { recursive: true, force: true }),
       async sql<T>(text: string, params: unknown[] = []) {
         return withDb((db) => {
@@ -116,7 +116,7 @@ export const postgresBackend: Backend = {
       }
     };
     return {
-      open: () => openPostgresStore(url),
+      open: (options) => openPostgresStore(url, options),
       destroy: () => adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
       sql,
       async sizeBytes() {

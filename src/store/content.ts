@@ -1,0 +1,47 @@
+// Content addressing, shared by both databases: a document version's content (its .docx, text and
+// markdown) is stored once per owner and distinct content, under a hash of all three; versions and
+// the live document refer to it by that hash. The hash is defined so that SQL can compute it too
+// (the migration that moved existing rows, sqlite/migrations.ts and postgres/migrations.ts):
+//
+//   sha256( sha256(docx) ‖ sha256(utf8(text)) ‖ (markdown null ? 0x00 : 0x01 ‖ sha256(utf8(markdown))) ), hex
+//
+// Never change it: content stored under the old definition would no longer be found as a duplicate.
+import { createHash } from "node:crypto";
+import type { DocumentContent } from "./types.ts";
+
+const sha256 = (data: Uint8Array | string): Buffer => createHash("sha256").update(data).digest();
+
+export function contentHash(content: DocumentContent): string {
+  const hash = createHash("sha256").update(sha256(content.docx)).update(sha256(content.text));
+  if (content.markdown === null) hash.update(Buffer.of(0));
+  else hash.update(Buffer.of(1)).update(sha256(content.markdown));
+  return hash.digest("hex");
+}
+
+/** The hash of a workbook blob (a manifest or a tile): sha-256 of its bytes, hex. */
+export const blobHash = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** What one stored content counts against its owner's quota: its .docx, text and markdown, in bytes (UTF-8). */
+export const contentBytes = (content: DocumentContent): number =>
+  content.docx.byteLength + Buffer.byteLength(content.text) + (content.markdown === null ? 0 : Buffer.byteLength(content.markdown));
+
+/** A content row as both stores write it: the hash, the bytes it counts, and the lengths a cut read reports (UTF-16 units). */
+export function contentRow(content: DocumentContent) {
+  return {
+    hash: contentHash(content),
+    sizeBytes: contentBytes(content),
+    textChars: content.text.length,
+    markdownChars: content.markdown === null ? null : content.markdown.length,
+  };
+}
+
+/** Content hashes grouped by owner, in owner order (PostgreSQL takes the owners' usage locks in that order). */
+export function byOwner(rows: readonly { owner_id: string; content_hash: string }[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const row of [...rows].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : 0))) {
+    const hashes = groups.get(row.owner_id);
+    if (hashes) hashes.push(row.content_hash);
+    else groups.set(row.owner_id, [row.content_hash]);
+  }
+  return groups;
+}
