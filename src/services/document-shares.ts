@@ -21,7 +21,7 @@ import {
   type RevokeShareInput,
 } from "../contract/documents.ts";
 import type { ShareRecord, Store } from "../store/types.ts";
-import { markdownOf, readBody, reader, writer } from "./document-access.ts";
+import { readAllowance, readBody, reader, textOf, writer } from "./document-access.ts";
 
 const TOKEN_PREFIX = "wgs_";
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
@@ -96,19 +96,11 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
     async readShared(ctx, input) {
       const { token, maxChars, format } = parseInput(readSharedInputSchema, input);
       const { document } = await findShare(token);
-      const found = await store.readText(document.ownerId, document.id, format);
+      const found = await store.readText(document.ownerId, document.id, format, readAllowance(ctx, maxChars));
       if (!found) throw linkNotFound();
-      const full =
-        format === "markdown"
-          ? await markdownOf(
-              ctx,
-              renderer,
-              found.text,
-              async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null,
-              document.ownerId,
-            )
-          : (found.text ?? "");
-      return readBody(ctx, found.document, found.document.version, full, format, maxChars);
+      const docx = async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null;
+      const text = await textOf(ctx, renderer, found, docx, document.ownerId);
+      return readBody(ctx, found.document, found.document.version, text, format, maxChars);
     },
 
     async downloadShared(_ctx, token) {

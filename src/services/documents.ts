@@ -35,11 +35,12 @@ import {
   changed,
   decodeCursor,
   encodeCursor,
-  markdownOf,
   page,
   precheck,
+  readAllowance,
   readBody,
   reader,
+  textOf,
   toSummary,
   writer,
   writeVersion,
@@ -205,13 +206,11 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
     async read(ctx, input) {
       const ownerId = reader(ctx);
       const { id, maxChars, format } = parseInput(readDocumentInputSchema, input);
-      const found = isDocumentId(id) ? await store.readText(ownerId, id, format) : null;
+      // Cut in the store: no more than maxChars (or what the request's budget has left) is read.
+      const found = isDocumentId(id) ? await store.readText(ownerId, id, format, readAllowance(ctx, maxChars)) : null;
       if (!found) throw notFound("Document");
-      const full =
-        format === "markdown"
-          ? await markdownOf(ctx, renderer, found.text, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId)
-          : (found.text ?? "");
-      return readBody(ctx, found.document, found.document.version, full, format, maxChars);
+      const text = await textOf(ctx, renderer, found, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId);
+      return readBody(ctx, found.document, found.document.version, text, format, maxChars);
     },
 
     async create(ctx, input) {

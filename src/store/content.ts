@@ -45,3 +45,21 @@ export function byOwner(rows: readonly { owner_id: string; content_hash: string 
   }
   return groups;
 }
+
+/** The largest maxChars a cut read passes to SQL (PostgreSQL's integer): "all of it". */
+export const ALL_CHARS = 2_147_483_647;
+
+/**
+ * A text the database cut to at most `maxChars` code points (SQL's substr), cut again to at most
+ * `maxChars` UTF-16 units, as the API counts, without splitting a surrogate pair (backing off one).
+ */
+export function fitUtf16(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const code = text.charCodeAt(maxChars - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars);
+}
+
+/** A cut read's text and total as the store answers them (both null: no markdown stored). */
+export function textRead(text: string | null, total: number | null, maxChars: number): { text: string | null; totalChars: number | null } {
+  return text === null ? { text: null, totalChars: null } : { text: fitUtf16(text, maxChars), totalChars: total };
+}

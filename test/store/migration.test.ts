@@ -101,7 +101,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
       deletedAt: null,
     };
     expect(await store.getDocument(doc.owner, doc.id)).toEqual(expected);
-    expect(await store.readText(doc.owner, doc.id)).toEqual({ document: expected, text: doc.text });
+    expect(await store.readText(doc.owner, doc.id)).toEqual({ document: expected, text: doc.text, totalChars: doc.text.length });
     expect((await store.readText(doc.owner, doc.id, "markdown"))?.text).toBeNull();
     const content = await store.readContent(doc.owner, doc.id);
     expect(content?.docx.byteLength).toBe(doc.docx.byteLength);

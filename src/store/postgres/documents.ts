@@ -8,6 +8,7 @@ import type { QuotaSettings } from "../quota.ts";
 import { bytesOf, documentSummaryColumns, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
 import { foldName, newRecord, type DocumentRecord, type DocumentStore, type ListQuery, type NewDocument } from "../types.ts";
 import { hasNul, inTransaction, type PgContext } from "./connection.ts";
+import { ALL_CHARS, textRead } from "../content.ts";
 import { collectContents, putContent } from "./content.ts";
 import { claimIdempotency } from "./idempotency.ts";
 import { findDocument } from "./lookups.ts";
@@ -91,22 +92,25 @@ function reads(
   ctx: PgContext,
 ): Pick<DocumentStore, "getDocument" | "getDocuments" | "readText" | "readContent" | "listDocuments" | "listTrash"> {
   const { pool, prepared } = ctx;
-  // The per-request read of a document's text, coalesced (coalesce.ts): the statement finds rows
-  // by primary key only, and each caller keeps the row only if it is its own (owner_id), as
-  // `owner_id = $1 AND id = $2` would.
-  type TextRow = DocumentRow & { body: string | null };
+  // The per-request read of a document's text, coalesced (coalesce.ts) by id and cut: the
+  // statement finds rows by primary key only, and each caller keeps the row only if it is its own
+  // (owner_id), as `owner_id = $1 AND id = $2` would.
+  type TextRow = DocumentRow & { max_chars: number; body: string | null; total: number | null };
+  const textKey = (id: string, maxChars: number) => `${maxChars}:${id}`;
   const textReader = (column: "text" | "markdown") =>
-    coalescer<string, TextRow>(async (ids) => {
+    coalescer<string, TextRow>(async (keys) => {
+      const pairs = keys.map((key) => key.split(":"));
       const { rows } = await pool.query<TextRow>(
         prepared(
           `read_${column}`,
-          `SELECT ${documentSummaryColumnsOf("d")}, c.${column} AS body
-           FROM documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
-           WHERE d.id = ANY($1::text[]) AND d.deleted_at IS NULL`,
-          [ids],
+          `SELECT ${documentSummaryColumnsOf("d")}, q.max_chars, substr(c.${column}, 1, q.max_chars) AS body, c.${column}_chars AS total
+           FROM unnest($1::text[], $2::int[]) AS q (id, max_chars)
+             JOIN documents d ON d.id = q.id AND d.deleted_at IS NULL
+             JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash`,
+          [pairs.map(([, id]) => id), pairs.map(([max]) => Number(max))],
         ),
       );
-      return new Map(rows.map((row) => [row.id, row]));
+      return new Map(rows.map((row) => [textKey(row.id, row.max_chars), row]));
     });
   const textReads = { text: textReader("text"), markdown: textReader("markdown") };
   return {
@@ -122,10 +126,11 @@ function reads(
       );
       return rows.map(toDocument);
     },
-    async readText(ownerId, id, format = "text") {
+    async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
       if (hasNul(ownerId, id)) return null;
-      const row = await textReads[format === "markdown" ? "markdown" : "text"].load(id);
-      return row && row.owner_id === ownerId ? { document: toDocument(row), text: row.body } : null;
+      const max = Math.min(maxChars, ALL_CHARS);
+      const row = await textReads[format === "markdown" ? "markdown" : "text"].load(textKey(id, max));
+      return row && row.owner_id === ownerId ? { document: toDocument(row), ...textRead(row.body, row.total, max) } : null;
     },
     async readContent(ownerId, id) {
       const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(

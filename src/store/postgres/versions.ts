@@ -3,7 +3,7 @@
 import { bytesOf, currentVersion, documentSummaryColumnsOf, toDocument, toVersion, versionSummaryColumns } from "../rows.ts";
 import type { DocumentRow, VersionRow } from "../rows.ts";
 import type { DocumentRecord, VersionRecord, VersionStore } from "../types.ts";
-import { byOwner } from "../content.ts";
+import { ALL_CHARS, byOwner, textRead } from "../content.ts";
 import { inTransaction, type PgContext } from "./connection.ts";
 import { collectContents } from "./content.ts";
 import { findDocument } from "./lookups.ts";
@@ -20,6 +20,7 @@ async function versionRow<T>(
   id: string,
   n: number,
   columns: string,
+  params: unknown[] = [],
 ): Promise<{ document: DocumentRecord; version: VersionRecord; row: T } | null> {
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INT) return null;
   const { rows } = await pool.query<DocumentRow & { v_version: number | null } & Record<string, unknown>>(
@@ -28,7 +29,7 @@ async function versionRow<T>(
      FROM documents d LEFT JOIN document_versions v ON v.document_id = d.id AND v.version = $3
        LEFT JOIN contents c ON c.owner_id = d.owner_id AND c.hash = CASE WHEN d.version = $3 THEN d.content_hash ELSE v.content_hash END
      WHERE d.owner_id = $1 AND d.id = $2 AND d.deleted_at IS NULL`,
-    [ownerId, id, n],
+    [ownerId, id, n, ...params],
   );
   const row = rows[0];
   if (!row) return null;
@@ -64,15 +65,18 @@ export function createPostgresVersions(ctx: PgContext): VersionStore {
       );
       return [...head, ...rows.map(toVersion)];
     },
-    async readVersionText(ownerId, id, n, format = "text") {
-      const found = await versionRow<{ body: string | null }>(
+    async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
+      const column = format === "markdown" ? "markdown" : "text";
+      const max = Math.min(maxChars, ALL_CHARS);
+      const found = await versionRow<{ body: string | null; total: number | null }>(
         ctx,
         ownerId,
         id,
         n,
-        format === "markdown" ? "c.markdown AS body" : "c.text AS body",
+        `substr(c.${column}, 1, $4) AS body, c.${column}_chars AS total`,
+        [max],
       );
-      return found ? { document: found.document, version: found.version, text: found.row.body } : null;
+      return found ? { document: found.document, version: found.version, ...textRead(found.row.body, found.row.total, max) } : null;
     },
     async readVersionContent(ownerId, id, n) {
       const found = await versionRow<{ docx: Buffer }>(ctx, ownerId, id, n, "c.docx");

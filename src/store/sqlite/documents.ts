@@ -13,6 +13,7 @@ import {
   type ListQuery,
   type NewDocument,
 } from "../types.ts";
+import { ALL_CHARS, textRead } from "../content.ts";
 import type { SqliteContext } from "./context.ts";
 import { idempotencyStatements } from "./idempotency.ts";
 
@@ -23,9 +24,15 @@ const listParams = (query: ListQuery) => ({
   limit: query.limit,
 });
 
-/** The live document `d` of owner and id joined to its content `c`. */
+/** The live document `d` of @ownerId and @id joined to its content `c`. */
 export const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
-  WHERE d.owner_id = ? AND d.id = ? AND d.deleted_at IS NULL`;
+  WHERE d.owner_id = @ownerId AND d.id = @id AND d.deleted_at IS NULL`;
+
+/** The columns of a cut read of content `c` (at most @max code points; the total in UTF-16 units, as stored). */
+export const cutColumns = {
+  text: "substr(c.text, 1, @max) AS text, c.text_chars AS total",
+  markdown: "substr(c.markdown, 1, @max) AS text, c.markdown_chars AS total",
+};
 
 function statements({ db }: SqliteContext) {
   const list = (trashed: boolean) =>
@@ -41,8 +48,8 @@ function statements({ db }: SqliteContext) {
          characters, content_hash)
        VALUES (@id, @ownerId, @name, @nameFolded, @createdAt, @createdAt, 1, @ownerId, @source, @sizeBytes, @characters, @hash)`,
     ),
-    readText: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.text FROM ${liveWithContent}`),
-    readMarkdown: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.markdown AS text FROM ${liveWithContent}`),
+    readText: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.text} FROM ${liveWithContent}`),
+    readMarkdown: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.markdown} FROM ${liveWithContent}`),
     readContent: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.docx FROM ${liveWithContent}`),
     list: list(false),
     listTrash: list(true),
@@ -165,13 +172,13 @@ export function createSqliteDocuments(ctx: SqliteContext): DocumentStore {
         .all(ownerId, ...ids) as DocumentRow[];
       return rows.map(toDocument);
     },
-    async readText(ownerId, id, format = "text") {
-      const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get(ownerId, id) as
-        (DocumentRow & { text: string | null }) | undefined;
-      return row ? { document: toDocument(row), text: row.text } : null;
+    async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
+      const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get({ ownerId, id, max: maxChars }) as
+        (DocumentRow & { text: string | null; total: number | null }) | undefined;
+      return row ? { document: toDocument(row), ...textRead(row.text, row.total, maxChars) } : null;
     },
     async readContent(ownerId, id) {
-      const row = stmt.readContent.get(ownerId, id) as (DocumentRow & { docx: Buffer }) | undefined;
+      const row = stmt.readContent.get({ ownerId, id }) as (DocumentRow & { docx: Buffer }) | undefined;
       return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
     },
     async listDocuments(query) {

@@ -3,8 +3,8 @@
 import { bytesOf, currentVersion, toVersion, versionSummaryColumns, versionSummaryColumnsOf, type VersionRow } from "../rows.ts";
 import type { DocumentContent, DocumentRecord, VersionStore } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
-import { liveWithContent } from "./documents.ts";
-import { byOwner } from "../content.ts";
+import { cutColumns, liveWithContent } from "./documents.ts";
+import { ALL_CHARS, byOwner, textRead } from "../content.ts";
 
 type DataRow = { docx: Buffer; text: string; markdown: string | null };
 const toData = (row: DataRow | undefined): DocumentContent | null =>
@@ -12,19 +12,19 @@ const toData = (row: DataRow | undefined): DocumentContent | null =>
 
 function statements({ db }: SqliteContext) {
   const old = `document_versions v JOIN contents c ON c.owner_id = v.owner_id AND c.hash = v.content_hash
-    WHERE v.document_id = ? AND v.version = ?`;
+    WHERE v.document_id = @id AND v.version = @n`;
   const columns = versionSummaryColumnsOf("v");
   return {
     list: db.prepare(
       `SELECT ${versionSummaryColumns} FROM document_versions
        WHERE document_id = @id AND version < @before ORDER BY version DESC LIMIT @limit`,
     ),
-    currentText: db.prepare(`SELECT c.text FROM ${liveWithContent}`),
-    currentMarkdown: db.prepare(`SELECT c.markdown AS text FROM ${liveWithContent}`),
+    currentText: db.prepare(`SELECT ${cutColumns.text} FROM ${liveWithContent}`),
+    currentMarkdown: db.prepare(`SELECT ${cutColumns.markdown} FROM ${liveWithContent}`),
     currentDocx: db.prepare(`SELECT c.docx FROM ${liveWithContent}`),
     currentData: db.prepare(`SELECT c.docx, c.text, c.markdown FROM ${liveWithContent}`),
-    text: db.prepare(`SELECT ${columns}, c.text FROM ${old}`),
-    markdown: db.prepare(`SELECT ${columns}, c.markdown AS text FROM ${old}`),
+    text: db.prepare(`SELECT ${columns}, ${cutColumns.text} FROM ${old}`),
+    markdown: db.prepare(`SELECT ${columns}, ${cutColumns.markdown} FROM ${old}`),
     docx: db.prepare(`SELECT ${columns}, c.docx FROM ${old}`),
     data: db.prepare(`SELECT c.docx, c.text, c.markdown FROM ${old}`),
     prune: db.prepare(
@@ -69,19 +69,20 @@ export function createSqliteVersions(ctx: SqliteContext): VersionStore {
       const older = rest > 0 ? (stmt.list.all({ id, before, limit: rest }) as VersionRow[]).map(toVersion) : [];
       return [...head, ...older];
     },
-    async readVersionText(ownerId, id, n, format = "text") {
+    async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
       const markdown = format === "markdown";
+      type Cut = { text: string | null; total: number | null };
       return version(
         ownerId,
         id,
         n,
         (document) => {
-          const row = (markdown ? stmt.currentMarkdown : stmt.currentText).get(ownerId, id) as { text: string | null };
-          return { document, version: currentVersion(document), text: row.text };
+          const row = (markdown ? stmt.currentMarkdown : stmt.currentText).get({ ownerId, id, max: maxChars }) as Cut;
+          return { document, version: currentVersion(document), ...textRead(row.text, row.total, maxChars) };
         },
         (document) => {
-          const row = (markdown ? stmt.markdown : stmt.text).get(id, n) as (VersionRow & { text: string | null }) | undefined;
-          return row ? { document, version: toVersion(row), text: row.text } : null;
+          const row = (markdown ? stmt.markdown : stmt.text).get({ id, n, max: maxChars }) as (VersionRow & Cut) | undefined;
+          return row ? { document, version: toVersion(row), ...textRead(row.text, row.total, maxChars) } : null;
         },
       );
     },
@@ -91,11 +92,11 @@ export function createSqliteVersions(ctx: SqliteContext): VersionStore {
         id,
         n,
         (document) => {
-          const row = stmt.currentDocx.get(ownerId, id) as { docx: Buffer };
+          const row = stmt.currentDocx.get({ ownerId, id }) as { docx: Buffer };
           return { document, version: currentVersion(document), docx: bytesOf(row.docx) };
         },
         (document) => {
-          const row = stmt.docx.get(id, n) as (VersionRow & { docx: Buffer }) | undefined;
+          const row = stmt.docx.get({ id, n }) as (VersionRow & { docx: Buffer }) | undefined;
           return row ? { document, version: toVersion(row), docx: bytesOf(row.docx) } : null;
         },
       );
@@ -105,8 +106,8 @@ export function createSqliteVersions(ctx: SqliteContext): VersionStore {
         ownerId,
         id,
         n,
-        () => toData(stmt.currentData.get(ownerId, id) as DataRow | undefined),
-        () => toData(stmt.data.get(id, n) as DataRow | undefined),
+        () => toData(stmt.currentData.get({ ownerId, id }) as DataRow | undefined),
+        () => toData(stmt.data.get({ id, n }) as DataRow | undefined),
       );
     },
     async pruneVersions(replacedBefore, keepMin) {

@@ -77,6 +77,17 @@ export interface ListQuery {
 export type TextFormat = "text" | "markdown";
 
 /**
+ * A text read, cut in the store: at most `maxChars` UTF-16 units (never half a surrogate pair),
+ * and the whole text's length in UTF-16 units, as stored. Both null: no markdown was stored for
+ * this version (derive it from the .docx).
+ */
+export interface TextRead {
+  document: DocumentRecord;
+  text: string | null;
+  totalChars: number | null;
+}
+
+/**
  * Documents and their trash. Every read here sees live documents only (not in the trash), except
  * where a method says otherwise.
  */
@@ -86,7 +97,8 @@ export interface DocumentStore {
   /** `includeDeleted`: also a document in the trash (an idempotent replay of its create). */
   getDocument(ownerId: string, id: string, options?: { includeDeleted?: boolean }): Promise<DocumentRecord | null>;
   getDocuments(ownerId: string, ids: readonly string[]): Promise<DocumentRecord[]>;
-  readText(ownerId: string, id: string, format?: TextFormat): Promise<{ document: DocumentRecord; text: string | null } | null>;
+  /** The text or markdown, cut in the store to `maxChars` (default: all of it); never more is read into memory. */
+  readText(ownerId: string, id: string, format?: TextFormat, maxChars?: number): Promise<TextRead | null>;
   readContent(ownerId: string, id: string): Promise<{ document: DocumentRecord; docx: Uint8Array } | null>;
   listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
   /** New content and/or name as the next version; the current one is kept as a version, atomically. */

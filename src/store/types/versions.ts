@@ -1,5 +1,5 @@
 // Earlier versions of documents (the current version lives on the document).
-import type { DocumentContent, DocumentRecord, TextFormat, VersionSource } from "./documents.ts";
+import type { DocumentContent, DocumentRecord, TextFormat, TextRead, VersionSource } from "./documents.ts";
 
 /** One version in a document's history (the current one included). */
 export interface VersionRecord {
@@ -23,12 +23,14 @@ export interface VersionQuery {
 export interface VersionStore {
   /** Newest first, the current version included; null when the document is not live. */
   listVersions(query: VersionQuery): Promise<VersionRecord[] | null>;
+  /** Version n's text or markdown, cut in the store to `maxChars` (default: all of it), as readText. */
   readVersionText(
     ownerId: string,
     id: string,
     version: number,
     format?: TextFormat,
-  ): Promise<{ document: DocumentRecord; version: VersionRecord; text: string | null } | null>;
+    maxChars?: number,
+  ): Promise<(TextRead & { version: VersionRecord }) | null>;
   readVersionContent(
     ownerId: string,
     id: string,

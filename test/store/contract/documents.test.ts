@@ -52,7 +52,7 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     expect(await store.getDocument(owner, input.id)).toEqual(expected);
 
     const readText = await store.readText(owner, input.id);
-    expect(readText).toEqual({ document: expected, text });
+    expect(readText).toEqual({ document: expected, text, totalChars: text.length });
 
     const content = await store.readContent(owner, input.id);
     expect(content?.document).toEqual(expected);

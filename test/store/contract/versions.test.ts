@@ -40,7 +40,7 @@ describe.each(backends)("$name store: versions", (backend) => {
       deletedAt: null,
     });
     expect(await store.getDocument(owner, doc.id)).toEqual(record);
-    expect(await store.readText(owner, doc.id)).toEqual({ document: record, text: "second text" });
+    expect(await store.readText(owner, doc.id)).toEqual({ document: record, text: "second text", totalChars: 11 });
     expect((await store.readText(owner, doc.id, "markdown"))?.text).toBe("# second");
     sameBytes((await store.readContent(owner, doc.id))?.docx, next.docx);
 
