@@ -219,6 +219,8 @@ export function createPostgresDocuments(ctx: PgContext): DocumentStore {
           return { ok: false, reason: "conflict", current: current.version } as const;
         }
         await client.query(`UPDATE documents SET deleted_at = $2 WHERE id = $1`, [id, at]);
+        // Deleting ends the document's links at once, for good: restoring it does not revive them.
+        await client.query(`DELETE FROM document_shares WHERE document_id = $1`, [id]);
         return { ok: true, document: { ...current, deletedAt: at } } as const;
       });
     },

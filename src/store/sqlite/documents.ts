@@ -70,6 +70,7 @@ function statements({ db }: SqliteContext) {
        WHERE id = @id`,
     ),
     trash: db.prepare(`UPDATE documents SET deleted_at = ? WHERE id = ?`),
+    endShares: db.prepare(`DELETE FROM document_shares WHERE document_id = ?`),
     untrash: db.prepare(`UPDATE documents SET deleted_at = NULL WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
     trashedBefore: db.prepare(`SELECT owner_id, id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < ?`),
     isTrashed: db.prepare(`SELECT 1 FROM documents WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
@@ -131,6 +132,8 @@ function writes(ctx: SqliteContext, stmt: ReturnType<typeof statements>) {
       return { ok: false, reason: "conflict", current: current.version };
     }
     stmt.trash.run(at, id);
+    // Deleting ends the document's links at once, for good: restoring it does not revive them.
+    stmt.endShares.run(id);
     return { ok: true, document: { ...current, deletedAt: at } };
   });
 

@@ -103,7 +103,7 @@ export interface DocumentStore {
   listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
   /** New content and/or name as the next version; the current one is kept as a version, atomically. */
   changeDocument(change: DocumentChange): Promise<ChangeResult>;
-  /** Moves a live document to the trash. */
+  /** Moves a live document to the trash and deletes its share links (restoring it does not bring them back), atomically. */
   trashDocument(input: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }): Promise<ChangeResult>;
   /** Documents in the trash, most recently created first (ids, like the live list). */
   listTrash(query: ListQuery): Promise<DocumentRecord[]>;

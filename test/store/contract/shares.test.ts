@@ -47,11 +47,19 @@ describe.each(backends)("$name store: share links", (backend) => {
     // The token hash is unique.
     await expect(store.insertShare(share({ tokenHash: s1.tokenHash }))).rejects.toThrow();
 
-    // A trashed document's links find nothing, and work again once it is restored.
+    // Trashing a document ends its links for good: gone from the store, not revived by a restore.
+    expect((await store.findShare(onOther.tokenHash, at(10)))?.document.id).toBe(other.id);
     await store.trashDocument({ ownerId: owner, id: other.id, at: at(5) });
     expect(await store.findShare(onOther.tokenHash, at(10))).toBeNull();
+    expect(await countRows(s.location, "document_shares", "document_id", other.id)).toBe(0);
     await store.restoreFromTrash(owner, other.id);
-    expect((await store.findShare(onOther.tokenHash, at(10)))?.document.id).toBe(other.id);
+    expect(await store.findShare(onOther.tokenHash, at(10))).toBeNull();
+    expect(await store.listShares(owner, other.id, at(10))).toEqual([]);
+    // A stale expectedVersion trashes nothing and ends nothing.
+    const kept = share({ documentId: other.id });
+    await store.insertShare(kept);
+    expect(await store.trashDocument({ ownerId: owner, id: other.id, at: at(6), expectedVersion: 7 })).toMatchObject({ ok: false });
+    expect((await store.findShare(kept.tokenHash, at(10)))?.share.id).toBe(kept.id);
 
     // Delete: only the owner's, on that document.
     expect(await store.deleteShare(newOwner(), doc.id, s1.id)).toBe(false);
