@@ -12,7 +12,7 @@ import type { VersionStore } from "./types/versions.ts";
 import type { QuotaSettings } from "./quota.ts";
 
 export * from "./types/documents.ts";
-export type * from "./types/idempotency.ts";
+export * from "./types/idempotency.ts";
 export type * from "./types/keys.ts";
 export type * from "./types/shares.ts";
 export type * from "./types/storage.ts";

@@ -81,6 +81,7 @@ describe("PostgreSQL store reads, coalesced", () => {
           const { document } = await store.createDocument({
             id: `doc_${owner}_${i}`,
             ownerId: owner,
+            createdBy: owner,
             name: `${owner} ${i}`,
             createdAt: new Date().toISOString(),
             docx,

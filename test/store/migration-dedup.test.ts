@@ -100,6 +100,7 @@ async function checkMigrated(store: Store, documents: OldDocument[], distinctRow
   await store.createDocument({
     id: `doc_${ulid()}`,
     ownerId: doc.owner,
+    createdBy: doc.owner,
     name: "again",
     createdAt: new Date().toISOString(),
     docx,

@@ -71,7 +71,8 @@ interface OldDocument {
 
 /** Documents as the old release wrote them: random .docx bytes (any byte value) and unicode text. */
 function oldDocuments(): OldDocument[] {
-  const owners = [`user_${randomUUID()}`, `user_${randomUUID()}`];
+  // The second owner has a tenant: the store keys its documents by user U+001F tenant.
+  const owners = [`user_${randomUUID()}`, `user_${randomUUID()}\u001facme`];
   return Array.from({ length: 12 }, (_, i) => ({
     id: `doc_${ulid()}`,
     owner: owners[i % 2]!,
@@ -87,6 +88,8 @@ const same = (a: Uint8Array | undefined, b: Uint8Array) => expect(Buffer.compare
 /** What every store must show after the upgrade, and the new operations on the old rows. */
 async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<void> {
   for (const doc of documents) {
+    // The author is the user: the owner key written as version 1's author is cut at U+001F.
+    const user = doc.owner.split("\u001f")[0]!;
     const expected = {
       id: doc.id,
       ownerId: doc.owner,
@@ -96,7 +99,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
       sizeBytes: doc.docx.byteLength,
       characters: doc.text.length,
       version: 1,
-      updatedBy: doc.owner,
+      updatedBy: user,
       source: "markdown",
       deletedAt: null,
     };
@@ -111,7 +114,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
         version: 1,
         name: doc.name,
         createdAt: doc.createdAt,
-        createdBy: doc.owner,
+        createdBy: user,
         sizeBytes: doc.docx.byteLength,
         characters: doc.text.length,
         source: "markdown",
@@ -133,7 +136,8 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   // The old idempotency record still replays, and the old API key still authenticates.
   const first = documents[0]!;
   expect(await store.findIdempotent(first.owner, "old-key", "2025-12-31T00:00:00.000Z")).toEqual({
-    documentId: first.id,
+    targetId: first.id,
+    response: null,
     fingerprint: "old-fp",
   });
   expect((await store.findApiKeyByHash("a".repeat(64)))?.scopes).toEqual(["docs:read", "docs:write"]);
@@ -203,6 +207,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   const created = await store.createDocument({
     id: `doc_${ulid()}`,
     ownerId: a!.owner,
+    createdBy: a!.owner,
     name: "After the upgrade",
     createdAt: "2026-11-23T09:00:00.000Z",
     docx: new Uint8Array([1, 2, 3]),

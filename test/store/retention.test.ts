@@ -31,7 +31,7 @@ afterEach(async () => {
 /** A document created `ageDays` ago and changed `changes` times, one day apart. */
 async function documentWithHistory(owner: string, ageDays: number, changes: number, now: number): Promise<string> {
   const id = `doc_${ulid()}`;
-  await store.createDocument({ id, ownerId: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
+  await store.createDocument({ id, ownerId: owner, createdBy: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
   for (let i = 0; i < changes; i++) {
     const at = iso(now - (ageDays - i - 1) * DAY);
     const result = await store.changeDocument({
@@ -91,7 +91,7 @@ describe("retention", () => {
     const now = Date.now();
     const id = `doc_${ulid()}`;
     await store.createDocument(
-      { id, ownerId: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
+      { id, ownerId: "u3", createdBy: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
       { key: "k", fingerprint: "f", notBefore: iso(now - 3 * DAY) },
     );
     await store.insertShare({

@@ -33,7 +33,7 @@ async function purgeOne(client: pg.PoolClient, ownerId: string, id: string): Pro
   );
   await client.query(`DELETE FROM document_versions WHERE document_id = $1`, [id]);
   await client.query(`DELETE FROM document_shares WHERE document_id = $1`, [id]);
-  await client.query(`DELETE FROM idempotency WHERE document_id = $1`, [id]);
+  await client.query(`DELETE FROM idempotency WHERE target_id = $1`, [id]);
   await client.query(`DELETE FROM documents WHERE id = $1`, [id]);
   await collectContents(
     client,
@@ -48,7 +48,7 @@ async function insertDocument(client: pg.PoolClient, quota: QuotaSettings, doc: 
   await client.query(
     `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, size_bytes,
        characters, content_hash)
-     VALUES ($1, $2, $3, $4, $5, $5, 1, $2, $6, $7, $8, $9)`,
+     VALUES ($1, $2, $3, $4, $5, $5, 1, $10, $6, $7, $8, $9)`,
     [
       record.id,
       record.ownerId,
@@ -59,6 +59,7 @@ async function insertDocument(client: pg.PoolClient, quota: QuotaSettings, doc: 
       record.sizeBytes,
       record.characters,
       hash,
+      record.updatedBy,
     ],
   );
   return record;
@@ -162,14 +163,15 @@ export function createPostgresDocuments(ctx: PgContext): DocumentStore {
     async createDocument(doc, claim) {
       return inTransaction(pool, async (client) => {
         if (claim) {
-          const hit = await claimIdempotency(client, doc.ownerId, claim, doc.id, doc.createdAt);
+          const hit = await claimIdempotency(client, doc.ownerId, claim, doc.id, doc.createdAt, newRecord(doc));
           if (hit) {
+            // The first answer, as it was then; a record kept before answers were: the document as it is now.
             const { rows } = await client.query<DocumentRow>(
               `SELECT ${documentSummaryColumns} FROM documents WHERE owner_id = $1 AND id = $2`,
-              [doc.ownerId, hit.documentId],
+              [doc.ownerId, hit.targetId],
             );
-            const row = rows[0];
-            if (row) return { document: toDocument(row), replayed: true, fingerprint: hit.fingerprint };
+            const document = (hit.response as DocumentRecord | null) ?? (rows[0] ? toDocument(rows[0]) : null);
+            if (document) return { document, replayed: true, fingerprint: hit.fingerprint };
             // The record points at a missing document: like SQLite, create the document and leave the record.
           }
         }

@@ -166,6 +166,17 @@ export const postgresMigrations: string[] = [
      bytes bigint NOT NULL
    );
    INSERT INTO storage_usage (owner_id, bytes) SELECT owner_id, sum(size_bytes) FROM contents GROUP BY owner_id;`,
+  // Idempotency records keep the first response and are keyed by operation; version 1's author is
+  // the user, not the owner key (see sqlite/migrations.ts, version 4).
+  `ALTER TABLE idempotency ADD COLUMN operation text COLLATE "C" NOT NULL DEFAULT 'documents.create';
+   ALTER TABLE idempotency ALTER COLUMN operation DROP DEFAULT;
+   ALTER TABLE idempotency ADD COLUMN response text;
+   ALTER TABLE idempotency RENAME COLUMN document_id TO target_id;
+   ALTER TABLE idempotency DROP CONSTRAINT idempotency_pkey;
+   ALTER TABLE idempotency ADD CONSTRAINT idempotency_pkey PRIMARY KEY (owner_id, operation, key);
+   ALTER INDEX idempotency_document RENAME TO idempotency_target;
+   UPDATE documents SET updated_by = split_part(updated_by, chr(31), 1) WHERE strpos(updated_by, chr(31)) > 0;
+   UPDATE document_versions SET created_by = split_part(created_by, chr(31), 1) WHERE strpos(created_by, chr(31)) > 0;`,
 ];
 
 /**

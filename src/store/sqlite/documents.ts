@@ -8,6 +8,7 @@ import {
   type ChangeResult,
   type CreateResult,
   type DocumentChange,
+  type DocumentRecord,
   type DocumentStore,
   type IdempotencyClaim,
   type ListQuery,
@@ -46,7 +47,7 @@ function statements({ db }: SqliteContext) {
     insert: db.prepare(
       `INSERT INTO documents (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, size_bytes,
          characters, content_hash)
-       VALUES (@id, @ownerId, @name, @nameFolded, @createdAt, @createdAt, 1, @ownerId, @source, @sizeBytes, @characters, @hash)`,
+       VALUES (@id, @ownerId, @name, @nameFolded, @createdAt, @createdAt, 1, @updatedBy, @source, @sizeBytes, @characters, @hash)`,
     ),
     readText: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.text} FROM ${liveWithContent}`),
     readMarkdown: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.markdown} FROM ${liveWithContent}`),
@@ -80,7 +81,7 @@ function statements({ db }: SqliteContext) {
     purge: [
       db.prepare(`DELETE FROM document_versions WHERE document_id = ?`),
       db.prepare(`DELETE FROM document_shares WHERE document_id = ?`),
-      db.prepare(`DELETE FROM idempotency WHERE document_id = ?`),
+      db.prepare(`DELETE FROM idempotency WHERE target_id = ?`),
       db.prepare(`DELETE FROM documents WHERE id = ?`),
     ],
   };
@@ -91,17 +92,18 @@ function writes(ctx: SqliteContext, stmt: ReturnType<typeof statements>) {
   const { db, lookups, contents } = ctx;
   const idempotency = idempotencyStatements(db);
 
-  // The document row, its content and its idempotency record land together or not at all.
+  // The document row, its content and its idempotency record (with the answer) land together or
+  // not at all. A replay answers the first record, as it was then.
   const create = db.transaction((doc: NewDocument, claim: IdempotencyClaim | undefined): CreateResult => {
     if (claim) {
-      const hit = idempotency.find(doc.ownerId, claim.key, claim.notBefore);
-      const existing = hit && lookups.any(doc.ownerId, hit.documentId);
+      const hit = idempotency.find(doc.ownerId, claim);
+      const existing = hit && ((hit.response as DocumentRecord | null) ?? lookups.any(doc.ownerId, hit.targetId));
       if (hit && existing) return { document: existing, replayed: true, fingerprint: hit.fingerprint };
     }
     const record = newRecord(doc);
     const { hash } = contents.put(doc.ownerId, doc);
     stmt.insert.run({ ...record, nameFolded: foldName(doc.name), hash });
-    if (claim) idempotency.claim(doc.ownerId, claim, doc.id, doc.createdAt);
+    if (claim) idempotency.claim(doc.ownerId, claim, doc.id, doc.createdAt, record);
     return { document: record, replayed: false, fingerprint: claim?.fingerprint ?? "" };
   });
 

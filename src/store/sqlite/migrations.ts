@@ -153,6 +153,30 @@ export const sqliteMigrations: string[] = [
      bytes INTEGER NOT NULL
    ) STRICT;
    INSERT INTO storage_usage (owner_id, bytes) SELECT owner_id, sum(size_bytes) FROM contents GROUP BY owner_id;`,
+  // Idempotency records keep what the first request answered (`response`, the record as JSON; NULL
+  // for records made before), and are keyed by operation too, so one key used for two operations
+  // ("documents.create", "sheets.create", "sheets.append"…) never collides; `target_id` is what the
+  // operation made or changed. Authors were written as the owner key (user U+001F tenant) for
+  // version 1: keep the user only, as every later version has it.
+  `CREATE TABLE idempotency_4 (
+     owner_id TEXT NOT NULL,
+     operation TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     target_id TEXT NOT NULL,
+     response TEXT,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (owner_id, operation, key)
+   ) STRICT;
+   INSERT INTO idempotency_4 (owner_id, operation, key, fingerprint, target_id, response, created_at)
+     SELECT owner_id, 'documents.create', key, fingerprint, document_id, NULL, created_at FROM idempotency;
+   DROP TABLE idempotency;
+   ALTER TABLE idempotency_4 RENAME TO idempotency;
+   CREATE INDEX idempotency_created_at ON idempotency (created_at);
+   CREATE INDEX idempotency_target ON idempotency (target_id);
+   UPDATE documents SET updated_by = substr(updated_by, 1, instr(updated_by, char(31)) - 1) WHERE instr(updated_by, char(31)) > 0;
+   UPDATE document_versions SET created_by = substr(created_by, 1, instr(created_by, char(31)) - 1)
+     WHERE instr(created_by, char(31)) > 0;`,
 ];
 
 /** Migrations that free much of the file: a VACUUM after them gives the space back. */

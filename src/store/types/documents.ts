@@ -35,6 +35,8 @@ export interface NewDocument extends DocumentContent {
   ownerId: string;
   name: string;
   createdAt: string;
+  /** Who creates it: the user id (the author of version 1), never the owner key. */
+  createdBy: string;
   /** "markdown" (default) or "docx" (an import). */
   source?: "markdown" | "docx";
 }
@@ -92,7 +94,10 @@ export interface TextRead {
  * where a method says otherwise.
  */
 export interface DocumentStore {
-  /** Creates the document (version 1) and its idempotency record in one transaction. */
+  /**
+   * Creates the document (version 1) and its idempotency record (with the record it answers) in one
+   * transaction; with a fresh record for the claim's key, creates nothing and answers that first record.
+   */
   createDocument(doc: NewDocument, idempotency?: IdempotencyClaim): Promise<CreateResult>;
   /** `includeDeleted`: also a document in the trash (an idempotent replay of its create). */
   getDocument(ownerId: string, id: string, options?: { includeDeleted?: boolean }): Promise<DocumentRecord | null>;
@@ -129,7 +134,7 @@ export function newRecord(doc: NewDocument): DocumentRecord {
     sizeBytes: doc.docx.byteLength,
     characters: doc.text.length,
     version: 1,
-    updatedBy: doc.ownerId,
+    updatedBy: doc.createdBy,
     source: doc.source ?? "markdown",
     deletedAt: null,
   };

@@ -180,6 +180,7 @@ export const newDoc = (ownerId: string, overrides: Partial<NewDocument> = {}): N
   ownerId,
   name: "Quarterly report",
   createdAt: "2026-11-22T08:00:00.000Z",
+  createdBy: ownerId,
   docx: bytes(64),
   text: "Quarterly report\n\nNumbers.",
   markdown: null,

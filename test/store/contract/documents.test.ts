@@ -216,7 +216,7 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     // Its versions are gone too: a new document cannot see them, and nothing is left to count.
     expect(await countRows(s.location, "document_versions", "document_id", doc.id)).toBe(0);
     expect(await countRows(s.location, "document_shares", "document_id", doc.id)).toBe(0);
-    expect(await countRows(s.location, "idempotency", "document_id", doc.id)).toBe(0);
+    expect(await countRows(s.location, "idempotency", "target_id", doc.id)).toBe(0);
   });
 
   it("listTrash pages newest first and filters by name", async () => {

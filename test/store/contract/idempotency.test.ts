@@ -21,7 +21,11 @@ describe.each(backends)("$name store: idempotency records", (backend) => {
     const replayed = await store.createDocument(second, { key: "key-1", fingerprint: "fp-2", notBefore: NOT_BEFORE });
     expect(replayed).toEqual({ document: created.document, replayed: true, fingerprint: "fp-1" });
 
-    expect(await store.findIdempotent(owner, "key-1", NOT_BEFORE)).toEqual({ documentId: first.id, fingerprint: "fp-1" });
+    expect(await store.findIdempotent(owner, "key-1", NOT_BEFORE)).toEqual({
+      targetId: first.id,
+      fingerprint: "fp-1",
+      response: created.document,
+    });
     // Only records at or after notBefore count.
     expect(await store.findIdempotent(owner, "key-1", "2026-11-22T08:00:00.001Z")).toBeNull();
     expect(await store.findIdempotent(owner, "key-1", CLAIM_AT)).not.toBeNull();
@@ -42,7 +46,7 @@ describe.each(backends)("$name store: idempotency records", (backend) => {
     expect(result.document.id).toBe(fresh.id);
     expect(result.fingerprint).toBe("fp-new");
 
-    expect(await store.findIdempotent(owner, "key-stale", NOT_BEFORE)).toEqual({ documentId: fresh.id, fingerprint: "fp-new" });
+    expect(await store.findIdempotent(owner, "key-stale", NOT_BEFORE)).toMatchObject({ targetId: fresh.id, fingerprint: "fp-new" });
     expect((await allOf(store, owner)).map((d) => d.id)).toEqual([fresh.id, old.id]);
   });
 
@@ -64,7 +68,8 @@ describe.each(backends)("$name store: idempotency records", (backend) => {
       }
       expect((await allOf(store, owner)).map((d) => d.id)).toEqual([winner.document.id]);
       expect(await store.findIdempotent(owner, "same-key", NOT_BEFORE)).toEqual({
-        documentId: winner.document.id,
+        response: winner.document,
+        targetId: winner.document.id,
         fingerprint: winner.fingerprint,
       });
     }
@@ -88,9 +93,49 @@ describe.each(backends)("$name store: idempotency records", (backend) => {
 
     expect(await store.pruneIdempotency("2000-06-01T00:00:00.000Z")).toBe(1);
     expect(await store.findIdempotent(owner, "old", "1999-01-01T00:00:00.000Z")).toBeNull();
-    expect(await store.findIdempotent(owner, "new", "1999-01-01T00:00:00.000Z")).toEqual({ documentId: newer.id, fingerprint: "fp" });
+    expect(await store.findIdempotent(owner, "new", "1999-01-01T00:00:00.000Z")).toMatchObject({ targetId: newer.id, fingerprint: "fp" });
     expect(await store.pruneIdempotency("2000-06-01T00:00:00.000Z")).toBe(0);
     // Documents are untouched.
     expect(await store.getDocument(owner, older.id)).not.toBeNull();
+  });
+
+  it("a replay answers the first record as it was created, whatever happened to the document since", async () => {
+    const owner = newOwner();
+    const doc = newDoc(owner, { name: "First name", createdAt: CLAIM_AT });
+    const claim = { key: "first-answer", fingerprint: "fp", notBefore: NOT_BEFORE };
+    const created = await store.createDocument(doc, claim);
+    await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: CLAIM_AT, name: "Second", source: "rename" });
+    await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: CLAIM_AT, name: "Third", source: "rename" });
+    const replayed = await store.createDocument(newDoc(owner, { name: "Other" }), claim);
+    expect(replayed).toEqual({ document: created.document, replayed: true, fingerprint: "fp" });
+    expect(replayed.document).toMatchObject({ version: 1, name: "First name" });
+    expect((await store.findIdempotent(owner, "first-answer", NOT_BEFORE))?.response).toEqual(created.document);
+    // Still the first answer once the document is in the trash.
+    await store.trashDocument({ ownerId: owner, id: doc.id, at: CLAIM_AT });
+    expect((await store.createDocument(newDoc(owner), claim)).document).toEqual(created.document);
+  });
+
+  it("keys are scoped by operation: the same key on two operations never collides", async () => {
+    const owner = newOwner();
+    const a = newDoc(owner, { createdAt: CLAIM_AT });
+    const b = newDoc(owner, { createdAt: CLAIM_AT });
+    const claim = { key: "shared-key", fingerprint: "fp", notBefore: NOT_BEFORE };
+    expect((await store.createDocument(a, claim)).replayed).toBe(false);
+    expect((await store.createDocument(b, { ...claim, operation: "documents.import" })).replayed).toBe(false);
+    expect((await store.findIdempotent(owner, "shared-key", NOT_BEFORE))?.targetId).toBe(a.id);
+    expect((await store.findIdempotent(owner, "shared-key", NOT_BEFORE, "documents.create"))?.targetId).toBe(a.id);
+    expect((await store.findIdempotent(owner, "shared-key", NOT_BEFORE, "documents.import"))?.targetId).toBe(b.id);
+    expect(await store.findIdempotent(owner, "shared-key", NOT_BEFORE, "sheets.create")).toBeNull();
+  });
+
+  it("version 1's author is the creating user, not the owner key", async () => {
+    const owner = `${newOwner()}\u001facme`;
+    const doc = newDoc(owner, { createdBy: "demo-user" });
+    const { document } = await store.createDocument(doc);
+    expect(document.updatedBy).toBe("demo-user");
+    expect((await store.getDocument(owner, doc.id))?.updatedBy).toBe("demo-user");
+    await store.changeDocument({ ownerId: owner, id: doc.id, actorId: "demo-user", at: CLAIM_AT, name: "n", source: "rename" });
+    const versions = await store.listVersions({ ownerId: owner, id: doc.id, limit: 5 });
+    expect(versions?.map((v) => v.createdBy)).toEqual(["demo-user", "demo-user"]);
   });
 });
