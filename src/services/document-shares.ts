@@ -20,7 +20,7 @@ import {
   type ReadSharedInput,
   type RevokeShareInput,
 } from "../contract/documents.ts";
-import type { ShareRecord, Store } from "../store/types.ts";
+import type { DocumentRecord, ShareRecord, Store } from "../store/types.ts";
 import { readAllowance, readBody, reader, textOf, writer } from "./document-access.ts";
 
 const TOKEN_PREFIX = "wgs_";
@@ -49,11 +49,12 @@ export interface SharesService {
 export function createSharesService(deps: { store: Store; renderer: DocumentRenderer; publicUrl: string }): SharesService {
   const { store, renderer } = deps;
 
-  async function findShare(token: string) {
+  /** The live document a share link reads (a link to a spreadsheet is not one of these). */
+  async function findShare(token: string): Promise<{ document: DocumentRecord }> {
     if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
     const found = await store.findShare(hashToken(token), new Date().toISOString());
-    if (!found) throw linkNotFound();
-    return found;
+    if (found?.target.kind !== "document") throw linkNotFound();
+    return { document: found.target.record };
   }
 
   return {
@@ -66,7 +67,8 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       const now = new Date();
       const share = {
         id: newShareId(),
-        documentId: id,
+        kind: "document" as const,
+        targetId: id,
         ownerId,
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + expiresInSeconds * 1000).toISOString(),

@@ -12,6 +12,9 @@ import { createPostgresKeys } from "./postgres/keys.ts";
 import { migrate } from "./postgres/migrations.ts";
 import { createPostgresShares } from "./postgres/shares.ts";
 import { createPostgresVersions } from "./postgres/versions.ts";
+import { createPostgresWorkbookVersions } from "./postgres/workbook-versions.ts";
+import { createPostgresWorkbooks } from "./postgres/workbooks.ts";
+import { createTrashListing } from "./trash.ts";
 
 export { defaultPostgresSettings, type PostgresSettings } from "./postgres/connection.ts";
 
@@ -30,10 +33,15 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
   }
   const ctx = pgContext(pool, settings, quota ?? unlimited);
   let closing: Promise<void> | undefined;
+  const documents = createPostgresDocuments(ctx);
+  const workbooks = createPostgresWorkbooks(ctx);
   const store: PostgresStore = {
     kind: "postgres",
     pool,
-    ...createPostgresDocuments(ctx),
+    ...documents,
+    ...workbooks,
+    ...createPostgresWorkbookVersions(ctx),
+    ...createTrashListing(documents, workbooks),
     ...createPostgresVersions(ctx),
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),

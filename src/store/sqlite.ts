@@ -10,6 +10,9 @@ import { createSqliteKeys } from "./sqlite/keys.ts";
 import { createSqliteShares } from "./sqlite/shares.ts";
 import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteVersions } from "./sqlite/versions.ts";
+import { createSqliteWorkbookVersions } from "./sqlite/workbook-versions.ts";
+import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
+import { createTrashListing } from "./trash.ts";
 
 export { sqliteFile } from "./sqlite/connection.ts";
 
@@ -17,9 +20,14 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   const db = openDatabase(dataDir);
   const ctx = sqliteContext(db, options.quota ?? unlimited);
   const ping = db.prepare(`SELECT 1`);
+  const documents = createSqliteDocuments(ctx);
+  const workbooks = createSqliteWorkbooks(ctx);
   return {
     kind: "sqlite",
-    ...createSqliteDocuments(ctx),
+    ...documents,
+    ...workbooks,
+    ...createSqliteWorkbookVersions(ctx),
+    ...createTrashListing(documents, workbooks),
     ...createSqliteVersions(ctx),
     ...createSqliteShares(ctx),
     ...createSqliteKeys(ctx),

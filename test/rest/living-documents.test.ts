@@ -540,7 +540,8 @@ describe("share links", () => {
     const now = Date.now();
     await tg.gateway.store.insertShare({
       id: "shr_expired",
-      documentId: record.id,
+      kind: "document",
+      targetId: record.id,
       ownerId: "alice",
       createdAt: new Date(now - 61_000).toISOString(),
       expiresAt: new Date(now - 1_000).toISOString(),

@@ -71,7 +71,26 @@ function oldRow(doc: OldDocument, v: OldVersion) {
   };
 }
 
+/** A share link the old release made (table document_shares), for documents[0]. */
+const OLD_SHARE = {
+  id: "shr_01JD7Q6R1V2S3T4U5W6X7Y8Z9A",
+  tokenHash: "e".repeat(64),
+  createdAt: "2026-01-01T00:00:00.000Z",
+  expiresAt: "2099-01-01T00:00:00.000Z",
+};
+
 async function checkMigrated(store: Store, documents: OldDocument[], distinctRows: () => Promise<number>): Promise<void> {
+  // The old share link is a share of kind "document" now, and still reads its document.
+  const shared = await store.findShare(OLD_SHARE.tokenHash, "2026-06-01T00:00:00.000Z");
+  expect(shared?.share).toEqual({
+    id: OLD_SHARE.id,
+    kind: "document",
+    targetId: documents[0]!.id,
+    ownerId: documents[0]!.owner,
+    createdAt: OLD_SHARE.createdAt,
+    expiresAt: OLD_SHARE.expiresAt,
+  });
+  expect(shared?.target).toMatchObject({ kind: "document", record: { id: documents[0]!.id } });
   const distinct = new Map<string, Map<string, number>>();
   for (const doc of documents) {
     const versions = (await store.listVersions({ ownerId: doc.owner, id: doc.id, limit: 100 }))!;
@@ -142,6 +161,14 @@ describe("SQLite: a database with full copies per version", () => {
       for (const v of versions.slice(0, -1)) insertVersion.run({ ...oldRow(doc, v), replacedAt: versions[v.version]!.at });
       insertDocument.run({ ...oldRow(doc, versions.at(-1)!), createdAt: versions[0]!.at });
     }
+    db.prepare(`INSERT INTO document_shares (id, document_id, owner_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
+      OLD_SHARE.id,
+      documents[0]!.id,
+      documents[0]!.owner,
+      OLD_SHARE.tokenHash,
+      OLD_SHARE.createdAt,
+      OLD_SHARE.expiresAt,
+    );
     db.pragma("wal_checkpoint(TRUNCATE)");
     db.close();
     const sizeOf = () => {
@@ -216,6 +243,10 @@ describe("PostgreSQL: a database with full copies per version", () => {
           [r.id, r.owner, r.name, r.folded, versions[0]!.at, r.at, r.sizeBytes, r.characters, r.docx, r.text, r.markdown, r.version],
         );
       }
+      await client.query(
+        `INSERT INTO document_shares (id, document_id, owner_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [OLD_SHARE.id, documents[0]!.id, documents[0]!.owner, OLD_SHARE.tokenHash, OLD_SHARE.createdAt, OLD_SHARE.expiresAt],
+      );
       const before = await sizeOf();
       const store = await openPostgresStore(databaseUrl);
       try {

@@ -189,13 +189,14 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   const tokenHash = randomBytes(32).toString("hex");
   await store.insertShare({
     id: `shr_${ulid()}`,
-    documentId: c!.id,
+    kind: "document",
+    targetId: c!.id,
     ownerId: c!.owner,
     createdAt: "2026-11-23T08:00:00.000Z",
     expiresAt: "2099-01-01T00:00:00.000Z",
     tokenHash,
   });
-  expect((await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z"))?.document.id).toBe(c!.id);
+  expect((await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z"))?.target.record.id).toBe(c!.id);
   expect(await store.trashDocument({ ownerId: c!.owner, id: c!.id, at: "2026-11-23T08:03:00.000Z", expectedVersion: 1 })).toMatchObject({
     ok: true,
   });

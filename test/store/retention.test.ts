@@ -8,6 +8,7 @@ import pino from "pino";
 import { monotonicFactory } from "ulid";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runRetention, scheduleRetention } from "../../src/services/retention.ts";
+import { blobHash } from "../../src/store/content.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { Store } from "../../src/store/types.ts";
 
@@ -72,7 +73,8 @@ describe("retention", () => {
     const kept = await documentWithHistory("u2", 50, 2, now);
     await store.insertShare({
       id: `shr_${ulid()}`,
-      documentId: gone,
+      kind: "document",
+      targetId: gone,
       ownerId: "u2",
       tokenHash: "a".repeat(64),
       createdAt: iso(now),
@@ -96,7 +98,8 @@ describe("retention", () => {
     );
     await store.insertShare({
       id: `shr_${ulid()}`,
-      documentId: id,
+      kind: "document",
+      targetId: id,
       ownerId: "u3",
       tokenHash: "b".repeat(64),
       createdAt: iso(now - DAY),
@@ -117,5 +120,53 @@ describe("retention", () => {
     } finally {
       await stop();
     }
+  });
+
+  it("purges trashed workbooks and old workbook versions too, with the blobs only they referred to", async () => {
+    const now = Date.now();
+    const tile = new Uint8Array(randomBytes(100));
+    const manifestOf = (tiles: Uint8Array[]) =>
+      new TextEncoder().encode(JSON.stringify(tiles.map(blobHash)) + randomBytes(4).toString("hex"));
+    const content = (tiles: Uint8Array[]) => ({
+      manifest: manifestOf(tiles),
+      tiles: tiles.map(blobHash),
+      blobs: tiles,
+      sizeBytes: 1,
+      cells: 1,
+      sheets: [],
+    });
+    const gone = `wb_${ulid()}`;
+    const kept = `wb_${ulid()}`;
+    for (const id of [gone, kept]) {
+      await store.createWorkbook({
+        id,
+        ownerId: "u5",
+        name: "w",
+        createdAt: iso(now - 60 * DAY),
+        createdBy: "u5",
+        source: "values",
+        ...content([tile]),
+      });
+    }
+    for (let i = 0; i < 5; i++) {
+      const at = iso(now - (50 - i) * DAY);
+      await store.changeWorkbook({
+        ownerId: "u5",
+        id: kept,
+        actorId: "u5",
+        at,
+        content: content([new Uint8Array(randomBytes(100))]),
+        source: "write",
+      });
+    }
+    await store.trashWorkbook({ ownerId: "u5", id: gone, at: iso(now - 31 * DAY) });
+    const result = await runRetention(store, settings, now);
+    expect(result).toMatchObject({ workbookTrash: 1, workbookVersions: 6 - settings.versionKeepMin });
+    expect(await store.getWorkbook("u5", gone, { includeDeleted: true })).toBeNull();
+    expect((await store.listWorkbookVersions({ ownerId: "u5", id: kept, limit: 10 }))?.map((v) => v.version)).toEqual([6, 5, 4]);
+    // What is left counts: the kept versions' manifests and their one tile each (the first tile went with versions 1..3 and the trash).
+    const manifests = await Promise.all([6, 5, 4].map(async (n) => (await store.getWorkbookVersion("u5", kept, n))!.version.manifestHash));
+    const manifestBytes = [...(await store.getBlobs("u5", manifests)).values()].reduce((sum, bytes) => sum + bytes.byteLength, 0);
+    expect(await store.storageUsage("u5")).toBe(3 * 100 + manifestBytes);
   });
 });

@@ -32,7 +32,7 @@ async function purgeOne(client: pg.PoolClient, ownerId: string, id: string): Pro
     [id],
   );
   await client.query(`DELETE FROM document_versions WHERE document_id = $1`, [id]);
-  await client.query(`DELETE FROM document_shares WHERE document_id = $1`, [id]);
+  await client.query(`DELETE FROM shares WHERE target_id = $1`, [id]);
   await client.query(`DELETE FROM idempotency WHERE target_id = $1`, [id]);
   await client.query(`DELETE FROM documents WHERE id = $1`, [id]);
   await collectContents(
@@ -222,7 +222,7 @@ export function createPostgresDocuments(ctx: PgContext): DocumentStore {
         }
         await client.query(`UPDATE documents SET deleted_at = $2 WHERE id = $1`, [id, at]);
         // Deleting ends the document's links at once, for good: restoring it does not revive them.
-        await client.query(`DELETE FROM document_shares WHERE document_id = $1`, [id]);
+        await client.query(`DELETE FROM shares WHERE target_id = $1`, [id]);
         return { ok: true, document: { ...current, deletedAt: at } } as const;
       });
     },

@@ -177,6 +177,72 @@ export const postgresMigrations: string[] = [
    ALTER INDEX idempotency_document RENAME TO idempotency_target;
    UPDATE documents SET updated_by = split_part(updated_by, chr(31), 1) WHERE strpos(updated_by, chr(31)) > 0;
    UPDATE document_versions SET created_by = split_part(created_by, chr(31), 1) WHERE strpos(created_by, chr(31)) > 0;`,
+  // Workbooks, their blobs and value tiles; shares of either kind (see sqlite/migrations.ts, version 5).
+  `CREATE TABLE workbooks (
+     id text COLLATE "C" PRIMARY KEY,
+     owner_id text COLLATE "C" NOT NULL,
+     name text NOT NULL,
+     name_folded text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     updated_at text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     updated_by text COLLATE "C" NOT NULL,
+     source text NOT NULL,
+     deleted_at text COLLATE "C",
+     size_bytes bigint NOT NULL,
+     cells bigint NOT NULL,
+     sheets text NOT NULL,
+     manifest_hash text COLLATE "C" NOT NULL
+   );
+   CREATE INDEX workbooks_owner_id ON workbooks (owner_id, id DESC);
+   CREATE INDEX workbooks_deleted_at ON workbooks (deleted_at) WHERE deleted_at IS NOT NULL;
+   CREATE INDEX workbooks_manifest ON workbooks (owner_id, manifest_hash);
+   CREATE TABLE workbook_versions (
+     workbook_id text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     owner_id text COLLATE "C" NOT NULL,
+     name text NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     created_by text COLLATE "C" NOT NULL,
+     replaced_at text COLLATE "C" NOT NULL,
+     source text NOT NULL,
+     size_bytes bigint NOT NULL,
+     cells bigint NOT NULL,
+     sheets text NOT NULL,
+     manifest_hash text COLLATE "C" NOT NULL,
+     PRIMARY KEY (workbook_id, version)
+   );
+   CREATE INDEX workbook_versions_replaced_at ON workbook_versions (replaced_at);
+   CREATE INDEX workbook_versions_manifest ON workbook_versions (owner_id, manifest_hash);
+   CREATE TABLE blobs (
+     owner_id text COLLATE "C" NOT NULL,
+     hash text COLLATE "C" NOT NULL,
+     size bigint NOT NULL,
+     bytes bytea NOT NULL,
+     PRIMARY KEY (owner_id, hash)
+   );
+   CREATE TABLE blob_refs (
+     owner_id text COLLATE "C" NOT NULL,
+     manifest_hash text COLLATE "C" NOT NULL,
+     tile_hash text COLLATE "C" NOT NULL,
+     PRIMARY KEY (owner_id, manifest_hash, tile_hash)
+   );
+   CREATE INDEX blob_refs_tile ON blob_refs (owner_id, tile_hash);
+   CREATE TABLE workbook_values (
+     workbook_id text COLLATE "C" NOT NULL,
+     tile_key text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     bytes bytea NOT NULL,
+     PRIMARY KEY (workbook_id, tile_key)
+   );
+   ALTER TABLE document_shares RENAME TO shares;
+   ALTER TABLE shares RENAME COLUMN document_id TO target_id;
+   ALTER TABLE shares ADD COLUMN kind text NOT NULL DEFAULT 'document';
+   ALTER TABLE shares ALTER COLUMN kind DROP DEFAULT;
+   ALTER INDEX document_shares_pkey RENAME TO shares_pkey;
+   ALTER INDEX document_shares_token_hash_key RENAME TO shares_token_hash_key;
+   ALTER INDEX document_shares_document RENAME TO shares_target;
+   ALTER INDEX document_shares_expires_at RENAME TO shares_expires_at;`,
 ];
 
 /**

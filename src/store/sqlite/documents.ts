@@ -71,7 +71,7 @@ function statements({ db }: SqliteContext) {
        WHERE id = @id`,
     ),
     trash: db.prepare(`UPDATE documents SET deleted_at = ? WHERE id = ?`),
-    endShares: db.prepare(`DELETE FROM document_shares WHERE document_id = ?`),
+    endShares: db.prepare(`DELETE FROM shares WHERE target_id = ?`),
     untrash: db.prepare(`UPDATE documents SET deleted_at = NULL WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
     trashedBefore: db.prepare(`SELECT owner_id, id FROM documents WHERE deleted_at IS NOT NULL AND deleted_at < ?`),
     isTrashed: db.prepare(`SELECT 1 FROM documents WHERE owner_id = ? AND id = ? AND deleted_at IS NOT NULL`),
@@ -80,7 +80,7 @@ function statements({ db }: SqliteContext) {
     ),
     purge: [
       db.prepare(`DELETE FROM document_versions WHERE document_id = ?`),
-      db.prepare(`DELETE FROM document_shares WHERE document_id = ?`),
+      db.prepare(`DELETE FROM shares WHERE target_id = ?`),
       db.prepare(`DELETE FROM idempotency WHERE target_id = ?`),
       db.prepare(`DELETE FROM documents WHERE id = ?`),
     ],

@@ -177,6 +177,81 @@ export const sqliteMigrations: string[] = [
    UPDATE documents SET updated_by = substr(updated_by, 1, instr(updated_by, char(31)) - 1) WHERE instr(updated_by, char(31)) > 0;
    UPDATE document_versions SET created_by = substr(created_by, 1, instr(created_by, char(31)) - 1)
      WHERE instr(created_by, char(31)) > 0;`,
+  // Workbooks (types/workbooks.ts): records and versions like documents', their content as blobs
+  // stored once per owner and hash (a manifest and the input tiles it lists; blob_refs says which
+  // manifest lists which tile, so collecting unreferenced blobs is a query, not a decode), and the
+  // current version's computed values. Share links target a document or a workbook (`kind`).
+  `CREATE TABLE workbooks (
+     id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     name_folded TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     updated_by TEXT NOT NULL,
+     source TEXT NOT NULL,
+     deleted_at TEXT,
+     size_bytes INTEGER NOT NULL,
+     cells INTEGER NOT NULL,
+     sheets TEXT NOT NULL,
+     manifest_hash TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX workbooks_owner_id ON workbooks (owner_id, id DESC);
+   CREATE INDEX workbooks_deleted_at ON workbooks (deleted_at) WHERE deleted_at IS NOT NULL;
+   CREATE INDEX workbooks_manifest ON workbooks (owner_id, manifest_hash);
+   CREATE TABLE workbook_versions (
+     workbook_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     owner_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     replaced_at TEXT NOT NULL,
+     source TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     cells INTEGER NOT NULL,
+     sheets TEXT NOT NULL,
+     manifest_hash TEXT NOT NULL,
+     PRIMARY KEY (workbook_id, version)
+   ) STRICT;
+   CREATE INDEX workbook_versions_replaced_at ON workbook_versions (replaced_at);
+   CREATE INDEX workbook_versions_manifest ON workbook_versions (owner_id, manifest_hash);
+   CREATE TABLE blobs (
+     owner_id TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     size INTEGER NOT NULL,
+     bytes BLOB NOT NULL,
+     PRIMARY KEY (owner_id, hash)
+   ) STRICT;
+   CREATE TABLE blob_refs (
+     owner_id TEXT NOT NULL,
+     manifest_hash TEXT NOT NULL,
+     tile_hash TEXT NOT NULL,
+     PRIMARY KEY (owner_id, manifest_hash, tile_hash)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX blob_refs_tile ON blob_refs (owner_id, tile_hash);
+   CREATE TABLE workbook_values (
+     workbook_id TEXT NOT NULL,
+     tile_key TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     bytes BLOB NOT NULL,
+     PRIMARY KEY (workbook_id, tile_key)
+   ) STRICT;
+   CREATE TABLE shares (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     target_id TEXT NOT NULL,
+     owner_id TEXT NOT NULL,
+     token_hash TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   ) STRICT;
+   INSERT INTO shares (id, kind, target_id, owner_id, token_hash, created_at, expires_at)
+     SELECT id, 'document', document_id, owner_id, token_hash, created_at, expires_at FROM document_shares;
+   DROP TABLE document_shares;
+   CREATE INDEX shares_target ON shares (target_id, created_at DESC);
+   CREATE INDEX shares_expires_at ON shares (expires_at);`,
 ];
 
 /** Migrations that free much of the file: a VACUUM after them gives the space back. */

@@ -165,7 +165,8 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     await store.changeDocument({ ownerId: owner, id: doc.id, actorId: owner, at: at(1), content: content("v2"), source: "markdown" });
     const share = {
       id: `shr_${nextUlid()}`,
-      documentId: doc.id,
+      kind: "document" as const,
+      targetId: doc.id,
       ownerId: owner,
       createdAt: at(1),
       expiresAt: "2099-01-01T00:00:00.000Z",
@@ -215,7 +216,7 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     expect(await store.listShares(owner, doc.id, at(8))).toEqual([]);
     // Its versions are gone too: a new document cannot see them, and nothing is left to count.
     expect(await countRows(s.location, "document_versions", "document_id", doc.id)).toBe(0);
-    expect(await countRows(s.location, "document_shares", "document_id", doc.id)).toBe(0);
+    expect(await countRows(s.location, "shares", "target_id", doc.id)).toBe(0);
     expect(await countRows(s.location, "idempotency", "target_id", doc.id)).toBe(0);
   });
 
@@ -246,7 +247,8 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     await store.changeDocument({ ownerId: owner, id: longAgo.id, actorId: owner, at: at(1), name: "renamed", source: "rename" });
     await store.insertShare({
       id: `shr_${nextUlid()}`,
-      documentId: longAgo.id,
+      kind: "document",
+      targetId: longAgo.id,
       ownerId: owner,
       createdAt: at(1),
       expiresAt: "2099-01-01T00:00:00.000Z",
@@ -259,7 +261,7 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     expect(await store.purgeTrash("1992-01-01T00:00:00.000Z")).toBe(1);
     expect(await store.getDocument(owner, longAgo.id, { includeDeleted: true })).toBeNull();
     expect(await countRows(s.location, "document_versions", "document_id", longAgo.id)).toBe(0);
-    expect(await countRows(s.location, "document_shares", "document_id", longAgo.id)).toBe(0);
+    expect(await countRows(s.location, "shares", "target_id", longAgo.id)).toBe(0);
     expect((await store.listTrash({ ownerId: owner, limit: 10 })).map((d) => d.id)).toEqual([lately.id]);
     expect(await store.getDocument(owner, live.id)).not.toBeNull();
     expect(await store.purgeTrash("1992-01-01T00:00:00.000Z")).toBe(0);
