@@ -18,8 +18,11 @@ export function contentHash(content: DocumentContent): string {
   return hash.digest("hex");
 }
 
-/** The hash of a workbook blob (a manifest or a tile): sha-256 of its bytes, hex. */
-export const blobHash = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+/**
+ * The hash of a workbook blob (a manifest root, a page, a tile): sha-256 of its bytes, base64url,
+ * exactly as src/spreadsheets/stored-manifest.ts computes the hashes its manifests name.
+ */
+export const blobHash = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("base64url");
 
 /** What one stored content counts against its owner's quota: its .docx, text and markdown, in bytes (UTF-8). */
 export const contentBytes = (content: DocumentContent): number =>

@@ -4,11 +4,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import pino from "pino";
 import { monotonicFactory } from "ulid";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runRetention, scheduleRetention } from "../../src/services/retention.ts";
-import { blobHash } from "../../src/store/content.ts";
+import { sqliteFile } from "../../src/store/sqlite.ts";
+import { workbookContent } from "./contract/workbook-helpers.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { Store } from "../../src/store/types.ts";
 
@@ -20,6 +22,15 @@ const content = (text: string) => ({ docx: randomBytes(32), text, markdown: text
 
 let dir: string;
 let store: Store;
+/** SQL behind the store's back. */
+const sqlOf = async <T>(text: string): Promise<T[]> => {
+  const db = new Database(sqliteFile(dir), { readonly: true });
+  try {
+    return db.prepare(text).all() as T[];
+  } finally {
+    db.close();
+  }
+};
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "retention-"));
   store = openSqliteStore(dir);
@@ -125,16 +136,7 @@ describe("retention", () => {
   it("purges trashed workbooks and old workbook versions too, with the blobs only they referred to", async () => {
     const now = Date.now();
     const tile = new Uint8Array(randomBytes(100));
-    const manifestOf = (tiles: Uint8Array[]) =>
-      new TextEncoder().encode(JSON.stringify(tiles.map(blobHash)) + randomBytes(4).toString("hex"));
-    const content = (tiles: Uint8Array[]) => ({
-      manifest: manifestOf(tiles),
-      tiles: tiles.map(blobHash),
-      blobs: tiles,
-      sizeBytes: 1,
-      cells: 1,
-      sheets: [],
-    });
+    const content = (tiles: Uint8Array[]) => workbookContent([tiles]);
     const gone = `wb_${ulid()}`;
     const kept = `wb_${ulid()}`;
     for (const id of [gone, kept]) {
@@ -164,9 +166,10 @@ describe("retention", () => {
     expect(result).toMatchObject({ workbookTrash: 1, workbookVersions: 6 - settings.versionKeepMin });
     expect(await store.getWorkbook("u5", gone, { includeDeleted: true })).toBeNull();
     expect((await store.listWorkbookVersions({ ownerId: "u5", id: kept, limit: 10 }))?.map((v) => v.version)).toEqual([6, 5, 4]);
-    // What is left counts: the kept versions' manifests and their one tile each (the first tile went with versions 1..3 and the trash).
-    const manifests = await Promise.all([6, 5, 4].map(async (n) => (await store.getWorkbookVersion("u5", kept, n))!.version.manifestHash));
-    const manifestBytes = [...(await store.getBlobs("u5", manifests)).values()].reduce((sum, bytes) => sum + bytes.byteLength, 0);
-    expect(await store.storageUsage("u5")).toBe(3 * 100 + manifestBytes);
+    // What is left counts: the kept versions' roots, pages and their one tile each (the first tile
+    // went with versions 1..3 and the trash).
+    const [left] = await sqlOf<{ n: number; bytes: number }>(`SELECT count(*) AS n, sum(size) AS bytes FROM blobs WHERE owner_id = 'u5'`);
+    expect(left?.n).toBe(9);
+    expect(await store.storageUsage("u5")).toBe(left?.bytes);
   });
 });

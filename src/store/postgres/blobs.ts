@@ -1,29 +1,18 @@
-// Workbook blobs and value tiles on PostgreSQL (see sqlite/blobs.ts). Putting and collecting an
+// Workbook blobs (roots, pages, tiles, and the references between them) and value tiles on
+// PostgreSQL (see sqlite/blobs.ts). Putting and collecting an
 // owner's blobs hold the owner's usage row lock (content.ts), so "already stored?" and "nothing
 // refers to it any more" never race between two transactions of one owner.
 import type pg from "pg";
-import { blobHash } from "../content.ts";
+import { checkBlobs } from "../blob-graph.ts";
 import { checkQuota, type QuotaSettings } from "../quota.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
 import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
 import type { PgContext } from "./connection.ts";
 import { addUsage, lockUsage } from "./content.ts";
 
-const unreferenced = (column: string) =>
-  `NOT EXISTS (SELECT 1 FROM workbooks w WHERE w.owner_id = $1 AND w.manifest_hash = ${column})
-   AND NOT EXISTS (SELECT 1 FROM workbook_versions v WHERE v.owner_id = $1 AND v.manifest_hash = ${column})`;
-
-/** Stores the manifest and the new blobs (charging the quota), records which tiles the manifest lists; returns its hash. */
-export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, ownerId: string, content: WorkbookContent): Promise<string> {
-  const manifestHash = blobHash(content.manifest);
-  const tiles = [...new Set(content.tiles)];
-  const given = new Map<string, Uint8Array>([[manifestHash, content.manifest]]);
-  for (const bytes of content.blobs) {
-    const hash = blobHash(bytes);
-    // A blob no manifest lists could never be collected.
-    if (!tiles.includes(hash)) throw new Error(`Blob ${hash} is not a tile the manifest lists`);
-    given.set(hash, bytes);
-  }
+/** Stores the blobs the owner lacks (charging the quota) and the references between them. */
+export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, ownerId: string, content: WorkbookContent): Promise<void> {
+  const { given, named, refs } = checkBlobs(content);
   const used = await lockUsage(client, ownerId);
   const { rows } = await client.query<{ size: string }>(
     `INSERT INTO blobs (owner_id, hash, size, bytes)
@@ -34,40 +23,47 @@ export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, owne
   const added = rows.reduce((sum, row) => sum + Number(row.size), 0);
   checkQuota(quota, used, added); // a throw rolls the inserts back
   await addUsage(client, ownerId, added);
-  const present = await client.query<{ hash: string }>(`SELECT hash FROM blobs WHERE owner_id = $1 AND hash = ANY($2::text[])`, [
-    ownerId,
-    tiles,
-  ]);
-  if (present.rows.length !== tiles.length) throw new Error("The manifest lists a tile that is neither given nor stored");
+  if (named.length > 0) {
+    const present = await client.query(`SELECT 1 FROM blobs WHERE owner_id = $1 AND hash = ANY($2::text[])`, [ownerId, named]);
+    if (present.rowCount !== named.length)
+      throw new Error("A workbook blob named by the manifest or a reference is neither given nor stored");
+  }
   await client.query(
-    `INSERT INTO blob_refs (owner_id, manifest_hash, tile_hash) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
-    [ownerId, manifestHash, tiles],
+    `INSERT INTO blob_refs (owner_id, parent_hash, child_hash) SELECT $1, r.parent, r.child FROM unnest($2::text[], $3::text[]) AS r (parent, child)
+     ON CONFLICT DO NOTHING`,
+    [ownerId, refs.map(([parent]) => parent), refs.map(([, child]) => child)],
   );
-  return manifestHash;
 }
 
-/** Collects the manifests among `manifestHashes` no workbook or version refers to, with the tiles only they listed. */
+/** Collects, from the given manifest roots down, every blob nothing refers to any more (no workbook, version or reference). */
 export async function collectBlobs(client: pg.PoolClient, ownerId: string, manifestHashes: Iterable<string>): Promise<void> {
-  const manifests = [...new Set(manifestHashes)];
-  if (manifests.length === 0) return;
+  let candidates = [...new Set(manifestHashes)];
+  if (candidates.length === 0) return;
   await lockUsage(client, ownerId);
-  const dead = await client.query<{ hash: string }>(`SELECT m.hash FROM unnest($2::text[]) AS m (hash) WHERE ${unreferenced("m.hash")}`, [
-    ownerId,
-    manifests,
-  ]);
-  if (dead.rows.length === 0) return;
-  const deadHashes = dead.rows.map((row) => row.hash);
-  const tiles = await client.query<{ tile_hash: string }>(
-    `DELETE FROM blob_refs WHERE owner_id = $1 AND manifest_hash = ANY($2::text[]) RETURNING tile_hash`,
-    [ownerId, deadHashes],
-  );
-  const { rows } = await client.query<{ size: string }>(
-    `DELETE FROM blobs b WHERE b.owner_id = $1 AND b.hash = ANY($2::text[]) AND ${unreferenced("b.hash")}
-       AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.owner_id = $1 AND r.tile_hash = b.hash)
-     RETURNING b.size`,
-    [ownerId, [...new Set([...deadHashes, ...tiles.rows.map((row) => row.tile_hash)])]],
-  );
-  await addUsage(client, ownerId, -rows.reduce((sum, row) => sum + Number(row.size), 0));
+  let freed = 0;
+  // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
+  while (candidates.length > 0) {
+    const dead = await client.query<{ hash: string }>(
+      `SELECT c.hash FROM unnest($2::text[]) AS c (hash)
+       WHERE NOT EXISTS (SELECT 1 FROM workbooks w WHERE w.owner_id = $1 AND w.manifest_hash = c.hash)
+         AND NOT EXISTS (SELECT 1 FROM workbook_versions v WHERE v.owner_id = $1 AND v.manifest_hash = c.hash)
+         AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.owner_id = $1 AND r.child_hash = c.hash)`,
+      [ownerId, candidates],
+    );
+    if (dead.rows.length === 0) break;
+    const hashes = dead.rows.map((row) => row.hash);
+    const children = await client.query<{ child_hash: string }>(
+      `DELETE FROM blob_refs WHERE owner_id = $1 AND parent_hash = ANY($2::text[]) RETURNING child_hash`,
+      [ownerId, hashes],
+    );
+    const gone = await client.query<{ size: string }>(`DELETE FROM blobs WHERE owner_id = $1 AND hash = ANY($2::text[]) RETURNING size`, [
+      ownerId,
+      hashes,
+    ]);
+    freed += gone.rows.reduce((sum, row) => sum + Number(row.size), 0);
+    candidates = [...new Set(children.rows.map((row) => row.child_hash))];
+  }
+  await addUsage(client, ownerId, -freed);
 }
 
 export async function putValueTiles(

@@ -223,11 +223,11 @@ export const postgresMigrations: string[] = [
    );
    CREATE TABLE blob_refs (
      owner_id text COLLATE "C" NOT NULL,
-     manifest_hash text COLLATE "C" NOT NULL,
-     tile_hash text COLLATE "C" NOT NULL,
-     PRIMARY KEY (owner_id, manifest_hash, tile_hash)
+     parent_hash text COLLATE "C" NOT NULL,
+     child_hash text COLLATE "C" NOT NULL,
+     PRIMARY KEY (owner_id, parent_hash, child_hash)
    );
-   CREATE INDEX blob_refs_tile ON blob_refs (owner_id, tile_hash);
+   CREATE INDEX blob_refs_child ON blob_refs (owner_id, child_hash);
    CREATE TABLE workbook_values (
      workbook_id text COLLATE "C" NOT NULL,
      tile_key text COLLATE "C" NOT NULL,

@@ -1,7 +1,6 @@
 // Workbooks and their trash on PostgreSQL (see sqlite/workbooks.ts): each write one transaction
 // holding the workbook's row lock, then the owner's usage lock when it stores or collects blobs.
 import type pg from "pg";
-import { blobHash } from "../content.ts";
 import { DEFAULT_OPERATION, foldName, newWorkbookRecord, type ListQuery, type WorkbookRecord, type WorkbookStore } from "../types.ts";
 import { toWorkbook, workbookSummaryColumns, type WorkbookRow } from "../workbook-rows.ts";
 import { applyValueTiles, collectBlobs, getBlobs, getValueTiles, putBlobs, putValueTiles } from "./blobs.ts";
@@ -92,8 +91,7 @@ function contentWrites(ctx: PgContext): Pick<WorkbookStore, "createWorkbook" | "
   return {
     async createWorkbook(input, claim) {
       return inTransaction(pool, async (client) => {
-        const manifestHash = blobHash(input.manifest);
-        const record = newWorkbookRecord(input, manifestHash);
+        const record = newWorkbookRecord(input);
         if (claim) {
           const scoped = { ...claim, operation: claim.operation ?? "sheets.create" };
           const hit = await claimIdempotency(client, input.ownerId, scoped, input.id, input.createdAt, record);
@@ -113,7 +111,7 @@ function contentWrites(ctx: PgContext): Pick<WorkbookStore, "createWorkbook" | "
           record.sizeBytes,
           record.cells,
           JSON.stringify(record.sheets),
-          manifestHash,
+          record.manifestHash,
         ]);
         await putValueTiles(client, record.id, 1, input.values ?? []);
         return { workbook: record, replayed: false, fingerprint: claim?.fingerprint ?? "" };
@@ -154,18 +152,13 @@ function contentWrites(ctx: PgContext): Pick<WorkbookStore, "createWorkbook" | "
         const name = input.name ?? current.name;
         const head = [input.id, name, foldName(name), input.at, input.actorId, input.source];
         const content = input.content;
+        if (content) await putBlobs(client, quota, input.ownerId, content);
         const { rows } = content
           ? await client.query<WorkbookRow>(
               `UPDATE workbooks SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6, version = version + 1,
                  size_bytes = $7, cells = $8, sheets = $9, manifest_hash = $10
                WHERE id = $1 RETURNING ${workbookSummaryColumns}`,
-              [
-                ...head,
-                content.sizeBytes,
-                content.cells,
-                JSON.stringify(content.sheets),
-                await putBlobs(client, quota, input.ownerId, content),
-              ],
+              [...head, content.sizeBytes, content.cells, JSON.stringify(content.sheets), content.manifestHash],
             )
           : await client.query<WorkbookRow>(
               `UPDATE workbooks SET name = $2, name_folded = $3, updated_at = $4, updated_by = $5, source = $6, version = version + 1

@@ -1,37 +1,34 @@
-// Workbook blobs on SQLite (types/workbooks.ts): manifests and tiles stored once per owner and
-// hash, charged against the quota when new, collected when no version's manifest refers to them;
-// and the current version's value tiles. Everything here runs inside the caller's transaction.
-import { blobHash } from "../content.ts";
+// Workbook blobs on SQLite (types/workbooks.ts): roots, pages and tiles stored once per owner and
+// hash, charged against the quota when new, with the references between them; collected, from a
+// root down, once nothing refers to them; and the current version's value tiles. Everything here
+// runs inside the caller's transaction.
+import { checkBlobs } from "../blob-graph.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
 import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
 import type { Db } from "./connection.ts";
 import type { Usage } from "./usage.ts";
 
 export interface Blobs {
-  /** Stores the manifest and the new blobs (charging the quota), records which tiles the manifest lists; returns its hash. */
-  put(ownerId: string, content: WorkbookContent): string;
-  /** Collects the manifests among `manifestHashes` no workbook or version refers to, with the tiles only they listed. */
+  /** Stores the blobs the owner lacks (charging the quota) and the references between them. */
+  put(ownerId: string, content: WorkbookContent): void;
+  /** Collects, from the given manifest roots down, every blob nothing refers to any more (no workbook, version or reference). */
   collect(ownerId: string, manifestHashes: Iterable<string>): void;
   get(ownerId: string, hashes: readonly string[]): Map<string, Uint8Array>;
 }
 
 function blobStatements(db: Db) {
-  const unreferenced = (column: string) =>
-    `NOT EXISTS (SELECT 1 FROM workbooks WHERE owner_id = @ownerId AND manifest_hash = ${column})
-     AND NOT EXISTS (SELECT 1 FROM workbook_versions WHERE owner_id = @ownerId AND manifest_hash = ${column})`;
   return {
     exists: db.prepare(`SELECT 1 FROM blobs WHERE owner_id = ? AND hash = ?`),
     insert: db.prepare(`INSERT INTO blobs (owner_id, hash, size, bytes) VALUES (?, ?, ?, ?)`),
-    ref: db.prepare(`INSERT OR IGNORE INTO blob_refs (owner_id, manifest_hash, tile_hash) VALUES (?, ?, ?)`),
+    ref: db.prepare(`INSERT OR IGNORE INTO blob_refs (owner_id, parent_hash, child_hash) VALUES (?, ?, ?)`),
     get: db.prepare(`SELECT bytes FROM blobs WHERE owner_id = ? AND hash = ?`),
-    deadManifest: db.prepare(`SELECT 1 WHERE ${unreferenced("@hash")}`),
-    tilesOf: db.prepare(`SELECT tile_hash FROM blob_refs WHERE owner_id = @ownerId AND manifest_hash = @hash`),
-    unref: db.prepare(`DELETE FROM blob_refs WHERE owner_id = @ownerId AND manifest_hash = @hash`),
-    collect: db.prepare(
-      `DELETE FROM blobs WHERE owner_id = @ownerId AND hash = @hash AND ${unreferenced("@hash")}
-         AND NOT EXISTS (SELECT 1 FROM blob_refs WHERE owner_id = @ownerId AND tile_hash = @hash)
-       RETURNING size`,
+    dead: db.prepare(
+      `SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM workbooks WHERE owner_id = @ownerId AND manifest_hash = @hash)
+         AND NOT EXISTS (SELECT 1 FROM workbook_versions WHERE owner_id = @ownerId AND manifest_hash = @hash)
+         AND NOT EXISTS (SELECT 1 FROM blob_refs WHERE owner_id = @ownerId AND child_hash = @hash)`,
     ),
+    childrenOf: db.prepare(`DELETE FROM blob_refs WHERE owner_id = @ownerId AND parent_hash = @hash RETURNING child_hash`),
+    delete: db.prepare(`DELETE FROM blobs WHERE owner_id = @ownerId AND hash = @hash RETURNING size`),
   };
 }
 
@@ -39,36 +36,29 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
   const stmt = blobStatements(db);
   return {
     put(ownerId, content) {
-      const manifestHash = blobHash(content.manifest);
-      const tiles = new Set(content.tiles);
-      const fresh = new Map<string, Uint8Array>();
-      for (const bytes of [content.manifest, ...content.blobs]) {
-        const hash = blobHash(bytes);
-        // A blob no manifest lists could never be collected.
-        if (bytes !== content.manifest && !tiles.has(hash)) throw new Error(`Blob ${hash} is not a tile the manifest lists`);
-        if (!fresh.has(hash) && !stmt.exists.get(ownerId, hash)) fresh.set(hash, bytes);
-      }
+      const { given, named, refs } = checkBlobs(content);
+      const fresh = [...given].filter(([hash]) => !stmt.exists.get(ownerId, hash));
       usage.charge(
         ownerId,
-        [...fresh.values()].reduce((sum, bytes) => sum + bytes.byteLength, 0),
+        fresh.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0),
       );
       for (const [hash, bytes] of fresh) stmt.insert.run(ownerId, hash, bytes.byteLength, toBuffer(bytes));
-      for (const tile of tiles) {
-        if (!stmt.exists.get(ownerId, tile)) throw new Error(`The manifest lists tile ${tile}, which is neither given nor stored`);
-        stmt.ref.run(ownerId, manifestHash, tile);
-      }
-      return manifestHash;
+      for (const hash of named) if (!stmt.exists.get(ownerId, hash)) throw new Error(`Workbook blob ${hash} is neither given nor stored`);
+      for (const [parent, child] of refs) stmt.ref.run(ownerId, parent, child);
     },
     collect(ownerId, manifestHashes) {
-      const candidates = new Set<string>();
-      for (const hash of new Set(manifestHashes)) {
-        if (!stmt.deadManifest.get({ ownerId, hash })) continue;
-        candidates.add(hash);
-        for (const row of stmt.tilesOf.all({ ownerId, hash }) as { tile_hash: string }[]) candidates.add(row.tile_hash);
-        stmt.unref.run({ ownerId, hash });
-      }
+      // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
+      let candidates = new Set(manifestHashes);
       let freed = 0;
-      for (const hash of candidates) freed += (stmt.collect.get({ ownerId, hash }) as { size: number } | undefined)?.size ?? 0;
+      while (candidates.size > 0) {
+        const next = new Set<string>();
+        for (const hash of candidates) {
+          if (!stmt.dead.get({ ownerId, hash })) continue;
+          for (const row of stmt.childrenOf.all({ ownerId, hash }) as { child_hash: string }[]) next.add(row.child_hash);
+          freed += (stmt.delete.get({ ownerId, hash }) as { size: number } | undefined)?.size ?? 0;
+        }
+        candidates = next;
+      }
       usage.release(ownerId, freed);
     },
     get(ownerId, hashes) {

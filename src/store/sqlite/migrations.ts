@@ -178,8 +178,8 @@ export const sqliteMigrations: string[] = [
    UPDATE document_versions SET created_by = substr(created_by, 1, instr(created_by, char(31)) - 1)
      WHERE instr(created_by, char(31)) > 0;`,
   // Workbooks (types/workbooks.ts): records and versions like documents', their content as blobs
-  // stored once per owner and hash (a manifest and the input tiles it lists; blob_refs says which
-  // manifest lists which tile, so collecting unreferenced blobs is a query, not a decode), and the
+  // stored once per owner and hash (a manifest root, its pages, their tiles; blob_refs says which
+  // blob refers to which, so collecting unreferenced blobs is a query, not a decode), and the
   // current version's computed values. Share links target a document or a workbook (`kind`).
   `CREATE TABLE workbooks (
      id TEXT PRIMARY KEY,
@@ -226,11 +226,11 @@ export const sqliteMigrations: string[] = [
    ) STRICT;
    CREATE TABLE blob_refs (
      owner_id TEXT NOT NULL,
-     manifest_hash TEXT NOT NULL,
-     tile_hash TEXT NOT NULL,
-     PRIMARY KEY (owner_id, manifest_hash, tile_hash)
+     parent_hash TEXT NOT NULL,
+     child_hash TEXT NOT NULL,
+     PRIMARY KEY (owner_id, parent_hash, child_hash)
    ) STRICT, WITHOUT ROWID;
-   CREATE INDEX blob_refs_tile ON blob_refs (owner_id, tile_hash);
+   CREATE INDEX blob_refs_child ON blob_refs (owner_id, child_hash);
    CREATE TABLE workbook_values (
      workbook_id TEXT NOT NULL,
      tile_key TEXT NOT NULL,

@@ -79,7 +79,8 @@ function contentWrites(ctx: SqliteContext, stmt: Statements) {
       const first = hit && ((hit.response as WorkbookRecord | null) ?? workbooks.any(input.ownerId, hit.targetId));
       if (hit && first) return { workbook: first, replayed: true, fingerprint: hit.fingerprint };
     }
-    const record = newWorkbookRecord(input, blobs.put(input.ownerId, input));
+    blobs.put(input.ownerId, input);
+    const record = newWorkbookRecord(input);
     stmt.insert.run({ ...record, nameFolded: foldName(record.name), sheets: JSON.stringify(record.sheets) });
     values.put(record.id, 1, input.values ?? []);
     if (claim)
@@ -102,8 +103,8 @@ function contentWrites(ctx: SqliteContext, stmt: Statements) {
     const name = input.name ?? current.name;
     const common = { id: input.id, name, nameFolded: foldName(name), at: input.at, actorId: input.actorId, source: input.source };
     if (input.content) {
-      const { sizeBytes, cells, sheets } = input.content;
-      const manifestHash = blobs.put(input.ownerId, input.content);
+      const { sizeBytes, cells, sheets, manifestHash } = input.content;
+      blobs.put(input.ownerId, input.content);
       stmt.changeContent.run({ ...common, sizeBytes, cells, sheets: JSON.stringify(sheets), manifestHash });
     } else {
       stmt.changeName.run(common);

@@ -1,8 +1,9 @@
 // Workbooks (native spreadsheets): stored like documents (a record per workbook, earlier versions,
-// the trash), but their content is content-addressed blobs: a manifest listing the hashes of the
-// workbook's input tiles, and the tiles, stored once per owner and shared by every version that
-// lists them. The values the engine computed are tiles too, kept for the current version only.
-// What a manifest or a tile holds is the spreadsheet service's business; the store keeps bytes.
+// the trash), but their content is content-addressed blobs: a manifest root, the pages it lists,
+// the tiles they list, each stored once per owner and shared by every version that refers to it,
+// with the references between them so that what nothing refers to is collected by a query. The
+// current version's computed values may also be kept as value tiles, overwritten in place. What a
+// blob holds is the spreadsheet service's business; the store keeps bytes and references.
 import type { ListQuery } from "./documents.ts";
 import type { IdempotencyClaim } from "./idempotency.ts";
 import type { VersionQuery } from "./versions.ts";
@@ -40,7 +41,7 @@ export interface WorkbookRecord {
   /** Non-empty cells. */
   cells: number;
   sheets: SheetSummary[];
-  /** The hash of the current version's manifest blob. */
+  /** The hash of the current version's manifest root blob. */
   manifestHash: string;
 }
 
@@ -57,14 +58,23 @@ export interface WorkbookVersionRecord {
   manifestHash: string;
 }
 
-/** A workbook version's content: its manifest, the tiles it lists, and what the record says of it. */
+/**
+ * A workbook version's content as blobs: its manifest (a root blob), and the blobs and references
+ * the version needs, as the spreadsheet engine saves them (src/spreadsheets/pool: root → pages →
+ * tiles). Blobs are keyed by blobHash (content.ts: sha-256, base64url, as src/spreadsheets
+ * computes it); the store checks every hash it stores.
+ */
 export interface WorkbookContent {
-  /** The manifest's bytes; the store keys it by blobHash (content.ts). */
-  manifest: Uint8Array;
-  /** The blobHash of every input tile the manifest lists: each must be among `blobs` or already stored for the owner. */
-  tiles: readonly string[];
-  /** Blobs to store (tiles); those the owner already has are skipped and not counted again. */
-  blobs: readonly Uint8Array[];
+  /** The manifest root's hash: among `blobs`, or already stored for the owner. */
+  manifestHash: string;
+  /** Blobs by hash (a root, pages, tiles); those the owner already has are skipped and not counted again. */
+  blobs: readonly (readonly [hash: string, bytes: Uint8Array])[];
+  /**
+   * Which blob refers to which (root → page, page → tile), for collecting what nothing refers to:
+   * every blob stored here must be the manifest or the child of one of these, and every hash named
+   * must be among `blobs` or already stored.
+   */
+  refs: readonly (readonly [parent: string, child: string])[];
   sizeBytes: number;
   cells: number;
   sheets: SheetSummary[];
@@ -148,7 +158,7 @@ export interface WorkbookStore {
   purgeWorkbookTrash(deletedBefore: string): Promise<number>;
   /** Newest first, the current version included; null when the workbook is not live. */
   listWorkbookVersions(query: VersionQuery): Promise<WorkbookVersionRecord[] | null>;
-  /** Version n of a live workbook (its manifest hash: read it with getBlobs). */
+  /** Version n of a live workbook (its manifest root's hash: read it, its pages and tiles with getBlobs). */
   getWorkbookVersion(
     ownerId: string,
     id: string,
@@ -158,12 +168,12 @@ export interface WorkbookStore {
   getBlobs(ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
   /** The current version's value tiles of a live workbook, by key (those not stored are missing). */
   getValueTiles(ownerId: string, workbookId: string, keys: readonly string[]): Promise<Map<string, { version: number; bytes: Uint8Array }>>;
-  /** Retention, as pruneVersions: also collects the blobs only the dropped versions referred to. */
+  /** Retention, as pruneVersions: also collects the blobs only the dropped versions' manifests reached. */
   pruneWorkbookVersions(replacedBefore: string, keepMin: number): Promise<number>;
 }
 
 /** A new workbook's record, as both stores write it. */
-export function newWorkbookRecord(workbook: NewWorkbook, manifestHash: string): WorkbookRecord {
+export function newWorkbookRecord(workbook: NewWorkbook): WorkbookRecord {
   return {
     id: workbook.id,
     ownerId: workbook.ownerId,
@@ -177,6 +187,6 @@ export function newWorkbookRecord(workbook: NewWorkbook, manifestHash: string): 
     sizeBytes: workbook.sizeBytes,
     cells: workbook.cells,
     sheets: workbook.sheets,
-    manifestHash,
+    manifestHash: workbook.manifestHash,
   };
 }

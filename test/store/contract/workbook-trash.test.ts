@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../../src/core/errors.ts";
 import type { Store, TrashEntry } from "../../../src/store/types.ts";
 import { at, backends, CLAIM_AT, countRows, newDoc, newOwner, nextUlid, NOT_BEFORE, useStore } from "./backends.ts";
-import { blobBytes, newWorkbook, tile, workbookContent } from "./workbook-helpers.ts";
+import { blobBytes, newWorkbook, rootOf, tile, workbookContent } from "./workbook-helpers.ts";
 
 describe.each(backends)("$name store: workbooks in the trash, shared, purged", (backend) => {
   const s = useStore(backend);
@@ -31,7 +31,7 @@ describe.each(backends)("$name store: workbooks in the trash, shared, purged", (
       id: input.id,
       actorId: owner,
       at: at(1),
-      content: workbookContent([tile()]),
+      content: workbookContent([[tile()]]),
       source: "write",
     });
     const share = {
@@ -87,31 +87,43 @@ describe.each(backends)("$name store: workbooks in the trash, shared, purged", (
     expect(await store.storageUsage(owner)).toBe(0);
   });
 
-  it("a tile two workbooks share outlives one of them; retention collects what only old versions referred to", async () => {
+  it("a page and a tile two workbooks share outlive one of them; retention collects what only old versions reached", async () => {
     const owner = newOwner();
     const [shared, onlyA, onlyAOld, onlyB] = [tile(300), tile(300), tile(300), tile(300)];
-    const a = newWorkbook(owner, workbookContent([shared!, onlyAOld!]));
-    const b = newWorkbook(owner, workbookContent([shared!, onlyB!]));
+    // Page [shared] is the same blob in every version of both workbooks.
+    const a1 = workbookContent([[shared!], [onlyAOld!]]);
+    const b1 = workbookContent([[shared!], [onlyB!]]);
+    const a2 = workbookContent([[shared!], [onlyA!]]);
+    const a = newWorkbook(owner, a1);
+    const b = newWorkbook(owner, b1);
     await store.createWorkbook(a);
     await store.createWorkbook(b);
     const old = (i: number) => new Date(Date.UTC(1980, 0, 1, 0, i)).toISOString();
-    const aNow = workbookContent([shared!, onlyA!]);
-    await store.changeWorkbook({ ownerId: owner, id: a.id, actorId: owner, at: old(1), content: aNow, source: "write" });
-    expect((await stored(owner)).rows).toBe(7); // 3 manifests, 4 tiles
+    await store.changeWorkbook({ ownerId: owner, id: a.id, actorId: owner, at: old(1), content: a2, source: "write" });
+    expect((await stored(owner)).rows).toBe(11); // 3 roots, 4 pages, 4 tiles
+    const blobsOf = (...contents: (typeof a1)[]) => contents.flatMap((c) => c.blobs.map(([, bytes]) => bytes));
 
-    // Version 1 of a goes: its manifest and onlyAOld with it; shared stays (a's version 2 and b list it).
+    // Version 1 of a goes: its root, page [onlyAOld] and that tile; page [shared] stays (a2 and b1 name it).
     expect(await store.pruneWorkbookVersions("1990-01-01T00:00:00.000Z", 1)).toBeGreaterThanOrEqual(1);
-    const left = [aNow.manifest, b.manifest, shared!, onlyA!, onlyB!];
-    expect(await stored(owner)).toEqual({ rows: 5, bytes: blobBytes(left) });
+    const left = blobsOf(b1, a2);
+    expect(await stored(owner)).toEqual({ rows: 8, bytes: blobBytes(left) });
     expect(await store.storageUsage(owner)).toBe(blobBytes(left));
     expect(await store.listWorkbookVersions({ ownerId: owner, id: a.id, limit: 5 })).toHaveLength(1);
 
-    // Purging b keeps shared (a lists it).
+    // Purging b keeps page [shared] and its tile (a2 names them).
     await store.trashWorkbook({ ownerId: owner, id: b.id, at: "1981-01-01T00:00:00.000Z" });
     expect(await store.purgeWorkbookTrash("1982-01-01T00:00:00.000Z")).toBeGreaterThanOrEqual(1);
-    expect(await stored(owner)).toEqual({ rows: 3, bytes: blobBytes([aNow.manifest, shared!, onlyA!]) });
-    expect((await store.getBlobs(owner, [...aNow.tiles])).size).toBe(2);
-    expect(await store.storageUsage(owner)).toBe(blobBytes([aNow.manifest, shared!, onlyA!]));
+    expect(await stored(owner)).toEqual({ rows: 5, bytes: blobBytes(blobsOf(a2)) });
+    expect(
+      (
+        await store.getBlobs(
+          owner,
+          a2.blobs.map(([hash]) => hash),
+        )
+      ).size,
+    ).toBe(5);
+    expect(await store.storageUsage(owner)).toBe(blobBytes(blobsOf(a2)));
+    expect(await countRows(s.location, "blob_refs", "owner_id", owner)).toBe(4); // root → 2 pages, 2 pages → their tile
   });
 
   it("the trash lists documents and workbooks together, newest first, with one cursor", async () => {
@@ -159,10 +171,11 @@ describe.each(backends)("$name store: blobs count against the quota", (backend) 
 
   it("a workbook write past the quota is 413 naming STORAGE_QUOTA_MB and stores nothing; known tiles cost nothing", async () => {
     const owner = newOwner();
-    const first = newWorkbook(owner, workbookContent([tile(2_000)]));
+    const firstTile = tile(2_000);
+    const first = newWorkbook(owner, workbookContent([[firstTile]]));
     await store.createWorkbook(first);
     const used = await store.storageUsage(owner);
-    const tooBig = newWorkbook(owner, workbookContent([tile(2_000), tile(2_000)]));
+    const tooBig = newWorkbook(owner, workbookContent([[tile(2_000), tile(2_000)]]));
     const error = await store.createWorkbook(tooBig).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).code).toBe("PAYLOAD_TOO_LARGE");
@@ -170,15 +183,17 @@ describe.each(backends)("$name store: blobs count against the quota", (backend) 
     expect((error as GatewayError).details).toMatchObject({ limit: 5_000, usage: used });
     expect(await store.getWorkbook(owner, tooBig.id)).toBeNull();
     expect(await store.storageUsage(owner)).toBe(used);
-    // The same tile again costs only its new manifest.
-    const again = await store.changeWorkbook({
+    // The same tile again (so the same page) costs only the new root.
+    const again = workbookContent([[firstTile]]);
+    const changed = await store.changeWorkbook({
       ownerId: owner,
       id: first.id,
       actorId: owner,
       at: at(1),
-      content: { ...workbookContent([]), tiles: first.tiles, blobs: first.blobs },
+      content: again,
       source: "write",
     });
-    expect(again.ok).toBe(true);
+    expect(changed.ok).toBe(true);
+    expect(await store.storageUsage(owner)).toBe(used + rootOf(again).byteLength);
   });
 });

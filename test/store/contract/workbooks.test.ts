@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { blobHash } from "../../../src/store/content.ts";
 import type { Store, WorkbookRecord } from "../../../src/store/types.ts";
 import { at, backends, CLAIM_AT, countRows, newDoc, newOwner, NOT_BEFORE, sameBytes, useStore } from "./backends.ts";
-import { newWorkbook, newWorkbookId, sheets, tile, workbookContent } from "./workbook-helpers.ts";
+import { blobBytes, newWorkbook, newWorkbookId, rootOf, sheets, tile, workbookContent } from "./workbook-helpers.ts";
 
 describe.each(backends)("$name store: workbooks", (backend) => {
   const s = useStore(backend);
@@ -17,7 +17,12 @@ describe.each(backends)("$name store: workbooks", (backend) => {
 
   it("creates a workbook and reads back its record, blobs and value tiles; other owners see nothing", async () => {
     const owner = newOwner();
-    const input = newWorkbook(owner, { name: "Q3 Budget", values: [{ key: "Sheet1:0:0", bytes: tile(50) }] });
+    const [t1, t2] = [tile(), tile()];
+    const input = newWorkbook(owner, {
+      name: "Q3 Budget",
+      ...workbookContent([[t1!, t2!]]),
+      values: [{ key: "Sheet1:0:0", bytes: tile(50) }],
+    });
     const created = await store.createWorkbook(input);
     const expected: WorkbookRecord = {
       id: input.id,
@@ -32,21 +37,22 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       sizeBytes: 1000,
       cells: 6,
       sheets: sheets(),
-      manifestHash: blobHash(input.manifest),
+      manifestHash: input.manifestHash,
     };
     expect(created).toEqual({ workbook: expected, replayed: false, fingerprint: "" });
     expect(await store.getWorkbook(owner, input.id)).toEqual(expected);
     expect(await store.getWorkbooks(owner, [input.id, newWorkbookId()])).toEqual([expected]);
 
-    const blobs = await store.getBlobs(owner, [expected.manifestHash, ...input.tiles, "f".repeat(64)]);
-    expect([...blobs.keys()].sort()).toEqual([expected.manifestHash, ...input.tiles].sort());
-    sameBytes(blobs.get(expected.manifestHash), input.manifest);
-    sameBytes(blobs.get(input.tiles[0]!), input.blobs[0]!);
+    const given = input.blobs.map(([hash]) => hash);
+    const blobs = await store.getBlobs(owner, [...given, "f".repeat(43)]);
+    expect([...blobs.keys()].sort()).toEqual([...given].sort());
+    sameBytes(blobs.get(expected.manifestHash), rootOf(input));
+    sameBytes(blobs.get(blobHash(t1!)), t1!);
     const values = await store.getValueTiles(owner, input.id, ["Sheet1:0:0", "Sheet1:9:9"]);
     expect([...values.keys()]).toEqual(["Sheet1:0:0"]);
     expect(values.get("Sheet1:0:0")?.version).toBe(1);
     sameBytes(values.get("Sheet1:0:0")?.bytes, input.values![0]!.bytes);
-    expect(await store.storageUsage(owner)).toBe(input.manifest.byteLength + input.blobs.reduce((sum, b) => sum + b.byteLength, 0));
+    expect(await store.storageUsage(owner)).toBe(blobBytes(input.blobs.map(([, bytes]) => bytes)));
 
     const mallory = newOwner();
     expect(await store.getWorkbook(mallory, input.id)).toBeNull();
@@ -71,18 +77,19 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     expect(await store.listWorkbookTrash({ ownerId: owner, limit: 10 })).toEqual([]);
   });
 
-  it("a rename stores no blob; new content stores only the tiles it does not share; value tiles change with it", async () => {
+  it("a rename stores no blob; new content stores only the pages and tiles it does not share; value tiles change with it", async () => {
     const owner = newOwner();
     const [a, b, c] = [tile(), tile(), tile()];
+    // Two pages, [a] and [b]: the change keeps page [b] and replaces [a] with [c].
     const input = newWorkbook(owner, {
-      ...workbookContent([a!, b!]),
+      ...workbookContent([[a!], [b!]]),
       values: [
         { key: "v1", bytes: tile(10) },
         { key: "v2", bytes: tile(10) },
       ],
     });
     await store.createWorkbook(input);
-    expect(await blobRows(owner)).toBe(3);
+    expect(await blobRows(owner)).toBe(5);
     const renamed = await store.changeWorkbook({
       ownerId: owner,
       id: input.id,
@@ -92,10 +99,10 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       source: "rename",
     });
     expect(renamed).toMatchObject({ ok: true, workbook: { version: 2, name: "Renamed", updatedBy: "bob", source: "rename" } });
-    expect(await blobRows(owner)).toBe(3);
+    expect(await blobRows(owner)).toBe(5);
 
-    // Keeps tile b, drops a, adds c: one new tile and one new manifest.
-    const next = workbookContent([b!, c!], { cells: 9, sizeBytes: 2000, sheets: sheets("Data") });
+    // A new root, a new page [c] and its tile; page [b] is shared.
+    const next = workbookContent([[c!], [b!]], { cells: 9, sizeBytes: 2000, sheets: sheets("Data") });
     const changed = await store.changeWorkbook({
       ownerId: owner,
       id: input.id,
@@ -108,9 +115,9 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     });
     expect(changed).toMatchObject({
       ok: true,
-      workbook: { version: 3, cells: 9, sizeBytes: 2000, sheets: sheets("Data"), manifestHash: blobHash(next.manifest) },
+      workbook: { version: 3, cells: 9, sizeBytes: 2000, sheets: sheets("Data"), manifestHash: next.manifestHash },
     });
-    expect(await blobRows(owner)).toBe(5);
+    expect(await blobRows(owner)).toBe(8);
     const values = await store.getValueTiles(owner, input.id, ["v1", "v2", "v3"]);
     expect([...values.entries()].map(([key, tileValue]) => [key, tileValue.version]).sort()).toEqual([
       ["v2", 1],
@@ -126,20 +133,19 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     });
     expect([...(await store.getValueTiles(owner, input.id, ["v2", "v3", "v4"])).keys()]).toEqual(["v4"]);
 
-    // Restoring version 1 hands its manifest in again: nothing new is stored.
+    // Restoring version 1 names its root again: nothing new is stored.
     const v1 = (await store.getWorkbookVersion(owner, input.id, 1))!;
-    expect(v1.version).toMatchObject({ version: 1, name: "Budget", manifestHash: blobHash(input.manifest), cells: 6 });
-    const manifest = (await store.getBlobs(owner, [v1.version.manifestHash])).get(v1.version.manifestHash)!;
+    expect(v1.version).toMatchObject({ version: 1, name: "Budget", manifestHash: input.manifestHash, cells: 6 });
     const restored = await store.changeWorkbook({
       ownerId: owner,
       id: input.id,
       actorId: owner,
       at: at(4),
-      content: { manifest, tiles: input.tiles, blobs: [], sizeBytes: 1000, cells: 6, sheets: sheets() },
+      content: { manifestHash: v1.version.manifestHash, blobs: [], refs: [], sizeBytes: 1000, cells: 6, sheets: sheets() },
       source: "restore",
     });
     expect(restored).toMatchObject({ ok: true, workbook: { version: 5, manifestHash: v1.version.manifestHash } });
-    expect(await blobRows(owner)).toBe(5);
+    expect(await blobRows(owner)).toBe(8);
 
     const versions = (await store.listWorkbookVersions({ ownerId: owner, id: input.id, limit: 10 }))!;
     expect(versions.map((v) => [v.version, v.source])).toEqual([
@@ -167,7 +173,7 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       actorId: owner,
       at: at(1),
       expectedVersion: 2,
-      content: workbookContent([tile()]),
+      content: workbookContent([[tile()]]),
       source: "write",
     });
     expect(stale).toEqual({ ok: false, reason: "conflict", current: 1 });
@@ -186,15 +192,15 @@ describe.each(backends)("$name store: workbooks", (backend) => {
           actorId: `w${i}`,
           at: at(2),
           expectedVersion: 1,
-          content: workbookContent([tile()]),
+          content: workbookContent([[tile()]]),
           source: "write",
         }),
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect((await store.getWorkbook(owner, input.id))?.version).toBe(2);
-    // The losers' blobs were rolled back with them.
-    expect(await blobRows(owner)).toBe(before + 2);
+    // The losers' blobs were rolled back with them: the winner's root, page and tile.
+    expect(await blobRows(owner)).toBe(before + 3);
   });
 
   it("create and change are idempotent per operation: a replay answers the first response and writes nothing", async () => {
@@ -216,7 +222,7 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       actorId: owner,
       at: CLAIM_AT,
       expectedVersion: 2,
-      content: workbookContent([tile()], { cells: rows }),
+      content: workbookContent([[tile()]], { cells: rows }),
       source: "append",
       idempotency: {
         claim: { ...claim, operation: "sheets.append" },
@@ -237,11 +243,18 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     expect(await blobRows(owner)).toBe(blobs);
   });
 
-  it("a manifest that lists a tile neither given nor stored, or a blob it does not list, stores nothing", async () => {
+  it("a blob whose hash is not its own, a blob nothing refers to, or a reference to a blob not there stores nothing", async () => {
     const owner = newOwner();
-    const content = workbookContent([tile()]);
-    await expect(store.createWorkbook(newWorkbook(owner, { ...content, blobs: [] }))).rejects.toThrow();
-    await expect(store.createWorkbook(newWorkbook(owner, { ...content, blobs: [...content.blobs, tile()] }))).rejects.toThrow();
+    const content = workbookContent([[tile()]]);
+    const [rootEntry, pageEntry, tileEntry] = content.blobs;
+    const attempts = [
+      { ...content, blobs: [rootEntry!, pageEntry!, [tileEntry![0], tile()] as const] }, // a tile's bytes do not match its hash
+      { ...content, blobs: [...content.blobs, [blobHash(tile()), tile()] as const] }, // hash ok? no: a new random tile under another's hash
+      { ...content, blobs: [rootEntry!, pageEntry!] }, // the page names a tile neither given nor stored
+      { ...content, blobs: [...content.blobs, ((t) => [blobHash(t), t] as const)(tile())] }, // a blob nothing refers to
+      { ...content, manifestHash: blobHash(tile()) }, // a root that is not there
+    ];
+    for (const attempt of attempts) await expect(store.createWorkbook(newWorkbook(owner, attempt))).rejects.toThrow();
     expect(await blobRows(owner)).toBe(0);
     expect(await store.storageUsage(owner)).toBe(0);
     expect(await store.listWorkbooks({ ownerId: owner, limit: 5 })).toEqual([]);
