@@ -10,7 +10,7 @@ import { createClientAddressResolver } from "./auth/client-address.ts";
 import { createContextFactory, type ContextFactory } from "./core/request-context.ts";
 import { createRenderPool } from "./documents/pool/configure.ts";
 import type { DocumentRenderer } from "./documents/renderer.ts";
-import { openStore } from "./store/index.ts";
+import { openStore, quotaBytes } from "./store/index.ts";
 import type { Store } from "./store/types.ts";
 import { createHttpApp } from "./http/app.ts";
 import type { HttpEnv } from "./http/env.ts";
@@ -66,7 +66,9 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         { dataDir, otherPid: holder.pid, otherHost: holder.hostname, otherSince: holder.startedAt },
         "DATA_DIR: another gateway is using this store; both stay consistent (SQLite WAL), but each counts rate limits on its own unless REDIS_URL is set",
       ),
+    onQuotaExceeded: () => metrics.storageQuotaExceeded.inc(),
   });
+  metrics.storageQuotaBytes.set(quotaBytes(config.STORAGE_QUOTA_MB));
   const renderer = options.renderer ?? createRenderPool(config, metrics);
   const authenticator = createAuthenticator({ store, verifyAccessToken: createAccessTokenVerifier(config) });
   const rateLimiter = createRateLimiters({

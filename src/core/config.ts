@@ -122,6 +122,9 @@ export const configSchema = z
     VERSION_RETENTION_DAYS: int(30, 1, 3650),
     VERSION_KEEP_MIN: int(10, 1, 10_000),
     RETENTION_INTERVAL_MS: int(60 * 60 * 1000, 0, 7 * 24 * 60 * 60 * 1000),
+    // What each user's stored content may take up, in MiB (distinct contents of every version, the
+    // trash included; docs/configuration.md "Storage quota"). 0: unlimited.
+    STORAGE_QUOTA_MB: int(1024, 0, 16 * 1024 * 1024),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
     // After SIGTERM, /readyz answers 503 for this long before the listener closes (a load
     // balancer's health-check interval × failures; docs/deploy.md). 0: close at once.

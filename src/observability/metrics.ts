@@ -12,6 +12,10 @@ export interface Metrics {
   upstreamRetries: Counter<"origin" | "budget">;
   /** Rate-limit checks counted per process because Redis did not answer (src/core/rate-limit.ts). */
   rateLimitFailOpen: Counter<"limiter">;
+  /** STORAGE_QUOTA_MB in bytes, per user (0: unlimited). */
+  storageQuotaBytes: Gauge;
+  /** Writes refused because they would have taken their user past STORAGE_QUOTA_MB. */
+  storageQuotaExceeded: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -54,6 +58,16 @@ export function createMetrics(): Metrics {
       name: "gateway_rate_limit_fail_open_total",
       help: "Rate-limit checks counted by this process alone because Redis was unreachable (limits not shared across replicas)",
       labelNames: ["limiter"],
+      registers: [registry],
+    }),
+    storageQuotaBytes: new Gauge({
+      name: "gateway_storage_quota_bytes",
+      help: "Bytes of stored content each user may hold (STORAGE_QUOTA_MB); 0 means unlimited",
+      registers: [registry],
+    }),
+    storageQuotaExceeded: new Counter({
+      name: "gateway_storage_quota_exceeded_total",
+      help: "Writes refused with 413 because they would have taken their user past STORAGE_QUOTA_MB",
       registers: [registry],
     }),
   };

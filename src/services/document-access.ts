@@ -78,17 +78,37 @@ function truncateText(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
-/** The read body of a document (or of one of its versions): the text cut to maxChars, counted against the per-request budget. */
+/** The characters of document text this request has read so far. */
+const textRead = (ctx: RequestContext) => memoize(ctx, TEXT_READ, () => ({ chars: 0 }));
+
+/**
+ * How many characters a read may ask the store for: maxChars, or one more than what is left of
+ * the request's budget (enough to tell that it is over), so a read never fetches past the budget.
+ */
+export function readAllowance(ctx: RequestContext, maxChars: number): number {
+  return Math.max(1, Math.min(maxChars, TEXT_PER_REQUEST - textRead(ctx).chars + 1));
+}
+
+/** A text as the store cut it (at most the allowance), or derived whole, and its whole length. */
+export interface ReadText {
+  text: string;
+  totalChars: number;
+}
+
+/**
+ * The read body of a document (or of one of its versions): the text cut to maxChars, the
+ * characters actually read counted against the per-request budget.
+ */
 export function readBody(
   ctx: RequestContext,
   document: DocumentRecord,
   version: number,
-  full: string,
+  found: ReadText,
   format: TextFormat,
   maxChars: number,
 ): DocumentText {
-  const text = truncateText(full, maxChars);
-  const read = memoize(ctx, TEXT_READ, () => ({ chars: 0 }));
+  const text = truncateText(found.text, maxChars);
+  const read = textRead(ctx);
   if (read.chars + text.length > TEXT_PER_REQUEST) {
     throw new GatewayError(
       "PAYLOAD_TOO_LARGE",
@@ -105,26 +125,27 @@ export function readBody(
     version,
     format,
     text,
-    truncated: text.length < full.length,
-    totalChars: full.length,
+    truncated: text.length < found.totalChars,
+    totalChars: found.totalChars,
   };
 }
 
 /**
- * The markdown of a version. Documents made before markdown was stored have none: it is derived
- * from the .docx (in the render pool), as for an uploaded file.
+ * The text of a read as the store cut it. Documents made before markdown was stored have none:
+ * it is derived from the .docx (in the render pool), as for an uploaded file, and cut here.
  */
-export async function markdownOf(
+export async function textOf(
   ctx: RequestContext,
   renderer: DocumentRenderer,
-  stored: string | null,
+  found: { text: string | null; totalChars: number | null },
   docx: () => Promise<Uint8Array | null>,
   ownerId: string,
-): Promise<string> {
-  if (stored !== null) return stored;
+): Promise<ReadText> {
+  if (found.text !== null) return { text: found.text, totalChars: found.totalChars ?? found.text.length };
   const bytes = await docx();
   if (!bytes) throw notFound("Document");
-  return (await renderer.extract(bytes, { signal: ctx.signal, principal: ownerId })).markdown;
+  const { markdown } = await renderer.extract(bytes, { signal: ctx.signal, principal: ownerId });
+  return { text: markdown, totalChars: markdown.length };
 }
 
 /** A conditional write's outcome as the caller sees it. */

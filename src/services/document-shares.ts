@@ -20,8 +20,8 @@ import {
   type ReadSharedInput,
   type RevokeShareInput,
 } from "../contract/documents.ts";
-import type { ShareRecord, Store } from "../store/types.ts";
-import { markdownOf, readBody, reader, writer } from "./document-access.ts";
+import type { DocumentRecord, ShareRecord, Store } from "../store/types.ts";
+import { readAllowance, readBody, reader, textOf, writer } from "./document-access.ts";
 
 const TOKEN_PREFIX = "wgs_";
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
@@ -49,11 +49,12 @@ export interface SharesService {
 export function createSharesService(deps: { store: Store; renderer: DocumentRenderer; publicUrl: string }): SharesService {
   const { store, renderer } = deps;
 
-  async function findShare(token: string) {
+  /** The live document a share link reads (a link to a spreadsheet is not one of these). */
+  async function findShare(token: string): Promise<{ document: DocumentRecord }> {
     if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
     const found = await store.findShare(hashToken(token), new Date().toISOString());
-    if (!found) throw linkNotFound();
-    return found;
+    if (found?.target.kind !== "document") throw linkNotFound();
+    return { document: found.target.record };
   }
 
   return {
@@ -66,7 +67,8 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       const now = new Date();
       const share = {
         id: newShareId(),
-        documentId: id,
+        kind: "document" as const,
+        targetId: id,
         ownerId,
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + expiresInSeconds * 1000).toISOString(),
@@ -96,19 +98,11 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
     async readShared(ctx, input) {
       const { token, maxChars, format } = parseInput(readSharedInputSchema, input);
       const { document } = await findShare(token);
-      const found = await store.readText(document.ownerId, document.id, format);
+      const found = await store.readText(document.ownerId, document.id, format, readAllowance(ctx, maxChars));
       if (!found) throw linkNotFound();
-      const full =
-        format === "markdown"
-          ? await markdownOf(
-              ctx,
-              renderer,
-              found.text,
-              async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null,
-              document.ownerId,
-            )
-          : (found.text ?? "");
-      return readBody(ctx, found.document, found.document.version, full, format, maxChars);
+      const docx = async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null;
+      const text = await textOf(ctx, renderer, found, docx, document.ownerId);
+      return readBody(ctx, found.document, found.document.version, text, format, maxChars);
     },
 
     async downloadShared(_ctx, token) {

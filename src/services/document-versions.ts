@@ -19,7 +19,17 @@ import {
   type RestoreVersionInput,
 } from "../contract/documents.ts";
 import type { DocumentRecord, Store } from "../store/types.ts";
-import { decodeVersionCursor, encodeVersionCursor, markdownOf, page, readBody, reader, writer, writeVersion } from "./document-access.ts";
+import {
+  decodeVersionCursor,
+  encodeVersionCursor,
+  page,
+  readAllowance,
+  readBody,
+  reader,
+  textOf,
+  writer,
+  writeVersion,
+} from "./document-access.ts";
 
 export interface VersionsService {
   /** Newest first, the current version included. */
@@ -65,24 +75,21 @@ export function createVersionsService(deps: {
     async readVersion(ctx, input) {
       const ownerId = reader(ctx);
       const { id, version, maxChars, format } = parseInput(readVersionInputSchema, input);
-      const found = isDocumentId(id) ? await store.readVersionText(ownerId, id, version, format) : null;
+      const found = isDocumentId(id) ? await store.readVersionText(ownerId, id, version, format, readAllowance(ctx, maxChars)) : null;
       if (!found) throw notFound("Version");
-      const full =
-        format === "markdown"
-          ? await markdownOf(
-              ctx,
-              renderer,
-              found.text,
-              async () => (await store.readVersionContent(ownerId, id, version))?.docx ?? null,
-              ownerId,
-            )
-          : (found.text ?? "");
+      const text = await textOf(
+        ctx,
+        renderer,
+        found,
+        async () => (await store.readVersionContent(ownerId, id, version))?.docx ?? null,
+        ownerId,
+      );
       // The body describes the document as it was at that version: its name then.
       return readBody(
         ctx,
         { ...found.document, name: found.version.name, updatedAt: found.version.createdAt },
         version,
-        full,
+        text,
         format,
         maxChars,
       );

@@ -32,14 +32,16 @@ import {
 } from "../contract/documents.ts";
 import { foldName, type DocumentContent, type DocumentRecord, type Store } from "../store/types.ts";
 import {
+  actorOf,
   changed,
   decodeCursor,
   encodeCursor,
-  markdownOf,
   page,
   precheck,
+  readAllowance,
   readBody,
   reader,
+  textOf,
   toSummary,
   writer,
   writeVersion,
@@ -150,30 +152,33 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
       : undefined;
 
     // docs/api.md "REST documents interface": a key already used answers with the first result,
-    // whatever this body says. The fingerprint only tells the log that a caller reused a key for a
-    // different document.
-    const replay = async (documentId: string, fingerprint: string) => {
+    // whatever this body says: the record the first request answered, as the store kept it (records
+    // kept before answers were: the document as it is now). The fingerprint only tells the log that
+    // a caller reused a key for a different document.
+    const replay = async (documentId: string, fingerprint: string, first: DocumentRecord | null) => {
       if (fingerprint !== claim?.fingerprint) {
         ctx.log.info({ documentId }, "idempotency key reused with a different body; replaying the first result");
       }
       // The first document may be in the trash by now: the replay still names it.
-      const record = await store.getDocument(ownerId, documentId, { includeDeleted: true });
+      const record = first ?? (await store.getDocument(ownerId, documentId, { includeDeleted: true }));
       if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");
       return { document: summary(record), replayed: true };
     };
 
     if (claim) {
       const hit = await store.findIdempotent(ownerId, claim.key, claim.notBefore);
-      if (hit) return replay(hit.documentId, hit.fingerprint);
+      if (hit) return replay(hit.targetId, hit.fingerprint, hit.response as DocumentRecord | null);
     }
     // The render is bounded in time and memory, fair across owners, and stops when the caller
     // goes away (docs/rendering-limits.md); a render that fails stores nothing.
     const body = await content();
     // The caller may have gone away while the last bytes came back: nothing is stored for it.
     if (ctx.signal.aborted) throw cancelled();
-    const result = await store.createDocument({ id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), ...body, source }, claim);
-    // A concurrent request with the same key won the race: answer with its document.
-    if (result.replayed) return replay(result.document.id, result.fingerprint);
+    // Version 1's author is the user, as every later version's (actorOf), never the owner key.
+    const created = { id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), createdBy: actorOf(ctx), ...body, source };
+    const result = await store.createDocument(created, claim);
+    // A concurrent request with the same key won the race: answer with its first record.
+    if (result.replayed) return replay(result.document.id, result.fingerprint, result.document);
     ctx.log.info({ documentId: result.document.id, sizeBytes: result.document.sizeBytes, source }, "document created");
     return { document: summary(result.document), replayed: false };
   }
@@ -206,13 +211,11 @@ export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsSer
     async read(ctx, input) {
       const ownerId = reader(ctx);
       const { id, maxChars, format } = parseInput(readDocumentInputSchema, input);
-      const found = isDocumentId(id) ? await store.readText(ownerId, id, format) : null;
+      // Cut in the store: no more than maxChars (or what the request's budget has left) is read.
+      const found = isDocumentId(id) ? await store.readText(ownerId, id, format, readAllowance(ctx, maxChars)) : null;
       if (!found) throw notFound("Document");
-      const full =
-        format === "markdown"
-          ? await markdownOf(ctx, renderer, found.text, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId)
-          : (found.text ?? "");
-      return readBody(ctx, found.document, found.document.version, full, format, maxChars);
+      const text = await textOf(ctx, renderer, found, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId);
+      return readBody(ctx, found.document, found.document.version, text, format, maxChars);
     },
 
     async create(ctx, input) {

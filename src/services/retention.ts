@@ -1,6 +1,6 @@
 // Retention rules, run on a schedule: expired idempotency records (24 h), versions past
-// VERSION_RETENTION_DAYS beyond each document's VERSION_KEEP_MIN newest, the trash after
-// TRASH_RETENTION_DAYS, expired share links. Every replica runs it; each rule is one idempotent
+// VERSION_RETENTION_DAYS beyond each document's (and workbook's) VERSION_KEEP_MIN newest, the
+// trash after TRASH_RETENTION_DAYS, expired share links. Every replica runs it; each rule is one idempotent
 // DELETE, so replicas running it at once only repeat work.
 import type { Logger } from "../core/logger.ts";
 import type { Store } from "../store/types.ts";
@@ -21,6 +21,8 @@ export interface RetentionResult {
   versions: number;
   trash: number;
   shares: number;
+  workbookVersions: number;
+  workbookTrash: number;
 }
 
 /** One pass of every rule, as of `now`. */
@@ -31,6 +33,8 @@ export async function runRetention(store: Store, settings: RetentionSettings, no
     versions: await store.pruneVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
     trash: await store.purgeTrash(before(settings.trashDays * DAY_MS)),
     shares: await store.pruneShares(before(0)),
+    workbookVersions: await store.pruneWorkbookVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
+    workbookTrash: await store.purgeWorkbookTrash(before(settings.trashDays * DAY_MS)),
   };
 }
 

@@ -45,14 +45,28 @@ export interface OpenStoreOptions {
    * never marks DATA_DIR, so it works while the server runs.
    */
   onSharedDataDir?: (holder: DataDirHolder, dataDir: string) => void;
+  /** Called each time STORAGE_QUOTA_MB refuses a write (the /metrics counter). */
+  onQuotaExceeded?: () => void;
 }
+
+/** STORAGE_QUOTA_MB in bytes (MiB); 0: unlimited. */
+export const quotaBytes = (megabytes: number): number => megabytes * 1024 * 1024;
 
 /** PostgreSQL when DATABASE_URL is set, else the embedded SQLite file under DATA_DIR. */
 export async function openStore(
   config: Pick<Config, "DATABASE_URL" | "DATA_DIR"> &
-    Partial<Pick<Config, "PG_POOL_MAX" | "PG_CONNECT_TIMEOUT_MS" | "PG_IDLE_TIMEOUT_MS" | "PG_STATEMENT_TIMEOUT_MS" | "PG_PGBOUNCER">>,
+    Partial<
+      Pick<
+        Config,
+        "PG_POOL_MAX" | "PG_CONNECT_TIMEOUT_MS" | "PG_IDLE_TIMEOUT_MS" | "PG_STATEMENT_TIMEOUT_MS" | "PG_PGBOUNCER" | "STORAGE_QUOTA_MB"
+      >
+    >,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
+  const quota = {
+    limitBytes: quotaBytes(config.STORAGE_QUOTA_MB ?? 0),
+    ...(options.onQuotaExceeded ? { onExceeded: options.onQuotaExceeded } : {}),
+  };
   // A store that cannot be opened is a configuration problem: say which variable to look at.
   const failed = (variable: string, error: unknown) =>
     new ConfigError(`${variable}: the store could not be opened: ${error instanceof Error ? error.message : String(error)}`, {
@@ -68,6 +82,7 @@ export async function openStore(
         ...(config.PG_IDLE_TIMEOUT_MS !== undefined ? { idleTimeoutMs: config.PG_IDLE_TIMEOUT_MS } : {}),
         ...(config.PG_STATEMENT_TIMEOUT_MS !== undefined ? { statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS } : {}),
         ...(config.PG_PGBOUNCER !== undefined ? { pgbouncer: config.PG_PGBOUNCER } : {}),
+        quota,
       });
     } catch (error) {
       throw failed("DATABASE_URL", error);
@@ -82,7 +97,7 @@ export async function openStore(
   const { openSqliteStore } = await import("./sqlite.ts");
   let store: Store;
   try {
-    store = openSqliteStore(config.DATA_DIR);
+    store = openSqliteStore(config.DATA_DIR, { quota });
   } catch (error) {
     throw failed(`DATA_DIR (${config.DATA_DIR})`, error);
   }

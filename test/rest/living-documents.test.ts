@@ -420,7 +420,8 @@ describe("trash", () => {
     expect(await restored.json()).toMatchObject({ id: record.id, version: 2 });
     expect((await alice.text(record.id)).text).toBe("Gone, v2");
     expect(await alice.ids()).toContain(record.id);
-    expect((await anonymous.get(new URL(share.url, tg.url).pathname)).status).toBe(200);
+    // The delete ended the link for good (issue 23 finding 6): the restore does not revive it.
+    await errorOf(await anonymous.get(new URL(share.url, tg.url).pathname), 404, "NOT_FOUND");
     await errorOf(await alice.call(`/api/v1/trash/${record.id}/restore`, { method: "POST" }), 404, "NOT_FOUND");
     // Purge takes only a document in the trash.
     await errorOf(await alice.del(`/api/v1/trash/${record.id}`), 404, "NOT_FOUND");
@@ -539,7 +540,8 @@ describe("share links", () => {
     const now = Date.now();
     await tg.gateway.store.insertShare({
       id: "shr_expired",
-      documentId: record.id,
+      kind: "document",
+      targetId: record.id,
       ownerId: "alice",
       createdAt: new Date(now - 61_000).toISOString(),
       expiresAt: new Date(now - 1_000).toISOString(),

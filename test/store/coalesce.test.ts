@@ -81,6 +81,7 @@ describe("PostgreSQL store reads, coalesced", () => {
           const { document } = await store.createDocument({
             id: `doc_${owner}_${i}`,
             ownerId: owner,
+            createdBy: owner,
             name: `${owner} ${i}`,
             createdAt: new Date().toISOString(),
             docx,
@@ -96,14 +97,18 @@ describe("PostgreSQL store reads, coalesced", () => {
           store.readText(doc.ownerId, doc.id, "markdown"),
           store.readText(doc.ownerId === "alice" ? "bob" : "alice", doc.id), // someone else's id
           store.readText(doc.ownerId, `${doc.id}\u0000`), // PostgreSQL text cannot hold NUL: no match, no error
+          store.readText(doc.ownerId, doc.id, "text", 3), // the same document cut: its own key in the batch
         ]),
       );
       created.forEach((doc, i) => {
-        const [text, markdown, foreign, nul] = reads.slice(i * 4, i * 4 + 4);
+        const [text, markdown, foreign, nul, cut] = reads.slice(i * 5, i * 5 + 5);
+        const whole = `${doc.name.replace(" ", " text ")}`;
         expect(text).toEqual({
           document: expect.objectContaining({ id: doc.id, ownerId: doc.ownerId }),
-          text: `${doc.name.replace(" ", " text ")}`,
+          text: whole,
+          totalChars: whole.length,
         });
+        expect(cut).toMatchObject({ text: whole.slice(0, 3), totalChars: whole.length });
         expect(markdown?.text).toBe(`# ${doc.name}`);
         expect(foreign).toBeNull();
         expect(nul).toBeNull();

@@ -12,15 +12,16 @@ import { monotonicFactory } from "ulid";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderDocument } from "../../src/documents/render/index.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
+import { postgresMigrations } from "../../src/store/postgres/migrations.ts";
 import { openSqliteStore, sqliteFile } from "../../src/store/sqlite.ts";
-import { sqliteMigrations } from "../../src/store/sqlite-migrations.ts";
+import { sqliteMigrations } from "../../src/store/sqlite/migrations.ts";
 import { foldName, type Store } from "../../src/store/types.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
 
 /**
- * PostgreSQL's migration 1 exactly as the previous release shipped it (src/store/postgres.ts
- * keeps it as migrations[0]; it is not exported, and a released migration never changes).
+ * PostgreSQL's migration 1 exactly as the previous release shipped it (src/store/postgres/migrations.ts
+ * keeps it as postgresMigrations[0], and a released migration never changes).
  */
 const postgresMigration1 = `CREATE TABLE documents (
      id text COLLATE "C" PRIMARY KEY,
@@ -70,7 +71,8 @@ interface OldDocument {
 
 /** Documents as the old release wrote them: random .docx bytes (any byte value) and unicode text. */
 function oldDocuments(): OldDocument[] {
-  const owners = [`user_${randomUUID()}`, `user_${randomUUID()}`];
+  // The second owner has a tenant: the store keys its documents by user U+001F tenant.
+  const owners = [`user_${randomUUID()}`, `user_${randomUUID()}\u001facme`];
   return Array.from({ length: 12 }, (_, i) => ({
     id: `doc_${ulid()}`,
     owner: owners[i % 2]!,
@@ -86,6 +88,8 @@ const same = (a: Uint8Array | undefined, b: Uint8Array) => expect(Buffer.compare
 /** What every store must show after the upgrade, and the new operations on the old rows. */
 async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<void> {
   for (const doc of documents) {
+    // The author is the user: the owner key written as version 1's author is cut at U+001F.
+    const user = doc.owner.split("\u001f")[0]!;
     const expected = {
       id: doc.id,
       ownerId: doc.owner,
@@ -95,12 +99,12 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
       sizeBytes: doc.docx.byteLength,
       characters: doc.text.length,
       version: 1,
-      updatedBy: doc.owner,
+      updatedBy: user,
       source: "markdown",
       deletedAt: null,
     };
     expect(await store.getDocument(doc.owner, doc.id)).toEqual(expected);
-    expect(await store.readText(doc.owner, doc.id)).toEqual({ document: expected, text: doc.text });
+    expect(await store.readText(doc.owner, doc.id)).toEqual({ document: expected, text: doc.text, totalChars: doc.text.length });
     expect((await store.readText(doc.owner, doc.id, "markdown"))?.text).toBeNull();
     const content = await store.readContent(doc.owner, doc.id);
     expect(content?.docx.byteLength).toBe(doc.docx.byteLength);
@@ -110,7 +114,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
         version: 1,
         name: doc.name,
         createdAt: doc.createdAt,
-        createdBy: doc.owner,
+        createdBy: user,
         sizeBytes: doc.docx.byteLength,
         characters: doc.text.length,
         source: "markdown",
@@ -132,7 +136,8 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   // The old idempotency record still replays, and the old API key still authenticates.
   const first = documents[0]!;
   expect(await store.findIdempotent(first.owner, "old-key", "2025-12-31T00:00:00.000Z")).toEqual({
-    documentId: first.id,
+    targetId: first.id,
+    response: null,
     fingerprint: "old-fp",
   });
   expect((await store.findApiKeyByHash("a".repeat(64)))?.scopes).toEqual(["docs:read", "docs:write"]);
@@ -184,13 +189,14 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   const tokenHash = randomBytes(32).toString("hex");
   await store.insertShare({
     id: `shr_${ulid()}`,
-    documentId: c!.id,
+    kind: "document",
+    targetId: c!.id,
     ownerId: c!.owner,
     createdAt: "2026-11-23T08:00:00.000Z",
     expiresAt: "2099-01-01T00:00:00.000Z",
     tokenHash,
   });
-  expect((await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z"))?.document.id).toBe(c!.id);
+  expect((await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z"))?.target.record.id).toBe(c!.id);
   expect(await store.trashDocument({ ownerId: c!.owner, id: c!.id, at: "2026-11-23T08:03:00.000Z", expectedVersion: 1 })).toMatchObject({
     ok: true,
   });
@@ -202,6 +208,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   const created = await store.createDocument({
     id: `doc_${ulid()}`,
     ownerId: a!.owner,
+    createdBy: a!.owner,
     name: "After the upgrade",
     createdAt: "2026-11-23T09:00:00.000Z",
     docx: new Uint8Array([1, 2, 3]),
@@ -386,7 +393,7 @@ describe("PostgreSQL: a database from the previous release", () => {
     try {
       await checkUpgraded(store, documents);
       const { rows } = await store.pool.query<{ version: number }>(`SELECT version FROM schema_migrations ORDER BY version`);
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
     } finally {
       await store.close();
     }

@@ -4,10 +4,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import pino from "pino";
 import { monotonicFactory } from "ulid";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runRetention, scheduleRetention } from "../../src/services/retention.ts";
+import { sqliteFile } from "../../src/store/sqlite.ts";
+import { workbookContent } from "./contract/workbook-helpers.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { Store } from "../../src/store/types.ts";
 
@@ -19,6 +22,15 @@ const content = (text: string) => ({ docx: randomBytes(32), text, markdown: text
 
 let dir: string;
 let store: Store;
+/** SQL behind the store's back. */
+const sqlOf = async <T>(text: string): Promise<T[]> => {
+  const db = new Database(sqliteFile(dir), { readonly: true });
+  try {
+    return db.prepare(text).all() as T[];
+  } finally {
+    db.close();
+  }
+};
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "retention-"));
   store = openSqliteStore(dir);
@@ -31,7 +43,7 @@ afterEach(async () => {
 /** A document created `ageDays` ago and changed `changes` times, one day apart. */
 async function documentWithHistory(owner: string, ageDays: number, changes: number, now: number): Promise<string> {
   const id = `doc_${ulid()}`;
-  await store.createDocument({ id, ownerId: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
+  await store.createDocument({ id, ownerId: owner, createdBy: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
   for (let i = 0; i < changes; i++) {
     const at = iso(now - (ageDays - i - 1) * DAY);
     const result = await store.changeDocument({
@@ -72,7 +84,8 @@ describe("retention", () => {
     const kept = await documentWithHistory("u2", 50, 2, now);
     await store.insertShare({
       id: `shr_${ulid()}`,
-      documentId: gone,
+      kind: "document",
+      targetId: gone,
       ownerId: "u2",
       tokenHash: "a".repeat(64),
       createdAt: iso(now),
@@ -91,12 +104,13 @@ describe("retention", () => {
     const now = Date.now();
     const id = `doc_${ulid()}`;
     await store.createDocument(
-      { id, ownerId: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
+      { id, ownerId: "u3", createdBy: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
       { key: "k", fingerprint: "f", notBefore: iso(now - 3 * DAY) },
     );
     await store.insertShare({
       id: `shr_${ulid()}`,
-      documentId: id,
+      kind: "document",
+      targetId: id,
       ownerId: "u3",
       tokenHash: "b".repeat(64),
       createdAt: iso(now - DAY),
@@ -117,5 +131,45 @@ describe("retention", () => {
     } finally {
       await stop();
     }
+  });
+
+  it("purges trashed workbooks and old workbook versions too, with the blobs only they referred to", async () => {
+    const now = Date.now();
+    const tile = new Uint8Array(randomBytes(100));
+    const content = (tiles: Uint8Array[]) => workbookContent([tiles]);
+    const gone = `wb_${ulid()}`;
+    const kept = `wb_${ulid()}`;
+    for (const id of [gone, kept]) {
+      await store.createWorkbook({
+        id,
+        ownerId: "u5",
+        name: "w",
+        createdAt: iso(now - 60 * DAY),
+        createdBy: "u5",
+        source: "values",
+        ...content([tile]),
+      });
+    }
+    for (let i = 0; i < 5; i++) {
+      const at = iso(now - (50 - i) * DAY);
+      await store.changeWorkbook({
+        ownerId: "u5",
+        id: kept,
+        actorId: "u5",
+        at,
+        content: content([new Uint8Array(randomBytes(100))]),
+        source: "write",
+      });
+    }
+    await store.trashWorkbook({ ownerId: "u5", id: gone, at: iso(now - 31 * DAY) });
+    const result = await runRetention(store, settings, now);
+    expect(result).toMatchObject({ workbookTrash: 1, workbookVersions: 6 - settings.versionKeepMin });
+    expect(await store.getWorkbook("u5", gone, { includeDeleted: true })).toBeNull();
+    expect((await store.listWorkbookVersions({ ownerId: "u5", id: kept, limit: 10 }))?.map((v) => v.version)).toEqual([6, 5, 4]);
+    // What is left counts: the kept versions' roots, pages and their one tile each (the first tile
+    // went with versions 1..3 and the trash).
+    const [left] = await sqlOf<{ n: number; bytes: number }>(`SELECT count(*) AS n, sum(size) AS bytes FROM blobs WHERE owner_id = 'u5'`);
+    expect(left?.n).toBe(9);
+    expect(await store.storageUsage("u5")).toBe(left?.bytes);
   });
 });

@@ -1,0 +1,31 @@
+// Idempotency records: what a request with an Idempotency-Key made and answered, written by the
+// operation itself in its transaction, so that a retry answers the first response again.
+
+/** The operation a key was used for: the same key on two operations never collides. */
+export type IdempotentOperation = "documents.create" | "sheets.create" | "sheets.append" | (string & {});
+
+export interface IdempotencyClaim {
+  key: string;
+  /** Hash of the request, so a reused key with a different body is detected. */
+  fingerprint: string;
+  /** Records older than this are ignored and replaced (24 h window). */
+  notBefore: string;
+  /** Default "documents.create". */
+  operation?: IdempotentOperation;
+}
+
+export interface IdempotencyHit {
+  /** What the first request made or changed (a document or workbook id). */
+  targetId: string;
+  fingerprint: string;
+  /** What the first request answered (the record, parsed from JSON); null for a record kept before responses were. */
+  response: unknown;
+}
+
+export interface IdempotencyStore {
+  findIdempotent(ownerId: string, key: string, notBefore: string, operation?: IdempotentOperation): Promise<IdempotencyHit | null>;
+  /** Drops idempotency records older than the given instant. */
+  pruneIdempotency(olderThan: string): Promise<number>;
+}
+
+export const DEFAULT_OPERATION: IdempotentOperation = "documents.create";

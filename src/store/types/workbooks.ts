@@ -1,0 +1,192 @@
+// Workbooks (native spreadsheets): stored like documents (a record per workbook, earlier versions,
+// the trash), but their content is content-addressed blobs: a manifest root, the pages it lists,
+// the tiles they list, each stored once per owner and shared by every version that refers to it,
+// with the references between them so that what nothing refers to is collected by a query. The
+// current version's computed values may also be kept as value tiles, overwritten in place. What a
+// blob holds is the spreadsheet service's business; the store keeps bytes and references.
+import type { ListQuery } from "./documents.ts";
+import type { IdempotencyClaim } from "./idempotency.ts";
+import type { VersionQuery } from "./versions.ts";
+
+/** One sheet as the record describes it (the contract's `sheets` entries). */
+export interface SheetSummary {
+  name: string;
+  index: number;
+  rows: number;
+  columns: number;
+  /** "A1:D20" without the sheet name; null when the sheet is empty. */
+  usedRange: string | null;
+  /** The first row when it looks like a header row, else null. */
+  header: unknown[] | null;
+}
+
+/** What made a workbook version ("values", "xlsx", "csv", "write", "append", "edit", "rename", "restore"…). */
+export type WorkbookSource = string;
+
+export interface WorkbookRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  createdAt: string;
+  /** When the current version was made. */
+  updatedAt: string;
+  /** 1 on create, +1 on every change. */
+  version: number;
+  /** Who made the current version (a user id). */
+  updatedBy: string;
+  source: WorkbookSource;
+  /** Set while the workbook is in the trash. */
+  deletedAt: string | null;
+  sizeBytes: number;
+  /** Non-empty cells. */
+  cells: number;
+  sheets: SheetSummary[];
+  /** The hash of the current version's manifest root blob. */
+  manifestHash: string;
+}
+
+/** One version in a workbook's history (the current one included). */
+export interface WorkbookVersionRecord {
+  version: number;
+  name: string;
+  createdAt: string;
+  createdBy: string;
+  source: WorkbookSource;
+  sizeBytes: number;
+  cells: number;
+  sheets: SheetSummary[];
+  manifestHash: string;
+}
+
+/**
+ * A workbook version's content as blobs: its manifest (a root blob), and the blobs and references
+ * the version needs, as the spreadsheet engine saves them (src/spreadsheets/pool: root → pages →
+ * tiles). Blobs are keyed by blobHash (content.ts: sha-256, base64url, as src/spreadsheets
+ * computes it); the store checks every hash it stores.
+ */
+export interface WorkbookContent {
+  /** The manifest root's hash: among `blobs`, or already stored for the owner. */
+  manifestHash: string;
+  /** Blobs by hash (a root, pages, tiles); those the owner already has are skipped and not counted again. */
+  blobs: readonly (readonly [hash: string, bytes: Uint8Array])[];
+  /**
+   * Which blob refers to which (root → page, page → tile), for collecting what nothing refers to:
+   * every blob stored here must be the manifest or the child of one of these, and every hash named
+   * must be among `blobs` or already stored.
+   */
+  refs: readonly (readonly [parent: string, child: string])[];
+  sizeBytes: number;
+  cells: number;
+  sheets: SheetSummary[];
+}
+
+/** A computed-values tile of the current version, by the service's own key (e.g. "Sheet1:0:0"). */
+export interface ValueTile {
+  key: string;
+  bytes: Uint8Array;
+}
+
+/** Changes to the current version's value tiles, applied in the write's transaction: clear, then delete, then put. */
+export interface ValueTilesChange {
+  /** Drop every value tile first (a new workbook content from scratch, a restore). */
+  clear?: boolean;
+  delete?: readonly string[];
+  put?: readonly ValueTile[];
+}
+
+export interface NewWorkbook extends WorkbookContent {
+  id: string;
+  ownerId: string;
+  name: string;
+  createdAt: string;
+  /** The creating user (the author of version 1). */
+  createdBy: string;
+  source: WorkbookSource;
+  values?: readonly ValueTile[];
+}
+
+export interface WorkbookChange {
+  ownerId: string;
+  id: string;
+  actorId: string;
+  at: string;
+  /** When set, the change applies only if this is still the current version. */
+  expectedVersion?: number | undefined;
+  name?: string | undefined;
+  /** New content: the next version refers to this manifest. Without it, the content stays (a rename). */
+  content?: WorkbookContent | undefined;
+  values?: ValueTilesChange | undefined;
+  source: WorkbookSource;
+  /**
+   * An idempotent change (sheets.append): the key is claimed in the change's transaction with the
+   * answer built from the new record; a key already used answers "replayed" and changes nothing.
+   */
+  idempotency?: { claim: IdempotencyClaim; response: (workbook: WorkbookRecord) => unknown } | undefined;
+}
+
+export type WorkbookChangeResult =
+  | { ok: true; workbook: WorkbookRecord }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "conflict"; current: number }
+  /** The idempotency key was used within its window: nothing was written; this is the first answer. */
+  | { ok: false; reason: "replayed"; response: unknown; fingerprint: string };
+
+export interface WorkbookCreateResult {
+  workbook: WorkbookRecord;
+  /** True when an earlier request with the same idempotency key already created it (`workbook` is its first answer). */
+  replayed: boolean;
+  fingerprint: string;
+}
+
+export interface WorkbookStore {
+  /** Creates the workbook (version 1), its blobs, value tiles and idempotency record in one transaction; the quota is checked. */
+  createWorkbook(workbook: NewWorkbook, idempotency?: IdempotencyClaim): Promise<WorkbookCreateResult>;
+  getWorkbook(ownerId: string, id: string, options?: { includeDeleted?: boolean }): Promise<WorkbookRecord | null>;
+  getWorkbooks(ownerId: string, ids: readonly string[]): Promise<WorkbookRecord[]>;
+  /** Live workbooks, newest first (by id), `nameContains` a folded substring, `beforeId` the cursor. */
+  listWorkbooks(query: ListQuery): Promise<WorkbookRecord[]>;
+  /** Workbooks in the trash, as listWorkbooks. */
+  listWorkbookTrash(query: ListQuery): Promise<WorkbookRecord[]>;
+  /** A new name and/or content (with value tiles) as the next version; the current one is kept as a version, atomically. */
+  changeWorkbook(change: WorkbookChange): Promise<WorkbookChangeResult>;
+  /** Moves a live workbook to the trash and ends its share links, atomically. */
+  trashWorkbook(input: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }): Promise<WorkbookChangeResult>;
+  restoreWorkbook(ownerId: string, id: string): Promise<WorkbookRecord | null>;
+  /** Deletes a workbook in the trash for good: versions, value tiles, shares, idempotency records, and blobs nothing refers to. */
+  purgeWorkbook(ownerId: string, id: string): Promise<boolean>;
+  /** Retention: purges workbooks trashed before the instant; returns how many. */
+  purgeWorkbookTrash(deletedBefore: string): Promise<number>;
+  /** Newest first, the current version included; null when the workbook is not live. */
+  listWorkbookVersions(query: VersionQuery): Promise<WorkbookVersionRecord[] | null>;
+  /** Version n of a live workbook (its manifest root's hash: read it, its pages and tiles with getBlobs). */
+  getWorkbookVersion(
+    ownerId: string,
+    id: string,
+    version: number,
+  ): Promise<{ workbook: WorkbookRecord; version: WorkbookVersionRecord } | null>;
+  /** The owner's blobs by hash (those not stored are missing from the map). */
+  getBlobs(ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
+  /** The current version's value tiles of a live workbook, by key (those not stored are missing). */
+  getValueTiles(ownerId: string, workbookId: string, keys: readonly string[]): Promise<Map<string, { version: number; bytes: Uint8Array }>>;
+  /** Retention, as pruneVersions: also collects the blobs only the dropped versions' manifests reached. */
+  pruneWorkbookVersions(replacedBefore: string, keepMin: number): Promise<number>;
+}
+
+/** A new workbook's record, as both stores write it. */
+export function newWorkbookRecord(workbook: NewWorkbook): WorkbookRecord {
+  return {
+    id: workbook.id,
+    ownerId: workbook.ownerId,
+    name: workbook.name,
+    createdAt: workbook.createdAt,
+    updatedAt: workbook.createdAt,
+    version: 1,
+    updatedBy: workbook.createdBy,
+    source: workbook.source,
+    deletedAt: null,
+    sizeBytes: workbook.sizeBytes,
+    cells: workbook.cells,
+    sheets: workbook.sheets,
+    manifestHash: workbook.manifestHash,
+  };
+}
