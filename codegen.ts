@@ -26,6 +26,7 @@ const config: CodegenConfig = {
           Document: "./parents.ts#DocumentParent",
           DocumentText: "../src/contract/documents.ts#DocumentText as DocumentTextModel",
           DocumentVersion: "./parents.ts#DocumentVersionParent",
+          Spreadsheet: "../src/contract/spreadsheets.ts#Spreadsheet as SpreadsheetModel",
           Viewer: "../src/services/viewer.ts#ViewerInfo",
           Message: "../src/services/products.ts#Message as MessageModel",
           Meeting: "./parents.ts#MeetingParent",

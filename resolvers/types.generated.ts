@@ -3,6 +3,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { DocumentParent, DocumentVersionParent, MeetingParent, DriveFileParent } from './parents.ts';
 import type { DocumentText as DocumentTextModel } from '../src/contract/documents.ts';
+import type { Spreadsheet as SpreadsheetModel } from '../src/contract/spreadsheets.ts';
 import type { ViewerInfo } from '../src/services/viewer.ts';
 import type { Message as MessageModel } from '../src/services/products.ts';
 import type { GraphQLContext } from './context.ts';
@@ -34,6 +35,19 @@ export type ActionItem = {
   __typename?: 'ActionItem';
   owner?: Maybe<Scalars['String']['output']>;
   text: Scalars['String']['output'];
+};
+
+export type AppendRowsInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input?: InputMaybe<CellInput>;
+  /** Rows as {header: value} objects, matched to the header row by name. */
+  records?: InputMaybe<Scalars['JSON']['input']>;
+  /** Default: the first sheet. */
+  sheet?: InputMaybe<Scalars['String']['input']>;
+  /** Rows of cells, added under the last non-empty row. */
+  values?: InputMaybe<Scalars['JSON']['input']>;
 };
 
 export type Booking = {
@@ -87,6 +101,33 @@ export type CalendarEventEdge = {
   node: CalendarEvent;
 };
 
+/** How text cells are written. */
+export type CellInput =
+  /** As a person types: numbers, TRUE/FALSE, ISO dates, 12%, and a leading = makes a formula. */
+  | 'parse'
+  /** Every string stays a string. */
+  | 'raw';
+
+export type CellRange = {
+  __typename?: 'CellRange';
+  /** Pass it back as cursor for the next rows; null on the last. */
+  nextCursor?: Maybe<Scalars['String']['output']>;
+  /** What was read, e.g. Sheet1!A1:C3. */
+  range: Scalars['String']['output'];
+  truncated: Scalars['Boolean']['output'];
+  /** Rows of cells: numbers, strings, booleans, null, {error}, or {value, formula}. */
+  values: Scalars['JSON']['output'];
+};
+
+/** How cells are read. */
+export type CellRender =
+  /** {value, formula} for formula cells. */
+  | 'both'
+  /** The formula text where a cell has one, the value elsewhere. */
+  | 'formula'
+  /** Computed values (dates as ISO 8601, errors as {error}). */
+  | 'value';
+
 export type Citation = {
   __typename?: 'Citation';
   snippet: Scalars['String']['output'];
@@ -132,6 +173,18 @@ export type CreateShareInput = {
   expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
   fileId: Scalars['ID']['input'];
   permission: SharePermission;
+};
+
+export type CreateSpreadsheetInput = {
+  /** Import this .xlsx or .csv from the drive product (an access token is needed). */
+  driveFileId?: InputMaybe<Scalars['ID']['input']>;
+  /** The same key from the same caller within 24 h returns the first spreadsheet. */
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input?: InputMaybe<CellInput>;
+  /** 1..255 characters after trimming. */
+  name: Scalars['String']['input'];
+  /** The sheets; default one empty Sheet1. */
+  sheets?: InputMaybe<Array<NewSheetInput>>;
 };
 
 /** A share link just created. */
@@ -409,6 +462,7 @@ export type MessageEdge = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  appendRows: SpreadsheetWriteResult;
   createBooking: Booking;
   createDocument: Document;
   /** A link that reads the document without a credential. expiresInSeconds: 60..31,536,000, default 7 days. */
@@ -416,24 +470,48 @@ export type Mutation = {
   createDraft: Draft;
   createMeeting: Meeting;
   createShare: Share;
+  createSpreadsheet: Spreadsheet;
+  /** A link that reads the spreadsheet without a credential. expiresInSeconds: 60..31,536,000, default 7 days. */
+  createSpreadsheetShare: CreatedDocumentShare;
   /** Moves the document to the trash (restorable for 30 days). Always true; a failure is an error (NOT_FOUND, PRECONDITION_FAILED). */
   deleteDocument: Scalars['Boolean']['output'];
+  /** Moves the spreadsheet to the trash (restorable for 30 days). Always true; a failure is an error. */
+  deleteSpreadsheet: Scalars['Boolean']['output'];
+  /** Structure edits (addSheet, renameSheet, deleteSheet, insertRows, deleteRows, insertColumns, deleteColumns, clear, write), in order, all or nothing. */
+  editSpreadsheet: SpreadsheetWriteResult;
   /** A new document from a .docx (GraphQL multipart request spec; at most 25 MB); its text is extracted from the file. */
   importDocument: Document;
+  /** A new spreadsheet from an .xlsx or .csv (GraphQL multipart request spec; at most 25 MB). */
+  importSpreadsheet: Spreadsheet;
   /** Deletes a document in the trash for good, with its versions and shares. Always true; a failure is an error. */
   purgeDocument: Scalars['Boolean']['output'];
+  /** Deletes a spreadsheet in the trash for good. Always true; a failure is an error. */
+  purgeSpreadsheet: Scalars['Boolean']['output'];
+  renameSpreadsheet: Spreadsheet;
   /** Brings a document back from the trash. */
   restoreDocument: Document;
   /** Version n's content as the newest version (the current content stays a version). */
   restoreDocumentVersion: Document;
+  /** Brings a spreadsheet back from the trash. */
+  restoreSpreadsheet: Spreadsheet;
+  /** Version n's content as the newest version. */
+  restoreSpreadsheetVersion: Spreadsheet;
   /** Revokes a share link: it answers 404 from then on. Always true; a failure is an error. */
   revokeDocumentShare: Scalars['Boolean']['output'];
+  /** Revokes a share link. Always true; a failure is an error. */
+  revokeSpreadsheetShare: Scalars['Boolean']['output'];
   runWorkflow: WorkflowRun;
   searchChat: SearchAnswer;
   sendMessage: Message;
   updateDocument: Document;
   /** GraphQL multipart request spec; streamed to the drive product (limit UPLOAD_LIMIT_BYTES). */
   uploadFile: DriveFile;
+  writeRange: SpreadsheetWriteResult;
+};
+
+
+export type MutationAppendRowsArgs = {
+  input: AppendRowsInput;
 };
 
 
@@ -468,9 +546,33 @@ export type MutationCreateShareArgs = {
 };
 
 
+export type MutationCreateSpreadsheetArgs = {
+  input: CreateSpreadsheetInput;
+};
+
+
+export type MutationCreateSpreadsheetShareArgs = {
+  expiresInSeconds?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationDeleteDocumentArgs = {
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteSpreadsheetArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationEditSpreadsheetArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  operations: Scalars['JSON']['input'];
 };
 
 
@@ -481,8 +583,28 @@ export type MutationImportDocumentArgs = {
 };
 
 
+export type MutationImportSpreadsheetArgs = {
+  file: Scalars['Upload']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input?: InputMaybe<CellInput>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationPurgeDocumentArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationPurgeSpreadsheetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRenameSpreadsheetArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
 };
 
 
@@ -498,7 +620,25 @@ export type MutationRestoreDocumentVersionArgs = {
 };
 
 
+export type MutationRestoreSpreadsheetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRestoreSpreadsheetVersionArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  version: Scalars['Int']['input'];
+};
+
+
 export type MutationRevokeDocumentShareArgs = {
+  id: Scalars['ID']['input'];
+  shareId: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeSpreadsheetShareArgs = {
   id: Scalars['ID']['input'];
   shareId: Scalars['ID']['input'];
 };
@@ -531,6 +671,22 @@ export type MutationUploadFileArgs = {
   name?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type MutationWriteRangeArgs = {
+  input: WriteRangeInput;
+};
+
+export type NewSheetInput = {
+  /** The sheet as CSV (delimiter sniffed). */
+  csv?: InputMaybe<Scalars['String']['input']>;
+  /** The sheet as a GFM table. */
+  markdown?: InputMaybe<Scalars['String']['input']>;
+  /** 1..31 characters, none of []:*?/\. */
+  name: Scalars['String']['input'];
+  /** Rows of cells. */
+  values?: InputMaybe<Scalars['JSON']['input']>;
+};
+
 /** Relay page information; cursors are opaque. */
 export type PageInfo = {
   __typename?: 'PageInfo';
@@ -557,6 +713,10 @@ export type Query = {
   messages: MessageConnection;
   search: SearchAnswer;
   searchFiles: Array<DriveFile>;
+  /** Null when missing, in the trash, or not the caller's. */
+  spreadsheet?: Maybe<Spreadsheet>;
+  /** The caller's spreadsheets, newest first. first: 1..100, default 50. */
+  spreadsheets: SpreadsheetConnection;
   /** Null when the thread does not exist. */
   thread?: Maybe<Thread>;
   /** The caller's deleted documents (each with deletedAt), newest first; kept TRASH_RETENTION_DAYS (30). first: 1..100, default 50. */
@@ -633,6 +793,18 @@ export type QuerySearchFilesArgs = {
 };
 
 
+export type QuerySpreadsheetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QuerySpreadsheetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  query?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryThreadArgs = {
   id: Scalars['ID']['input'];
 };
@@ -680,6 +852,109 @@ export type SharePermission =
   | 'comment'
   | 'edit'
   | 'view';
+
+/** A spreadsheet owned by the caller: a real workbook whose formulas the gateway computes, versioned and shareable. */
+export type Spreadsheet = {
+  __typename?: 'Spreadsheet';
+  /** Non-empty cells. */
+  cells: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** When the spreadsheet was moved to the trash; null unless it is there. */
+  deletedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** REST path of the .xlsx bytes. */
+  downloadUrl: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /**
+   * Cells of an A1 range (A1, B2:D10, Sheet2!A1:C3, 'Q1 Sales'!B2, A:C, 2:5, A5:C; a bare range is the
+   * first sheet), at most maxCells of them (1..100,000, default 10,000); nextCursor continues it.
+   */
+  range: CellRange;
+  /** The spreadsheet's unexpired share links (never their tokens). */
+  shares: Array<DocumentShare>;
+  sheets: Array<Worksheet>;
+  sizeBytes: Scalars['Int']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** REST path of the record. */
+  url: Scalars['String']['output'];
+  /** 1 on create, +1 on every change. Send it back as expectedVersion to change this version only. */
+  version: Scalars['Int']['output'];
+  /** Earlier contents, newest first (the current version included). first: 1..100, default 50. */
+  versions: SpreadsheetVersionConnection;
+};
+
+
+/** A spreadsheet owned by the caller: a real workbook whose formulas the gateway computes, versioned and shareable. */
+export type SpreadsheetRangeArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  maxCells?: InputMaybe<Scalars['Int']['input']>;
+  range: Scalars['String']['input'];
+  render?: InputMaybe<CellRender>;
+};
+
+
+/** A spreadsheet owned by the caller: a real workbook whose formulas the gateway computes, versioned and shareable. */
+export type SpreadsheetVersionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type SpreadsheetConnection = {
+  __typename?: 'SpreadsheetConnection';
+  edges: Array<SpreadsheetEdge>;
+  pageInfo: PageInfo;
+};
+
+export type SpreadsheetEdge = {
+  __typename?: 'SpreadsheetEdge';
+  cursor: Scalars['String']['output'];
+  node: Spreadsheet;
+};
+
+export type SpreadsheetVersion = {
+  __typename?: 'SpreadsheetVersion';
+  cells: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  createdBy: Scalars['String']['output'];
+  /** The spreadsheet's name at this version. */
+  name: Scalars['String']['output'];
+  sizeBytes: Scalars['Int']['output'];
+  source: SpreadsheetVersionSource;
+  version: Scalars['Int']['output'];
+};
+
+export type SpreadsheetVersionConnection = {
+  __typename?: 'SpreadsheetVersionConnection';
+  edges: Array<SpreadsheetVersionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type SpreadsheetVersionEdge = {
+  __typename?: 'SpreadsheetVersionEdge';
+  cursor: Scalars['String']['output'];
+  node: SpreadsheetVersion;
+};
+
+/** What made a spreadsheet version. */
+export type SpreadsheetVersionSource =
+  | 'append'
+  | 'create'
+  | 'edit'
+  | 'import'
+  | 'rename'
+  | 'restore'
+  | 'write';
+
+/** What a change to a spreadsheet did. */
+export type SpreadsheetWriteResult = {
+  __typename?: 'SpreadsheetWriteResult';
+  /** Formula cells recomputed. */
+  recalculatedCells: Scalars['Int']['output'];
+  spreadsheet: Spreadsheet;
+  updatedCells: Scalars['Int']['output'];
+  updatedRange?: Maybe<Scalars['String']['output']>;
+  warnings: Array<Scalars['String']['output']>;
+};
 
 export type Thread = {
   __typename?: 'Thread';
@@ -754,6 +1029,28 @@ export type WorkflowRun = {
   workflowId: Scalars['ID']['output'];
 };
 
+/** One sheet of a spreadsheet. */
+export type Worksheet = {
+  __typename?: 'Worksheet';
+  columns: Scalars['Int']['output'];
+  /** The first row, when it looks like a header. */
+  header?: Maybe<Scalars['JSON']['output']>;
+  index: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  rows: Scalars['Int']['output'];
+  /** The used range without the sheet's name, e.g. A1:D20; null when the sheet is empty. */
+  usedRange?: Maybe<Scalars['String']['output']>;
+};
+
+export type WriteRangeInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  input?: InputMaybe<CellInput>;
+  range: Scalars['String']['input'];
+  /** Rows of cells; a range larger than the values is written from its top-left. */
+  values: Scalars['JSON']['input'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -826,6 +1123,7 @@ export type DirectiveResolverFn<TResult = {}, TParent = {}, TContext = {}, TArgs
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   ActionItem: ResolverTypeWrapper<ActionItem>;
+  AppendRowsInput: AppendRowsInput;
   Booking: ResolverTypeWrapper<Booking>;
   BookingAttendee: ResolverTypeWrapper<BookingAttendee>;
   BookingAttendeeInput: BookingAttendeeInput;
@@ -834,12 +1132,16 @@ export type ResolversTypes = {
   CalendarEvent: ResolverTypeWrapper<CalendarEvent>;
   CalendarEventConnection: ResolverTypeWrapper<CalendarEventConnection>;
   CalendarEventEdge: ResolverTypeWrapper<CalendarEventEdge>;
+  CellInput: null;
+  CellRange: ResolverTypeWrapper<CellRange>;
+  CellRender: null;
   Citation: ResolverTypeWrapper<Citation>;
   CreateBookingInput: CreateBookingInput;
   CreateDocumentInput: CreateDocumentInput;
   CreateDraftInput: CreateDraftInput;
   CreateMeetingInput: CreateMeetingInput;
   CreateShareInput: CreateShareInput;
+  CreateSpreadsheetInput: CreateSpreadsheetInput;
   CreatedDocumentShare: ResolverTypeWrapper<CreatedDocumentShare>;
   CredentialKind: CredentialKind;
   DataQueryColumn: ResolverTypeWrapper<DataQueryColumn>;
@@ -873,6 +1175,7 @@ export type ResolversTypes = {
   MessageConnection: ResolverTypeWrapper<Omit<MessageConnection, 'edges'> & { edges: Array<ResolversTypes['MessageEdge']> }>;
   MessageEdge: ResolverTypeWrapper<Omit<MessageEdge, 'node'> & { node: ResolversTypes['Message'] }>;
   Mutation: ResolverTypeWrapper<{}>;
+  NewSheetInput: NewSheetInput;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<{}>;
   SearchAnswer: ResolverTypeWrapper<SearchAnswer>;
@@ -880,6 +1183,14 @@ export type ResolversTypes = {
   SendMessageInput: SendMessageInput;
   Share: ResolverTypeWrapper<Share>;
   SharePermission: SharePermission;
+  Spreadsheet: ResolverTypeWrapper<SpreadsheetModel>;
+  SpreadsheetConnection: ResolverTypeWrapper<Omit<SpreadsheetConnection, 'edges'> & { edges: Array<ResolversTypes['SpreadsheetEdge']> }>;
+  SpreadsheetEdge: ResolverTypeWrapper<Omit<SpreadsheetEdge, 'node'> & { node: ResolversTypes['Spreadsheet'] }>;
+  SpreadsheetVersion: ResolverTypeWrapper<SpreadsheetVersion>;
+  SpreadsheetVersionConnection: ResolverTypeWrapper<SpreadsheetVersionConnection>;
+  SpreadsheetVersionEdge: ResolverTypeWrapper<SpreadsheetVersionEdge>;
+  SpreadsheetVersionSource: null;
+  SpreadsheetWriteResult: ResolverTypeWrapper<Omit<SpreadsheetWriteResult, 'spreadsheet'> & { spreadsheet: ResolversTypes['Spreadsheet'] }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Thread: ResolverTypeWrapper<Thread>;
   ThreadMessage: ResolverTypeWrapper<ThreadMessage>;
@@ -889,11 +1200,14 @@ export type ResolversTypes = {
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
   Viewer: ResolverTypeWrapper<ViewerInfo>;
   WorkflowRun: ResolverTypeWrapper<WorkflowRun>;
+  Worksheet: ResolverTypeWrapper<Worksheet>;
+  WriteRangeInput: WriteRangeInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   ActionItem: ActionItem;
+  AppendRowsInput: AppendRowsInput;
   Booking: Booking;
   BookingAttendee: BookingAttendee;
   BookingAttendeeInput: BookingAttendeeInput;
@@ -902,12 +1216,14 @@ export type ResolversParentTypes = {
   CalendarEvent: CalendarEvent;
   CalendarEventConnection: CalendarEventConnection;
   CalendarEventEdge: CalendarEventEdge;
+  CellRange: CellRange;
   Citation: Citation;
   CreateBookingInput: CreateBookingInput;
   CreateDocumentInput: CreateDocumentInput;
   CreateDraftInput: CreateDraftInput;
   CreateMeetingInput: CreateMeetingInput;
   CreateShareInput: CreateShareInput;
+  CreateSpreadsheetInput: CreateSpreadsheetInput;
   CreatedDocumentShare: CreatedDocumentShare;
   DataQueryColumn: DataQueryColumn;
   DataQueryResult: DataQueryResult;
@@ -938,12 +1254,20 @@ export type ResolversParentTypes = {
   MessageConnection: Omit<MessageConnection, 'edges'> & { edges: Array<ResolversParentTypes['MessageEdge']> };
   MessageEdge: Omit<MessageEdge, 'node'> & { node: ResolversParentTypes['Message'] };
   Mutation: {};
+  NewSheetInput: NewSheetInput;
   PageInfo: PageInfo;
   Query: {};
   SearchAnswer: SearchAnswer;
   SearchChatInput: SearchChatInput;
   SendMessageInput: SendMessageInput;
   Share: Share;
+  Spreadsheet: SpreadsheetModel;
+  SpreadsheetConnection: Omit<SpreadsheetConnection, 'edges'> & { edges: Array<ResolversParentTypes['SpreadsheetEdge']> };
+  SpreadsheetEdge: Omit<SpreadsheetEdge, 'node'> & { node: ResolversParentTypes['Spreadsheet'] };
+  SpreadsheetVersion: SpreadsheetVersion;
+  SpreadsheetVersionConnection: SpreadsheetVersionConnection;
+  SpreadsheetVersionEdge: SpreadsheetVersionEdge;
+  SpreadsheetWriteResult: Omit<SpreadsheetWriteResult, 'spreadsheet'> & { spreadsheet: ResolversParentTypes['Spreadsheet'] };
   String: Scalars['String']['output'];
   Thread: Thread;
   ThreadMessage: ThreadMessage;
@@ -953,6 +1277,8 @@ export type ResolversParentTypes = {
   Upload: Scalars['Upload']['output'];
   Viewer: ViewerInfo;
   WorkflowRun: WorkflowRun;
+  Worksheet: Worksheet;
+  WriteRangeInput: WriteRangeInput;
 };
 
 export type ActionItemResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActionItem'] = ResolversParentTypes['ActionItem']> = {
@@ -1006,6 +1332,18 @@ export type CalendarEventEdgeResolvers<ContextType = GraphQLContext, ParentType 
   node?: Resolver<ResolversTypes['CalendarEvent'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
+
+export type CellInputResolvers = { PARSE: 'parse', RAW: 'raw' };
+
+export type CellRangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CellRange'] = ResolversParentTypes['CellRange']> = {
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  range?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  truncated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  values?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type CellRenderResolvers = { BOTH: 'both', FORMULA: 'formula', VALUE: 'value' };
 
 export type CitationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Citation'] = ResolversParentTypes['Citation']> = {
   snippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1224,23 +1562,35 @@ export type MessageEdgeResolvers<ContextType = GraphQLContext, ParentType extend
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  appendRows?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationAppendRowsArgs, 'input'>>;
   createBooking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType, RequireFields<MutationCreateBookingArgs, 'input'>>;
   createDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationCreateDocumentArgs, 'input'>>;
   createDocumentShare?: Resolver<ResolversTypes['CreatedDocumentShare'], ParentType, ContextType, RequireFields<MutationCreateDocumentShareArgs, 'id'>>;
   createDraft?: Resolver<ResolversTypes['Draft'], ParentType, ContextType, RequireFields<MutationCreateDraftArgs, 'input'>>;
   createMeeting?: Resolver<ResolversTypes['Meeting'], ParentType, ContextType, RequireFields<MutationCreateMeetingArgs, 'input'>>;
   createShare?: Resolver<ResolversTypes['Share'], ParentType, ContextType, RequireFields<MutationCreateShareArgs, 'input'>>;
+  createSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationCreateSpreadsheetArgs, 'input'>>;
+  createSpreadsheetShare?: Resolver<ResolversTypes['CreatedDocumentShare'], ParentType, ContextType, RequireFields<MutationCreateSpreadsheetShareArgs, 'id'>>;
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'id'>>;
+  deleteSpreadsheet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteSpreadsheetArgs, 'id'>>;
+  editSpreadsheet?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationEditSpreadsheetArgs, 'id' | 'operations'>>;
   importDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationImportDocumentArgs, 'file' | 'name'>>;
+  importSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationImportSpreadsheetArgs, 'file'>>;
   purgeDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationPurgeDocumentArgs, 'id'>>;
+  purgeSpreadsheet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationPurgeSpreadsheetArgs, 'id'>>;
+  renameSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationRenameSpreadsheetArgs, 'id' | 'name'>>;
   restoreDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationRestoreDocumentArgs, 'id'>>;
   restoreDocumentVersion?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationRestoreDocumentVersionArgs, 'id' | 'version'>>;
+  restoreSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationRestoreSpreadsheetArgs, 'id'>>;
+  restoreSpreadsheetVersion?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationRestoreSpreadsheetVersionArgs, 'id' | 'version'>>;
   revokeDocumentShare?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeDocumentShareArgs, 'id' | 'shareId'>>;
+  revokeSpreadsheetShare?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeSpreadsheetShareArgs, 'id' | 'shareId'>>;
   runWorkflow?: Resolver<ResolversTypes['WorkflowRun'], ParentType, ContextType, RequireFields<MutationRunWorkflowArgs, 'id'>>;
   searchChat?: Resolver<ResolversTypes['SearchAnswer'], ParentType, ContextType, RequireFields<MutationSearchChatArgs, 'input'>>;
   sendMessage?: Resolver<ResolversTypes['Message'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'input'>>;
   updateDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationUpdateDocumentArgs, 'input'>>;
   uploadFile?: Resolver<ResolversTypes['DriveFile'], ParentType, ContextType, RequireFields<MutationUploadFileArgs, 'file'>>;
+  writeRange?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationWriteRangeArgs, 'input'>>;
 };
 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -1261,6 +1611,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   messages?: Resolver<ResolversTypes['MessageConnection'], ParentType, ContextType, Partial<QueryMessagesArgs>>;
   search?: Resolver<ResolversTypes['SearchAnswer'], ParentType, ContextType, RequireFields<QuerySearchArgs, 'query'>>;
   searchFiles?: Resolver<Array<ResolversTypes['DriveFile']>, ParentType, ContextType, RequireFields<QuerySearchFilesArgs, 'query'>>;
+  spreadsheet?: Resolver<Maybe<ResolversTypes['Spreadsheet']>, ParentType, ContextType, RequireFields<QuerySpreadsheetArgs, 'id'>>;
+  spreadsheets?: Resolver<ResolversTypes['SpreadsheetConnection'], ParentType, ContextType, Partial<QuerySpreadsheetsArgs>>;
   thread?: Resolver<Maybe<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<QueryThreadArgs, 'id'>>;
   trash?: Resolver<ResolversTypes['DocumentConnection'], ParentType, ContextType, Partial<QueryTrashArgs>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
@@ -1279,6 +1631,70 @@ export type ShareResolvers<ContextType = GraphQLContext, ParentType extends Reso
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   permission?: Resolver<ResolversTypes['SharePermission'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Spreadsheet'] = ResolversParentTypes['Spreadsheet']> = {
+  cells?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  downloadUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  range?: Resolver<ResolversTypes['CellRange'], ParentType, ContextType, RequireFields<SpreadsheetRangeArgs, 'range' | 'render'>>;
+  shares?: Resolver<Array<ResolversTypes['DocumentShare']>, ParentType, ContextType>;
+  sheets?: Resolver<Array<ResolversTypes['Worksheet']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  versions?: Resolver<ResolversTypes['SpreadsheetVersionConnection'], ParentType, ContextType, Partial<SpreadsheetVersionsArgs>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetConnection'] = ResolversParentTypes['SpreadsheetConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['SpreadsheetEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetEdge'] = ResolversParentTypes['SpreadsheetEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetVersionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetVersion'] = ResolversParentTypes['SpreadsheetVersion']> = {
+  cells?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['SpreadsheetVersionSource'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetVersionConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetVersionConnection'] = ResolversParentTypes['SpreadsheetVersionConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['SpreadsheetVersionEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetVersionEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetVersionEdge'] = ResolversParentTypes['SpreadsheetVersionEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['SpreadsheetVersion'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SpreadsheetVersionSourceResolvers = { APPEND: 'append', CREATE: 'create', EDIT: 'edit', IMPORT: 'import', RENAME: 'rename', RESTORE: 'restore', WRITE: 'write' };
+
+export type SpreadsheetWriteResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetWriteResult'] = ResolversParentTypes['SpreadsheetWriteResult']> = {
+  recalculatedCells?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  spreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType>;
+  updatedCells?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedRange?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  warnings?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1340,6 +1756,16 @@ export type WorkflowRunResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type WorksheetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Worksheet'] = ResolversParentTypes['Worksheet']> = {
+  columns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  header?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  usedRange?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   ActionItem?: ActionItemResolvers<ContextType>;
   Booking?: BookingResolvers<ContextType>;
@@ -1348,6 +1774,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CalendarEvent?: CalendarEventResolvers<ContextType>;
   CalendarEventConnection?: CalendarEventConnectionResolvers<ContextType>;
   CalendarEventEdge?: CalendarEventEdgeResolvers<ContextType>;
+  CellInput?: CellInputResolvers;
+  CellRange?: CellRangeResolvers<ContextType>;
+  CellRender?: CellRenderResolvers;
   Citation?: CitationResolvers<ContextType>;
   CreatedDocumentShare?: CreatedDocumentShareResolvers<ContextType>;
   DataQueryColumn?: DataQueryColumnResolvers<ContextType>;
@@ -1381,6 +1810,14 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   SearchAnswer?: SearchAnswerResolvers<ContextType>;
   Share?: ShareResolvers<ContextType>;
+  Spreadsheet?: SpreadsheetResolvers<ContextType>;
+  SpreadsheetConnection?: SpreadsheetConnectionResolvers<ContextType>;
+  SpreadsheetEdge?: SpreadsheetEdgeResolvers<ContextType>;
+  SpreadsheetVersion?: SpreadsheetVersionResolvers<ContextType>;
+  SpreadsheetVersionConnection?: SpreadsheetVersionConnectionResolvers<ContextType>;
+  SpreadsheetVersionEdge?: SpreadsheetVersionEdgeResolvers<ContextType>;
+  SpreadsheetVersionSource?: SpreadsheetVersionSourceResolvers;
+  SpreadsheetWriteResult?: SpreadsheetWriteResultResolvers<ContextType>;
   Thread?: ThreadResolvers<ContextType>;
   ThreadMessage?: ThreadMessageResolvers<ContextType>;
   Transcript?: TranscriptResolvers<ContextType>;
@@ -1388,5 +1825,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Upload?: GraphQLScalarType;
   Viewer?: ViewerResolvers<ContextType>;
   WorkflowRun?: WorkflowRunResolvers<ContextType>;
+  Worksheet?: WorksheetResolvers<ContextType>;
 };
 

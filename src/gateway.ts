@@ -19,10 +19,9 @@ import { scheduleRetention } from "./services/retention.ts";
 import { operationRoutes, REST_BASE, uploadRequestMatcher } from "./rest/routes.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { packageVersion } from "./version.ts";
-import { createDocumentsService } from "./services/documents.ts";
 import type { Services } from "./services/index.ts";
-import { createProductBackend } from "./services/products.ts";
-import { createOperationRunner } from "./services/runner.ts";
+import { createServices } from "./services/create.ts";
+import { createSheetsPool } from "./spreadsheets/pool/configure.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
@@ -94,12 +93,8 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     },
     logger,
   );
-  const documents = createDocumentsService({ store, renderer, ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}) });
-  const services: Services = {
-    operations: createOperationRunner({ documents, products: createProductBackend({ config, upstream }) }),
-    documents,
-    publicUrl: config.PUBLIC_URL ?? "",
-  };
+  const sheetsPool = createSheetsPool(config);
+  const services: Services = createServices({ config, store, renderer, sheetsPool, upstream });
 
   let draining = false;
   const app = createHttpApp({
@@ -160,6 +155,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
       (closed ??= (async () => {
         await stopRetention();
         await renderer.close();
+        await sheetsPool.close();
         await upstream.close();
         await rateLimiter.close();
         await store.close();

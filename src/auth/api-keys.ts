@@ -3,7 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { GatewayError } from "../core/errors.ts";
-import { documentScopes } from "../core/principal.ts";
+import { keyScopes } from "../core/principal.ts";
 import type { ApiKeyRecord, KeyStore } from "../store/types.ts";
 
 export const API_KEY_PREFIX = "wgk_";
@@ -38,10 +38,10 @@ export async function createApiKey(store: KeyStore, input: CreateApiKeyInput): P
   if (input.tenant && !tenantPattern.test(input.tenant)) {
     throw new GatewayError("BAD_USER_INPUT", "tenant must match [a-z0-9][a-z0-9-]{0,62}");
   }
-  const scopes = input.scopes ?? [...documentScopes];
+  const scopes = input.scopes ?? [...keyScopes];
   for (const scope of scopes) {
-    if (!(documentScopes as readonly string[]).includes(scope)) {
-      throw new GatewayError("BAD_USER_INPUT", `Unknown scope "${scope}" (known: ${documentScopes.join(", ")})`);
+    if (!(keyScopes as readonly string[]).includes(scope)) {
+      throw new GatewayError("BAD_USER_INPUT", `Unknown scope "${scope}" (known: ${keyScopes.join(", ")})`);
     }
   }
   const now = input.now ?? new Date();

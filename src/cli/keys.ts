@@ -5,7 +5,7 @@ import type { KeyStore } from "../store/types.ts";
 import { TENANT_ID } from "../../adapters/tenants.ts";
 
 export const keysUsage = `Usage:
-  workspace-gateway keys create --user <id> [--tenant <id>] [--scopes docs:read,docs:write] [--expires-in 90d] [--json] [--init]
+  workspace-gateway keys create --user <id> [--tenant <id>] [--scopes docs:read,docs:write,sheets:read,sheets:write] [--expires-in 90d] [--json] [--init]
   workspace-gateway keys list [--user <id>] [--json]
   workspace-gateway keys revoke <keyId>
 

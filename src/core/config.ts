@@ -125,6 +125,16 @@ export const configSchema = z
     // What each user's stored content may take up, in MiB (distinct contents of every version, the
     // trash included; docs/configuration.md "Storage quota"). 0: unlimited.
     STORAGE_QUOTA_MB: int(1024, 0, 16 * 1024 * 1024),
+    // Spreadsheets (docs/api.md "Spreadsheets", docs/spreadsheets-engine.md): non-empty cells a
+    // workbook may hold; the engine's worker threads, each one's V8 heap, and the cells of models
+    // they keep between jobs; a job's deadline (past it the worker is replaced) and one write's
+    // computation budget.
+    SHEETS_MAX_CELLS: int(2_000_000, 1, 50_000_000),
+    SHEETS_WORKERS: int(1, 1, 64),
+    SHEETS_WORKER_MAX_MB: int(1536, 64, 16_384),
+    SHEETS_CACHE_CELLS: int(4_000_000, 0, 100_000_000),
+    SHEETS_JOB_TIMEOUT_MS: int(60_000, 1_000, 600_000),
+    SHEETS_WRITE_BUDGET_MS: int(10_000, 100, 600_000),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
     // After SIGTERM, /readyz answers 503 for this long before the listener closes (a load
     // balancer's health-check interval × failures; docs/deploy.md). 0: close at once.

@@ -1,7 +1,8 @@
 // Who is calling, as the service layer sees it, whatever surface the request came in on.
 
-export const documentScopes = ["docs:read", "docs:write"] as const;
-export type DocumentScope = (typeof documentScopes)[number];
+/** What a personal API key may be given: documents and spreadsheets, read and write (docs/api.md "Credentials"). */
+export const keyScopes = ["docs:read", "docs:write", "sheets:read", "sheets:write"] as const;
+export type KeyScope = (typeof keyScopes)[number];
 
 export type CredentialKind = "api_key" | "access_token";
 

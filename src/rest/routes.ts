@@ -78,11 +78,15 @@ function respond(c: Context<HttpEnv>, spec: RestSpec, output: unknown, ctx: Requ
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   }
-  const record = output as { version?: unknown; url?: unknown };
-  if (spec.etag && typeof record.version === "number") {
-    headers["ETag"] = etagOf(record.version);
-    if (spec.method === "GET" && notModified(c, record.version)) return c.body(null, 304, headers);
+  const record = output as { version?: unknown; url?: unknown; spreadsheet?: { version?: unknown } };
+  // A write's result carries the record it made (`spreadsheet`): its version is the ETag.
+  const version = typeof record.version === "number" ? record.version : record.spreadsheet?.version;
+  if (spec.etag && typeof version === "number") {
+    headers["ETag"] = etagOf(version);
+    if (spec.method === "GET" && notModified(c, version)) return c.body(null, 304, headers);
   }
+  const text = (spec.asText as ((output: unknown) => { type: string; body: string } | undefined) | undefined)?.(output);
+  if (text) return c.body(text.body, 200, { ...headers, "Content-Type": text.type });
   if (spec.location && typeof record.url === "string") headers["Location"] = record.url;
   return c.json(output as object, (spec.status ?? 200) as 200 | 201, headers);
 }

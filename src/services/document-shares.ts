@@ -1,7 +1,5 @@
-// Share links: a random token that reads one document (text, markdown, download) without the
-// owner's credential. Only its hash is stored; the link is shown once, on creation.
-import { createHash, randomBytes } from "node:crypto";
-import { monotonicFactory } from "ulid";
+// A document's share links (./share-links.ts): creating, listing and revoking them, and what a link
+// reads (text, markdown, the .docx) once ./shared.ts has found its document.
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
 import { parseInput } from "./validate.ts";
@@ -20,42 +18,22 @@ import {
   type ReadSharedInput,
   type RevokeShareInput,
 } from "../contract/documents.ts";
-import type { DocumentRecord, ShareRecord, Store } from "../store/types.ts";
+import type { DocumentRecord, Store } from "../store/types.ts";
 import { readAllowance, readBody, reader, textOf, writer } from "./document-access.ts";
-
-const TOKEN_PREFIX = "wgs_";
-/** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
-const TOKEN_PATTERN = /^wgs_[A-Za-z0-9_-]{43}$/;
-const newShareId = (() => {
-  const ulid = monotonicFactory();
-  return () => `shr_${ulid()}`;
-})();
-const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
-const publicShare = (share: ShareRecord): DocumentShare => ({ id: share.id, createdAt: share.createdAt, expiresAt: share.expiresAt });
-const linkNotFound = () => notFound("Share link");
-/** The ids newShareId issues: anything else is no one's share (and never reaches the store). */
-const isShareId = (id: string): boolean => /^shr_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
+import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
 export interface SharesService {
   share(ctx: RequestContext, input: CreateShareInput): Promise<CreatedShare>;
   /** The document's valid shares (never their tokens). */
   shares(ctx: RequestContext, input: DocumentRefInput): Promise<{ shares: DocumentShare[] }>;
   revokeShare(ctx: RequestContext, input: RevokeShareInput): Promise<void>;
-  /** The current version's text through a share link: no credential, the token is one. */
-  readShared(ctx: RequestContext, input: ReadSharedInput): Promise<DocumentText>;
-  downloadShared(ctx: RequestContext, token: string): Promise<{ name: string; docx: Uint8Array; version: number }>;
+  /** The current version's text through a share link (shared.ts found it): no credential, the token is one. */
+  readSharedDocument(ctx: RequestContext, document: DocumentRecord, input: Omit<ReadSharedInput, "token">): Promise<DocumentText>;
+  downloadSharedDocument(document: DocumentRecord): Promise<{ name: string; docx: Uint8Array; version: number }>;
 }
 
 export function createSharesService(deps: { store: Store; renderer: DocumentRenderer; publicUrl: string }): SharesService {
   const { store, renderer } = deps;
-
-  /** The live document a share link reads (a link to a spreadsheet is not one of these). */
-  async function findShare(token: string): Promise<{ document: DocumentRecord }> {
-    if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
-    const found = await store.findShare(hashToken(token), new Date().toISOString());
-    if (found?.target.kind !== "document") throw linkNotFound();
-    return { document: found.target.record };
-  }
 
   return {
     async share(ctx, input) {
@@ -63,19 +41,9 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       const { id, expiresInSeconds } = parseInput(createShareInputSchema, input);
       const document = isDocumentId(id) ? await store.getDocument(ownerId, id) : null;
       if (!document) throw notFound("Document");
-      const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
-      const now = new Date();
-      const share = {
-        id: newShareId(),
-        kind: "document" as const,
-        targetId: id,
-        ownerId,
-        createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + expiresInSeconds * 1000).toISOString(),
-      };
-      await store.insertShare({ ...share, tokenHash: hashToken(token) });
+      const share = await newShare(store, { kind: "document", targetId: id, ownerId }, expiresInSeconds, deps.publicUrl);
       ctx.log.info({ documentId: id, shareId: share.id, expiresAt: share.expiresAt }, "share link created");
-      return { ...publicShare(share), url: `${deps.publicUrl}/api/v1/shared/${token}` };
+      return share;
     },
 
     async shares(ctx, input) {
@@ -95,9 +63,8 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       ctx.log.info({ documentId: id, shareId }, "share link revoked");
     },
 
-    async readShared(ctx, input) {
-      const { token, maxChars, format } = parseInput(readSharedInputSchema, input);
-      const { document } = await findShare(token);
+    async readSharedDocument(ctx, document, input) {
+      const { maxChars, format } = parseInput(readSharedInputSchema.omit({ token: true }), input);
       const found = await store.readText(document.ownerId, document.id, format, readAllowance(ctx, maxChars));
       if (!found) throw linkNotFound();
       const docx = async () => (await store.readContent(document.ownerId, document.id))?.docx ?? null;
@@ -105,8 +72,7 @@ export function createSharesService(deps: { store: Store; renderer: DocumentRend
       return readBody(ctx, found.document, found.document.version, text, format, maxChars);
     },
 
-    async downloadShared(_ctx, token) {
-      const { document } = await findShare(token);
+    async downloadSharedDocument(document) {
       const found = await store.readContent(document.ownerId, document.id);
       if (!found) throw linkNotFound();
       return { name: found.document.name, docx: found.docx, version: found.document.version };

@@ -8,6 +8,9 @@ import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
 import { withContractErrors } from "./adapter-errors.ts";
 import type { DocumentsService } from "./documents.ts";
+import type { SharedService } from "./shared.ts";
+import type { SpreadsheetsService } from "./spreadsheets/index.ts";
+import type { TrashService } from "./trash.ts";
 import {
   operationNames,
   operationOf,
@@ -42,6 +45,9 @@ export type OperationRunner = NamespacedOperations & {
 export interface RunnerDeps {
   /** Absent in harnesses that run only product operations. */
   documents?: DocumentsService;
+  sheets?: SpreadsheetsService;
+  shared?: SharedService;
+  trash?: TrashService;
   products: ProductBackend;
 }
 
@@ -57,19 +63,41 @@ export function authorize(op: AnyOperation, ctx: RequestContext): void {
     case "share_token":
       // The token in the input is the credential; the service checks it.
       return;
+    case "workspace:read":
+    case "workspace:write": {
+      // Either kind's scope; the service shows or changes only what the scopes allow.
+      requireOwner(ctx.principal);
+      const access = op.auth === "workspace:read" ? "read" : "write";
+      // Neither: the answer names the documents' scope (the kind callers mean most often).
+      if (!ctx.principal.scopes.has(`sheets:${access}`)) requireScope(ctx.principal, `docs:${access}`);
+      return;
+    }
     default:
       requireOwner(ctx.principal);
       requireScope(ctx.principal, op.auth);
   }
 }
 
+function present<T>(service: T | undefined, name: string): T {
+  if (!service) throw new GatewayError("INTERNAL", `No ${name} service in this runner`);
+  return service;
+}
+
 function environment(ctx: RequestContext, deps: RunnerDeps): RunEnv {
   let call: TenantCall | undefined;
   return {
     ctx,
-    get documents(): DocumentsService {
-      if (!deps.documents) throw new GatewayError("INTERNAL", "No documents service in this runner");
-      return deps.documents;
+    get documents() {
+      return present(deps.documents, "documents");
+    },
+    get sheets() {
+      return present(deps.sheets, "spreadsheets");
+    },
+    get shared() {
+      return present(deps.shared, "share links");
+    },
+    get trash() {
+      return present(deps.trash, "trash");
     },
     get call() {
       return (call ??= requireAccessToken(ctx));

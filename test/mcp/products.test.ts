@@ -20,6 +20,11 @@ const READ_ONLY = [
   "docs_list",
   "docs_read",
   "docs_versions",
+  "sheets_list",
+  "sheets_describe",
+  "sheets_read",
+  "sheets_evaluate",
+  "sheets_versions",
   "drive_search",
   "drive_get",
   "mail_list",
@@ -70,7 +75,7 @@ describe("tools/list", () => {
       for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
         expect(typeof a[hint], `${tool.name} ${hint}`).toBe("boolean");
       if (a.readOnlyHint) expect(a.destructiveHint, tool.name).toBe(false);
-      if (!tool.name.startsWith("docs_")) expect(tool.description, tool.name).toMatch(/access token/);
+      if (!tool.name.startsWith("docs_") && !tool.name.startsWith("sheets_")) expect(tool.description, tool.name).toMatch(/access token/);
     }
     expect(
       tools

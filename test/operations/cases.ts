@@ -94,11 +94,40 @@ const json = (method: string, body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
+/** A fresh spreadsheet of the caller's (version 2: it has a history), with a formula. */
+async function sheet(f: Fixtures): Promise<string> {
+  const created = (await client(f).sheets!.create!.mutate({
+    name: `Sheet case ${++counter}`,
+    sheets: [
+      {
+        name: "Data",
+        values: [
+          ["n", "double"],
+          [1, "=A2*2"],
+        ],
+      },
+    ],
+  })) as { id: string };
+  await client(f).sheets!.write!.mutate({ id: created.id, range: "Data!A3:B3", values: [[2, "=A3*2"]] });
+  return created.id;
+}
+async function trashedSheet(f: Fixtures): Promise<string> {
+  const id = await sheet(f);
+  await client(f).sheets!.delete!.mutate({ id });
+  return id;
+}
+async function sheetShare(f: Fixtures): Promise<{ id: string; shareId: string; token: string }> {
+  const id = await sheet(f);
+  const created = (await client(f).sheets!.share!.mutate({ id })) as { id: string; url: string };
+  return { id, shareId: created.id, token: created.url.split("/").pop() as string };
+}
+const csvFile = () => new File(["a,b\n1,2\n"], "imported.csv", { type: "text/csv" });
+
 const FILE = "file_q3_budget_csv";
 const MEETING = "mtg_weekly_product_sync";
 const THREAD = "thr_q3_budget_review";
 
-const documentCases: Record<Extract<OperationName, `documents.${string}` | `shared.${string}`>, Case> = {
+const documentCases: Record<Extract<OperationName, `documents.${string}`>, Case> = {
   "documents.list": {
     input: () => ({ limit: 2 }),
     graphql: () => ({ query: "{ documents(first: 2) { edges { node { id } } } }" }),
@@ -207,11 +236,150 @@ const documentCases: Record<Extract<OperationName, `documents.${string}` | `shar
       return { path: `/api/v1/documents/${id}/shares/${shareId}`, init: { method: "DELETE" } };
     },
   },
-  "shared.read": { rest: async (f) => ({ path: `/api/v1/shared/${(await share(f)).token}` }) },
-  "shared.download": { rest: async (f) => ({ path: `/api/v1/shared/${(await share(f)).token}/content` }) },
 };
 
-const productCases: Record<Exclude<OperationName, keyof typeof documentCases>, Case> = {
+const spreadsheetCases: Record<Extract<OperationName, `sheets.${string}`>, Case> = {
+  "sheets.list": {
+    input: () => ({ limit: 2 }),
+    graphql: () => ({ query: "{ spreadsheets(first: 2) { edges { node { id } } } }" }),
+    rest: () => ({ path: "/api/v1/spreadsheets?limit=2" }),
+  },
+  "sheets.get": {
+    input: async (f) => ({ id: await sheet(f) }),
+    graphql: async (f) => ({ query: `{ spreadsheet(id: "${await sheet(f)}") { id sheets { name usedRange header } } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}` }),
+  },
+  "sheets.create": {
+    input: () => ({ name: "Created", sheets: [{ name: "S", values: [[1, "=A1+1"]] }] }),
+    graphql: () => ({ query: 'mutation { createSpreadsheet(input: { name: "Created", sheets: [{ name: "S", values: [[1]] }] }) { id } }' }),
+    rest: () => ({ path: "/api/v1/spreadsheets", init: json("POST", { name: "Created", sheets: [{ name: "S", csv: "a,b\n1,2" }] }) }),
+  },
+  "sheets.import": {
+    trpc: () => {
+      const form = new FormData();
+      form.append("file", csvFile());
+      return form;
+    },
+    mcp: () => ({ name: "From drive", driveFileId: FILE }),
+    graphql: () => ({
+      query: 'mutation ($file: Upload!) { importSpreadsheet(file: $file, name: "Imported") { id } }',
+      files: { file: csvFile() },
+    }),
+    rest: () => {
+      const form = new FormData();
+      form.append("file", csvFile());
+      return { path: "/api/v1/spreadsheets", init: { method: "POST", body: form } };
+    },
+  },
+  "sheets.read": {
+    input: async (f) => ({ id: await sheet(f), range: "Data!A1:B3" }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/values/${encodeURIComponent("Data!A1:B3")}` }),
+  },
+  "sheets.range": {
+    graphql: async (f) => ({
+      query: `{ spreadsheet(id: "${await sheet(f)}") { range(range: "Data!A1:B3", render: BOTH) { values truncated } } }`,
+    }),
+  },
+  "sheets.write": {
+    input: async (f) => ({ id: await sheet(f), range: "Data!A2", values: [[5]] }),
+    graphql: async (f) => ({
+      query: `mutation { writeRange(input: { id: "${await sheet(f)}", range: "Data!A2", values: [[5]] }) { recalculatedCells } }`,
+    }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/values/Data!A2`, init: json("PUT", { values: [[5]] }) }),
+  },
+  "sheets.append": {
+    input: async (f) => ({ id: await sheet(f), values: [[3, "=A4*2"]] }),
+    graphql: async (f) => ({ query: `mutation { appendRows(input: { id: "${await sheet(f)}", records: [{ n: 3 }] }) { updatedRange } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/append`, init: json("POST", { values: [[4]] }) }),
+  },
+  "sheets.edit": {
+    input: async (f) => ({ id: await sheet(f), operations: [{ insertRows: { sheet: "Data", at: 2, count: 1 } }] }),
+    graphql: async (f) => ({
+      query: `mutation { editSpreadsheet(id: "${await sheet(f)}", operations: [{ addSheet: { name: "More" } }]) { spreadsheet { sheets { name } } } }`,
+    }),
+    rest: async (f) => ({
+      path: `/api/v1/spreadsheets/${await sheet(f)}/edit`,
+      init: json("POST", { operations: [{ clear: { range: "Data!A2" } }] }),
+    }),
+  },
+  "sheets.evaluate": {
+    input: async (f) => ({ id: await sheet(f), formula: "=SUM(Data!B2:B3)" }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/evaluate`, init: json("POST", { formula: "=SUM(Data!B2:B3)" }) }),
+  },
+  "sheets.download": { rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/content` }) },
+  "sheets.rename": {
+    input: async (f) => ({ id: await sheet(f), name: "Renamed" }),
+    graphql: async (f) => ({ query: `mutation { renameSpreadsheet(id: "${await sheet(f)}", name: "Renamed") { name } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}`, init: json("PATCH", { name: "Renamed" }) }),
+  },
+  "sheets.delete": {
+    input: async (f) => ({ id: await sheet(f) }),
+    graphql: async (f) => ({ query: `mutation { deleteSpreadsheet(id: "${await sheet(f)}") }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}`, init: { method: "DELETE" } }),
+  },
+  "sheets.versions": {
+    input: async (f) => ({ id: await sheet(f) }),
+    graphql: async (f) => ({
+      query: `{ spreadsheet(id: "${await sheet(f)}") { versions(first: 5) { edges { node { version source } } } } }`,
+    }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/versions` }),
+  },
+  "sheets.readVersion": {
+    input: async (f) => ({ id: await sheet(f), version: 1 }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/versions/1` }),
+  },
+  "sheets.downloadVersion": { rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/versions/1/content` }) },
+  "sheets.restoreVersion": {
+    input: async (f) => ({ id: await sheet(f), version: 1 }),
+    graphql: async (f) => ({ query: `mutation { restoreSpreadsheetVersion(id: "${await sheet(f)}", version: 1) { version } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/versions/1/restore`, init: { method: "POST" } }),
+  },
+  "sheets.restore": {
+    input: async (f) => ({ id: await trashedSheet(f) }),
+    graphql: async (f) => ({ query: `mutation { restoreSpreadsheet(id: "${await trashedSheet(f)}") { id } }` }),
+  },
+  "sheets.purge": {
+    input: async (f) => ({ id: await trashedSheet(f) }),
+    graphql: async (f) => ({ query: `mutation { purgeSpreadsheet(id: "${await trashedSheet(f)}") }` }),
+  },
+  "sheets.share": {
+    input: async (f) => ({ id: await sheet(f) }),
+    graphql: async (f) => ({ query: `mutation { createSpreadsheetShare(id: "${await sheet(f)}") { url } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/shares`, init: { method: "POST" } }),
+  },
+  "sheets.shares": {
+    input: async (f) => ({ id: await sheet(f) }),
+    graphql: async (f) => ({ query: `{ spreadsheet(id: "${await sheet(f)}") { shares { id } } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/shares` }),
+  },
+  "sheets.revokeShare": {
+    input: async (f) => {
+      const { id, shareId } = await sheetShare(f);
+      return { id, shareId };
+    },
+    graphql: async (f) => {
+      const { id, shareId } = await sheetShare(f);
+      return { query: `mutation { revokeSpreadsheetShare(id: "${id}", shareId: "${shareId}") }` };
+    },
+    rest: async (f) => {
+      const { id, shareId } = await sheetShare(f);
+      return { path: `/api/v1/spreadsheets/${id}/shares/${shareId}`, init: { method: "DELETE" } };
+    },
+  },
+};
+
+const workspaceCases: Record<Extract<OperationName, `shared.${string}` | `trash.${string}`>, Case> = {
+  "shared.read": { rest: async (f) => ({ path: `/api/v1/shared/${(await share(f)).token}` }) },
+  "shared.download": { rest: async (f) => ({ path: `/api/v1/shared/${(await share(f)).token}/content` }) },
+  "trash.list": { rest: () => ({ path: "/api/v1/trash" }) },
+  "trash.restore": { rest: async (f) => ({ path: `/api/v1/trash/${await trashedSheet(f)}/restore`, init: { method: "POST" } }) },
+  "trash.purge": { rest: async (f) => ({ path: `/api/v1/trash/${await trashed(f)}`, init: { method: "DELETE" } }) },
+};
+
+const productCases: Record<
+  Exclude<OperationName, keyof typeof documentCases | keyof typeof spreadsheetCases | keyof typeof workspaceCases>,
+  Case
+> = {
   "messages.list": { input: () => ({ limit: 2 }), graphql: () => ({ query: "{ messages(first: 2) { edges { node { id } } } }" }) },
   "messages.thread": { input: () => ({ id: THREAD }), graphql: () => ({ query: `{ thread(id: "${THREAD}") { id } }` }) },
   "messages.send": {
@@ -281,4 +449,4 @@ const productCases: Record<Exclude<OperationName, keyof typeof documentCases>, C
   },
 };
 
-export const cases: Record<OperationName, Case> = { ...documentCases, ...productCases };
+export const cases: Record<OperationName, Case> = { ...documentCases, ...spreadsheetCases, ...workspaceCases, ...productCases };

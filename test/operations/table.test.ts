@@ -60,7 +60,10 @@ describe("names", () => {
       const op = operationOf(name);
       expect(op.title.length, name).toBeGreaterThan(5);
       expect(op.description.length, name).toBeGreaterThan(40);
-      expect(["docs:read", "docs:write", "sheets:read", "sheets:write", "access_token", "share_token"], name).toContain(op.auth);
+      expect(
+        ["docs:read", "docs:write", "sheets:read", "sheets:write", "workspace:read", "workspace:write", "access_token", "share_token"],
+        name,
+      ).toContain(op.auth);
       // Queries read; everything that writes is a mutation and not read-only.
       expect(op.annotations.readOnlyHint, name).toBe(op.kind === "query");
       if (op.auth.endsWith(":read")) expect(op.kind, `${name} needs a read scope`).toBe("query");
@@ -222,7 +225,7 @@ async function callOn(surface: OperationSurface, name: OperationName): Promise<v
 describe("every operation is reachable on every surface it offers", () => {
   // The env is this block's: the checks above need no gateway.
   beforeAll(async () => {
-    env = await startProductsEnv();
+    env = await startProductsEnv({ scope: "docs:read docs:write sheets:read sheets:write" });
     fixtures = { url: env.gateway.url, token: env.token };
     // Every row's run function records that it ran: a surface reaches the table, not a copy of it.
     for (const name of operationNames) {

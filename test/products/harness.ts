@@ -198,11 +198,13 @@ export interface ProductsEnvOptions {
   env?: Record<string, string>;
   /** Extra tokens the sandbox accepts at the API base. */
   extraApiTokens?: string[];
+  /** The main token's `scope` claim (default docs:read docs:write). */
+  scope?: string;
 }
 
 /** A sandbox and a gateway pointed at it: API_URL, TENANTS_FILE for acme and globex, JWT_SECRET. */
 export async function startProductsEnv(options: ProductsEnvOptions = {}): Promise<ProductsEnv> {
-  const token = await signAccessToken({ sub: "user-1", tenant: "acme" });
+  const token = await signAccessToken({ sub: "user-1", tenant: "acme", ...(options.scope ? { scope: options.scope } : {}) });
   const globexToken = await signAccessToken({ sub: "user-2", tenant: "globex" });
   const sandbox = await startSandbox({
     tokens: [token, globexToken, ...(options.extraApiTokens ?? [])],

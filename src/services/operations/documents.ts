@@ -27,14 +27,12 @@ import {
   listVersionsInputSchema,
   purgedSchema,
   readDocumentInputSchema,
-  readSharedInputSchema,
   readVersionInputSchema,
   renameDocumentInputSchema,
   restoreVersionInputSchema,
   revokeShareInputSchema,
   revokedSchema,
   shareListSchema,
-  sharedContentInputSchema,
   trashListSchema,
   updateDocumentInputSchema,
   updateDocumentUploadInputSchema,
@@ -377,7 +375,6 @@ export const documentOperations = {
     output: trashListSchema,
     annotations: read,
     graphql: [{ field: "Query.trash", args: "connection", connection: { items: "documents", cursorOf: documentCursor } }],
-    rest: { method: "GET", path: "/api/v1/trash" },
     run: ({ documents, ctx }, input) => documents.trash(ctx, input),
   }),
   "documents.restore": define({
@@ -409,7 +406,6 @@ export const documentOperations = {
       },
     },
     graphql: [{ field: "Mutation.restoreDocument" }],
-    rest: { method: "POST", path: "/api/v1/trash/{id}/restore", body: "json?", etag: true },
     run: ({ documents, ctx }, input) => documents.restore(ctx, input),
   }),
   "documents.purge": define({
@@ -421,7 +417,6 @@ export const documentOperations = {
     output: purgedSchema,
     annotations: removes,
     graphql: [{ field: "Mutation.purgeDocument" }],
-    rest: { method: "DELETE", path: "/api/v1/trash/{id}", status: 204, response: "empty" },
     run: async ({ documents, ctx }, input) => {
       await documents.purge(ctx, input);
       return { id: input.id, purged: true as const };
@@ -471,29 +466,5 @@ export const documentOperations = {
       await documents.revokeShare(ctx, input);
       return { id: input.shareId, revoked: true as const };
     },
-  }),
-  "shared.read": define({
-    title: "Read a shared document",
-    kind: "query",
-    auth: "share_token",
-    description: "The current text (or markdown) of the document a share link names; the token in the path is the credential.",
-    input: readSharedInputSchema,
-    output: documentTextSchema,
-    annotations: read,
-    trpc: false,
-    rest: { method: "GET", path: "/api/v1/shared/{token}", etag: true, noStore: true },
-    run: ({ documents, ctx }, input) => documents.readShared(ctx, input),
-  }),
-  "shared.download": define({
-    title: "Download a shared document's .docx",
-    kind: "query",
-    auth: "share_token",
-    description: "The current .docx of the document a share link names; the token in the path is the credential.",
-    input: sharedContentInputSchema,
-    output: storedDownloadSchema,
-    annotations: read,
-    trpc: false,
-    rest: { method: "GET", path: "/api/v1/shared/{token}/content", response: "download", noStore: true },
-    run: async ({ documents, ctx }, input) => docx(await documents.downloadShared(ctx, input.token)),
   }),
 };

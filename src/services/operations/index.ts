@@ -6,11 +6,13 @@
 import type { z } from "zod";
 import { documentOperations } from "./documents.ts";
 import { productOperations } from "./products.ts";
+import { spreadsheetOperations } from "./spreadsheets.ts";
+import { workspaceOperations } from "./workspace.ts";
 import type { OperationDef } from "./types.ts";
 
 export * from "./types.ts";
 
-export const operations = { ...documentOperations, ...productOperations };
+export const operations = { ...documentOperations, ...spreadsheetOperations, ...workspaceOperations, ...productOperations };
 
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;

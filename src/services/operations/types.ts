@@ -13,13 +13,25 @@ import type { MeetingSummary, MeetingsAdapter, Transcript } from "../../../adapt
 import type { SearchAdapter } from "../../../adapters/search.ts";
 import type { RequestContext } from "../../core/context.ts";
 import type { DocumentsService } from "../documents.ts";
+import type { SharedService } from "../shared.ts";
+import type { SpreadsheetsService } from "../spreadsheets/index.ts";
+import type { TrashService } from "../trash.ts";
 
 /**
  * Who may run an operation: a scope (the caller's own documents or spreadsheets, with a personal
  * API key or a verified access token), an access token (forwarded to a product), or a share link's
  * token (no credential: the token in the path is one).
  */
-export type OperationAuth = "docs:read" | "docs:write" | "sheets:read" | "sheets:write" | "access_token" | "share_token";
+export type OperationAuth =
+  | "docs:read"
+  | "docs:write"
+  | "sheets:read"
+  | "sheets:write"
+  /** The trash of documents and spreadsheets together: either kind's scope (the service shows what the scopes allow). */
+  | "workspace:read"
+  | "workspace:write"
+  | "access_token"
+  | "share_token";
 
 /** MCP tool annotations (docs/api.md "MCP"). `destructiveHint` and `idempotentHint` matter only when not read-only. */
 export interface OperationAnnotations {
@@ -49,6 +61,11 @@ export interface ProductAdapters {
 export interface RunEnv {
   ctx: RequestContext;
   documents: DocumentsService;
+  sheets: SpreadsheetsService;
+  /** What a share link reads, a document or a spreadsheet. */
+  shared: SharedService;
+  /** The trash of both kinds. */
+  trash: TrashService;
   /** The request's upstream identity (its access token); only rows whose auth is "access_token" may read it. */
   readonly call: TenantCall;
   adapters: ProductAdapters;
@@ -135,12 +152,14 @@ export interface RestSpec {
   idempotencyKey?: boolean;
   /** What the route answers: the output as JSON (default), nothing (204), or the bytes of a download. */
   response?: "json" | "empty" | "download";
-  /** A record about one thing: its `version` becomes the ETag; a GET answers 304 to a matching If-None-Match. */
+  /** A record about one thing: its `version` (or its `spreadsheet`'s) becomes the ETag; a GET answers 304 to a matching If-None-Match. */
   etag?: boolean;
   /** `Location:` the output's `url` (a create). */
   location?: boolean;
   /** Answers that hold a secret (a new share link, a shared document): never stored by caches. */
   noStore?: boolean;
+  /** An output that is text to the caller (a range read as CSV or markdown): its media type and body; undefined answers JSON. */
+  asText?(output: never): { type: string; body: string } | undefined;
 }
 export type RestBody = "query" | "json" | "json?" | "multipart";
 

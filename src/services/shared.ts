@@ -1,0 +1,35 @@
+// What a share link reads, whatever it names: the token is looked up once, then the document's
+// text (or .docx) or the spreadsheet's record and a range (or .xlsx) is read for it.
+import type { RequestContext } from "../core/context.ts";
+import type { DocumentText } from "../contract/documents.ts";
+import type { StoredDownload } from "../contract/files.ts";
+import { DOCX_MEDIA_TYPE } from "../contract/files.ts";
+import type { Store } from "../store/types.ts";
+import type { DocumentsService } from "./documents.ts";
+import { shareTarget } from "./share-links.ts";
+import type { SharedSpreadsheet, SpreadsheetsService } from "./spreadsheets/index.ts";
+
+export interface SharedService {
+  read(
+    ctx: RequestContext,
+    input: { token: string; maxChars: number; format: "text" | "markdown"; maxCells: number; range?: string | undefined },
+  ): Promise<DocumentText | SharedSpreadsheet>;
+  download(ctx: RequestContext, input: { token: string }): Promise<StoredDownload>;
+}
+
+export function createSharedService(deps: { store: Store; documents: DocumentsService; sheets: SpreadsheetsService }): SharedService {
+  return {
+    async read(ctx, { token, maxChars, format, maxCells, range }) {
+      const target = await shareTarget(deps.store, token);
+      if (target.kind === "workbook")
+        return deps.sheets.readShared(ctx, target.record, { maxCells, ...(range === undefined ? {} : { range }) });
+      return deps.documents.readSharedDocument(ctx, target.record, { maxChars, format });
+    },
+    async download(_ctx, { token }) {
+      const target = await shareTarget(deps.store, token);
+      if (target.kind === "workbook") return deps.sheets.downloadShared(target.record);
+      const file = await deps.documents.downloadSharedDocument(target.record);
+      return { name: file.name, extension: "docx", contentType: DOCX_MEDIA_TYPE, bytes: file.docx, version: file.version };
+    },
+  };
+}

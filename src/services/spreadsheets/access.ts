@@ -1,0 +1,142 @@
+// What every spreadsheets operation shares: who may read or write, the public shape of a record,
+// cursors, and the errors a conditional write ends in.
+import { requireOwner, requireScope } from "../../auth/authenticate.ts";
+import type { RequestContext } from "../../core/context.ts";
+import { GatewayError, notFound } from "../../core/errors.ts";
+import { cursorCodec } from "../../core/paging.ts";
+import {
+  isSpreadsheetId,
+  type Spreadsheet,
+  type SpreadsheetVersion,
+  type Worksheet,
+  type WriteResult,
+} from "../../contract/spreadsheets.ts";
+import { isSheetsError } from "../../spreadsheets/errors.ts";
+import type { Base, SheetsPool } from "../../spreadsheets/pool/index.ts";
+import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
+import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
+import type { Store, WorkbookChangeResult, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import type { ManifestCache, RenderedCache } from "./stored.ts";
+
+/** What the spreadsheets operations work with. */
+export interface SheetsDeps {
+  store: Store;
+  pool: SheetsPool;
+  manifests: ManifestCache;
+  rendered: RenderedCache;
+  /** PUBLIC_URL without its trailing slash, or "". */
+  publicUrl: string;
+  /** A drive file's bytes with the caller's access token (the drive product), at most `limit` bytes. */
+  driveFile(
+    ctx: RequestContext,
+    fileId: string,
+    limit: number,
+  ): Promise<{ bytes: Uint8Array; filename?: string | undefined; contentType: string }>;
+}
+
+/** The engine's error thrown on this thread (a bad range) in the contract's words. */
+export function inContractWords(error: unknown): unknown {
+  if (!isSheetsError(error)) return error;
+  return new GatewayError(sheetsErrorCode(error.code), error.message, { details: error.details });
+}
+
+/** The stored version a pool job works on. */
+export const baseOf = (record: WorkbookRecord): Base => ({ workbookId: record.id, version: record.version, rootHash: record.manifestHash });
+
+/** What a write, an append or an edit answers. */
+export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult, publicUrl: string): WriteResult => ({
+  spreadsheet: toSpreadsheet(record, publicUrl),
+  updatedRange: result.updatedRange,
+  updatedCells: result.updatedCells,
+  recalculatedCells: result.recalculatedCells,
+  warnings: result.warnings,
+});
+
+/** The owner whose spreadsheets the caller reads (sheets:read) or changes (sheets:write). */
+export function sheetsOwner(ctx: RequestContext, access: "read" | "write"): string {
+  const ownerId = requireOwner(ctx.principal);
+  requireScope(ctx.principal, access === "read" ? "sheets:read" : "sheets:write");
+  return ownerId;
+}
+
+/** Who made a change, as a version lists it: the user, without the tenant. */
+export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
+
+export const spreadsheetNotFound = () => notFound("Spreadsheet");
+
+/** The id, or NOT_FOUND for one this service never issues (no store lookup for it). */
+export function knownId(id: string): string {
+  if (!isSpreadsheetId(id)) throw spreadsheetNotFound();
+  return id;
+}
+
+/** `base` is PUBLIC_URL (absolute links) or "" (paths). */
+export function toSpreadsheet(record: WorkbookRecord, base = ""): Spreadsheet {
+  const url = `${base}/api/v1/spreadsheets/${record.id}`;
+  return {
+    id: record.id,
+    name: record.name,
+    version: record.version,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    sizeBytes: record.sizeBytes,
+    cells: record.cells,
+    sheets: record.sheets as Worksheet[],
+    url,
+    downloadUrl: `${url}/content`,
+  };
+}
+
+const SOURCES = new Set(["create", "import", "write", "append", "edit", "rename", "restore"]);
+
+export const toVersion = (version: WorkbookVersionRecord): SpreadsheetVersion => ({
+  version: version.version,
+  name: version.name,
+  createdAt: version.createdAt,
+  createdBy: version.createdBy,
+  sizeBytes: version.sizeBytes,
+  cells: version.cells,
+  source: (SOURCES.has(version.source) ? version.source : "write") as SpreadsheetVersion["source"],
+});
+
+/** Spreadsheet lists (live and trash): the position is the last spreadsheet's id. */
+export const listCursors = cursorCodec<string>(
+  "s1.",
+  (id) => id,
+  (text) => (isSpreadsheetId(text) ? text : undefined),
+);
+
+/** A spreadsheet's versions: the position is the last version's number. */
+export const versionCursors = cursorCodec<number>("sv1.", String, (text) => {
+  const version = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(version) ? version : undefined;
+});
+
+/** A range read that goes on: the rows already given (the range itself is the caller's to send again). */
+export const rangeCursors = cursorCodec<number>("r1.", String, (text) => {
+  const offset = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(offset) ? offset : undefined;
+});
+
+/** A conditional write's outcome as the caller sees it. */
+export function changedWorkbook(result: WorkbookChangeResult): WorkbookRecord {
+  if (result.ok) return result.workbook;
+  if (result.reason === "not_found") throw spreadsheetNotFound();
+  if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changedWorkbook");
+  throw new GatewayError(
+    "PRECONDITION_FAILED",
+    `The spreadsheet is at version ${result.current}, not the expected one; nothing was written`,
+    {
+      details: { currentVersion: result.current },
+    },
+  );
+}
+
+/** Fails fast, before any work, when the spreadsheet is missing or already past the expected version. */
+export function precheck(current: WorkbookRecord | null, expectedVersion: number | undefined): WorkbookRecord {
+  if (!current) throw spreadsheetNotFound();
+  if (expectedVersion !== undefined && expectedVersion !== current.version) {
+    return changedWorkbook({ ok: false, reason: "conflict", current: current.version });
+  }
+  return current;
+}

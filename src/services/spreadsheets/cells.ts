@@ -1,0 +1,111 @@
+// Reading and changing cells: a range read straight from the tiles that cover it (no workbook is
+// loaded, nothing on the event loop grows with the workbook), and writes, appends and edits run by
+// the spreadsheets pool against the workbook's model, then stored as the next version.
+import type { RequestContext } from "../../core/context.ts";
+import { GatewayError, toGatewayError } from "../../core/errors.ts";
+import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
+import { csvLines } from "../../spreadsheets/csv-write.ts";
+import { isSheetsError } from "../../spreadsheets/errors.ts";
+import { markdownTable } from "../../spreadsheets/markdown.ts";
+import type { Change } from "../../spreadsheets/pool/index.ts";
+import type { ReadResult } from "../../spreadsheets/read.ts";
+import { readTiles, tilesForRead } from "../../spreadsheets/tile-read.ts";
+import type { CellValue } from "../../spreadsheets/types.ts";
+import type { JsonCellValue, RenderMode } from "../../spreadsheets/values.ts";
+import type { WorkbookRecord } from "../../store/types.ts";
+import { baseOf, inContractWords, knownId, precheck, rangeCursors, sheetsOwner, spreadsheetNotFound, type SheetsDeps } from "./access.ts";
+import { storeChange } from "./changes.ts";
+import { allBlobs } from "./stored.ts";
+
+export interface ReadInput {
+  id: string;
+  range: string;
+  render: RenderMode;
+  format: "json" | "csv" | "markdown";
+  maxCells: number;
+  cursor?: string | undefined;
+}
+
+async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookRecord, input: ReadInput, offset: number): Promise<ReadResult> {
+  const options = { render: input.render, maxCells: input.maxCells, offset };
+  try {
+    const manifest = await deps.manifests.get(deps.store, ownerId, record.manifestHash);
+    const hashes = tilesForRead(manifest, input.range, options);
+    const tiles = hashes.length > 0 ? await deps.store.getBlobs(ownerId, hashes) : new Map<string, Uint8Array>();
+    return readTiles(manifest, input.range, (hash) => tiles.get(hash) ?? new Uint8Array(), options);
+  } catch (error) {
+    // Formulas without stored values (a workbook saved before they were computed): the model computes them.
+    if (!isSheetsError(error) || error.code !== "VALUES_MISSING") throw inContractWords(error);
+  }
+  const output = await deps.pool.run(
+    { kind: "read", base: baseOf(record), range: input.range, render: input.render, maxCells: input.maxCells, offset },
+    (base) => allBlobs(deps.store, ownerId, base),
+  );
+  if (output.kind !== "read") throw new GatewayError("INTERNAL", "A spreadsheet read answered something else");
+  return { range: output.range, values: output.values, truncated: output.truncated, nextOffset: output.nextOffset };
+}
+
+/** Values as CSV or a GFM table (render=value's JSON cells; {value, formula} shows the formula). */
+function asText(values: CellRange["values"], format: "csv" | "markdown"): string {
+  const plain = values.map((row) =>
+    row.map((cell) => (cell !== null && typeof cell === "object" && "formula" in cell ? cell.formula : cell) as CellValue),
+  );
+  return format === "csv" ? [...csvLines(plain)].join("") : markdownTable(plain).markdown;
+}
+
+/** A range of a workbook's current version (the owner is the record's: share links read one too). */
+export async function readRecordRange(
+  deps: SheetsDeps,
+  _ctx: RequestContext,
+  record: WorkbookRecord,
+  input: ReadInput,
+): Promise<CellRange> {
+  const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor);
+  const read = await readRange(deps, record.ownerId, record, input, offset);
+  const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(read.nextOffset);
+  return { range: read.range, values: read.values, truncated: read.truncated, nextCursor };
+}
+
+export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: ReadInput): Promise<CellRange | CellRangeText> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const record = await deps.store.getWorkbook(ownerId, knownId(input.id));
+  if (!record) throw spreadsheetNotFound();
+  const read = await readRecordRange(deps, ctx, record, input);
+  if (input.format === "json") return read;
+  return {
+    range: read.range,
+    format: input.format,
+    text: asText(read.values, input.format),
+    truncated: read.truncated,
+    nextCursor: read.nextCursor,
+  };
+}
+
+export async function changeCells(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; expectedVersion?: number | undefined; idempotencyKey?: string | undefined },
+  change: Change,
+  source: "write" | "append" | "edit",
+): Promise<WriteResult> {
+  const ownerId = sheetsOwner(ctx, "write");
+  return storeChange(deps, ctx, ownerId, knownId(input.id), input, change, source).catch((error: unknown) => {
+    throw toGatewayError(inContractWords(error));
+  });
+}
+
+export async function evaluateFormula(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; formula: string; sheet?: string | undefined },
+): Promise<{ value: JsonCellValue }> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
+  const formula = input.formula.startsWith("=") ? input.formula.slice(1) : input.formula;
+  const output = await deps.pool.run(
+    { kind: "evaluate", base: baseOf(record), formula, ...(input.sheet === undefined ? {} : { sheet: input.sheet }) },
+    (base) => allBlobs(deps.store, ownerId, base),
+  );
+  if (output.kind !== "value") throw new GatewayError("INTERNAL", "A spreadsheet evaluation answered something else");
+  return { value: output.value };
+}

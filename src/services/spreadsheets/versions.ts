@@ -1,0 +1,103 @@
+// A spreadsheet's history: its versions, one as it was (its record, a range of it, its .xlsx), and
+// restoring one as the newest (its manifest again: content-addressed, nothing is copied).
+import type { RequestContext } from "../../core/context.ts";
+import { GatewayError } from "../../core/errors.ts";
+import { pageOf } from "../../core/paging.ts";
+import type { Spreadsheet, SpreadsheetVersion, SpreadsheetVersionList } from "../../contract/spreadsheets.ts";
+import type { StoredDownload } from "../../contract/files.ts";
+import {
+  actorOf,
+  changedWorkbook,
+  knownId,
+  precheck,
+  sheetsOwner,
+  toSpreadsheet,
+  toVersion,
+  versionCursors,
+  type SheetsDeps,
+} from "./access.ts";
+import { downloadRecord } from "./workbooks.ts";
+
+export async function listVersions(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; limit: number; cursor?: string | undefined },
+): Promise<SpreadsheetVersionList> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const before = input.cursor ? versionCursors.decode(input.cursor) : undefined;
+  const rows = await deps.store.listWorkbookVersions({
+    ownerId,
+    id: knownId(input.id),
+    limit: input.limit + 1,
+    ...(before === undefined ? {} : { beforeVersion: before }),
+  });
+  if (!rows) throw new GatewayError("NOT_FOUND", "Spreadsheet not found");
+  const page = pageOf(rows, input.limit, (last) => versionCursors.encode(last.version));
+  return { versions: page.items.map(toVersion), nextCursor: page.nextCursor };
+}
+
+async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
+  const found = await deps.store.getWorkbookVersion(ownerId, knownId(id), version);
+  if (!found) throw new GatewayError("NOT_FOUND", "Version not found");
+  return found;
+}
+
+/** The spreadsheet as it was at a version: its name and sheets then, and the version's own facts. */
+export async function readVersion(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; version: number },
+): Promise<Spreadsheet & { versionInfo: SpreadsheetVersion }> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const { workbook, version } = await versionOf(deps, ownerId, input.id, input.version);
+  const then = {
+    ...workbook,
+    name: version.name,
+    version: version.version,
+    updatedAt: version.createdAt,
+    sizeBytes: version.sizeBytes,
+    cells: version.cells,
+    sheets: version.sheets,
+    manifestHash: version.manifestHash,
+  };
+  return { ...toSpreadsheet(then, deps.publicUrl), versionInfo: toVersion(version) };
+}
+
+export async function downloadVersion(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; version: number },
+): Promise<StoredDownload> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const { version } = await versionOf(deps, ownerId, input.id, input.version);
+  const at = { id: input.id, version: version.version, manifestHash: version.manifestHash, name: version.name };
+  return downloadRecord(deps, ownerId, at, "xlsx", undefined);
+}
+
+export async function restoreVersion(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; version: number; expectedVersion?: number | undefined },
+): Promise<Spreadsheet> {
+  const ownerId = sheetsOwner(ctx, "write");
+  precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), input.expectedVersion);
+  const { version } = await versionOf(deps, ownerId, input.id, input.version);
+  const result = await deps.store.changeWorkbook({
+    ownerId,
+    id: input.id,
+    actorId: actorOf(ctx),
+    at: new Date().toISOString(),
+    expectedVersion: input.expectedVersion,
+    // The version's own manifest again: its blobs are still stored, nothing is copied.
+    content: {
+      manifestHash: version.manifestHash,
+      blobs: [],
+      refs: [],
+      sizeBytes: version.sizeBytes,
+      cells: version.cells,
+      sheets: version.sheets,
+    },
+    source: "restore",
+  });
+  return toSpreadsheet(changedWorkbook(result), deps.publicUrl);
+}

@@ -1,0 +1,274 @@
+// Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file), list,
+// describe, download, rename, and the trash. Building a workbook and writing its .xlsx run in the
+// spreadsheets pool; the store keeps what the pool saved.
+import { createHash } from "node:crypto";
+import { monotonicFactory } from "ulid";
+import type { RequestContext } from "../../core/context.ts";
+import { markReplayed } from "../../core/context.ts";
+import { GatewayError } from "../../core/errors.ts";
+import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
+import { foldName } from "../../store/types.ts";
+import type { InputMode, JsonCellInput } from "../../spreadsheets/values.ts";
+import type { Job, Saved } from "../../spreadsheets/pool/index.ts";
+import type { Spreadsheet, SpreadsheetList } from "../../contract/spreadsheets.ts";
+import { pageOf } from "../../core/paging.ts";
+import {
+  actorOf,
+  changedWorkbook,
+  inContractWords,
+  knownId,
+  listCursors,
+  precheck,
+  sheetsOwner,
+  spreadsheetNotFound,
+  toSpreadsheet,
+  type SheetsDeps,
+} from "./access.ts";
+import { contentOf } from "./changes.ts";
+import { allBlobs } from "./stored.ts";
+
+export const SHEETS_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const newWorkbookId = (() => {
+  const ulid = monotonicFactory();
+  return () => `wb_${ulid()}`;
+})();
+
+interface NewSheetInput {
+  name: string;
+  values?: JsonCellInput[][] | undefined;
+  csv?: string | undefined;
+  markdown?: string | undefined;
+}
+
+/** .xlsx (a zip, or an encrypted Office file the reader refuses by name) or CSV, by the bytes and then the name. */
+function formatOf(bytes: Uint8Array, filename: string | undefined, contentType: string | undefined): "xlsx" | "csv" {
+  const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
+  const ole = bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0;
+  if (zip || ole || /\.xls[xmb]?$/i.test(filename ?? "") || contentType?.includes("spreadsheetml")) return "xlsx";
+  return "csv";
+}
+
+const baseName = (filename: string | undefined) => filename?.replace(/\.(xlsx|xlsm|xls|csv|txt)$/i, "").trim() || undefined;
+
+async function runBuild(deps: SheetsDeps, job: Job): Promise<Saved> {
+  const output = await deps.pool.run(job).catch((error: unknown) => Promise.reject(inContractWords(error)));
+  if (output.kind !== "saved") throw new GatewayError("INTERNAL", "A spreadsheet build answered something else");
+  return output.saved;
+}
+
+/** Creates the workbook from what `build` saves, or answers with what an earlier request with the same key created. */
+async function createOnce(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { name: string; idempotencyKey?: string | undefined },
+  fingerprint: () => string,
+  source: "create" | "import",
+  build: () => Promise<Saved>,
+): Promise<Spreadsheet> {
+  const ownerId = sheetsOwner(ctx, "write");
+  const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const claim = input.idempotencyKey
+    ? { key: input.idempotencyKey, fingerprint: fingerprint(), notBefore, operation: "sheets.create" as const }
+    : undefined;
+  if (claim) {
+    const hit = await deps.store.findIdempotent(ownerId, claim.key, notBefore, "sheets.create");
+    if (hit?.response) {
+      markReplayed(ctx);
+      return hit.response as Spreadsheet;
+    }
+  }
+  const saved = await build();
+  if (ctx.signal.aborted) throw new GatewayError("BAD_USER_INPUT", "The request was cancelled");
+  const now = new Date().toISOString();
+  const created = await deps.store.createWorkbook(
+    { id: newWorkbookId(), ownerId, name: input.name, createdAt: now, createdBy: actorOf(ctx), source, ...contentOf(saved) },
+    claim,
+  );
+  if (created.replayed) markReplayed(ctx);
+  return toSpreadsheet(created.workbook, deps.publicUrl);
+}
+
+export async function createSpreadsheet(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: {
+    name: string;
+    sheets?: NewSheetInput[] | undefined;
+    input?: InputMode | undefined;
+    driveFileId?: string | undefined;
+    idempotencyKey?: string | undefined;
+  },
+): Promise<Spreadsheet> {
+  const mode = input.input ?? "parse";
+  const fingerprint = () =>
+    createHash("sha256")
+      .update(JSON.stringify([input.name, input.sheets ?? null, mode, input.driveFileId ?? null]))
+      .digest("hex");
+  if (input.driveFileId !== undefined) {
+    const fileId = input.driveFileId;
+    return createOnce(deps, ctx, input, fingerprint, "import", async () => {
+      const file = await deps.driveFile(ctx, fileId, SHEETS_UPLOAD_LIMIT_BYTES);
+      const format = formatOf(file.bytes, file.filename, file.contentType);
+      return runBuild(deps, { kind: "import", bytes: file.bytes, format, sheetName: "Sheet1", input: mode });
+    });
+  }
+  const sheets = (input.sheets ?? [{ name: "Sheet1" }]).map((sheet) => ({
+    name: sheet.name,
+    ...(sheet.values === undefined ? {} : { values: sheet.values }),
+    ...(sheet.csv === undefined ? {} : { csv: sheet.csv }),
+    ...(sheet.markdown === undefined ? {} : { markdown: sheet.markdown }),
+  }));
+  return createOnce(deps, ctx, input, fingerprint, "create", () => runBuild(deps, { kind: "create", sheets, input: mode }));
+}
+
+export async function importSpreadsheet(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: {
+    file?: UploadedFile | undefined;
+    driveFileId?: string | undefined;
+    name?: string | undefined;
+    input?: InputMode | undefined;
+    idempotencyKey?: string | undefined;
+  },
+): Promise<Spreadsheet> {
+  sheetsOwner(ctx, "write");
+  if (input.driveFileId !== undefined) {
+    if (!input.name) throw new GatewayError("BAD_USER_INPUT", "name: required with driveFileId");
+    return createSpreadsheet(deps, ctx, {
+      name: input.name,
+      driveFileId: input.driveFileId,
+      input: input.input,
+      idempotencyKey: input.idempotencyKey,
+    });
+  }
+  const file = input.file as UploadedFile;
+  if (file.size > SHEETS_UPLOAD_LIMIT_BYTES) {
+    throw new GatewayError("PAYLOAD_TOO_LARGE", `The file is over the ${SHEETS_UPLOAD_LIMIT_BYTES}-byte limit`, {
+      details: { limit: SHEETS_UPLOAD_LIMIT_BYTES },
+    });
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const name = input.name ?? baseName(file.name);
+  if (!name) throw new GatewayError("BAD_USER_INPUT", "name: required when the file has no name");
+  const format = formatOf(bytes, file.name, file.type);
+  const fingerprint = () => createHash("sha256").update(name).update("\0").update(bytes).digest("hex");
+  return createOnce(deps, ctx, { name, idempotencyKey: input.idempotencyKey }, fingerprint, "import", () =>
+    runBuild(deps, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
+  );
+}
+
+export async function listSpreadsheets(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { query?: string | undefined; limit: number; cursor?: string | undefined },
+  trash = false,
+): Promise<SpreadsheetList> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const query = {
+    ownerId,
+    limit: input.limit + 1,
+    ...(input.query ? { nameContains: foldName(input.query) } : {}),
+    ...(input.cursor ? { beforeId: listCursors.decode(input.cursor) } : {}),
+  };
+  const rows = trash ? await deps.store.listWorkbookTrash(query) : await deps.store.listWorkbooks(query);
+  const page = pageOf(rows, input.limit, (last) => listCursors.encode(last.id));
+  return { spreadsheets: page.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: page.nextCursor };
+}
+
+export async function getSpreadsheet(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string },
+  nullWhenMissing = false,
+): Promise<Spreadsheet | null> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const record = await deps.store.getWorkbook(ownerId, input.id);
+  if (!record && nullWhenMissing) return null;
+  if (!record) throw spreadsheetNotFound();
+  return toSpreadsheet(record, deps.publicUrl);
+}
+
+/** A version's .xlsx or CSV, written by the pool once and kept (by its manifest) for the next download. */
+export async function downloadRecord(
+  deps: SheetsDeps,
+  ownerId: string,
+  at: { id: string; version: number; manifestHash: string; name: string },
+  format: "xlsx" | "csv",
+  sheet: string | undefined,
+): Promise<StoredDownload> {
+  const base = { workbookId: at.id, version: at.version, rootHash: at.manifestHash };
+  const key = `${at.manifestHash}:${format}:${sheet ?? ""}:${at.name}`;
+  let bytes = deps.rendered.get(key);
+  if (!bytes) {
+    const job: Job = { kind: "render", base, format, ...(sheet === undefined ? {} : { sheet }), title: at.name };
+    const output = await deps.pool
+      .run(job, (b) => allBlobs(deps.store, ownerId, b))
+      .catch((error: unknown) => Promise.reject(inContractWords(error)));
+    if (output.kind !== "bytes") throw new GatewayError("INTERNAL", "A spreadsheet download answered something else");
+    bytes = output.bytes;
+    deps.rendered.set(key, bytes);
+  }
+  return format === "xlsx"
+    ? { name: at.name, extension: "xlsx", contentType: XLSX_MEDIA_TYPE, bytes, version: at.version }
+    : { name: at.name, extension: "csv", contentType: "text/csv; charset=utf-8", bytes, version: at.version };
+}
+
+export async function downloadSpreadsheet(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; format: "xlsx" | "csv"; sheet?: string | undefined },
+): Promise<StoredDownload> {
+  const ownerId = sheetsOwner(ctx, "read");
+  const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
+  return downloadRecord(deps, ownerId, record, input.format, input.sheet);
+}
+
+export async function renameSpreadsheet(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; name: string; expectedVersion?: number | undefined },
+): Promise<Spreadsheet> {
+  const ownerId = sheetsOwner(ctx, "write");
+  const result = await deps.store.changeWorkbook({
+    ownerId,
+    id: knownId(input.id),
+    actorId: actorOf(ctx),
+    at: new Date().toISOString(),
+    expectedVersion: input.expectedVersion,
+    name: input.name,
+    source: "rename",
+  });
+  return toSpreadsheet(changedWorkbook(result), deps.publicUrl);
+}
+
+export async function deleteSpreadsheet(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  input: { id: string; expectedVersion?: number | undefined },
+): Promise<void> {
+  const ownerId = sheetsOwner(ctx, "write");
+  changedWorkbook(
+    await deps.store.trashWorkbook({
+      ownerId,
+      id: knownId(input.id),
+      at: new Date().toISOString(),
+      expectedVersion: input.expectedVersion,
+    }),
+  );
+}
+
+export async function restoreSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<Spreadsheet> {
+  const ownerId = sheetsOwner(ctx, "write");
+  const record = await deps.store.restoreWorkbook(ownerId, knownId(input.id));
+  if (!record) throw spreadsheetNotFound();
+  return toSpreadsheet(record, deps.publicUrl);
+}
+
+export async function purgeSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<void> {
+  const ownerId = sheetsOwner(ctx, "write");
+  if (!(await deps.store.purgeWorkbook(ownerId, knownId(input.id)))) throw spreadsheetNotFound();
+}

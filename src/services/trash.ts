@@ -1,0 +1,66 @@
+// The trash across kinds (docs/api.md "Living documents" and "Spreadsheets"): GET /api/v1/trash
+// lists the caller's deleted documents and spreadsheets together, newest first, each with its
+// kind; restoring and purging take either id. A caller sees the kinds its scopes let it read.
+import type { RequestContext } from "../core/context.ts";
+import { notFound } from "../core/errors.ts";
+import { cursorCodec } from "../core/paging.ts";
+import { pageOf } from "../core/paging.ts";
+import { requireOwner } from "../auth/authenticate.ts";
+import type { DocumentSummary } from "../contract/documents.ts";
+import type { Spreadsheet, TrashEntry, WorkspaceTrash } from "../contract/spreadsheets.ts";
+import { foldName, type Store } from "../store/types.ts";
+import { toSummary } from "./document-access.ts";
+import type { DocumentsService } from "./documents.ts";
+import { toSpreadsheet } from "./spreadsheets/access.ts";
+import type { SpreadsheetsService } from "./spreadsheets/index.ts";
+
+/** The position is the last entry's id, a document's or a spreadsheet's. */
+const trashCursors = cursorCodec<string>(
+  "t1.",
+  (id) => id,
+  (text) => (/^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(text) ? text : undefined),
+);
+
+export interface TrashService {
+  list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<WorkspaceTrash>;
+  restore(ctx: RequestContext, input: { id: string }): Promise<DocumentSummary | Spreadsheet>;
+  purge(ctx: RequestContext, input: { id: string }): Promise<void>;
+}
+
+export function createTrashService(deps: {
+  store: Store;
+  documents: DocumentsService;
+  sheets: SpreadsheetsService;
+  publicUrl: string;
+}): TrashService {
+  return {
+    async list(ctx, input) {
+      const ownerId = requireOwner(ctx.principal);
+      const scopes = ctx.principal.scopes;
+      const rows = await deps.store.listTrashEntries({
+        ownerId,
+        limit: input.limit + 1,
+        ...(input.query ? { nameContains: foldName(input.query) } : {}),
+        ...(input.cursor ? { beforeId: trashCursors.decode(input.cursor) } : {}),
+      });
+      const page = pageOf(rows, input.limit, (last) => trashCursors.encode(last.record.id));
+      const visible = page.items.filter((entry) => scopes.has(entry.kind === "document" ? "docs:read" : "sheets:read"));
+      const documents: TrashEntry[] = visible.map((entry) =>
+        entry.kind === "document"
+          ? { ...toSummary(entry.record, deps.publicUrl), deletedAt: entry.record.deletedAt ?? "", kind: "document" as const }
+          : { ...toSpreadsheet(entry.record, deps.publicUrl), deletedAt: entry.record.deletedAt ?? "", kind: "spreadsheet" as const },
+      );
+      return { documents, nextCursor: page.nextCursor };
+    },
+    async restore(ctx, { id }) {
+      if (id.startsWith("wb_")) return deps.sheets.restore(ctx, { id });
+      if (id.startsWith("doc_")) return deps.documents.restore(ctx, { id });
+      throw notFound("Document or spreadsheet in the trash");
+    },
+    async purge(ctx, { id }) {
+      if (id.startsWith("wb_")) return deps.sheets.purge(ctx, { id });
+      if (id.startsWith("doc_")) return deps.documents.purge(ctx, { id });
+      throw notFound("Document or spreadsheet in the trash");
+    },
+  };
+}
