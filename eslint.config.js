@@ -149,7 +149,10 @@ export default tseslint.config(
     // result is ignored (an event handler, a void-typed parameter) does the same.
     files: ["**/*.ts"],
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["vitest.faults.config.ts"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["vitest.faults.config.ts", "vitest.fuzz.config.ts"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",

@@ -77,7 +77,12 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     log: logger,
     onFailOpen: (limiter) => metrics.rateLimitFailOpen.inc({ limiter }),
   });
-  const createContext = createContextFactory({ authenticator, limits: rateLimiter, logger });
+  const createContext = createContextFactory({
+    authenticator,
+    limits: rateLimiter,
+    logger,
+    readBudgetChars: config.REQUEST_READ_BUDGET_CHARS,
+  });
   const upstream = createUpstreamClient({
     ...upstreamOptionsFromConfig(config),
     metrics,

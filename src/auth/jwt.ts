@@ -1,7 +1,8 @@
 // Access-token verification with jose: signature, exp, nbf, issuer, audience.
 // Algorithms are pinned per key type so `alg: none` and HS/RS confusion are rejected.
 // `exp` is required and bounded by JWT_MAX_TOKEN_LIFETIME_S (docs/security.md): a token that
-// never expires, or lives longer than the gateway allows, is refused.
+// never expires, or lives longer than the gateway allows, is refused; so is one issued (`iat`)
+// further in the future than the clock skew allows.
 import { createSecretKey, type KeyObject } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import type { Config } from "../core/config.ts";
@@ -25,6 +26,13 @@ const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 10_000;
 const JWKS_MAX_AGE_MS = 60_000;
 
+/**
+ * Seconds two clocks may disagree by, for exp, nbf and iat: an issuer's clock a little ahead
+ * must not lock its users out, but an `iat` hours ahead is a token minted to outlive its
+ * lifetime bound (exp − iat), not a slow clock.
+ */
+export const JWT_CLOCK_SKEW_S = 60;
+
 const asymmetricAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
 /** Null when no JWT verification is configured. Built once at start-up: the JWKS cache lives here. */
@@ -45,7 +53,7 @@ export function createAccessTokenVerifier(config: Config): AccessTokenVerifier |
   } else {
     return null;
   }
-  const clockTolerance = 5;
+  const clockTolerance = JWT_CLOCK_SKEW_S;
   const maxLifetime = config.JWT_MAX_TOKEN_LIFETIME_S;
   const options = {
     algorithms,
@@ -70,6 +78,8 @@ export function createAccessTokenVerifier(config: Config): AccessTokenVerifier |
     if (/[\u0000-\u001f\u007f]/.test(payload.sub)) throw new Error("token's sub claim holds control characters");
     // jose has checked that exp is a number in the future (requiredClaims).
     const exp = payload.exp as number;
+    // jose checks iat only with maxTokenAge, which would make iat required: checked here instead.
+    if (typeof payload.iat === "number" && payload.iat > now / 1000 + clockTolerance) throw new Error("token issued in the future (iat)");
     if (typeof payload.iat === "number" && exp - payload.iat > maxLifetime) throw new Error("token lifetime (exp - iat) is too long");
     if (exp - now / 1000 > maxLifetime + clockTolerance) throw new Error("token expires too far in the future");
     const scope = payload["scope"];

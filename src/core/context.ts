@@ -10,6 +10,8 @@ export interface RequestContext {
   log: Logger;
   /** Per-request memo (DataLoaders live here), created lazily by the modules that need it. */
   readonly memo: Map<symbol, unknown>;
+  /** Characters of document text this request may read (REQUEST_READ_BUDGET_CHARS; ./read-budget.ts); its default when absent. */
+  readonly readBudgetChars?: number;
 }
 
 /** Returns the per-request value for `key`, creating it on first use. */

@@ -10,8 +10,14 @@ import { GatewayError } from "./errors.ts";
 import type { Logger } from "./logger.ts";
 
 export interface RateLimiter {
-  /** Throws RATE_LIMITED (with Retry-After) when `subject` is over its budget; `points` (default 1) are the calls this request makes. */
+  /**
+   * Throws RATE_LIMITED (with Retry-After) when `subject` is over its budget; `points` (default 1)
+   * are the calls this request makes. A refused request spends nothing: a tRPC batch refused
+   * whole leaves the budget as it found it.
+   */
   consume(subject: string, points?: number): Promise<void>;
+  /** Gives back what `consume` took, for a request refused by a later budget (the address's, then the credential's). */
+  refund(subject: string, points?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,7 +37,7 @@ export interface RateLimiters {
   close(): Promise<void>;
 }
 
-const unlimited: RateLimiter = { consume: async () => {}, close: async () => {} };
+const unlimited: RateLimiter = { consume: async () => {}, refund: async () => {}, close: async () => {} };
 
 function rateLimited(error: unknown, message: string): never {
   if (error instanceof RateLimiterRes) {
@@ -104,12 +110,21 @@ export function createRateLimiters(options: {
     if (options.perMinute <= 0) return unlimited;
     const limiter = limiterFor(options.perMinute, keyPrefix, redis, failOpen(name));
     const message = `Rate limit of ${options.perMinute} requests per minute ${what} exceeded`;
+    // rate-limiter-flexible counts the points of a refused consume too: they are given back, so
+    // that only what was served is spent (a batch over the budget must not use up the rest of it).
+    const refund = async (subject: string, points = 1) => {
+      await limiter.reward(subject, points).catch(() => undefined);
+    };
     return {
       consume: (subject, points = 1) =>
         limiter.consume(subject, points).then(
           () => undefined,
-          (error: unknown) => rateLimited(error, message),
+          async (error: unknown) => {
+            if (error instanceof RateLimiterRes) await refund(subject, points);
+            return rateLimited(error, message);
+          },
         ),
+      refund,
       close: async () => {},
     };
   };

@@ -1,4 +1,4 @@
-// Builds the RequestContext: authenticate once, rate-limit once, attach request id and logger.
+// Builds the RequestContext: authenticate once, rate-limit once, attach request id, logger and read budget.
 // Limits (docs/security.md): failed authentications per client address; every request per
 // principal; requests with an unverified access token per client address as well.
 import { createHash } from "node:crypto";
@@ -33,12 +33,19 @@ const ANONYMOUS: Principal = { kind: "access_token", userId: null, tenant: null,
 
 export type ContextFactory = (input: ContextInput) => Promise<RequestContext>;
 
-export function createContextFactory(deps: { authenticator: Authenticator; limits: RateLimiters; logger: Logger }): ContextFactory {
+export function createContextFactory(deps: {
+  authenticator: Authenticator;
+  limits: RateLimiters;
+  logger: Logger;
+  /** REQUEST_READ_BUDGET_CHARS (./read-budget.ts); its default when absent. */
+  readBudgetChars?: number;
+}): ContextFactory {
   const { limits } = deps;
+  const budget = deps.readBudgetChars === undefined ? {} : { readBudgetChars: deps.readBudgetChars };
   return async ({ requestId, authorization, signal, clientAddress, calls = 1, anonymous = false }) => {
     if (anonymous) {
       await limits.addresses.consume(clientAddress, calls);
-      return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map() };
+      return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map(), ...budget };
     }
     // An address over its failed-authentication budget is refused before its credential is looked at.
     if (authorization) limits.failures.check(clientAddress);
@@ -60,13 +67,20 @@ export function createContextFactory(deps: { authenticator: Authenticator; limit
             .slice(0, 22)}`);
     // Anyone can mint a new unverified token per request: the address bounds them all together.
     if (!principal.verified) await limits.addresses.consume(clientAddress, calls);
-    await limits.requests.consume(subject, calls);
+    try {
+      await limits.requests.consume(subject, calls);
+    } catch (error) {
+      // Refused by the credential's budget: nothing ran, so the address's budget gets its calls back.
+      if (!principal.verified) await limits.addresses.refund(clientAddress, calls);
+      throw error;
+    }
     return {
       requestId,
       principal,
       signal,
       log: lazyChild(deps.logger, { requestId, principal: principal.keyId ?? principal.userId ?? undefined }),
       memo: new Map(),
+      ...budget,
     };
   };
 }

@@ -3,7 +3,15 @@
 // so a one-off query, or a stream of distinct ones, costs ordinary execution and never a compile;
 // the hot ones run as generated code, cheaper to execute than graphql-js's generic walk.
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type Source } from "graphql";
+import {
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type Source,
+} from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Logger } from "../core/logger.ts";
 
@@ -16,15 +24,20 @@ export function useJit(logger: Logger): Plugin[] {
   const jit = useGraphQlJit(
     {},
     {
-      enableIf: ({ document, schema }) => {
-        if (!compilable(document, schema)) return false;
+      enableIf: ({ document, schema, variableValues }) => {
+        const operation = soleOperation(document, schema);
+        if (!operation) return false;
         const seen = executions.get(document) ?? 0;
-        if (seen >= JIT_AFTER_EXECUTIONS) {
-          compiled.add(document);
-          return true;
+        if (seen < JIT_AFTER_EXECUTIONS) {
+          executions.set(document, seen + 1);
+          return false;
         }
-        executions.set(document, seen + 1);
-        return false;
+        // graphql-jit coerces variables its own way: it answered a null for an `Int!` without the
+        // 400 graphql-js gives, and words its messages otherwise. Variables that graphql-js does not
+        // accept are answered by graphql-js, so both paths refuse them alike (issue 23).
+        if (!variablesCoerce(operation, schema, variableValues)) return false;
+        compiled.add(document);
+        return true;
       },
       // A document graphql-jit cannot compile still gets an answer: the compilation's errors.
       onError: (result) => logger.warn({ errors: result.errors?.map((e) => e.message) }, "graphql-jit could not compile an operation"),
@@ -55,19 +68,28 @@ export function useJit(logger: Logger): Plugin[] {
 }
 
 /**
- * graphql-jit caches one compilation per DocumentNode, whatever the operationName: a document
- * with two operations would run the first one compiled for every later request, whichever it
- * names. And it throws (an INTERNAL) on an operation whose root type the schema lacks
- * (`subscription`), where graphql-js answers a request error. Such documents stay on graphql-js.
+ * The document's one operation, when it may be compiled. graphql-jit caches one compilation per
+ * DocumentNode, whatever the operationName: a document with two operations would run the first
+ * one compiled for every later request, whichever it names. And it throws (an INTERNAL) on an
+ * operation whose root type the schema lacks (`subscription`), where graphql-js answers a request
+ * error. Such documents stay on graphql-js.
  */
-function compilable(document: DocumentNode, schema: GraphQLSchema): boolean {
+function soleOperation(document: DocumentNode, schema: GraphQLSchema): OperationDefinitionNode | undefined {
   let operation: OperationDefinitionNode | undefined;
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (operation) return false;
+    if (operation) return undefined;
     operation = definition;
   }
-  return operation !== undefined && Boolean(schema.getRootType(operation.operation));
+  return operation && schema.getRootType(operation.operation) ? operation : undefined;
+}
+
+/** Whether graphql-js accepts the request's variables for the operation (what the interpreted path checks first). */
+function variablesCoerce(operation: OperationDefinitionNode, schema: GraphQLSchema, values: unknown): boolean {
+  const definitions = operation.variableDefinitions ?? [];
+  if (definitions.length === 0) return true;
+  const inputs = values !== null && typeof values === "object" ? (values as Record<string, unknown>) : {};
+  return !("errors" in getVariableValues(schema, definitions, inputs, { maxErrors: 1 }));
 }
 
 const unplaced = (error: GraphQLError): boolean => !error.positions && !error.nodes && (error.locations?.length ?? 0) > 0;

@@ -1,4 +1,4 @@
-// GraphQL at /graphql: graphql-yoga over the shared schema, with armor limits, CSRF prevention,
+// GraphQL at /graphql: graphql-yoga over the shared schema, with armor limits, a cost limit, CSRF prevention,
 // masked errors and yoga's parse/validation caches. One yoga instance for the process.
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
@@ -12,6 +12,7 @@ import type { Surface, SurfaceEnv } from "../http/app.ts";
 import { operationsOn } from "../services/operations/index.ts";
 import { authenticateAnyUpload, graphqlFailure, isMultipartFormData, withUploads } from "../uploads/index.ts";
 import type { GraphQLContext } from "../../resolvers/context.ts";
+import { costModel, useCostLimit } from "./cost.ts";
 import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { useJit } from "./jit.ts";
 import { checkUploadField } from "./upload-operations.ts";
@@ -31,7 +32,7 @@ export interface GraphQLSurfaceOptions {
 /** Yoga's server context: the surface env, plus the request context when it was built before the body was read (uploads). */
 type ServerContext = SurfaceEnv & { authenticated?: Promise<RequestContext> };
 
-export const graphqlLimits = { maxDepth: 12, maxAliases: 20, maxDirectives: 20, maxTokens: 4000, maxCost: 20000 };
+export const graphqlLimits = { maxDepth: 12, maxAliases: 20, maxDirectives: 20, maxTokens: 4000, maxCost: costModel.MAX_COST };
 
 export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
   const disableIntrospection: Plugin = {
@@ -63,11 +64,14 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
         maxAliases: { n: graphqlLimits.maxAliases },
         maxDirectives: { n: graphqlLimits.maxDirectives },
         maxTokens: { n: graphqlLimits.maxTokens },
-        costLimit: { maxCost: graphqlLimits.maxCost, ignoreIntrospection: true },
+        // Its cost limit saw neither variables nor `limit` nor what a text field reads: ./cost.ts instead.
+        costLimit: { enabled: false },
         blockFieldSuggestion: { enabled: !options.introspection },
       }),
       errors.plugin,
       requestParseErrors,
+      // Before graphql-jit: an operation over the cost limit is refused, compiled or not.
+      useCostLimit(graphqlLimits.maxCost),
       ...useJit(options.logger),
       ...(options.introspection ? [] : [disableIntrospection]),
     ],

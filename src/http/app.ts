@@ -16,6 +16,7 @@ import { errorResponse } from "./errors.ts";
 import { indexHtml, indexJson, prefersHtml, type IndexInfo } from "./index-page.ts";
 import { metricsResponse, type Metrics } from "../observability/metrics.ts";
 import { declaredBody, fetchRequestHead, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
+import { redactPath } from "./redact.ts";
 import { requestIdFrom } from "./request-id.ts";
 
 /** What a surface gets besides the request: the id and logger the gateway assigned. */
@@ -104,7 +105,7 @@ function requestBasics(deps: HttpAppDeps): MiddlewareHandler<HttpEnv> {
     const seconds = (performance.now() - started) / 1000;
     metrics.httpDuration.observe({ method: c.req.method, route, status: String(status) }, seconds);
     if (route !== "/healthz" && route !== "/readyz" && route !== "/metrics") {
-      c.get("log").info({ method: c.req.method, path: c.req.path, status, ms: Math.round(seconds * 1000) }, "request");
+      c.get("log").info({ method: c.req.method, path: redactPath(c.req.path), status, ms: Math.round(seconds * 1000) }, "request");
     }
   };
 }

@@ -6,11 +6,15 @@ import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "./env.ts";
 import { nodeBindings, requestHeader } from "./node.ts";
 
-const allowMethods = "GET, POST, OPTIONS";
+// Every method and request header the API reads (docs/api.md): a browser app on an allowed origin
+// edits (PUT, PATCH), deletes and writes conditionally (If-Match, If-None-Match, Idempotency-Key).
+const allowMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const allowHeaders = [
   "Authorization",
   "Content-Type",
   "Accept",
+  "If-Match",
+  "If-None-Match",
   "Idempotency-Key",
   "X-Request-Id",
   "X-GraphQL-Yoga-CSRF",
@@ -19,7 +23,9 @@ const allowHeaders = [
   "Mcp-Session-Id",
   "Last-Event-ID",
 ].join(", ");
+// What a page must be able to read back: ETag for its next conditional write, Location of a create.
 const exposeHeaders = [
+  "ETag",
   "X-Request-Id",
   "Retry-After",
   "Location",

@@ -4,6 +4,7 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "./env.ts";
 import { requestHeader } from "./node.ts";
+import { redactPath } from "./redact.ts";
 
 /** Which surface a path belongs to (`gateway.surface`). */
 export function surfaceOf(path: string): string {
@@ -32,7 +33,8 @@ export function tracingMiddleware(tracer: Tracer): MiddlewareHandler<HttpEnv> {
         kind: SpanKind.SERVER,
         attributes: {
           "http.request.method": method,
-          "url.path": path,
+          // A share link's token is in its path: the span keeps it out (./redact.ts).
+          "url.path": redactPath(path),
           "url.scheme": "http",
           "gateway.surface": surfaceOf(path),
           "gateway.request_id": c.get("requestId"),

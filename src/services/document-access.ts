@@ -1,20 +1,13 @@
 // What every documents operation shares: who may read or write, the public shape of a record,
 // cursors, the read body, and the errors a conditional write ends in.
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
-import { memoize, type RequestContext } from "../core/context.ts";
+import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { cursorCodec } from "../core/paging.ts";
+import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
 import type { ChangeResult, DocumentChange, DocumentRecord, DocumentStore, TextFormat } from "../store/types.ts";
-
-/**
- * Characters of document text one request may read, whatever the surface: five full-size reads.
- * GraphQL's cost limit cannot see `first` or `maxChars`, so 20 aliased lists of 100 documents'
- * text would otherwise build a response of billions of characters.
- */
-export const TEXT_PER_REQUEST = 5_000_000;
-const TEXT_READ = Symbol("text-read");
 
 /** The owner whose documents the caller reads; needs docs:read. */
 export function reader(ctx: RequestContext): string {
@@ -78,15 +71,12 @@ function truncateText(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
-/** The characters of document text this request has read so far. */
-const textRead = (ctx: RequestContext) => memoize(ctx, TEXT_READ, () => ({ chars: 0 }));
-
 /**
  * How many characters a read may ask the store for: maxChars, or one more than what is left of
- * the request's budget (enough to tell that it is over), so a read never fetches past the budget.
+ * the request's read budget (enough to tell that it is over), so a read never fetches past it.
  */
 export function readAllowance(ctx: RequestContext, maxChars: number): number {
-  return Math.max(1, Math.min(maxChars, TEXT_PER_REQUEST - textRead(ctx).chars + 1));
+  return Math.max(1, Math.min(maxChars, readLeft(ctx) + 1));
 }
 
 /** A text as the store cut it (at most the allowance), or derived whole, and its whole length. */
@@ -97,7 +87,7 @@ export interface ReadText {
 
 /**
  * The read body of a document (or of one of its versions): the text cut to maxChars, the
- * characters actually read counted against the per-request budget.
+ * characters actually read counted against the request's read budget (REQUEST_READ_BUDGET_CHARS).
  */
 export function readBody(
   ctx: RequestContext,
@@ -107,16 +97,9 @@ export function readBody(
   format: TextFormat,
   maxChars: number,
 ): DocumentText {
+  // What the store read (cut to the allowance) counts; PAYLOAD_TOO_LARGE once over the budget.
+  chargeRead(ctx, found.text.length, maxChars);
   const text = truncateText(found.text, maxChars);
-  const read = textRead(ctx);
-  if (read.chars + text.length > TEXT_PER_REQUEST) {
-    throw new GatewayError(
-      "PAYLOAD_TOO_LARGE",
-      `One request may read at most ${TEXT_PER_REQUEST} characters of document text; ask for fewer documents or a smaller maxChars`,
-      { details: { limit: TEXT_PER_REQUEST } },
-    );
-  }
-  read.chars += text.length;
   return {
     id: document.id,
     name: document.name,

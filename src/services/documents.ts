@@ -11,7 +11,7 @@ import { createTrashService, type TrashService } from "./document-trash.ts";
 import { createVersionsService, type VersionsService } from "./document-versions.ts";
 import { createWritesService, type WritesService } from "./document-writes.ts";
 
-export { decodeCursor, encodeCursor, etagOf, TEXT_PER_REQUEST, toSummary } from "./document-access.ts";
+export { decodeCursor, encodeCursor, etagOf, toSummary } from "./document-access.ts";
 export { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 export type { UploadedDocx } from "./document-create.ts";
 export type { Download } from "./document-reads.ts";

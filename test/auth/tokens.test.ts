@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JWT_CLOCK_SKEW_S } from "../../src/auth/jwt.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
@@ -62,18 +63,19 @@ describe("HS256 access tokens", () => {
     expect(create.status).toBe(403);
   });
 
-  it("a token accepted (and remembered) while valid is refused once it has expired", async () => {
-    // exp one second ahead; jose allows 5 s of clock tolerance after it.
-    const token = await sign({ scope: "docs:read" }, { exp: Math.floor(Date.now() / 1000) + 1 });
+  it("a token accepted while within the clock skew after its exp is refused once past it", async () => {
+    // exp JWT_CLOCK_SKEW_S − 3 s ago: still accepted (the issuer's clock may be behind ours), and
+    // never remembered past its exp; 5 s later it is beyond the skew.
+    const token = await sign({ scope: "docs:read" }, { exp: Math.floor(Date.now() / 1000) - (JWT_CLOCK_SKEW_S - 3) });
     const headers = { authorization: `Bearer ${token}` };
     expect((await fetch(`${tg.url}/api/v1/documents`, { headers })).status).toBe(200);
     expect((await fetch(`${tg.url}/api/v1/documents`, { headers })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect((await fetch(`${tg.url}/api/v1/documents`, { headers })).status).toBe(401);
   });
 
   const rejected: [string, () => Promise<string>][] = [
-    ["expired", () => sign({}, { exp: Math.floor(Date.now() / 1000) - 60 })],
+    ["expired beyond the clock skew", () => sign({}, { exp: Math.floor(Date.now() / 1000) - JWT_CLOCK_SKEW_S - 60 })],
     ["not yet valid", () => sign({}, { nbf: Math.floor(Date.now() / 1000) + 600 })],
     ["wrong issuer", () => sign({}, { iss: "https://evil.test/" })],
     ["wrong audience", () => sign({}, { aud: "someone-else" })],

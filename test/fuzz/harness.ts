@@ -3,23 +3,42 @@
 // (error shapes per docs/api.md §3: REST body, GraphQL extensions.code, tRPC data.gatewayCode,
 // MCP isError text).
 import fc from "fast-check";
+import { expect } from "vitest";
 import { errorCodes } from "../../src/core/errors.ts";
 import { signAccessToken, startProductsEnv, type ProductsEnv } from "../products/harness.ts";
 
+/** A positive number from the environment, or `otherwise`. */
+function positive(name: string, otherwise: number): number {
+  const value = Number(process.env[name] ?? otherwise);
+  return Number.isFinite(value) && value > 0 ? value : otherwise;
+}
+
+/** Seconds a property may run before it stops, however many runs are left (FUZZ_SECONDS; `npm run fuzz:deep` raises it). */
+export const fuzzSeconds = (): number => positive("FUZZ_SECONDS", 40);
+
 /**
  * fast-check parameters: a fixed seed per target (FUZZ_SEED overrides every target's, to
- * explore), and runs scaled by FUZZ_SCALE (default 1; the whole suite stays under a minute).
+ * explore), runs scaled by FUZZ_SCALE (default 1; the whole suite stays under a minute) and
+ * stopped after FUZZ_SECONDS (default 40). Each property prints how many cases it ran (one
+ * `[fuzz]` line: `npm run fuzz:deep` sums them per target) and fails with fast-check's report.
  */
 export function fuzzParams(seed: number, numRuns: number): fc.Parameters<unknown> {
   const override = process.env["FUZZ_SEED"];
-  const scale = Number(process.env["FUZZ_SCALE"] ?? "1");
   return {
     seed: override === undefined ? seed : Number(override),
-    numRuns: Math.max(1, Math.round(numRuns * (Number.isFinite(scale) && scale > 0 ? scale : 1))),
+    numRuns: Math.max(1, Math.round(numRuns * positive("FUZZ_SCALE", 1))),
     endOnFailure: true,
-    interruptAfterTimeLimit: 40_000,
+    interruptAfterTimeLimit: fuzzSeconds() * 1000,
     markInterruptAsFailure: false,
+    reporter: report,
   };
+}
+
+function report(details: fc.RunDetails<unknown>): void {
+  const name = expect.getState().currentTestName ?? "fuzz";
+  const stopped = details.interrupted ? `, stopped after ${fuzzSeconds()} s` : "";
+  console.log(`[fuzz] ${name}: ${details.numRuns} cases${stopped}, seed ${details.seed}${details.failed ? ", FAILED" : ""}`);
+  if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? "property failed");
 }
 
 export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.keys(errorCodes).filter((code) => code !== "INTERNAL"));
@@ -125,7 +144,7 @@ export async function startFuzzEnv(env: Record<string, string> = {}): Promise<Fu
   const readOnly = await products.gateway.key({ user: "fuzz", scopes: ["docs:read"] });
   const noTenant = await signAccessToken({ sub: "user-3", tenant: undefined });
   const badTenant = await signAccessToken({ sub: "user-4", tenant: "Not_A_Tenant" });
-  const expired = await signAccessToken({ sub: "user-1", tenant: "acme" }, { exp: Math.floor(Date.now() / 1000) - 60 });
+  const expired = await signAccessToken({ sub: "user-1", tenant: "acme" }, { exp: Math.floor(Date.now() / 1000) - 600 });
   return {
     products,
     url: products.gateway.url,

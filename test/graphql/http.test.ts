@@ -2,7 +2,7 @@
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Store } from "../../src/store/types.ts";
-import { TEXT_PER_REQUEST } from "../../src/services/documents.ts";
+import { graphqlLimits } from "../../src/graphql/surface.ts";
 import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { graphqlRequest } from "../documents/graphql-driver.ts";
@@ -134,6 +134,31 @@ describe("limits are enforced before execution, without touching the store", () 
     const { body } = await graphqlRequest(tg.url, auth, "{ viewer { ");
     expect(codeOf(body)).toBe("BAD_USER_INPUT");
   });
+
+  // The read budget itself, on every surface, is test/security/read-budget.test.ts.
+  it("aliases asking for more text than the read budget are refused before anything is read", async () => {
+    const markdown = generateMarkdown(400_000);
+    const created = await fetch(`${tg.url}/api/v1/documents`, {
+      method: "POST",
+      headers: { authorization: auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: "big", markdown }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const aliases = 20; // armor's alias limit
+    const fields = Array.from({ length: aliases }, (_, i) => `d${i}: document(id: "${id}") { text(maxChars: 1000000) { totalChars } }`);
+    const calls = await storeCallsDuring(async () => {
+      const { status, body } = await graphqlRequest<Record<string, unknown>>(tg.url, auth, `{ ${fields.join(" ")} }`);
+      expect(status).toBe(400);
+      expect(body.data).toBeUndefined();
+      expect(body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", details: { limit: graphqlLimits.maxCost } });
+      expect(body.errors?.[0]?.message).toMatch(/^Query cost \d+ is over the limit of 20000/);
+    });
+    expect(calls).toEqual([]);
+    // One of them is within the limit and reads.
+    const one = await graphqlRequest<{ d0: { text: { totalChars: number } } }>(tg.url, auth, `{ ${fields[0]} }`);
+    expect(one.body.errors).toBeUndefined();
+    expect(one.body.data?.d0.text.totalChars).toBeGreaterThan(300_000);
+  });
 });
 
 describe("CSRF prevention", () => {
@@ -262,33 +287,5 @@ describe("Relay connections", () => {
       path: ["documents"],
       extensions: { code: "BAD_USER_INPUT" },
     });
-  });
-});
-
-describe("a request's document text is bounded whatever its shape", () => {
-  it(`aliases cannot read more than ${TEXT_PER_REQUEST} characters of text in one request`, async () => {
-    const markdown = generateMarkdown(400_000);
-    const created = await fetch(`${tg.url}/api/v1/documents`, {
-      method: "POST",
-      headers: { authorization: auth, "content-type": "application/json" },
-      body: JSON.stringify({ name: "big", markdown }),
-    });
-    const { id, characters } = (await created.json()) as { id: string; characters: number };
-    const aliases = 20; // armor's alias limit
-    expect(characters * aliases).toBeGreaterThan(TEXT_PER_REQUEST);
-    const fields = Array.from({ length: aliases }, (_, i) => `d${i}: document(id: "${id}") { text(maxChars: 1000000) { totalChars } }`);
-    const { status, body } = await graphqlRequest<Record<string, { text: { totalChars: number } } | null>>(
-      tg.url,
-      auth,
-      `{ ${fields.join(" ")} }`,
-    );
-    expect(status).toBe(200);
-    const served = Object.values(body.data ?? {}).filter((d) => d !== null).length;
-    expect(served).toBe(Math.floor(TEXT_PER_REQUEST / characters));
-    expect(body.errors?.length).toBe(aliases - served);
-    expect(body.errors?.every((e) => e.extensions?.code === "PAYLOAD_TOO_LARGE")).toBe(true);
-    // The budget is per request: the next one reads again.
-    const again = await graphqlRequest(tg.url, auth, `{ ${fields[0]} }`);
-    expect(again.body.errors).toBeUndefined();
   });
 });

@@ -2,8 +2,6 @@
 // and a gateway started with OTEL_EXPORTER_OTLP_ENDPOINT pointing at the receiver. A caller's
 // `traceparent` must come back as the parent of the gateway's server span, the upstream call
 // must be a client span of the same trace under it, and the sandbox must receive that trace id.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,59 +14,7 @@ import { readTracingSettings } from "../../src/observability/tracing.ts";
 import { listen, type RunningServer } from "../../src/server.ts";
 import { JWT_SECRET, signAccessToken, waitFor, writeTenantsFile } from "../products/harness.ts";
 import { startSandbox, type Sandbox } from "../sandbox/index.ts";
-
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: number | string; boolValue?: boolean };
-}
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: OtlpAttribute[];
-  status?: { code?: number };
-}
-const SERVER = 2;
-const CLIENT = 3;
-
-const attr = (span: OtlpSpan, key: string): unknown => {
-  const value = span.attributes.find((a) => a.key === key)?.value;
-  if (!value) return undefined;
-  if (value.intValue !== undefined) return Number(value.intValue);
-  return value.stringValue ?? value.boolValue;
-};
-
-/** A collector's OTLP/HTTP traces endpoint, JSON only, keeping every span it is sent. */
-async function startReceiver(): Promise<{ url: string; spans: OtlpSpan[]; contentTypes: string[]; close(): Promise<void> }> {
-  const spans: OtlpSpan[] = [];
-  const contentTypes: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      if (req.method !== "POST" || req.url !== "/v1/traces") {
-        res.writeHead(404).end();
-        return;
-      }
-      contentTypes.push(String(req.headers["content-type"]));
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
-      };
-      for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    contentTypes,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+import { attr, CLIENT, SERVER, startReceiver, type OtlpSpan } from "./otlp.ts";
 
 describe("tracing settings", () => {
   it("is off without an endpoint, or when disabled", () => {

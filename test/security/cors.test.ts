@@ -111,6 +111,29 @@ describe(`CORS_ORIGINS=${allowedOrigin}`, () => {
     },
   );
 
+  it.each(["PUT", "PATCH", "DELETE"])("a preflight for %s with If-Match, If-None-Match and Idempotency-Key is allowed", async (method) => {
+    const response = await fetch(`${tg.url}/api/v1/documents/doc_01JD7Q6R1V2S3T4U5W6X7Y8Z9A`, {
+      method: "OPTIONS",
+      headers: {
+        origin: allowedOrigin,
+        "access-control-request-method": method,
+        "access-control-request-headers": "authorization, content-type, if-match, if-none-match, idempotency-key",
+      },
+    });
+    expect(response.status).toBe(204);
+    const methods = (response.headers.get("access-control-allow-methods") ?? "").split(/,\s*/);
+    expect(methods).toContain(method);
+    const headers = (response.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+    for (const name of ["authorization", "content-type", "if-match", "if-none-match", "idempotency-key"]) expect(headers).toContain(name);
+  });
+
+  it("an allowed origin may read ETag, Location, Idempotent-Replayed, Retry-After and X-Request-Id", async () => {
+    const response = await fetch(`${tg.url}/api/v1/documents`, withOrigin({ headers: { authorization: `Bearer ${key}` } }, allowedOrigin));
+    await response.arrayBuffer();
+    const exposed = (response.headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/);
+    for (const name of ["etag", "location", "idempotent-replayed", "retry-after", "x-request-id"]) expect(exposed).toContain(name);
+  });
+
   it("a look-alike origin (other scheme, port or suffix) is not allowed", async () => {
     for (const origin of ["http://app.example.com", "https://app.example.com:8443", "https://app.example.com.evil.example", "null"]) {
       const response = await fetch(`${tg.url}/api/v1/documents`, { headers: { origin, authorization: `Bearer ${key}` } });

@@ -64,7 +64,8 @@ const attacks: [string, () => Promise<string>][] = [
     async () =>
       `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: "jwt-user", iss: issuer, aud: audience, iat: now(), exp: now() + 300 })}.`,
   ],
-  ["expired", () => sign({ exp: now() - 60, iat: now() - 120 })],
+  ["expired (beyond the 60 s clock skew)", () => sign({ exp: now() - 120, iat: now() - 300 })],
+  ["iat 5 min in the future", () => sign({ iat: now() + 300, exp: now() + 600 })],
   ["no exp", () => sign({ exp: null })],
   ["no exp and no iat", () => sign({ exp: null, iat: null })],
   ["exp − iat over JWT_MAX_TOKEN_LIFETIME_S", () => sign({ iat: now(), exp: now() + 7_200 })],
@@ -106,6 +107,11 @@ describe("HS256 gateway: forged and unbounded tokens", () => {
     expect(outcome.code, outcome.raw).toBe("OK");
   });
 
+  it("a token whose iat is 30 s ahead (an issuer's clock a little fast) is accepted", async () => {
+    const outcome = await call(tg.url, "rest", `Bearer ${await sign({ iat: now() + 30, exp: now() + 600 })}`, { op: "list" });
+    expect(outcome.code, outcome.raw).toBe("OK");
+  });
+
   it("a token exactly JWT_MAX_TOKEN_LIFETIME_S long is accepted", async () => {
     const outcome = await call(tg.url, "rest", `Bearer ${await sign({ iat: now(), exp: now() + 3_600 })}`, { op: "list" });
     expect(outcome.code, outcome.raw).toBe("OK");
@@ -116,6 +122,26 @@ describe("HS256 gateway: forged and unbounded tokens", () => {
     const outcome = await call(tg.url, surface, `Bearer ${await make()}`, { op: "list" });
     expect(outcome.code, outcome.raw).toBe("UNAUTHENTICATED");
     if (surface !== "graphql") expect(outcome.status).toBe(401);
+  });
+});
+
+describe("HS256 gateway with the default 24 h JWT_MAX_TOKEN_LIFETIME_S: a token issued in the future", () => {
+  let tg: TestGateway;
+  beforeAll(async () => {
+    tg = await startTestGateway({ JWT_SECRET: secret, JWT_ISSUER: issuer, JWT_AUDIENCE: audience });
+  });
+  afterAll(() => tg.close());
+
+  // Issue 23: iat 22 h ahead and exp 23 h ahead passed both lifetime checks (exp − iat = 1 h, exp < 24 h from now).
+  it.each(SURFACES)("iat 22 h ahead → UNAUTHENTICATED on %s", async (surface) => {
+    const outcome = await call(tg.url, surface, `Bearer ${await sign({ iat: now() + 22 * 3600, exp: now() + 23 * 3600 })}`, { op: "list" });
+    expect(outcome.code, outcome.raw).toBe("UNAUTHENTICATED");
+    if (surface !== "graphql") expect(outcome.status).toBe(401);
+  });
+
+  it("the same token issued now is accepted (control)", async () => {
+    const outcome = await call(tg.url, "rest", `Bearer ${await sign({ iat: now(), exp: now() + 3600 })}`, { op: "list" });
+    expect(outcome.code, outcome.raw).toBe("OK");
   });
 });
 

@@ -144,6 +144,15 @@ describe("tRPC batches", () => {
     const key = await tg.key({ user: "big-batcher" });
     expect(await batch(key, 11)).toEqual(Array(11).fill("RATE_LIMITED"));
   });
+
+  it("a batch refused whole spends nothing: the whole budget is still there after it (issue 23)", async () => {
+    const key = await tg.key({ user: "refused-batcher" });
+    expect(await batch(key, 4)).toEqual(Array(4).fill("OK"));
+    expect(await batch(key, 7)).toEqual(Array(7).fill("RATE_LIMITED"));
+    expect(await batch(key, 7)).toEqual(Array(7).fill("RATE_LIMITED"));
+    expect(await batch(key, 6)).toEqual(Array(6).fill("OK"));
+    expect(await batch(key, 1)).toEqual(["RATE_LIMITED"]);
+  });
 });
 
 describe("MCP JSON-RPC batches", () => {

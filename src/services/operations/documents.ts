@@ -4,6 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { GatewayError } from "../../core/errors.ts";
 import { markReplayed } from "../../core/context.ts";
+import { readInTurn } from "../../core/read-budget.ts";
 import { strictObject } from "../../core/strict-object.ts";
 import {
   DEFAULT_MAX_CHARS,
@@ -161,7 +162,8 @@ export const documentOperations = {
     },
     graphql: [{ field: "Document.text", fromParent: (document: { id: string }) => ({ id: document.id }) }],
     rest: { method: "GET", path: "/api/v1/documents/{id}", etag: true },
-    run: ({ documents, ctx }, input) => documents.read(ctx, input),
+    // Each text read takes its turn in the request's read budget (src/core/read-budget.ts).
+    run: ({ documents, ctx }, input) => readInTurn(ctx, input.maxChars, () => documents.read(ctx, input)),
   }),
   "documents.create": define({
     title: "Create a Word document from markdown",
@@ -339,7 +341,7 @@ export const documentOperations = {
       },
     ],
     rest: { method: "GET", path: "/api/v1/documents/{id}/versions/{version}" },
-    run: ({ documents, ctx }, input) => documents.readVersion(ctx, input),
+    run: ({ documents, ctx }, input) => readInTurn(ctx, input.maxChars, () => documents.readVersion(ctx, input)),
   }),
   "documents.downloadVersion": define({
     title: "Download an earlier version's .docx",

@@ -10,6 +10,7 @@ import {
   workspaceTrashSchema,
 } from "../../contract/spreadsheets.ts";
 import { z } from "zod";
+import { readInTurn } from "../../core/read-budget.ts";
 import { define, read, removes, replaces } from "./types.ts";
 
 export const workspaceOperations = {
@@ -26,7 +27,7 @@ export const workspaceOperations = {
     annotations: read,
     trpc: false,
     rest: { method: "GET", path: "/api/v1/shared/{token}", etag: true, noStore: true },
-    run: ({ shared, ctx }, input) => shared.read(ctx, input),
+    run: ({ shared, ctx }, input) => readInTurn(ctx, input.maxChars, () => shared.read(ctx, input)),
   }),
   "shared.download": define({
     title: "Download what a share link names",
