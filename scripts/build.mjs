@@ -6,7 +6,7 @@
 //   dist/package.json                src/version.ts reads ../package.json (name, version, "type": "module")
 //   dist/docs/*.md                   src/http/docs.ts serves ../../docs/ at GET /docs/<name>.md
 //   dist/src/documents/pool/worker-bootstrap.mjs   the render worker's entry
-//   dist/src/spreadsheets/pool/bootstrap.mjs       the spreadsheets worker's entry
+//   dist/src/spreadsheets/pool/worker-bootstrap.mjs the spreadsheets worker's entry
 // `--if-stale` (npm's prestart) builds only when dist/ is missing or older than a source, so that
 // `npm install && npm start` works on a fresh clone and after a `git pull`.
 import { spawnSync } from "node:child_process";
@@ -96,7 +96,7 @@ function emit(out) {
     if (file.endsWith(".md")) copyFileSync(join(root, "docs", file), join(out, "docs", file));
   }
   // The worker entries, plain .mjs that tsc does not copy.
-  for (const bootstrap of ["src/documents/pool/worker-bootstrap.mjs", "src/spreadsheets/pool/bootstrap.mjs"]) {
+  for (const bootstrap of ["src/documents/pool/worker-bootstrap.mjs", "src/spreadsheets/pool/worker-bootstrap.mjs"]) {
     mkdirSync(dirname(join(out, bootstrap)), { recursive: true });
     copyFileSync(join(root, bootstrap), join(out, bootstrap));
   }

@@ -113,7 +113,7 @@ export const configSchema = z
     // a worker's V8 heap, renders per worker before it is replaced, and render threads' nice value.
     RENDER_TIMEOUT_MS: int(30_000, 0, 600_000),
     RENDER_QUEUE_TIMEOUT_MS: int(15_000, 0, 600_000),
-    RENDER_WORKER_MAX_MB: int(512, 16, 16_384),
+    RENDER_WORKER_MAX_MB: int(512, 24, 16_384),
     RENDER_WORKER_MAX_JOBS: int(100, 1, 1_000_000),
     RENDER_WORKER_NICE: int(0, 0, 19),
     // Living documents' retention (docs/api.md "Living documents"): the trash is purged after

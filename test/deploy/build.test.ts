@@ -44,7 +44,7 @@ describe("npm run build", () => {
     let files = 0;
     for await (const file of jsFiles(join(root, "dist"))) {
       files++;
-      // The bootstrap's tsx branch is taken only from the sources, where no render-worker.js exists.
+      // A bootstrap's tsx branch is taken only from the sources, where no compiled worker exists.
       if (file.endsWith("worker-bootstrap.mjs")) continue;
       const text = await readFile(file, "utf8");
       // A relative import left ending in .ts would need a TypeScript loader at run time.
@@ -53,6 +53,8 @@ describe("npm run build", () => {
     expect(files).toBeGreaterThan(50);
     const dist = await readdir(join(root, "dist", "src", "documents", "pool"));
     expect(dist).toEqual(expect.arrayContaining(["worker-bootstrap.mjs", "render-worker.js", "index.js"]));
+    const sheets = await readdir(join(root, "dist", "src", "spreadsheets", "pool"));
+    expect(sheets).toEqual(expect.arrayContaining(["worker-bootstrap.mjs", "worker.js", "index.js"]));
     expect((await readdir(join(root, "dist", "schema"))).filter((f) => f.endsWith(".graphql")).length).toBeGreaterThan(3);
     // Served at GET /docs/<name>.md (src/http/docs.ts reads ../../docs/ from dist/src/http/).
     expect((await readdir(join(root, "dist", "docs"))).sort()).toEqual(

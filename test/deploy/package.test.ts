@@ -55,6 +55,7 @@ describe("the installed tarball", () => {
       "dist/src/index.d.ts",
       "dist/schema/documents.graphql",
       "dist/src/documents/pool/worker-bootstrap.mjs",
+      "dist/src/spreadsheets/pool/worker-bootstrap.mjs",
     ]) {
       expect(existsSync(join(pkg, file)), file).toBe(true);
     }

@@ -8,7 +8,7 @@ import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } fro
 
 export type { Base, Change, Job, JobOutput, NewSheetSource, Saved } from "./protocol.ts";
 
-const bootstrap = new URL("./bootstrap.mjs", import.meta.url);
+const bootstrap = new URL("./worker-bootstrap.mjs", import.meta.url);
 
 export interface SheetsPoolOptions {
   /** Worker threads (SHEETS_WORKERS). */

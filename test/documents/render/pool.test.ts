@@ -81,11 +81,12 @@ describe("RenderPool", () => {
   });
 
   it("a worker that runs out of memory fails only its own render (PAYLOAD_TOO_LARGE) and is replaced", async () => {
-    // 16 MB of heap renders a small document but not a 200k-character one.
-    const renderer = pool({ size: 1, maxHeapMb: 16, youngGenerationMb: 2 });
-    const failed = await rejection(renderer.render(big, "too big for 16 MB"));
+    // 24 MB of heap (the least RENDER_WORKER_MAX_MB allows) renders a small document but not a
+    // 390,000-character one.
+    const renderer = pool({ size: 1, maxHeapMb: 24, youngGenerationMb: 2 });
+    const failed = await rejection(renderer.render(generateMarkdown(390_000, 3), "too big for 24 MB"));
     expect(failed.code).toBe("PAYLOAD_TOO_LARGE");
-    expect(failed.details).toEqual({ reason: "render_memory", limitMb: 16 });
+    expect(failed.details).toEqual({ reason: "render_memory", limitMb: 24 });
     expect(renderer.stats["out-of-memory"]).toBe(1);
     // The replacement worker has the same small heap, so it gets a small document.
     await expect(renderer.render("# after", "after")).resolves.toMatchObject({ text: "after" });
