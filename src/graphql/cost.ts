@@ -10,6 +10,9 @@
 //     per CHARS_PER_POINT characters asked for (the argument or its default, 20,000), each time it
 //     resolves: 100 versions' text cost 100 reads whatever maxChars, 100 × 20,000 characters cost
 //     8,000 points more.
+//   - a spreadsheet range (a field that takes `maxCells`) adds a read, TEXT_READ_POINTS, and one
+//     point per CELLS_PER_POINT cells asked for (the argument, or the service's default 10,000):
+//     three full 100,000-cell ranges fit in one request, not four.
 // Unpaged lists (a thread's messages, a transcript's segments) come whole from one upstream answer
 // and multiply by 1, as armor's did. The limit, MAX_COST, is 20,000 points: ~200 text reads, or
 // 5,000,000 characters asked for (the default per-request read budget, src/core/read-budget.ts),
@@ -39,10 +42,15 @@ export const costModel = {
   TEXT_READ_POINTS: 100,
   /** Characters of text asked for per point: MAX_COST points are 5,000,000 characters. */
   CHARS_PER_POINT: 250,
+  /** Cells of a spreadsheet range asked for per point: a full range (100,000 cells) is 5,000 points. */
+  CELLS_PER_POINT: 20,
 } as const;
 
 /** The most a text field may be asked for (schema: maxChars 1..1,000,000): what a maxChars of no known value is priced at. */
 const MAX_CHARS = 1_000_000;
+/** A range's cells when maxCells is absent (the service's default), and the most it may ask for. */
+const DEFAULT_CELLS = 10_000;
+const MAX_CELLS = 100_000;
 
 type Variables = Readonly<Record<string, unknown>>;
 
@@ -91,6 +99,13 @@ function fieldCost(
   if (maxChars) {
     const chars = intOf(walk, args.get("maxChars")?.value, maxChars, MAX_CHARS);
     own += costModel.TEXT_READ_POINTS + Math.ceil(chars / costModel.CHARS_PER_POINT);
+  }
+  const maxCells = argument("maxCells");
+  if (maxCells) {
+    // Absent means the service's default; a value coercion or the service will refuse is priced at the most.
+    const given = args.get("maxCells")?.value;
+    const cells = given === undefined ? DEFAULT_CELLS : Math.min(intOf(walk, given, maxCells, MAX_CELLS), MAX_CELLS);
+    own += costModel.TEXT_READ_POINTS + Math.ceil(cells / costModel.CELLS_PER_POINT);
   }
   const type = getNamedType(definition.type);
   const inner = node.selectionSet && isCompositeType(type) ? selectionCost(walk, type, node.selectionSet) : 0;

@@ -30,6 +30,21 @@ describe("GraphQL cost", () => {
     expect(cost("{ documents(first: 100) { edges { node { id name text { text } } } } }")).toBe(1 + 100 * (1 + 1 + 1 + 1 + 181 + 1));
   });
 
+  it("weighs a spreadsheet range by the cells asked for: the default 10,000 is 500 points, a full 100,000 is 5,000", () => {
+    const range = (args: string) => cost(`{ spreadsheet(id: "s") { range(range: "A1:J10000"${args}) { nextCursor } } }`);
+    expect(range("")).toBe(1 + 1 + 100 + 500 + 1);
+    expect(range(", maxCells: 100000")).toBe(1 + 1 + 100 + 5000 + 1);
+    expect(range(", maxCells: 5")).toBe(1 + 1 + 100 + 1 + 1);
+    // A variable is read like first's; one past the schema's bound is priced at the bound.
+    expect(cost('query R($c: Int) { spreadsheet(id: "s") { range(range: "A1", maxCells: $c) { nextCursor } } }', { c: 2_000_000 })).toBe(
+      1 + 1 + 100 + 5000 + 1,
+    );
+    const aliases = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: spreadsheet(id: "s") { range(range: "A1:J10000", maxCells: 100000) { nextCursor } }`).join(" ")} }`;
+    expect(cost(aliases(3))!).toBeLessThanOrEqual(costModel.MAX_COST);
+    expect(cost(aliases(4))!).toBeGreaterThan(costModel.MAX_COST);
+  });
+
   it("multiplies by first given as a variable, as a variable's default, or by 50 when absent", () => {
     const query = "query Q($n: Int, $m: Int) { documents(first: $n) { edges { node { text(maxChars: $m) { text } } } } }";
     const per = (chars: number) => 1 + 1 + 1 + 100 + Math.ceil(chars / 250) + 1;
