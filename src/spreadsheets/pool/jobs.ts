@@ -42,15 +42,23 @@ export function save(model: Held, result: WriteResult): Saved {
   const saved = saveTiles(model.workbook);
   for (const [hash, bytes] of saved.tiles) model.sizes.set(hash, bytes.byteLength);
   const stored = storeManifest(saved.manifest, (hash) => model.sizes.get(hash) ?? 0);
-  const blobs: Saved["blobs"] = [[stored.rootHash, stored.root], ...saved.tiles];
+  const blobs: Saved["blobs"] = [[stored.rootHash, stored.root]];
   const refs: Saved["refs"] = [];
+  const referred = new Set<string>();
   for (const [hash, bytes] of stored.pages) {
     refs.push([stored.rootHash, hash]);
     if (model.pages.has(hash)) continue;
     blobs.push([hash, bytes]);
-    for (const tile of childrenOfPage(bytes)) refs.push([hash, tile]);
+    for (const tile of childrenOfPage(bytes)) {
+      refs.push([hash, tile]);
+      referred.add(tile);
+    }
     model.pages.add(hash);
   }
+  // A changed tile whose page the store already has (an edit that brought back an earlier
+  // version's cells, e.g. columns inserted then deleted) is stored under that page: giving it
+  // again, with no new page referring to it, would be a blob nothing refers to, which the store refuses.
+  for (const tile of saved.tiles) if (referred.has(tile[0])) blobs.push(tile);
   return {
     rootHash: stored.rootHash,
     blobs,
