@@ -18,7 +18,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from "../test/sandbox
 
 const TENANT = "acme";
 const USER = "demo-user";
-const SCOPES = ["docs:read", "docs:write"];
+const SCOPES = ["docs:read", "docs:write", "sheets:read", "sheets:write"];
 
 interface Example {
   title: string;
@@ -251,9 +251,11 @@ function readyText(
   out.push(`Gateway   ${gw}   (GraphiQL: open ${gw}/graphql in a browser)`);
   out.push(`Sandbox   ${sandboxUrl}   (mail, drive, search, meetings; tenant ${TENANT} at ${tenantUrl})`);
   out.push(`Data dir  ${dataDir} (removed on exit)`, "");
-  out.push(`API key (user ${USER}, tenant ${TENANT}, scopes ${SCOPES.join(",")}) — documents only:`);
+  out.push(`API key (user ${USER}, tenant ${TENANT}, scopes ${SCOPES.join(",")}) — documents and spreadsheets:`);
   out.push(`  ${apiKey}`);
-  out.push(`Access token (HS256 JWT: sub ${USER}, scope "${SCOPES.join(" ")}", tenant ${TENANT}, 24 h) — products and documents:`);
+  out.push(
+    `Access token (HS256 JWT: sub ${USER}, scope "${SCOPES.join(" ")}", tenant ${TENANT}, 24 h) — products, documents and spreadsheets:`,
+  );
   out.push(`  ${accessToken}`, "");
   out.push("Shell variables:", `  export GATEWAY=${sh(gw)} KEY=${sh(apiKey)} TOKEN=${sh(accessToken)}`, "");
   for (const section of sections) {

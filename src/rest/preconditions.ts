@@ -21,7 +21,7 @@ export function expectedVersionOf(c: Context<HttpEnv>): number | undefined {
   if (!match) {
     throw new GatewayError(
       "PRECONDITION_FAILED",
-      `If-Match ${header.slice(0, 80)} matches no version of this document; nothing was written`,
+      `If-Match ${header.slice(0, 80)} matches no version (ETags are "v<n>"); nothing was written`,
     );
   }
   return Number(match[1]);

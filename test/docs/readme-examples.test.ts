@@ -8,6 +8,7 @@
 //   http://127.0.0.1:4000  the demo gateway's URL        wgk_…  the demo's API key
 //   $KEY / $TOKEN / $GATEWAY  the demo's key, access token and URL (as `npm run demo` prints them)
 //   doc_…  the id of a document created for the purpose
+//   wb_…  the id of a spreadsheet created for the purpose (README "Spreadsheets": the Budget it creates)
 // - ```sh blocks run in bash (set -euo pipefail) in a temporary directory; each `curl` must
 //   answer 2xx, and a REST or GraphQL answer must have its documented shape.
 // - ```graphql blocks run each operation (access token), as do the products table's GraphQL cells.
@@ -51,6 +52,7 @@ let gateway = "";
 let apiKey = "";
 let token = "";
 let docId = "";
+let sheetId = "";
 let client: GatewayClient;
 let work = "";
 
@@ -80,6 +82,22 @@ beforeAll(async () => {
       markdown: "# Docs example\n\nA document the README's `doc_…` stands for.",
     })
   ).id;
+  sheetId = (
+    await client.sheets.create.mutate({
+      name: "Budget",
+      sheets: [
+        {
+          name: "Data",
+          values: [
+            ["item", "qty", "price", "total"],
+            ["apple", 3, 1.5, "=B2*C2"],
+            ["pear", 2, 2.25, "=B3*C3"],
+            ["sum", "=SUM(B2:B3)", null, "=SUM(D2:D3)"],
+          ],
+        },
+      ],
+    })
+  ).id;
   work = await mkdtemp(join(tmpdir(), "wg-readme-"));
 }, 90_000);
 
@@ -91,7 +109,8 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-const substitute = (code: string) => code.replaceAll(DOCUMENTED_URL, gateway).replaceAll("wgk_…", apiKey).replaceAll("doc_…", docId);
+const substitute = (code: string) =>
+  code.replaceAll(DOCUMENTED_URL, gateway).replaceAll("wgk_…", apiKey).replaceAll("doc_…", docId).replaceAll("wb_…", sheetId);
 const where = (x: { file: string; line: number }) => `${x.file}:${x.line}`;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -225,6 +244,27 @@ function expectCurlAnswer(call: CurlCall, label: string): void {
       truncated: expect.any(Boolean),
       totalChars: expect.any(Number),
     });
+  } else if (path === "/api/v1/spreadsheets" && call.method === "POST") {
+    expect(json(), what).toMatchObject({
+      id: expect.stringMatching(/^wb_/),
+      version: 1,
+      sheets: expect.any(Array),
+      cells: expect.any(Number),
+    });
+  } else if (/^\/api\/v1\/spreadsheets\/wb_[^/]+$/.test(path)) {
+    expect((json()["sheets"] as unknown[]).length, what).toBeGreaterThan(0);
+  } else if (/^\/api\/v1\/spreadsheets\/wb_[^/]+\/values\//.test(path) && call.method === "GET") {
+    if (call.contentType.startsWith("application/json"))
+      expect(json(), what).toMatchObject({ range: expect.any(String), values: expect.any(Array) });
+    else expect(call.body.trim().length, what).toBeGreaterThan(0);
+  } else if (/^\/api\/v1\/spreadsheets\/wb_[^/]+\/(values\/.+|append|edit)$/.test(path)) {
+    expect(json(), what).toMatchObject({
+      spreadsheet: { id: expect.stringMatching(/^wb_/) },
+      updatedCells: expect.any(Number),
+      warnings: [],
+    });
+  } else if (/^\/api\/v1\/spreadsheets\/wb_[^/]+\/evaluate$/.test(path)) {
+    expect(json(), what).toHaveProperty("value");
   } else if (/\/content$/.test(path)) {
     // Saved by -OJ under the server's file name; the body is not on stdout.
     expect(call.contentType, what).not.toBe("");
@@ -256,7 +296,8 @@ describe("the docs' examples", () => {
       } else if (code.includes("node cli.js")) {
         // The MCP Inspector CLI, from the repository's root as the README's `cd` assumes.
         const { stdout: out } = await runShell(`cd "$ROOT"\n${code}`, label);
-        expect(out, label).toContain("docs_list");
+        // tools/list names the tools; a tools/call answers its result with structuredContent.
+        expect(out, label).toMatch(code.includes("tools/list") ? /docs_list/ : /structuredContent/);
         expect(out, label).not.toMatch(/"isError":\s*true/);
       } else {
         throw new Error(`${label}: a shell block this test cannot run; mark it <!-- not-run: why -->`);

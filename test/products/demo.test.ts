@@ -96,7 +96,7 @@ it("prints the gateway, the sandbox, an API key and an access token", () => {
   expect(stdout).toMatch(/\bwgk_[A-Za-z0-9_-]{43}\b/);
   const token = /Access token[^\n]*\n {2}(\S+)/.exec(stdout)?.[1] ?? "";
   const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as Record<string, unknown>;
-  expect(payload).toMatchObject({ sub: "demo-user", scope: "docs:read docs:write", tenant: "acme" });
+  expect(payload).toMatchObject({ sub: "demo-user", scope: "docs:read docs:write sheets:read sheets:write", tenant: "acme" });
   expect(printedCurls().length).toBeGreaterThanOrEqual(5);
 });
 

@@ -36,6 +36,11 @@ interface RangeBody {
   nextCursor: string | null;
 }
 
+// Built before the gateway starts: deflating 201 MB blocks this process (and the in-process gateway)
+// for seconds, after which the server's overdue keep-alive timers close sockets the client is
+// about to reuse (ECONNRESET on the next request).
+const BOMB = lieAboutSizes(zeroBomb(201 * 1024 * 1024), 100);
+
 let tg: TestGateway;
 let key: string;
 let api: Rest;
@@ -279,6 +284,15 @@ describe("If-Match and expectedVersion", () => {
     );
     expect(stale.status).toBe(412);
     expect(stale.body.error.code).toBe("PRECONDITION_FAILED");
+    // A tag this API never issued (the bare version) matches no version either, and says what an ETag looks like.
+    const unissued = await api.call<{ error: { message: string } }>(
+      "PUT",
+      `/api/v1/spreadsheets/${id}/values/B2`,
+      { values: [[99]] },
+      { "if-match": '"2"' },
+    );
+    expect(unissued.status).toBe(412);
+    expect(unissued.body.error.message).toBe('If-Match "2" matches no version (ETags are "v<n>"); nothing was written');
     for (const [path, body] of [
       ["append", { values: [["x"]] }],
       ["edit", { operations: [{ insertRows: { sheet: "Data", at: 1, count: 1 } }] }],
@@ -644,13 +658,12 @@ describe("hostile imports store nothing", () => {
         }),
       415,
     ],
-    ["a zip bomb lying about its sizes", () => lieAboutSizes(zeroBomb(201 * 1024 * 1024), 100), 413],
+    ["a zip bomb lying about its sizes", () => BOMB, 413],
   ];
 
   it.each(hostile)(
     "%s → refused with its status, and the list, trash and store are unchanged",
     async (_name, make, status) => {
-      // Built first: a bomb takes seconds to build, and a kept-alive connection should not idle that long.
       const bytes = make();
       const owner = rest(tg.url, await tg.key({ user: "importer", scopes: SHEETS_SCOPES }));
       const before = (await owner.call<{ spreadsheets: unknown[] }>("GET", "/api/v1/spreadsheets")).body.spreadsheets.length;
