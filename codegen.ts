@@ -3,7 +3,8 @@
 import type { CodegenConfig } from "@graphql-codegen/cli";
 import { enumValues } from "./resolvers/enums.ts";
 
-const sources = ["schema/*.graphql", "!schema/schema.graphql"];
+// federation.graphql (the subgraph's directives) is the served schema's only: the printed one stays plain GraphQL.
+const sources = ["schema/*.graphql", "!schema/schema.graphql", "!schema/federation.graphql"];
 
 const config: CodegenConfig = {
   overwrite: true,

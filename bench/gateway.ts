@@ -3,6 +3,7 @@
 //   (a) the sandbox upstream directly:   GET /email/v1/messages?limit=20
 //   (b) the gateway's GraphQL:           messages(first: 20) { edges { node { id subject from { email } receivedAt } } }
 //   (c) the gateway's tRPC:              GET /trpc/messages.list?input={"limit":20}
+//   (d) the gateway's GraphQL, the same operation as a trusted document: {"documentId":"sha256:…"}
 // then (a) and (b) again at a fixed rate of half of (b)'s peak, for the latency the gateway adds:
 // with autocannon's overallRate, and paced evenly in alternating pairs (BENCH_PACED_PAIRS, 3).
 // The sandbox and the gateway each run in their own process (the gateway with
@@ -11,7 +12,7 @@
 // `--profile` also writes a CPU profile of the gateway (node --cpu-prof) and prints its hottest functions.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { Agent, request } from "undici";
+import { documentHash } from "../src/graphql/trusted-documents.ts";
 import { startArgs } from "../test/helpers/process.ts";
 
 // ---- shared with bench/graphql.ts --------------------------------------------------------
@@ -328,11 +330,15 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), "wg-bench-gw-"));
   const profileDir = join(dataDir, "profiles");
 
+  const operation = "{ messages(first: 20) { edges { node { id subject from { email } receivedAt } } } }";
+  const manifest = join(dataDir, "trusted-documents.json");
+  await writeFile(manifest, JSON.stringify({ [documentHash(operation)]: operation }));
+
   const sandbox = await startSandboxProcess({ SANDBOX_TOKENS: token });
   let gateway: Child | undefined;
   try {
     gateway = await startGateway(
-      { API_URL: sandbox.url, JWT_SECRET: secret, DATA_DIR: dataDir, RENDER_WORKERS: "1" },
+      { API_URL: sandbox.url, JWT_SECRET: secret, DATA_DIR: dataDir, RENDER_WORKERS: "1", GRAPHQL_TRUSTED_DOCUMENTS_FILE: manifest },
       profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
     );
     const auth = { authorization: `Bearer ${token}` };
@@ -342,7 +348,12 @@ async function main(): Promise<void> {
       url: `${gateway.url}/graphql`,
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ query: "{ messages(first: 20) { edges { node { id subject from { email } receivedAt } } } }" }),
+      body: JSON.stringify({ query: operation }),
+    };
+    const trusted: Target = {
+      ...graphql,
+      name: "(d) GraphQL by hash",
+      body: JSON.stringify({ documentId: `sha256:${documentHash(operation)}` }),
     };
     const trpc: Target = {
       name: "(c) gateway tRPC",
@@ -351,6 +362,7 @@ async function main(): Promise<void> {
     };
     await check(direct, (b) => (b as { data?: unknown[] }).data?.length === 20);
     await check(graphql, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
+    await check(trusted, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
     await check(trpc, (b) => Array.isArray((b as { result?: { data?: { data?: unknown[] } } }).result?.data?.data));
 
     const watch = { gateway: gateway.pid, sandbox: sandbox.pid };
@@ -358,15 +370,18 @@ async function main(): Promise<void> {
       await measure(target, { connections, seconds: 2, ...(overallRate ? { overallRate } : {}) }); // warm-up, not reported
       return measure(target, { connections, seconds, watch, ...(overallRate ? { overallRate } : {}) });
     };
-    const rounds: { a: Measured; b: Measured; c: Measured }[] = [];
-    for (let i = 0; i < ROUNDS; i++) rounds.push({ a: await run(direct), b: await run(graphql), c: await run(trpc) });
+    const rounds: { a: Measured; b: Measured; c: Measured; d: Measured }[] = [];
+    for (let i = 0; i < ROUNDS; i++)
+      rounds.push({ a: await run(direct), b: await run(graphql), c: await run(trpc), d: await run(trusted) });
     const median = <T>(items: T[], by: (item: T) => number) => [...items].sort((x, y) => by(x) - by(y))[Math.floor(items.length / 2)]!;
     const graphqlRatio = (r: (typeof rounds)[number]) => r.b.rps / r.a.rps;
     const trpcRatio = (r: (typeof rounds)[number]) => r.c.rps / r.a.rps;
+    const trustedRatio = (r: (typeof rounds)[number]) => r.d.rps / r.a.rps;
     // The rows printed are the median round's by (b)/(a); each ratio is its own median over rounds.
-    const { a, b, c } = median(rounds, graphqlRatio);
+    const { a, b, c, d } = median(rounds, graphqlRatio);
     const bRatio = graphqlRatio(median(rounds, graphqlRatio));
     const cRatio = trpcRatio(median(rounds, trpcRatio));
+    const dRatio = trustedRatio(median(rounds, trustedRatio));
     const half = Math.max(1, Math.floor(b.rps / 2));
     const aHalf = await run(direct, half);
     const bHalf = await run(graphql, half);
@@ -396,13 +411,15 @@ async function main(): Promise<void> {
     console.log(`
 gateway bench — ${connections} connections, ${seconds} s per run after a 2 s warm-up; ${cpus().length} cores shared by
 autocannon (this process), the sandbox (own process) and the gateway (own process, LOG_LEVEL=warn, no rate limit)
-${rounds.map((r, i) => `  round ${i + 1}: (a) ${r.a.rps.toFixed(0).padStart(5)} req/s   (b) ${r.b.rps.toFixed(0).padStart(5)} req/s = ${graphqlRatio(r).toFixed(2)} of (a)   (c) ${r.c.rps.toFixed(0).padStart(5)} req/s = ${trpcRatio(r).toFixed(2)} of (a)${r.a.non2xx + r.b.non2xx + r.c.non2xx + r.a.errors + r.b.errors + r.c.errors ? "   (failures!)" : ""}`).join("\n")}
+${rounds.map((r, i) => `  round ${i + 1}: (a) ${r.a.rps.toFixed(0).padStart(5)} req/s   (b) ${r.b.rps.toFixed(0).padStart(5)} req/s = ${graphqlRatio(r).toFixed(2)} of (a)   (c) ${r.c.rps.toFixed(0).padStart(5)} req/s = ${trpcRatio(r).toFixed(2)} of (a)   (d) ${r.d.rps.toFixed(0).padStart(5)} req/s = ${trustedRatio(r).toFixed(2)} of (a)${r.a.non2xx + r.b.non2xx + r.c.non2xx + r.d.non2xx + r.a.errors + r.b.errors + r.c.errors + r.d.errors ? "   (failures!)" : ""}`).join("\n")}
   the median round by (b)/(a):
 ${row(a)}
 ${row(b)}
 ${row(c)}
+${row(d)}
   ratio (b)/(a)  ${bRatio.toFixed(2)}   target ≥ 0.3   (median of ${ROUNDS} rounds)
   ratio (c)/(a)  ${cRatio.toFixed(2)}   target ≥ 0.3   (median of ${ROUNDS} rounds)
+  ratio (d)/(a)  ${dRatio.toFixed(2)}   (trusted document by hash; median of ${ROUNDS} rounds)
   at a fixed ${half} req/s (half of (b)'s peak):
 ${row(aHalf)}
 ${row(bHalf)}
@@ -420,9 +437,19 @@ ${pairs.map((pair, i) => `    pair ${i + 1}: (a) p50 ${pad(ms(pair.a.p50), 8)} p
         direct: a,
         graphql: b,
         trpc: c,
+        trusted: d,
         graphqlRatio: bRatio,
         trpcRatio: cRatio,
-        rounds: rounds.map((r) => ({ direct: r.a, graphql: r.b, trpc: r.c, graphqlRatio: graphqlRatio(r), trpcRatio: trpcRatio(r) })),
+        trustedRatio: dRatio,
+        rounds: rounds.map((r) => ({
+          direct: r.a,
+          graphql: r.b,
+          trpc: r.c,
+          trusted: r.d,
+          graphqlRatio: graphqlRatio(r),
+          trpcRatio: trpcRatio(r),
+          trustedRatio: trustedRatio(r),
+        })),
         halfRate: half,
         directAtHalf: aHalf,
         graphqlAtHalf: bHalf,

@@ -24,6 +24,7 @@ import { createServices } from "./services/create.ts";
 import { createSheetsPool } from "./spreadsheets/pool/configure.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
+import { loadTrustedDocuments } from "./graphql/trusted-documents.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
 import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
 import { selectTools } from "./mcp/tools.ts";
@@ -135,6 +136,11 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         introspection: config.GRAPHQL_INTROSPECTION,
         bodyLimit: config.GRAPHQL_BODY_LIMIT_BYTES,
         uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+        trustedDocuments: {
+          documents: config.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? loadTrustedDocuments(config.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : new Map(),
+          only: config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
+        },
+        documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
       }),
       createTrpcSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
       createMcpSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, ...mcpRequestGuard(config), tools: mcpTools }),

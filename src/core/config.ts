@@ -177,6 +177,18 @@ export const configSchema = z
             .filter(Boolean),
     ),
     GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
+    // Trusted documents (docs/configuration.md "GraphQL: trusted documents"): a manifest of operations by sha256 hash, sent as
+    // `documentId` or Apollo's `extensions.persistedQuery.sha256Hash`; ONLY refuses anything else.
+    GRAPHQL_TRUSTED_DOCUMENTS_FILE: optionalString,
+    GRAPHQL_TRUSTED_DOCUMENTS_ONLY: z
+      .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("false"))
+      .transform((v) => v === "true"),
+    // Parsed operations kept (least recently used go first); their validation and compilation go with them.
+    GRAPHQL_DOCUMENT_CACHE_SIZE: int(1024, 1, 1_000_000),
+  })
+  .refine((c) => !c.GRAPHQL_TRUSTED_DOCUMENTS_ONLY || c.GRAPHQL_TRUSTED_DOCUMENTS_FILE, {
+    message: "GRAPHQL_TRUSTED_DOCUMENTS_ONLY=true needs GRAPHQL_TRUSTED_DOCUMENTS_FILE (the manifest of allowed operations)",
+    path: ["GRAPHQL_TRUSTED_DOCUMENTS_ONLY"],
   })
   .refine((c) => !(c.JWT_JWKS_URL && c.JWT_SECRET), {
     message: "set JWT_JWKS_URL or JWT_SECRET, not both",

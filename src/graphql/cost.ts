@@ -13,6 +13,8 @@
 //   - a spreadsheet range (a field that takes `maxCells`) adds a read, TEXT_READ_POINTS, and one
 //     point per CELLS_PER_POINT cells asked for (the argument, or the service's default 10,000):
 //     three full 100,000-cell ranges fit in one request, not four.
+// Federation's `_entities(representations:)` costs, for each representation, its selection on
+// that representation's type: a router's batch of 100 documents' text costs 100 texts.
 // Unpaged lists (a thread's messages, a transcript's segments) come whole from one upstream answer
 // and multiply by 1, as armor's did. The limit, MAX_COST, is 20,000 points: ~200 text reads, or
 // 5,000,000 characters asked for (the default per-request read budget, src/core/read-budget.ts),
@@ -20,10 +22,13 @@
 import {
   getNamedType,
   GraphQLError,
+  isAbstractType,
   isCompositeType,
+  isObjectType,
   Kind,
   type ArgumentNode,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLArgument,
   type GraphQLCompositeType,
@@ -31,6 +36,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
+  valueFromASTUntyped,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
@@ -82,11 +88,7 @@ function intOf(walk: Walk, value: ValueNode | undefined, argument: GraphQLArgume
   return typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0 ? raw : otherwise;
 }
 
-function fieldCost(
-  walk: Walk,
-  parent: GraphQLCompositeType,
-  node: Extract<SelectionSetNode["selections"][number], { kind: Kind.FIELD }>,
-): number {
+function fieldCost(walk: Walk, parent: GraphQLCompositeType, node: FieldNode): number {
   const name = node.name.value;
   // Introspection and __typename are free here, as armor had it (introspection is off unless INTROSPECTION=true).
   if (name.startsWith("__") || !("getFields" in parent)) return 0;
@@ -107,6 +109,11 @@ function fieldCost(
     const cells = given === undefined ? DEFAULT_CELLS : Math.min(intOf(walk, given, maxCells, MAX_CELLS), MAX_CELLS);
     own += costModel.TEXT_READ_POINTS + Math.ceil(cells / costModel.CELLS_PER_POINT);
   }
+  const representations = argument("representations");
+  if (representations) {
+    const value = args.get("representations")?.value;
+    return own + representationsCost(walk, node, value && valueFromASTUntyped(value, walk.variables as Record<string, unknown>));
+  }
   const type = getNamedType(definition.type);
   const inner = node.selectionSet && isCompositeType(type) ? selectionCost(walk, type, node.selectionSet) : 0;
   const paging = argument("first") ?? argument("limit");
@@ -114,14 +121,55 @@ function fieldCost(
   return own + items * inner;
 }
 
+/**
+ * `_entities`: each representation's selection on its own type (`... on Document { text }` costs
+ * only for the documents), whether they come as a variable (as routers send them) or a literal
+ * list; absent or malformed, they count as one representation of each fragment's type.
+ */
+function representationsCost(walk: Walk, node: FieldNode, value: unknown): number {
+  if (!node.selectionSet) return 0;
+  const selection = node.selectionSet;
+  const list = Array.isArray(value) ? value : [undefined];
+  const perType = new Map<string, number>();
+  let cost = 0;
+  for (const representation of list) {
+    const typename = (representation as { __typename?: unknown } | undefined)?.__typename;
+    const type = typeof typename === "string" ? walk.schema.getType(typename) : undefined;
+    if (!type || !isObjectType(type)) {
+      // The union's every fragment: an upper bound for a representation of no known type.
+      const union = walk.schema.getType("_Entity");
+      cost += union && isCompositeType(union) ? selectionCost(walk, union, selection) : 0;
+      continue;
+    }
+    let typeCost = perType.get(type.name);
+    if (typeCost === undefined) perType.set(type.name, (typeCost = selectionCost(walk, type, selection)));
+    cost += typeCost;
+  }
+  return cost;
+}
+
+/** Whether a fragment on `condition` applies to a value of `parent` (always, unless parent is an object type it excludes). */
+function applies(walk: Walk, parent: GraphQLCompositeType, condition: string | undefined): boolean {
+  if (!condition || !isObjectType(parent) || condition === parent.name) return true;
+  const type = walk.schema.getType(condition);
+  return !!type && isAbstractType(type) && walk.schema.isSubType(type, parent);
+}
+
 function selectionCost(walk: Walk, parent: GraphQLCompositeType, selectionSet: SelectionSetNode): number {
   let cost = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) cost += fieldCost(walk, parent, selection);
     else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : parent;
+      if (!applies(walk, parent, selection.typeCondition?.name.value)) continue;
+      const type = isObjectType(parent)
+        ? parent
+        : selection.typeCondition
+          ? walk.schema.getType(selection.typeCondition.name.value)
+          : parent;
       if (type && isCompositeType(type)) cost += selectionCost(walk, type, selection.selectionSet);
     } else {
+      const fragment = walk.fragments.get(selection.name.value);
+      if (fragment && !applies(walk, parent, fragment.typeCondition.name.value)) continue;
       cost += fragmentCost(walk, selection.name.value);
     }
   }

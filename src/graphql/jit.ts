@@ -72,7 +72,7 @@ export function useJit(logger: Logger): Plugin[] {
  * DocumentNode, whatever the operationName: a document with two operations would run the first
  * one compiled for every later request, whichever it names. And it throws (an INTERNAL) on an
  * operation whose root type the schema lacks (`subscription`), where graphql-js answers a request
- * error. Such documents stay on graphql-js.
+ * error. Such documents stay on graphql-js, and so do those that ask for `_entities`.
  */
 function soleOperation(document: DocumentNode, schema: GraphQLSchema): OperationDefinitionNode | undefined {
   let operation: OperationDefinitionNode | undefined;
@@ -81,8 +81,17 @@ function soleOperation(document: DocumentNode, schema: GraphQLSchema): Operation
     if (operation) return undefined;
     operation = definition;
   }
-  return operation && schema.getRootType(operation.operation) ? operation : undefined;
+  if (!operation || !schema.getRootType(operation.operation) || selectsEntities(operation)) return undefined;
+  return operation;
 }
+
+/**
+ * Federation's `_entities` stays on graphql-js: compiled, a list of the abstract `_Entity` whose
+ * item fails after one that succeeded came back one item short (`[{…}]` for `[{…}, null]`), and a
+ * router matches the answers to its representations by position.
+ */
+const selectsEntities = (operation: OperationDefinitionNode): boolean =>
+  operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === "_entities");
 
 /** Whether graphql-js accepts the request's variables for the operation (what the interpreted path checks first). */
 function variablesCoerce(operation: OperationDefinitionNode, schema: GraphQLSchema, values: unknown): boolean {

@@ -3,7 +3,7 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { NoSchemaIntrospectionCustomRule } from "graphql";
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createLRUCache, createYoga, type Plugin } from "graphql-yoga";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { RequestContext } from "../core/context.ts";
 import type { Logger } from "../core/logger.ts";
@@ -17,6 +17,7 @@ import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { useJit } from "./jit.ts";
 import { checkUploadField } from "./upload-operations.ts";
 import { buildSchema } from "./schema.ts";
+import { useTrustedDocuments } from "./trusted-documents.ts";
 
 export interface GraphQLSurfaceOptions {
   services: Services;
@@ -27,6 +28,10 @@ export interface GraphQLSurfaceOptions {
   bodyLimit: number;
   /** File bytes one multipart request (uploadFile, importDocument, updateDocument) may carry: UPLOAD_LIMIT_BYTES. */
   uploadLimitBytes: number;
+  /** Trusted documents by sha256 hash (GRAPHQL_TRUSTED_DOCUMENTS_FILE; empty: none), and whether only those run. */
+  trustedDocuments?: { documents: ReadonlyMap<string, string>; only: boolean };
+  /** Parsed operations kept, least recently used dropped first: GRAPHQL_DOCUMENT_CACHE_SIZE. */
+  documentCacheSize?: number;
 }
 
 /** Yoga's server context: the surface env, plus the request context when it was built before the body was read (uploads). */
@@ -56,7 +61,16 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     // TransformStream.
     maxRequestBodySize: false,
     maskedErrors: { maskError: errors.maskError, errorMessage: "Internal error" },
+    // Parsed documents by their text, bounded: each one's validation and graphql-jit compilation
+    // are kept by its DocumentNode (weakly), so they go when it goes.
+    parserAndValidationCache: {
+      documentCache: createLRUCache({ max: options.documentCacheSize ?? 1024 }),
+      errorCache: createLRUCache({ max: options.documentCacheSize ?? 1024 }),
+    },
     plugins: [
+      // First: a trusted document's text is in place before the limits, the cost and validation see it
+      // (CSRF prevention is checked on the request, before any of them).
+      useTrustedDocuments(options.trustedDocuments?.documents ?? new Map(), options.trustedDocuments?.only ?? false),
       // Bearer credentials are never ambient, so a request carrying one is not a CSRF vector.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "apollo-require-preflight", "authorization"] }),
       EnvelopArmorPlugin({
