@@ -53,6 +53,18 @@ export interface GatewayOptions {
   tracingEnv?: Record<string, string | undefined>;
 }
 
+/** The GraphQL surface's trusted documents (the manifest read now, once) and its document cache's bound. */
+function graphqlDocuments(config: Config) {
+  const file = config.GRAPHQL_TRUSTED_DOCUMENTS_FILE;
+  return {
+    trustedDocuments: {
+      documents: file ? loadTrustedDocuments(file) : new Map<string, string>(),
+      only: config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
+    },
+    documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
+  };
+}
+
 export async function createGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   // Checked before anything is opened: an unknown MCP_TOOLS name stops start-up (ConfigError).
   const mcpTools = selectTools(config.MCP_TOOLS);
@@ -136,11 +148,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         introspection: config.GRAPHQL_INTROSPECTION,
         bodyLimit: config.GRAPHQL_BODY_LIMIT_BYTES,
         uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
-        trustedDocuments: {
-          documents: config.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? loadTrustedDocuments(config.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : new Map(),
-          only: config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
-        },
-        documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
+        ...graphqlDocuments(config),
       }),
       createTrpcSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
       createMcpSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, ...mcpRequestGuard(config), tools: mcpTools }),
