@@ -232,7 +232,8 @@ export const productOperations = {
     auth: "access_token",
     description: `Search the caller's drive. Returns JSON {files:[{id,name,mimeType,size,createdAt,modifiedAt,parentId,webUrl,score}]}, best first. ${TOKEN}`,
     input: searchFilesInputSchema,
-    output: z.array(driveSearchHitSchema),
+    // One shape on tRPC and MCP, {files}; GraphQL's searchFiles is the list itself (the contract's field).
+    output: z.object({ files: z.array(driveSearchHitSchema) }),
     annotations: read,
     mcp: {
       name: "drive_search",
@@ -240,10 +241,9 @@ export const productOperations = {
         query: searchFilesInputSchema.shape.query.meta({ description: "What to look for in file names and contents" }),
       }),
       output: driveSearchJson,
-      toResult: (files: unknown[]) => ({ files }),
     },
-    graphql: [{ field: "Query.searchFiles" }],
-    run: ({ call, adapters }, input) => adapters.drive.search(call, input.query),
+    graphql: [{ field: "Query.searchFiles", pick: "files" }],
+    run: async ({ call, adapters }, input) => ({ files: await adapters.drive.search(call, input.query) }),
   }),
   "files.share": define({
     title: "Share a drive file",
