@@ -9,6 +9,7 @@ import { GatewayError } from "../core/errors.ts";
 import type { Principal } from "../core/principal.ts";
 import { withContractErrors } from "./adapter-errors.ts";
 import type { DocumentsService } from "./documents.ts";
+import type { DriveReader } from "./drive-read.ts";
 import type { SharedService } from "./shared.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 import type { TrashService } from "./trash.ts";
@@ -49,6 +50,8 @@ export interface RunnerDeps {
   sheets?: SpreadsheetsService;
   shared?: SharedService;
   trash?: TrashService;
+  /** A drive file's text (files.read). */
+  driveReader?: DriveReader;
   products: ProductBackend;
 }
 
@@ -116,6 +119,9 @@ function environment(ctx: RequestContext, deps: RunnerDeps): RunEnv {
     },
     get trash() {
       return present(deps.trash, "trash");
+    },
+    get driveReader() {
+      return present(deps.driveReader, "drive reader");
     },
     get call() {
       return (call ??= requireAccessToken(ctx));
