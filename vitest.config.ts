@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+import { systemTests } from "./test/system-tests.ts";
 
 export default defineConfig({
   resolve: {
@@ -10,8 +11,10 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // The fault suite runs on its own: `npm run test:faults` (vitest.faults.config.ts).
-    exclude: ["test/faults/**", "**/node_modules/**"],
+    // The fault suite runs on its own: `npm run test:faults` (vitest.faults.config.ts); the suites
+    // that install, start processes or services and drive external programs too: `npm run
+    // test:system` (vitest.system.config.ts, test/system-tests.ts).
+    exclude: ["test/faults/**", ...systemTests, "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

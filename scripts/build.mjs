@@ -112,7 +112,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const ifStale = process.argv.includes("--if-stale");
   const reason = staleReason();
   if (ifStale && reason === undefined) process.exit(0);
-  if (ifStale) process.stderr.write(`workspace-gateway: building dist/ (${reason}); \`npm run build\` does this ahead of time\n`);
+  if (ifStale) {
+    process.stderr.write(
+      `workspace-gateway: building dist/ before starting (${reason}); this takes about 15 s, longer on a busy machine, ` +
+        "and the server listens once it is done. `npm run build` does this ahead of time\n",
+    );
+  }
   try {
     const ms = build();
     process.stderr.write(`workspace-gateway: built dist/ in ${(ms / 1000).toFixed(1)} s\n`);

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SignJWT } from "jose";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { createGatewayClient } from "../src/client/index.ts";
@@ -240,6 +241,17 @@ function demoSections(gw: string, apiKey: string, accessToken: string, sandboxUr
   ];
 }
 
+/** An MCP client's configuration for the gateway's /mcp (Streamable HTTP) with a bearer credential. */
+function mcpHttpConfig(gw: string, token: string) {
+  return { mcpServers: { workspace: { type: "http", url: `${gw}/mcp`, headers: { Authorization: `Bearer ${token}` } } } };
+}
+
+/** The same over stdio: this checkout's bin, `workspace-gateway mcp`, talking to the gateway. */
+function mcpStdioConfig(gw: string, token: string) {
+  const bin = fileURLToPath(new URL("../bin/workspace-gateway.js", import.meta.url));
+  return { mcpServers: { workspace: { command: process.execPath, args: [bin, "mcp"], env: { GATEWAY_URL: gw, GATEWAY_TOKEN: token } } } };
+}
+
 /** What the demo prints once everything it prints has been run. */
 function readyText(
   info: { gw: string; sandboxUrl: string; tenantUrl: string; dataDir: string; apiKey: string; accessToken: string },
@@ -271,6 +283,14 @@ function readyText(
     `const gateway = createGatewayClient({ url: ${JSON.stringify(gw)}, token: process.env.TOKEN! });`,
     `const page = await gateway.messages.list.query({ folder: "inbox", limit: 3 });`,
     `const invoices = await gateway.enterprise.invoices.query({ status: "open", limit: 3 });`,
+    "",
+  );
+  out.push(
+    "## MCP client configuration (the JSON an IDE or desktop assistant takes, e.g. its mcp.json)",
+    "# Streamable HTTP, with the access token (documents and products tools):",
+    JSON.stringify(mcpHttpConfig(gw, accessToken), null, 2),
+    "# stdio, through this checkout's CLI (workspace-gateway mcp) talking to the gateway:",
+    JSON.stringify(mcpStdioConfig(gw, accessToken), null, 2),
     "",
   );
   out.push(`Demo ready: gateway ${gw}, sandbox ${sandboxUrl}. Every command above was run once and worked. Ctrl-C to stop.`);
@@ -354,6 +374,15 @@ async function main(): Promise<void> {
     const client = createGatewayClient({ url: gw, token: accessToken });
     const page = await client.messages.list.query({ folder: "inbox", limit: 3 });
     if (page.data.length === 0) throw new Error("demo tRPC client example returned no messages");
+    // And the MCP client configuration: tools/list over /mcp with its URL and header, as a client sends it.
+    const mcp = mcpHttpConfig(gw, accessToken).mcpServers.workspace;
+    const listed = await fetch(mcp.url, {
+      method: "POST",
+      headers: { ...mcp.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    const tools = ((await listed.json()) as { result?: { tools?: unknown[] } }).result?.tools;
+    if (!listed.ok || !tools?.length) throw new Error(`demo MCP configuration: tools/list answered ${listed.status}`);
     sandbox.clearRequests();
 
     process.stdout.write(

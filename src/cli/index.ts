@@ -59,7 +59,8 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof Error && error.name === "McpConfigError") process.stderr.write(`${error.message}\n`);
+    if (error instanceof Error && (error.name === "McpConfigError" || error.name === "KeyNotFoundError"))
+      process.stderr.write(`${error.message}\n`);
     else if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${keysUsage}\n`);
     else if (error instanceof ConfigError || error instanceof GatewayError) process.stderr.write(`${error.message}\n`);
     else process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);

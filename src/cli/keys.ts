@@ -17,6 +17,11 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** A command used right that names something the store does not have: one line, not the usage. */
+export class KeyNotFoundError extends Error {
+  override name = "KeyNotFoundError";
+}
+
 export async function runKeys(store: KeyStore, argv: string[], out: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
@@ -85,17 +90,21 @@ export async function runKeys(store: KeyStore, argv: string[], out: (line: strin
       }));
       if (values.json) out(JSON.stringify(rows));
       else if (rows.length === 0) out("No keys.");
-      else
+      else {
+        out("ID\tUSER\tTENANT\tSCOPES\tPREFIX\tSTATUS");
         for (const r of rows)
           out(
             `${r.id}\t${r.userId}\t${r.tenant ?? "-"}\t${r.scopes.join(",")}\t${r.prefix}\t${r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt ? `expires ${r.expiresAt}` : "active"}`,
           );
+      }
       return;
     }
     case "revoke": {
       const id = positionals[0];
       if (!id) throw new UsageError("keys revoke needs a key id (see keys list)");
-      if (!(await store.revokeApiKey(id, new Date().toISOString()))) throw new UsageError(`No key with id ${id}`);
+      if (!(await store.revokeApiKey(id, new Date().toISOString()))) {
+        throw new KeyNotFoundError(`No key with id ${id} in this store (keys list shows the ids)`);
+      }
       out(`Revoked ${id}`);
       return;
     }

@@ -83,7 +83,7 @@ export const textFormatSchema = z
   .default("text")
   .meta({ description: "text (default): the extracted text; markdown: headings, lists, tables, links, code and emphasis as markdown" });
 
-const maxCharsSchema = integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" });
+export const maxCharsSchema = integer(1, MAX_CHARS_LIMIT).default(DEFAULT_MAX_CHARS).meta({ description: "1–1,000,000, default 20,000" });
 
 export const readDocumentInputSchema = strictObject({
   id: documentIdSchema,

@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 import { MAX_PAGE_SIZE as PRODUCT_MAX_PAGE_SIZE } from "../core/paging.ts";
 import { strictObject } from "../core/strict-object.ts";
+import { maxCharsSchema } from "./documents.ts";
 import { isSafeSegment } from "../../adapters/upstream/base.ts";
 import { isValidContentType, type UploadData } from "../../adapters/upstream/multipart.ts";
 
@@ -83,6 +84,24 @@ export const createBookingInputSchema = strictObject({
 // ---- drive ------------------------------------------------------------------------------
 
 export const fileIdInputSchema = strictObject({ id: upstreamIdSchema }).meta({ id: "FileIdInput" });
+
+/** files.read (MCP drive_read): a drive file's text, bounded as documents.read's. */
+export const readDriveFileInputSchema = strictObject({
+  id: upstreamIdSchema.meta({ description: "Drive file id, from drive_search" }),
+  maxChars: maxCharsSchema,
+});
+
+export const driveFileTextSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mimeType: z.string(),
+  format: z
+    .enum(["text", "docx", "xlsx"])
+    .meta({ description: "text: the file as it is (plain text, markdown, CSV); docx: its extracted text; xlsx: its first sheet as CSV" }),
+  text: z.string(),
+  truncated: z.boolean(),
+  totalChars: z.number().int(),
+});
 
 function isUploadData(value: unknown): value is UploadData {
   if (value === null || typeof value !== "object") return false;

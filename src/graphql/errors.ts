@@ -48,11 +48,54 @@ function tagClientError(error: GraphQLError, requestError: boolean): GraphQLErro
   const code =
     (own && !foreignRequestCodes.has(own) ? own : undefined) ?? (http?.status && codeByHttpStatus[http.status]) ?? "BAD_USER_INPUT";
   const status = http?.status ?? (requestError ? 400 : undefined);
-  if (own === code && http?.status === status) return error;
+  const leaks = error.extensions !== undefined && "originalError" in error.extensions;
+  if (own === code && http?.status === status && !leaks) return error;
+  // yoga puts the JSON parser's own error (its name and message) in a bad body's extensions: the
+  // message says what is wrong already, and no other error carries a second one. (yoga also read
+  // that entry as "not only GraphQL errors", its reason to answer 400 even to application/json: a
+  // body that is no request at all keeps its 400 without it, no longer marked `spec`.)
+  const { originalError: _original, ...extensions } = error.extensions ?? {};
+  if (leaks) return replacing(error, error.message, { extensions: { ...extensions, code, http: { status: status ?? 400 } } });
   // A request error we give a status to (armor's limits carry none) is marked `spec` like yoga's
   // own parse and validation errors, so that all of them follow one rule (GraphQL over HTTP):
   // 400 for application/graphql-response+json, 200 for a client that accepts only application/json.
   return withCode(error, code as string, status === undefined ? {} : { http: http ? { ...http, status } : { spec: true, status } });
+}
+
+/**
+ * The media type yoga answers with, chosen as it chooses (src: graphql-yoga's result processors):
+ * the first listed type either answer matches; application/json wherever both match (a wildcard).
+ */
+function answersGraphQLResponse(request: Request): boolean {
+  const types = (request.headers.get("accept") ?? "*/*")
+    .replace(/\s/g, "")
+    .toLowerCase()
+    .split(",")
+    .filter((entry) => !entry.includes("charset=") || entry.includes("charset=utf-8"))
+    .map((entry) => entry.split(";")[0] as string);
+  const matches = (type: string, wanted: string) => {
+    const [pre, suf] = type.split("/");
+    const [wpre, wsuf] = wanted.split("/");
+    return (pre === "*" || pre === wpre) && (suf === "*" || suf === wsuf);
+  };
+  const first = types.find((type) => matches(type, "application/json") || matches(type, "application/graphql-response+json"));
+  return first !== undefined && !matches(first, "application/json");
+}
+
+/**
+ * A request refused for its credential as a whole (every error UNAUTHENTICATED: none was sent, or
+ * it is unknown, expired or revoked) answers 401 with `WWW-Authenticate: Bearer`, as REST does,
+ * when the client accepts application/graphql-response+json (GraphQL over HTTP lets such a
+ * response use 4xx); an application/json client keeps the 200 that media type asks for.
+ */
+function unauthenticatedStatus(errors: readonly GraphQLError[], request: Request): readonly GraphQLError[] {
+  if (errors.length === 0 || !errors.every((error) => codeOf(error) === "UNAUTHENTICATED")) return errors;
+  if (!answersGraphQLResponse(request)) return errors;
+  return errors.map((error) =>
+    replacing(error, error.message, {
+      extensions: { ...error.extensions, http: { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="workspace-gateway"' } } },
+    }),
+  );
 }
 
 /** What yoga's maskError must return: the error the caller sees. */
@@ -92,7 +135,7 @@ export function createGraphQLErrors(fallbackLog: Logger): {
   };
 
   const plugin: Plugin<Record<string, unknown>, Partial<SurfaceEnv>> = {
-    onResultProcess({ result, setResult, serverContext }) {
+    onResultProcess({ request, result, setResult, serverContext }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
       // No data entry: the request never executed. `data: null` is an executed request whose
       // error reached a non-null root field; GraphQL over HTTP answers that 200 like any partial result.
@@ -108,7 +151,7 @@ export function createGraphQLErrors(fallbackLog: Logger): {
         return isClientError(error) ? tagClientError(error, requestError) : error;
       });
       markErrorCode(String(errors[0]?.extensions["code"]));
-      setResult({ ...result, errors });
+      setResult({ ...result, errors: unauthenticatedStatus(errors, request) });
     },
   };
   return { maskError, plugin };

@@ -16,6 +16,7 @@ const links = (base: string) => ({
   mcp: { href: `${base}/mcp`, title: "MCP over Streamable HTTP (POST, bearer credential)" },
   health: { href: `${base}/healthz`, title: "Liveness" },
   ready: { href: `${base}/readyz`, title: "Readiness (store reachable; degraded reasons)" },
+  metrics: { href: `${base}/metrics`, title: "Prometheus metrics (needs METRICS_TOKEN when set; on METRICS_PORT instead when set)" },
 });
 
 /** The documentation this server serves (./docs.ts), by name without ".md": api, configuration, … */

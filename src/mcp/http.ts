@@ -10,7 +10,7 @@ import type { Services } from "../services/index.ts";
 import type { Surface } from "../http/app.ts";
 import { errorResponse } from "../http/errors.ts";
 import { connectMcp, createMcpServer } from "./server.ts";
-import { allTools, type McpBackend, type ToolSet } from "./tools.ts";
+import { allTools, toolsForCredential, type McpBackend, type ToolSet } from "./tools.ts";
 
 /** `origin`: where links in results point when the gateway has no PUBLIC_URL (the request's origin). */
 export function serviceBackend(services: Services, ctx: RequestContext, origin = ""): McpBackend {
@@ -114,12 +114,14 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
       // The transport's own answer to a body that is not JSON.
       if (!body)
         return Response.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, { status: 400 });
+      const tools = toolsForCredential(options.tools ?? allTools, ctx.principal);
       const server = createMcpServer(
         serviceBackend(options.services, ctx, new URL(request.url).origin),
         (error, tool) => {
           if (!(error instanceof GatewayError) || error.code === "INTERNAL") ctx.log.error({ err: error, tool }, "MCP tool failed");
         },
-        options.tools ?? allTools,
+        tools.offered,
+        tools.withheld,
       );
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await connectMcp(server, transport);

@@ -9,22 +9,27 @@ import { GatewayError } from "../core/errors.ts";
 import { packageVersion } from "../version.ts";
 import { ToolCallGuard } from "./guard.ts";
 import { instructionsFor } from "./instructions.ts";
-import { allTools, errorResult, type McpBackend, type ToolSet } from "./tools.ts";
+import { allTools, errorResult, type McpBackend, type ToolDefinition, type ToolSet } from "./tools.ts";
 
-/** `toolSet`: the tools offered (MCP_TOOLS); a tool not in it is unknown to this server. */
+/**
+ * `toolSet`: the tools offered (MCP_TOOLS, then the credential's: see toolsForCredential); a tool in
+ * neither it nor `withheld` is unknown to this server. A withheld tool is not listed, and the
+ * instructions say what unlocks it; called anyway, it answers the runner's own refusal.
+ */
 export function createMcpServer(
   backend: McpBackend,
   onError?: (error: unknown, tool: string) => void,
   toolSet: ToolSet = allTools,
+  withheld: readonly ToolDefinition[] = [],
 ): Server {
   const server = new Server(
     { name: "workspace-gateway", version: packageVersion },
-    { capabilities: { tools: {} }, instructions: instructionsFor(toolSet) },
+    { capabilities: { tools: {} }, instructions: instructionsFor(toolSet, withheld) },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolSet.descriptors }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    const tool = toolSet.tools.find((t) => t.name === name);
+    const tool = toolSet.tools.find((t) => t.name === name) ?? withheld.find((t) => t.name === name);
     if (!tool) return errorResult(new GatewayError("NOT_FOUND", `Unknown tool ${name}`));
     try {
       return await tool.run(backend, args ?? {});

@@ -7,7 +7,9 @@ import { createGatewayClient, type GatewayClient } from "../client/index.ts";
 import { GatewayError } from "../core/errors.ts";
 import { connectMcp, createMcpServer } from "./server.ts";
 import { operationOf, type OperationName } from "../services/operations/index.ts";
-import { parseToolList, selectTools, type McpBackend } from "./tools.ts";
+import { parseToolList, selectTools, toolsForCredential, type McpBackend } from "./tools.ts";
+import type { Principal } from "../core/principal.ts";
+import type { ViewerInfo } from "../services/viewer.ts";
 
 const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
 
@@ -59,11 +61,14 @@ function gatewayCodeOf(error: unknown): string | undefined {
   return typeof data?.gatewayCode === "string" ? data.gatewayCode : undefined;
 }
 
-/** One call before serving, so a wrong URL or credential is an exit at start, not a failure per tool call. */
-async function checkGateway(client: GatewayClient, url: string, tokenVar: string, timeoutMs: number): Promise<void> {
+/**
+ * One call before serving, so a wrong URL or credential is an exit at start, not a failure per tool
+ * call; its answer (the credential's kind and scopes) chooses the tools offered.
+ */
+async function checkGateway(client: GatewayClient, url: string, tokenVar: string, timeoutMs: number): Promise<ViewerInfo> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    await client.viewer.query(undefined, { signal });
+    return await client.viewer.query(undefined, { signal });
   } catch (error) {
     const network = networkFailure(error);
     if (network) throw new McpConfigError(`GATEWAY_URL ${url} could not be reached: ${network}`);
@@ -122,7 +127,17 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
   }
   const tokenVar = GATEWAY_API_KEY ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN";
   const client = createGatewayClient({ url, token: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)! });
-  await checkGateway(client, url, tokenVar, GATEWAY_STARTUP_TIMEOUT_MS);
+  const viewer = await checkGateway(client, url, tokenVar, GATEWAY_STARTUP_TIMEOUT_MS);
+  // The gateway's own view of the credential, as its /mcp would see it (the secret stays here).
+  const principal: Principal = {
+    kind: viewer.credentialKind === "API_KEY" ? "api_key" : "access_token",
+    userId: viewer.id,
+    tenant: viewer.tenant,
+    scopes: new Set(viewer.scopes),
+    verified: viewer.verified,
+    ...(viewer.credentialKind === "API_KEY" ? {} : { accessToken: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)! }),
+  };
+  const tools = toolsForCredential(toolSet, principal);
 
   // A gateway that goes away later: say so with the code of docs/api.md "Errors", not as an INTERNAL error.
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -141,7 +156,8 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
     (error, tool) => {
       process.stderr.write(`[workspace-gateway mcp] ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`);
     },
-    toolSet,
+    tools.offered,
+    tools.withheld,
   );
   await connectMcp(server, new StdioServerTransport());
   process.stderr.write(`[workspace-gateway mcp] serving on stdio for ${url}\n`);

@@ -6,7 +6,9 @@ import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigError } from "../core/config.ts";
 import { isGatewayError, markErrorCode } from "../core/errors.ts";
-import { operationsOn, type AnyOperation, type OperationName } from "../services/operations/index.ts";
+import type { Principal } from "../core/principal.ts";
+import { operationOf, operationsOn, type AnyOperation, type OperationName } from "../services/operations/index.ts";
+import { mayRun } from "../services/runner.ts";
 import { parseInput } from "../services/validate.ts";
 import { asJson, type ToolDefinition } from "./tool-types.ts";
 
@@ -139,6 +141,31 @@ export function selectTools(names: readonly string[] | undefined, variable = "MC
   const wanted = new Set(names);
   const chosen = tools.filter((t) => wanted.has(t.name) || (wanted.has("read-only") && t.annotations.readOnlyHint));
   return { tools: chosen, descriptors: chosen.map((t) => toolDescriptors[tools.indexOf(t)] as Tool) };
+}
+
+/** The tools of a set a credential may use, and the others (listed in the instructions, not offered). */
+export interface CredentialTools {
+  offered: ToolSet;
+  withheld: ToolDefinition[];
+}
+
+/**
+ * The tools a session is offered (docs/api.md "MCP"): those of `toolSet` whose row the credential
+ * may run (the runner's own check: a personal API key gets the documents and spreadsheet tools its
+ * scopes allow, never a product's; an access token the products, and the documents ones when it is
+ * verified and has their scopes). The rest are withheld: the instructions say what unlocks them.
+ */
+export function toolsForCredential(toolSet: ToolSet, principal: Principal): CredentialTools {
+  const offered: ToolDefinition[] = [];
+  const descriptors: Tool[] = [];
+  const withheld: ToolDefinition[] = [];
+  toolSet.tools.forEach((tool, index) => {
+    if (mayRun(operationOf(tool.operation), principal)) {
+      offered.push(tool);
+      descriptors.push(toolSet.descriptors[index] as Tool);
+    } else withheld.push(tool);
+  });
+  return { offered: { tools: offered, descriptors }, withheld };
 }
 
 /** MCP_TOOLS as written (comma-separated) to names; undefined when unset or blank. */

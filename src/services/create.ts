@@ -8,6 +8,7 @@ import type { SheetsPool } from "../spreadsheets/pool/index.ts";
 import type { Store } from "../store/types.ts";
 import { createDocumentsService } from "./documents.ts";
 import { driveFiles } from "./drive-files.ts";
+import { createDriveReader } from "./drive-read.ts";
 import type { Services } from "./index.ts";
 import { createProductBackend } from "./products.ts";
 import { createOperationRunner } from "./runner.ts";
@@ -30,6 +31,7 @@ export function createServices(deps: ServicesDeps): Services {
   const { config, store } = deps;
   const publicUrl = config.PUBLIC_URL ?? "";
   const products = createProductBackend({ config, upstream: deps.upstream });
+  const driveFile = driveFiles(products);
   const documents = createDocumentsService({ store, renderer: deps.renderer, ...(publicUrl ? { publicUrl } : {}) });
   const sheets = createSpreadsheetsService({
     store,
@@ -37,12 +39,19 @@ export function createServices(deps: ServicesDeps): Services {
     manifests: new ManifestCache(),
     rendered: new RenderedCache(RENDERED_CACHE_BYTES),
     publicUrl,
-    driveFile: driveFiles(products),
+    driveFile,
   });
   const shared = createSharedService({ store, documents, sheets });
   const trash = createTrashService({ store, documents, sheets, publicUrl });
   return {
-    operations: createOperationRunner({ documents, sheets, shared, trash, products }),
+    operations: createOperationRunner({
+      documents,
+      sheets,
+      shared,
+      trash,
+      driveReader: createDriveReader({ renderer: deps.renderer, sheetsPool: deps.sheetsPool, driveFile }),
+      products,
+    }),
     documents,
     publicUrl,
   };

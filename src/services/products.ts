@@ -19,6 +19,7 @@ import type { UpstreamClient } from "../../adapters/upstream/client.ts";
 import type { Config } from "../core/config.ts";
 import { memoize, type RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
+import type { Principal } from "../core/principal.ts";
 import { toContractError } from "./adapter-errors.ts";
 import type { ProductAdapters, ProductLoaders } from "./operations/types.ts";
 
@@ -63,11 +64,16 @@ export interface ProductServicesDeps {
  */
 export function requireAccessToken(ctx: RequestContext): TenantCall {
   const { principal } = ctx;
+  return { requestId: ctx.requestId, accessToken: accessTokenOf(principal), signal: ctx.signal, tenant: principal.tenant };
+}
+
+/** The access token a product operation forwards; FORBIDDEN for a personal API key. */
+export function accessTokenOf(principal: Principal): string {
   if (principal.kind === "api_key") {
     throw new GatewayError("FORBIDDEN", "Product operations need an access token; personal API keys are never forwarded upstream");
   }
   if (!principal.accessToken) throw new GatewayError("UNAUTHENTICATED", "Product operations need an access token");
-  return { requestId: ctx.requestId, accessToken: principal.accessToken, signal: ctx.signal, tenant: principal.tenant };
+  return principal.accessToken;
 }
 
 /** Where the gateway streams a drive file's bytes (GET, with the same access token): src/rest/files.ts. */

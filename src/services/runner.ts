@@ -6,8 +6,10 @@ import type { TenantCall } from "../../adapters/enterprise.ts";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
+import type { Principal } from "../core/principal.ts";
 import { withContractErrors } from "./adapter-errors.ts";
 import type { DocumentsService } from "./documents.ts";
+import type { DriveReader } from "./drive-read.ts";
 import type { SharedService } from "./shared.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 import type { TrashService } from "./trash.ts";
@@ -20,7 +22,7 @@ import {
   type Operations,
 } from "./operations/index.ts";
 import type { RunEnv } from "./operations/types.ts";
-import { requireAccessToken, type ProductBackend } from "./products.ts";
+import { accessTokenOf, requireAccessToken, type ProductBackend } from "./products.ts";
 import { parseInput } from "./validate.ts";
 
 /** An operation as the runner offers it: the input as callers send it, the output as its row returns it. */
@@ -48,6 +50,8 @@ export interface RunnerDeps {
   sheets?: SpreadsheetsService;
   shared?: SharedService;
   trash?: TrashService;
+  /** A drive file's text (files.read). */
+  driveReader?: DriveReader;
   products: ProductBackend;
 }
 
@@ -56,9 +60,26 @@ export interface RunnerDeps {
  * routes call it before a byte of the body is read.
  */
 export function authorize(op: AnyOperation, ctx: RequestContext): void {
+  authorizePrincipal(op, ctx.principal);
+}
+
+/**
+ * Whether the credential may run the row at all (its kind and scopes; what it then reads or
+ * changes is the service's to check): the MCP tools a session is offered (src/mcp/tools.ts).
+ */
+export function mayRun(op: AnyOperation, principal: Principal): boolean {
+  try {
+    authorizePrincipal(op, principal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function authorizePrincipal(op: AnyOperation, principal: Principal): void {
   switch (op.auth) {
     case "access_token":
-      requireAccessToken(ctx);
+      accessTokenOf(principal);
       return;
     case "share_token":
       // The token in the input is the credential; the service checks it.
@@ -66,15 +87,15 @@ export function authorize(op: AnyOperation, ctx: RequestContext): void {
     case "workspace:read":
     case "workspace:write": {
       // Either kind's scope; the service shows or changes only what the scopes allow.
-      requireOwner(ctx.principal);
+      requireOwner(principal);
       const access = op.auth === "workspace:read" ? "read" : "write";
       // Neither: the answer names the documents' scope (the kind callers mean most often).
-      if (!ctx.principal.scopes.has(`sheets:${access}`)) requireScope(ctx.principal, `docs:${access}`);
+      if (!principal.scopes.has(`sheets:${access}`)) requireScope(principal, `docs:${access}`);
       return;
     }
     default:
-      requireOwner(ctx.principal);
-      requireScope(ctx.principal, op.auth);
+      requireOwner(principal);
+      requireScope(principal, op.auth);
   }
 }
 
@@ -98,6 +119,9 @@ function environment(ctx: RequestContext, deps: RunnerDeps): RunEnv {
     },
     get trash() {
       return present(deps.trash, "trash");
+    },
+    get driveReader() {
+      return present(deps.driveReader, "drive reader");
     },
     get call() {
       return (call ??= requireAccessToken(ctx));

@@ -19,13 +19,24 @@ const gatewayCodeByTrpcCode: Partial<Record<TRPCError["code"], ErrorCode>> = {
   PARSE_ERROR: "BAD_USER_INPUT",
   BAD_REQUEST: "BAD_USER_INPUT",
   NOT_FOUND: "NOT_FOUND",
-  METHOD_NOT_SUPPORTED: "NOT_FOUND",
+  // A query asked with POST, a mutation with GET: 405 with Allow, as REST answers a method a path lacks.
+  METHOD_NOT_SUPPORTED: "METHOD_NOT_ALLOWED",
   UNAUTHORIZED: "UNAUTHENTICATED",
   FORBIDDEN: "FORBIDDEN",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
   TOO_MANY_REQUESTS: "RATE_LIMITED",
 };
+
+/**
+ * tRPC's own refusal of a body it has no parser for ends mid-quote (`Unsupported content-type
+ * "text/plain`): said whole, with what the caller should send instead.
+ */
+function clearMessage(message: string): string {
+  const unsupported = /^Unsupported content-type "([^"]*)"?$/.exec(message);
+  if (!unsupported) return message;
+  return `Unsupported content type "${unsupported[1]}": send application/json (multipart/form-data for uploads)`;
+}
 
 function toTrpcError(error: TRPCError): TRPCError {
   const cause = error.cause;
@@ -45,7 +56,7 @@ const t = initTRPC.context<TrpcContext>().create({
       : {};
     const { stack: _stack, ...data } = shape.data;
     // Unexpected errors keep their details in the log only.
-    const message = gatewayCode === "INTERNAL" ? "Internal error" : shape.message;
+    const message = gatewayCode === "INTERNAL" ? "Internal error" : clearMessage(shape.message);
     markErrorCode(gatewayCode);
     return { ...shape, message, data: { ...data, gatewayCode, ...extra } };
   },

@@ -64,18 +64,32 @@ class SurfaceContext implements TrpcContext {
   }
 }
 
+/**
+ * tRPC answers a request it could not even read (a content type it has no parser for) with its JSON
+ * error body but no content type, which the platform then calls text/plain: said as JSON, like
+ * every other error body.
+ */
+function asJson(response: Response): Response {
+  const type = response.headers.get("content-type");
+  if (response.status < 400 || (type !== null && !type.startsWith("text/plain"))) return response;
+  response.headers.set("content-type", "application/json");
+  return response;
+}
+
 export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
   // tRPC's resolveResponse, called as its fetch adapter would, without the adapter's own copies
   // of the options, URL and response headers on every request.
-  const handle = (request: Request, path: string, env: SurfaceEnv, start?: () => Promise<RequestContext>) =>
-    resolveResponse({
-      router: appRouter,
-      req: request,
-      path,
-      allowMethodOverride: false,
-      createContext: async () => new SurfaceContext(options, request, env, callsIn(path), start),
-      error: null,
-    });
+  const handle = async (request: Request, path: string, env: SurfaceEnv, start?: () => Promise<RequestContext>) =>
+    asJson(
+      await resolveResponse({
+        router: appRouter,
+        req: request,
+        path,
+        allowMethodOverride: false,
+        createContext: async () => new SurfaceContext(options, request, env, callsIn(path), start),
+        error: null,
+      }),
+    );
   /**
    * A request that failed before tRPC ran (body over the limit, upload authentication or spooling):
    * tRPC itself answers every call in it with the error, batched or not, in the shape a client
@@ -92,7 +106,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       // No procedure runs, so nothing authenticates; were one to ask, it would get the error.
       createContext: async () => new SurfaceContext(options, request, env, 1, () => Promise.reject(error)),
       error: new TRPCError({ code: error.trpcCode, message: error.message, cause: error }),
-    });
+    }).then(asJson);
   };
   // An upload row's FormData (files.upload, documents.import, documents.update…) is streamed to
   // temp files first, under the row's own limit and after its credential check (see src/uploads);

@@ -196,7 +196,7 @@ describe("drive", () => {
     const ctx = makeContext();
     const name = h.sandbox.data.files[2]!.name;
     const word = name.split(/[\s.]+/)[0] as string;
-    const hits = await h.products.files.search(ctx, { query: word });
+    const { files: hits } = await h.products.files.search(ctx, { query: word });
     expect(only(ctx)).toMatchObject({ method: "POST", path: "/drive/v1/search", body: { query: word } });
     expect(hits.map((f) => f.name)).toContain(name);
     expect(hits[0]?.score).toEqual(expect.any(Number));

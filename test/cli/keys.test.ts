@@ -34,6 +34,8 @@ describe("workspace-gateway keys", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ scopes: ["docs:read"], revokedAt: null });
     const text = await cli("keys", "list");
+    // A header names the columns (issue 26 point 6).
+    expect(text.stdout.split("\n")[0]).toBe("ID\tUSER\tTENANT\tSCOPES\tPREFIX\tSTATUS");
     expect(text.stdout).toContain(rows[0]!.id);
     expect(text.stdout).not.toContain(key);
 
@@ -49,7 +51,7 @@ describe("workspace-gateway keys", () => {
     expect(hours).toBeLessThanOrEqual(2);
   });
 
-  it("bad usage fails with a message and exit code 2", async () => {
+  it("bad usage fails with a message and exit code 2; an unknown id is one line and exit 1", async () => {
     for (const args of [
       ["keys", "create"],
       ["keys", "revoke"],
@@ -65,9 +67,13 @@ describe("workspace-gateway keys", () => {
       expect(failure, args.join(" ")).not.toBeNull();
       expect(failure!.stderr.length).toBeGreaterThan(0);
     }
+    // Used right, naming a key the store lacks: one clear line, not the usage (issue 26 point 6).
     const unknownKey = await cli("keys", "revoke", "key_nope").catch((e: { code: number; stderr: string }) => e);
-    expect((unknownKey as { code: number }).code).toBe(2);
-    expect((unknownKey as { stderr: string }).stderr).toContain("No key with id key_nope");
+    expect((unknownKey as { code: number }).code).toBe(1);
+    const lines = (unknownKey as { stderr: string }).stderr.trim().split("\n");
+    // (Before it: which store, and how the command runs; never the usage.)
+    expect(lines.at(-1)).toBe("No key with id key_nope in this store (keys list shows the ids)");
+    expect((unknownKey as { stderr: string }).stderr).not.toMatch(/Usage/);
   });
 
   it("a bad configuration value stops with a message naming the variable", async () => {

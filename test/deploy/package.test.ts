@@ -30,7 +30,8 @@ beforeAll(async () => {
   dirs.push(project);
   const [packed, products] = await Promise.all([
     run("npm", ["pack", "--pack-destination", project, "--silent"], { cwd: root, timeout: 300_000 }),
-    startProductsEnv(),
+    // Every scope: the session is offered every tool (test/mcp/credential-tools.test.ts filters).
+    startProductsEnv({ scope: "docs:read docs:write sheets:read sheets:write" }),
   ]);
   env = products;
   const tarball = join(project, packed.stdout.trim().split("\n").at(-1)!);

@@ -136,6 +136,8 @@ describe("GET /", () => {
       openapi: { href: "/api/v1/openapi.json" },
       mcp: { href: "/mcp" },
       trpc: { href: "/trpc" },
+      // The operators' endpoint is linked too (issue 26 point 6).
+      metrics: { href: "/metrics" },
       health: { href: "/healthz" },
     });
   });

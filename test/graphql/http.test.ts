@@ -189,9 +189,11 @@ describe("viewer, errors and partial data", () => {
   it("no credential → UNAUTHENTICATED; introspection still works", async () => {
     const { status, body } = await graphqlRequest(tg.url, null, "{ viewer { id } }");
     expect(body.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
-    // The request executed (data is present, null): GraphQL over HTTP answers it 200, unlike a
-    // request that never executed (a syntax error: no data entry, 400).
-    expect(status).toBe(200);
+    // The request executed (data is present, null), refused for its credential as a whole: 401
+    // to a client that accepts application/graphql-response+json (200 to application/json: see
+    // test/firsthour/error-outliers.test.ts), unlike a request that never executed (a syntax
+    // error: no data entry, 400).
+    expect(status).toBe(401);
     expect(body).toHaveProperty("data", null);
     const syntax = await graphqlRequest(tg.url, null, "{ viewer { ");
     expect(syntax.status).toBe(400);

@@ -6,7 +6,7 @@ import { dirname, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { ALL_TOOLS } from "./mcp-cases.ts";
+import { DOCS_KEY_TOOLS } from "./mcp-cases.ts";
 
 const run = promisify(execFile);
 // @modelcontextprotocol/inspector-cli is what the umbrella package's `--cli` runs; unlike the
@@ -40,7 +40,8 @@ describe("MCP Inspector CLI", () => {
   it("lists the tools", async () => {
     const { stdout } = await cli("--method", "tools/list");
     const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual([...ALL_TOOLS].sort());
+    // The key's tools (docs scopes: test/mcp/credential-tools.test.ts).
+    expect(tools.map((t) => t.name).sort()).toEqual([...DOCS_KEY_TOOLS].sort());
   });
 
   it("calls docs_list", async () => {

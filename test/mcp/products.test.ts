@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGatewayFor, startProductsEnv, type ProductsEnv } from "../products/harness.ts";
-import { ALL_TOOLS, textOf } from "./mcp-cases.ts";
+import { ALL_TOOLS, expectDriveToolSchemas, textOf } from "./mcp-cases.ts";
 import { connectStdio, runStdioToExit } from "./stdio-client.ts";
 
 interface ToolResult {
@@ -20,6 +20,8 @@ const READ_ONLY = [
   "docs_list",
   "docs_read",
   "docs_versions",
+  "docs_trash",
+  "docs_shares",
   "sheets_list",
   "sheets_describe",
   "sheets_read",
@@ -27,6 +29,7 @@ const READ_ONLY = [
   "sheets_versions",
   "drive_search",
   "drive_get",
+  "drive_read",
   "mail_list",
   "mail_thread",
   "calendar_events",
@@ -58,7 +61,8 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
 }
 
 beforeAll(async () => {
-  env = await startProductsEnv();
+  // Every scope: the session is offered every tool (test/mcp/credential-tools.test.ts filters).
+  env = await startProductsEnv({ scope: "docs:read docs:write sheets:read sheets:write" });
 });
 afterAll(() => env?.close());
 
@@ -68,6 +72,7 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...ALL_TOOLS].sort());
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expectDriveToolSchemas(byName);
     for (const tool of tools) {
       expect(tool.outputSchema, tool.name).toMatchObject({ type: "object" });
       expect(tool.description, tool.name).toBeTruthy();

@@ -148,6 +148,7 @@ const documentCases: Record<Extract<OperationName, `documents.${string}`>, Case>
     rest: () => ({ path: "/api/v1/documents", init: json("POST", { name: "Created", markdown: "# Hi" }) }),
   },
   "documents.import": {
+    mcp: async () => ({ name: "Imported", content: Buffer.from(await (await docxFile()).arrayBuffer()).toString("base64") }),
     trpc: async () => {
       const form = new FormData();
       form.append("file", await docxFile());
@@ -413,6 +414,7 @@ const productCases: Record<
     }),
   },
   "files.download": { rest: () => ({ path: `/api/v1/files/${FILE}/content` }) },
+  "files.read": { input: () => ({ id: FILE, maxChars: 100 }) },
   "files.search": { input: () => ({ query: "budget" }), graphql: () => ({ query: '{ searchFiles(query: "budget") { id } }' }) },
   "files.share": {
     input: () => ({ fileId: FILE, permission: "view" }),

@@ -300,7 +300,8 @@ export const productCases: ProductCase[] = [
           variables: { query: "budget" },
           pick: field<Hit[]>("searchFiles"),
         },
-        trpc: (c) => c.files.search.query({ query: "budget" }),
+        // tRPC answers {files} (as MCP's drive_search does); GraphQL's searchFiles is the list.
+        trpc: async (c) => (await c.files.search.query({ query: "budget" })).files,
       },
       request: { method: "POST", path: "/drive/v1/search", body: { query: "budget" }, status: 200 },
       check: (r: Hit[]) => {

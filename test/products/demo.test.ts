@@ -3,6 +3,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { waitFor } from "./harness.ts";
 
@@ -124,6 +126,32 @@ it("a printed tRPC curl and a printed REST curl work as printed", async () => {
     const response = await fetch(url, init);
     expect(response.status, line).toBe(200);
   }
+});
+
+it("the printed MCP client configurations work as printed (issue 26 point 6)", async () => {
+  const section = stdout.split("## MCP client configuration")[1]?.split("\nDemo ready")[0];
+  if (!section) throw new Error(`no MCP client configuration in:\n${stdout}`);
+  // The two JSON blocks, each after its comment line.
+  const blocks = section
+    .split(/\n# [^\n]*\n/)
+    .slice(1)
+    .map((block) => JSON.parse(block.trim()) as { mcpServers: { workspace: Record<string, unknown> } });
+  expect(blocks).toHaveLength(2);
+  const http = blocks[0]!.mcpServers.workspace as { type: string; url: string; headers: Record<string, string> };
+  expect(http).toMatchObject({
+    type: "http",
+    url: expect.stringMatching(/\/mcp$/),
+    headers: { Authorization: expect.stringMatching(/^Bearer /) },
+  });
+  const client = new Client({ name: "demo-config", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: http.headers } }));
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  expect(names).toEqual(expect.arrayContaining(["mail_list", "docs_read"]));
+  await client.close();
+  const stdio = blocks[1]!.mcpServers.workspace as { command: string; args: string[]; env: Record<string, string> };
+  expect(stdio.args.at(-1)).toBe("mcp");
+  expect(existsSync(stdio.args[0]!)).toBe(true);
+  expect(stdio.env).toMatchObject({ GATEWAY_URL: http.url.replace(/\/mcp$/, ""), GATEWAY_TOKEN: http.headers["Authorization"]!.slice(7) });
 });
 
 it("Ctrl-C stops the gateway and the sandbox and removes the temp data", async () => {

@@ -91,6 +91,17 @@ const docsReadInput = readDocumentInputSchema.extend({
     .meta({ description: "Read this earlier version (see docs_versions) instead of the current one" }),
 });
 
+/** docs_import's input: the .docx as base64 (an MCP call carries JSON, not files). */
+const docsImportInput = strictObject({
+  name: importDocumentUploadInputSchema.shape.name.unwrap().meta({ description: "Name of the new document, e.g. Q3 review" }),
+  content: z
+    .string()
+    .max(64 * 1024 * 1024)
+    .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, "must be base64")
+    .meta({ description: "The .docx file's bytes, base64-encoded" }),
+  idempotencyKey: docsCreateInput.shape.idempotencyKey,
+});
+
 const docsRestoreInput = strictObject({
   id: restoreVersionInputSchema.shape.id,
   version: restoreVersionInputSchema.shape.version
@@ -193,11 +204,25 @@ export const documentOperations = {
     auth: "docs:write",
     description:
       "Store an uploaded .docx (Word, LibreOffice, Google Docs; at most 25 MB, 200 MB or 10,000 entries unpacked) as a new document; " +
-      "its text and markdown are extracted from the file. `name` defaults to the file's name. Returns the created document.",
+      "its text and markdown are extracted from the file. `name` defaults to the file's name. Returns the created document. " +
+      "As the MCP tool docs_import: `name` and `content`, the .docx base64-encoded (an MCP request is limited by BODY_LIMIT_BYTES, " +
+      "3 MiB by default, so about 2 MiB of file).",
     input: importDocumentUploadInputSchema,
     output: documentSummarySchema,
     annotations: create,
     upload: { field: "file", maxBytes: DOCX_UPLOAD_LIMIT_BYTES },
+    mcp: {
+      name: "docs_import",
+      input: docsImportInput,
+      // A File, as drive_upload's: it travels as it is over HTTP and as FormData over stdio.
+      toInput: ({ name, content, idempotencyKey }: z.output<typeof docsImportInput>) => ({
+        file: new File([Buffer.from(content, "base64")], `${name}.docx`, {
+          type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        }),
+        name,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      }),
+    },
     graphql: [{ field: "Mutation.importDocument" }],
     rest: { method: "POST", path: "/api/v1/documents", body: "multipart", status: 201, idempotencyKey: true, location: true, etag: true },
     run: async ({ documents, ctx }, { file, ...input }) => {
@@ -376,6 +401,8 @@ export const documentOperations = {
     optionalInput: true,
     output: trashListSchema,
     annotations: read,
+    // docs_list's input schema: the same fields (the trash's own, an id over an id, lists as a bare $ref).
+    mcp: { name: "docs_trash", input: listDocumentsInputSchema, defaults: { limit: DEFAULT_PAGE_SIZE } },
     graphql: [{ field: "Query.trash", args: "connection", connection: { items: "documents", cursorOf: documentCursor } }],
     run: ({ documents, ctx }, input) => documents.trash(ctx, input),
   }),
@@ -418,6 +445,7 @@ export const documentOperations = {
     input: documentRefInputSchema,
     output: purgedSchema,
     annotations: removes,
+    mcp: { name: "docs_purge" },
     graphql: [{ field: "Mutation.purgeDocument" }],
     run: async ({ documents, ctx }, input) => {
       await documents.purge(ctx, input);
@@ -432,7 +460,7 @@ export const documentOperations = {
       "Create a link that lets anyone who has it read the document's current text and download its .docx, without a credential, " +
       `until it expires (\`expiresInSeconds\` 60-31,536,000, default ${n(SHARE_DEFAULT_SECONDS)} = 7 days). ` +
       "Returns {id, url, createdAt, expiresAt}: the url holds the secret token and is shown only this once, so give it to the user now. " +
-      "Only share when the user asked to; a link can be revoked on the other surfaces (REST DELETE /api/v1/documents/{id}/shares/{shareId}).",
+      "Only share when the user asked to; docs_shares lists a document's links and docs_revoke_share ends one.",
     input: createShareInputSchema,
     output: createdShareSchema,
     // Creates a credential (a new one per call); it stays within the gateway.
@@ -450,6 +478,7 @@ export const documentOperations = {
     input: documentRefInputSchema,
     output: shareListSchema,
     annotations: read,
+    mcp: { name: "docs_shares" },
     graphql: [{ field: "Document.shares", fromParent: (document: { id: string }) => ({ id: document.id }), pick: "shares" }],
     rest: { method: "GET", path: "/api/v1/documents/{id}/shares" },
     run: ({ documents, ctx }, input) => documents.shares(ctx, input),
@@ -462,6 +491,7 @@ export const documentOperations = {
     input: revokeShareInputSchema,
     output: revokedSchema,
     annotations: removes,
+    mcp: { name: "docs_revoke_share" },
     graphql: [{ field: "Mutation.revokeDocumentShare" }],
     rest: { method: "DELETE", path: "/api/v1/documents/{id}/shares/{shareId}", status: 204, response: "empty" },
     run: async ({ documents, ctx }, input) => {

@@ -13,6 +13,7 @@ import type { MeetingSummary, MeetingsAdapter, Transcript } from "../../../adapt
 import type { SearchAdapter } from "../../../adapters/search.ts";
 import type { RequestContext } from "../../core/context.ts";
 import type { DocumentsService } from "../documents.ts";
+import type { DriveReader } from "../drive-read.ts";
 import type { SharedService } from "../shared.ts";
 import type { SpreadsheetsService } from "../spreadsheets/index.ts";
 import type { TrashService } from "../trash.ts";
@@ -66,6 +67,8 @@ export interface RunEnv {
   shared: SharedService;
   /** The trash of both kinds. */
   trash: TrashService;
+  /** A drive file's text (files.read). */
+  driveReader: DriveReader;
   /** The request's upstream identity (its access token); only rows whose auth is "access_token" may read it. */
   readonly call: TenantCall;
   adapters: ProductAdapters;

@@ -145,6 +145,21 @@ function forXlsx(data: WorkbookData): WorkbookData {
   };
 }
 
+/** What a cell reads as in CSV: render=value (dates as ISO text, errors as their text). */
+const showValue = (cell: Cell): Cell["value"] =>
+  typeof cell.value === "object" && cell.value !== null ? cell.value : (renderValue(cell.value, cell.numFmt) as Cell["value"]);
+
+/**
+ * An .xlsx's first sheet as CSV text (no byte-order mark: text for a reader, not a file for
+ * Excel), read by the import reader under the same limits; an empty workbook is "".
+ */
+export function firstSheetCsv(bytes: Uint8Array, options: Options): string {
+  const [first] = readXlsx(bytes, { limits: { cells: options.maxCells } }).sheets;
+  let text = "";
+  if (first) for (const line of sheetCsv(first, showValue)) text += line;
+  return text;
+}
+
 export async function render(model: Held, format: "xlsx" | "csv", sheet: string | undefined, title: string): Promise<JobOutput> {
   const data = model.workbook.toData();
   if (format === "xlsx") return { kind: "bytes", bytes: await writeXlsx(forXlsx(data), { title }) };
@@ -155,8 +170,6 @@ export async function render(model: Held, format: "xlsx" | "csv", sheet: string 
     });
   // A BOM first: Excel reads a CSV as UTF-8 only with one.
   let text = "\uFEFF";
-  const show = (cell: Cell): Cell["value"] =>
-    typeof cell.value === "object" && cell.value !== null ? cell.value : (renderValue(cell.value, cell.numFmt) as Cell["value"]);
-  for (const line of sheetCsv(chosen, show)) text += line;
+  for (const line of sheetCsv(chosen, showValue)) text += line;
   return { kind: "bytes", bytes: new TextEncoder().encode(text) };
 }

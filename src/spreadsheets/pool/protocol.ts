@@ -34,7 +34,9 @@ export type Job =
   | { kind: "change"; base: Base; change: Change; token: number }
   | { kind: "evaluate"; base: Base; formula: string; sheet?: string }
   | { kind: "read"; base: Base; range: string; render: RenderMode; maxCells: number; offset: number }
-  | { kind: "render"; base: Base; format: "xlsx" | "csv"; sheet?: string; title: string };
+  | { kind: "render"; base: Base; format: "xlsx" | "csv"; sheet?: string; title: string }
+  /** An .xlsx not stored (a drive file drive_read reads): its first sheet as CSV text, nothing kept. */
+  | { kind: "csv"; bytes: Uint8Array };
 
 /** A version saved by a job: what the store keeps (root, pages, tiles) and what the record says. */
 export interface Saved {

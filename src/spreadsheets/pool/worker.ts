@@ -4,7 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
 import { isSheetsError } from "../errors.ts";
-import { applyChange, createWorkbook, importWorkbook, loadWorkbook, render } from "./jobs.ts";
+import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render } from "./jobs.ts";
 import { Models, type Held } from "./models.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
 import { sheetsErrorCode } from "./errors.ts";
@@ -53,6 +53,8 @@ async function run(job: Job): Promise<JobOutput> {
     }
     case "render":
       return render(modelOf(job.base, false), job.format, job.sheet, job.title);
+    case "csv":
+      return { kind: "bytes", bytes: new TextEncoder().encode(firstSheetCsv(job.bytes, options)) };
   }
 }
 
