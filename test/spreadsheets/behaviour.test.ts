@@ -392,6 +392,30 @@ describe("idempotent appends", () => {
     expect((await values(id, "A7:D7")).body.values).toEqual([["lime", 5, 1, 5]]);
   });
 
+  it("a key first used on another spreadsheet is refused there, and nothing is appended", async () => {
+    const [a, b] = [await createBudget("keyed A"), await createBudget("keyed B")];
+    const first = await api.call<WriteResult>(
+      "POST",
+      `/api/v1/spreadsheets/${a.id}/append`,
+      { values: [["a"]] },
+      { "idempotency-key": "shared" },
+    );
+    expect(first.status).toBe(200);
+    const elsewhere = await api.call<{ error: { code: string; message: string } }>(
+      "POST",
+      `/api/v1/spreadsheets/${b.id}/append`,
+      { values: [["b"]] },
+      { "idempotency-key": "shared" },
+    );
+    expect(elsewhere.status, elsewhere.text).toBe(400);
+    expect(elsewhere.body.error.message).toContain(a.id);
+    expect((await values(b.id, "A:A")).body.values.flat()).toEqual(["item", "apple", "pear", "plum", "sum"]);
+    expect(await trpcOutcome(() => client.sheets.append.mutate({ id: b.id, values: [["b"]], idempotencyKey: "shared" }))).toEqual({
+      ok: false,
+      code: "BAD_USER_INPUT",
+    });
+  });
+
   it("eight concurrent appends with one key add one row", async () => {
     const { id } = await createBudget();
     const answers = await Promise.all(

@@ -31,12 +31,25 @@ export function contentOf(saved: Saved): WorkbookContent {
 const fingerprintOf = (id: string, change: Change): string =>
   createHash("sha256").update(id).update("\0").update(JSON.stringify(change)).digest("hex");
 
-/** The first answer to an Idempotency-Key already used for this operation, if any. */
-async function replayOf(deps: SheetsDeps, ownerId: string, key: string | undefined): Promise<WriteResult | undefined> {
+/**
+ * The first answer to an Idempotency-Key already used for this operation, if any. A key is the
+ * caller's, not the workbook's: one first used to append to another spreadsheet is refused rather
+ * than answered with that spreadsheet's result (which would tell the caller rows were added here).
+ */
+function sameWorkbook(id: string, key: string, response: WriteResult): WriteResult {
+  if (response.spreadsheet.id === id) return response;
+  throw new GatewayError(
+    "BAD_USER_INPUT",
+    `Idempotency-Key "${key.slice(0, 80)}" was used to append to another spreadsheet (${response.spreadsheet.id}) in the last 24 hours; send a new key for this append`,
+    { details: { subject: "Idempotency-Key" } },
+  );
+}
+
+async function replayOf(deps: SheetsDeps, ownerId: string, id: string, key: string | undefined): Promise<WriteResult | undefined> {
   if (key === undefined) return undefined;
   const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
   const hit = await deps.store.findIdempotent(ownerId, key, notBefore, "sheets.append");
-  return hit?.response ? (hit.response as WriteResult) : undefined;
+  return hit?.response ? sameWorkbook(id, key, hit.response as WriteResult) : undefined;
 }
 
 async function attempt(
@@ -82,8 +95,9 @@ async function attempt(
   }
   deps.pool.forget(record.id, token);
   if (result.reason === "replayed") {
+    const first = sameWorkbook(record.id, idempotencyKey ?? "", result.response as WriteResult);
     markReplayed(ctx);
-    return { done: result.response as WriteResult };
+    return { done: first };
   }
   if (result.reason === "conflict") return { conflict: result.current };
   return { done: writeResultOf(changedWorkbook(result), saved.result, deps.publicUrl) };
@@ -98,7 +112,7 @@ export async function storeChange(
   change: Change,
   source: string,
 ): Promise<WriteResult> {
-  const replay = await replayOf(deps, ownerId, input.idempotencyKey);
+  const replay = await replayOf(deps, ownerId, id, input.idempotencyKey);
   if (replay) {
     markReplayed(ctx);
     return replay;
