@@ -24,6 +24,9 @@ export const systemTests = [
   "test/documents/render/libreoffice.test.ts",
   "test/documents/import/other-writers.test.ts",
   "test/fuzz/markdown.test.ts",
+  "test/spreadsheets/behaviour-files.test.ts",
+  // Hive Gateway as a process over a composed supergraph.
+  "test/graphql/federation-router.test.ts",
   // `npm run demo` as a process (the sandbox and a gateway), and every README/docs example against it.
   "test/products/demo.test.ts",
   "test/docs/readme-examples.test.ts",

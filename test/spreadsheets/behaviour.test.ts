@@ -276,6 +276,15 @@ describe("If-Match and expectedVersion", () => {
     expect(fresh.status, fresh.text).toBe(200);
     expect(fresh.headers.get("etag")).toBe('"v2"');
     expect(fresh.body).toMatchObject({ updatedRange: "Data!B2", updatedCells: 1, recalculatedCells: 3 });
+    // Reads about the workbook carry its ETag too: a range (as JSON and as CSV), a computed value;
+    // If-None-Match with it is 304.
+    for (const path of [`/values/B2`, `/values/B2?format=csv`]) {
+      const read = await api.call("GET", `/api/v1/spreadsheets/${id}${path}`);
+      expect(read.headers.get("etag"), path).toBe('"v2"');
+      expect((await api.call("GET", `/api/v1/spreadsheets/${id}${path}`, undefined, { "if-none-match": '"v2"' })).status, path).toBe(304);
+    }
+    const computed = await api.call("POST", `/api/v1/spreadsheets/${id}/evaluate`, { formula: "=B2*2" });
+    expect(computed.headers.get("etag")).toBe('"v2"');
     const stale = await api.call<{ error: { code: string } }>(
       "PUT",
       `/api/v1/spreadsheets/${id}/values/B2`,

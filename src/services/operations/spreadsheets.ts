@@ -185,6 +185,7 @@ export const spreadsheetOperations = {
     rest: {
       method: "GET",
       path: "/api/v1/spreadsheets/{id}/values/{range}",
+      etag: true,
       asText: (body: CellRange | CellRangeText) =>
         "text" in body
           ? { type: body.format === "csv" ? "text/csv; charset=utf-8" : "text/markdown; charset=utf-8", body: body.text }
@@ -261,7 +262,7 @@ export const spreadsheetOperations = {
     output: evaluateResultSchema,
     annotations: read,
     mcp: { name: "sheets_evaluate" },
-    rest: { method: "POST", path: "/api/v1/spreadsheets/{id}/evaluate" },
+    rest: { method: "POST", path: "/api/v1/spreadsheets/{id}/evaluate", etag: true },
     run: ({ sheets, ctx }, input) => sheets.evaluate(ctx, input),
   }),
   "sheets.download": define({

@@ -1,7 +1,7 @@
 // Reading and changing cells: a range read straight from the tiles that cover it (no workbook is
 // loaded, nothing on the event loop grows with the workbook), and writes, appends and edits run by
 // the spreadsheets pool against the workbook's model, then stored as the next version.
-import type { RequestContext } from "../../core/context.ts";
+import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
 import { csvLines } from "../../spreadsheets/csv-write.ts";
@@ -71,6 +71,7 @@ export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: Re
   const record = await deps.store.getWorkbook(ownerId, knownId(input.id));
   if (!record) throw spreadsheetNotFound();
   const read = await readRecordRange(deps, ctx, record, input);
+  markAnsweredVersion(ctx, record.version);
   if (input.format === "json") return read;
   return {
     range: read.range,
@@ -107,5 +108,6 @@ export async function evaluateFormula(
     (base) => allBlobs(deps.store, ownerId, base),
   );
   if (output.kind !== "value") throw new GatewayError("INTERNAL", "A spreadsheet evaluation answered something else");
+  markAnsweredVersion(ctx, record.version);
   return { value: output.value };
 }
