@@ -116,12 +116,29 @@ describe("workspace-gateway-mcp, packed and installed", () => {
     }
   });
 
+  it("MCP_TOOLS narrows the gateway's tools, in the list and for calls", async () => {
+    const stdio = await connect({ GATEWAY_URL: tg.url, GATEWAY_TOKEN: key, MCP_TOOLS: "read-only,docs_create" });
+    try {
+      const names = (await stdio.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("docs_read");
+      expect(names).toContain("docs_create");
+      expect(names).not.toContain("docs_delete");
+      await expect(stdio.client.callTool({ name: "docs_delete", arguments: { id: "doc_x" } })).rejects.toThrow(/not in MCP_TOOLS/);
+    } finally {
+      await stdio.client.close();
+    }
+  });
+
   it("start-up failures are one stderr message and exit 1, with nothing on stdout", async () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ GATEWAY_TOKEN: key }, /GATEWAY_URL is required/],
       [{ GATEWAY_URL: "not a url", GATEWAY_TOKEN: key }, /GATEWAY_URL must be the gateway's http\(s\) base URL/],
       [{ GATEWAY_URL: tg.url }, /GATEWAY_API_KEY \(or GATEWAY_TOKEN\) is required/],
       [{ GATEWAY_URL: tg.url, GATEWAY_TOKEN: "wgk_wrong" }, /GATEWAY_TOKEN was rejected by/],
+      [
+        { GATEWAY_URL: tg.url, GATEWAY_TOKEN: key, MCP_TOOLS: "docs_nope" },
+        /MCP_TOOLS: the gateway offers this credential no tool "docs_nope"/,
+      ],
       [{ GATEWAY_URL: `http://127.0.0.1:${await refusedPort()}`, GATEWAY_API_KEY: key }, /could not be reached: .*ECONNREFUSED/],
     ];
     for (const [vars, message] of cases) {

@@ -8,7 +8,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ListToolsResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 
 declare const PACKAGE_VERSION: string;
 const version = typeof PACKAGE_VERSION === "string" ? PACKAGE_VERSION : "0.0.0-dev";
@@ -25,6 +32,8 @@ export interface ProxyConfig {
   token: string;
   tokenVar: "GATEWAY_API_KEY" | "GATEWAY_TOKEN";
   timeoutMs: number;
+  /** MCP_TOOLS: tool names and/or `read-only`, narrowing what the gateway offers; undefined = all. */
+  toolNames: string[] | undefined;
 }
 
 const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
@@ -54,8 +63,20 @@ export function readConfig(env: Record<string, string | undefined>): ProxyConfig
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) {
     problems.push("GATEWAY_STARTUP_TIMEOUT_MS must be a number of milliseconds (1 to 600000)");
   }
+  const toolNames = get("MCP_TOOLS")
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (toolNames?.length === 0) problems.push("MCP_TOOLS names no tool; leave it unset to offer every tool");
   if (problems.length > 0 || !endpoint || !url) throw new ConfigError(problems.join("\n"));
-  return { endpoint, url, token: (apiKey ?? token)!, tokenVar: apiKey ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN", timeoutMs };
+  return {
+    endpoint,
+    url,
+    token: (apiKey ?? token)!,
+    tokenVar: apiKey ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN",
+    timeoutMs,
+    toolNames: toolNames?.length ? toolNames : undefined,
+  };
 }
 
 /** How a fetch failed at the network level (ECONNREFUSED, ENOTFOUND, …), or null. */
@@ -88,8 +109,27 @@ function startupError(config: ProxyConfig, error: unknown, timedOut: boolean): C
   );
 }
 
+/**
+ * The tool filter of MCP_TOOLS, checked against the tools the gateway offers this credential (a
+ * name it does not offer stops start-up, as an unknown name does on the gateway); null = all.
+ */
+export function toolFilter(names: string[] | undefined, offered: readonly Tool[]): Set<string> | null {
+  if (!names) return null;
+  const known = new Set(offered.map((tool) => tool.name));
+  const unknown = names.filter((name) => name !== "read-only" && !known.has(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `MCP_TOOLS: the gateway offers this credential no tool ${unknown.map((n) => JSON.stringify(n)).join(", ")}; ` +
+        `use comma-separated names from ${[...known].join(", ")}, or read-only`,
+    );
+  }
+  const wanted = new Set(names);
+  const kept = offered.filter((tool) => wanted.has(tool.name) || (wanted.has("read-only") && tool.annotations?.readOnlyHint === true));
+  return new Set(kept.map((tool) => tool.name));
+}
+
 /** Connects to the gateway's /mcp with the bearer credential; throws ConfigError on any failure. */
-export async function connectGateway(config: ProxyConfig): Promise<Client> {
+export async function connectGateway(config: ProxyConfig): Promise<{ upstream: Client; tools: ListToolsResult }> {
   const transport = new StreamableHTTPClientTransport(config.endpoint, {
     requestInit: { headers: { authorization: `Bearer ${config.token}` } },
   });
@@ -98,8 +138,8 @@ export async function connectGateway(config: ProxyConfig): Promise<Client> {
   try {
     await client.connect(transport, { signal, timeout: config.timeoutMs });
     // The start-up check of the credential: initialize alone may not need it on every gateway.
-    await client.listTools(undefined, { signal, timeout: config.timeoutMs });
-    return client;
+    const tools = await client.listTools(undefined, { signal, timeout: config.timeoutMs });
+    return { upstream: client, tools };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw startupError(config, error, signal.aborted);
@@ -107,15 +147,23 @@ export async function connectGateway(config: ProxyConfig): Promise<Client> {
 }
 
 /** The stdio server: the gateway's name, instructions and tools, forwarded call by call. */
-export function createProxyServer(upstream: Client): Server {
+/** `only`: the tool names MCP_TOOLS keeps (null: every tool the gateway offers). */
+export function createProxyServer(upstream: Client, only: ReadonlySet<string> | null = null): Server {
   const info = upstream.getServerVersion();
   const instructions = upstream.getInstructions();
   const server = new Server(
     { name: info?.name ?? "workspace-gateway", version: info?.version ?? version },
     { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
   );
-  server.setRequestHandler(ListToolsRequestSchema, (request, extra) => upstream.listTools(request.params, { signal: extra.signal }));
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    const listed = await upstream.listTools(request.params, { signal: extra.signal });
+    return only ? { ...listed, tools: listed.tools.filter((tool) => only.has(tool.name)) } : listed;
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // MCP_TOOLS narrows calls too, not just the list.
+    if (only && !only.has(request.params.name)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name} (not in MCP_TOOLS)`);
+    }
     try {
       return await upstream.callTool(request.params, undefined, { signal: extra.signal });
     } catch (error) {
@@ -137,8 +185,15 @@ export async function main(argv: readonly string[], env: Record<string, string |
   }
   if (args.length > 0) throw new ConfigError(`unexpected argument ${JSON.stringify(args[0])}: usage: workspace-gateway-mcp [mcp]`);
   const config = readConfig(env);
-  const upstream = await connectGateway(config);
-  const server = createProxyServer(upstream);
+  const { upstream, tools } = await connectGateway(config);
+  let keep;
+  try {
+    keep = toolFilter(config.toolNames, tools.tools);
+  } catch (error) {
+    await upstream.close();
+    throw error;
+  }
+  const server = createProxyServer(upstream, keep);
   // The client closing stdin ends the session: close the upstream and leave (no lingering sockets).
   server.onclose = () => void upstream.close().finally(() => process.exit(0));
   process.stdin.once("end", () => void server.close());
