@@ -129,6 +129,23 @@ describe("workspace-gateway-mcp, packed and installed", () => {
     }
   });
 
+  it("a gateway that goes away later: tool calls answer UPSTREAM_UNAVAILABLE, the server keeps serving", async () => {
+    const gone = await startTestGateway();
+    const stdio = await connect({ GATEWAY_URL: gone.url, GATEWAY_TOKEN: await gone.key({ user: "leaver" }) });
+    try {
+      await gone.close();
+      const result = await stdio.client.callTool({ name: "docs_list", arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /^UPSTREAM_UNAVAILABLE: The gateway at http:\/\/127\.0\.0\.1:\d+ could not be reached: .*ECONNREFUSED/,
+      );
+      // Still serving: the next call is answered the same way, not by a dead pipe.
+      expect(textOf(await stdio.client.callTool({ name: "docs_read", arguments: { id: "doc_x" } }))).toMatch(/^UPSTREAM_UNAVAILABLE/);
+    } finally {
+      await stdio.client.close();
+    }
+  });
+
   it("start-up failures are one stderr message and exit 1, with nothing on stdout", async () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ GATEWAY_TOKEN: key }, /GATEWAY_URL is required/],

@@ -148,7 +148,7 @@ export async function connectGateway(config: ProxyConfig): Promise<{ upstream: C
 
 /** The stdio server: the gateway's name, instructions and tools, forwarded call by call. */
 /** `only`: the tool names MCP_TOOLS keeps (null: every tool the gateway offers). */
-export function createProxyServer(upstream: Client, only: ReadonlySet<string> | null = null): Server {
+export function createProxyServer(upstream: Client, upstreamUrl: string, only: ReadonlySet<string> | null = null): Server {
   const info = upstream.getServerVersion();
   const instructions = upstream.getInstructions();
   const server = new Server(
@@ -168,8 +168,10 @@ export function createProxyServer(upstream: Client, only: ReadonlySet<string> | 
       return await upstream.callTool(request.params, undefined, { signal: extra.signal });
     } catch (error) {
       const network = networkFailure(error);
-      if (network) throw new Error(`UPSTREAM_UNAVAILABLE: the gateway could not be reached: ${network}`);
-      throw error;
+      if (!network) throw error;
+      // As the gateway words a failure (docs/api.md "Errors"): a tool result, not a protocol error.
+      const text = `UPSTREAM_UNAVAILABLE: The gateway at ${upstreamUrl} could not be reached: ${network}`;
+      return { isError: true, content: [{ type: "text" as const, text }] };
     }
   });
   return server;
@@ -193,7 +195,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
     await upstream.close();
     throw error;
   }
-  const server = createProxyServer(upstream, keep);
+  const server = createProxyServer(upstream, config.url, keep);
   // The client closing stdin ends the session: close the upstream and leave (no lingering sockets).
   server.onclose = () => void upstream.close().finally(() => process.exit(0));
   process.stdin.once("end", () => void server.close());
