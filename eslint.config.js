@@ -67,7 +67,15 @@ const outOfAdapters = forbid(
   "adapters/ imports nothing from src/ or resolvers/ (take settings as its own options; throw AdapterError from adapters/errors.ts, which the service layer maps to GatewayError).",
 );
 
+// packages/mcp is published on its own (workspace-gateway-mcp), bundled with no dependency: it
+// forwards to a gateway over HTTP and must not pull the server's code (stores, renderers) in.
+const outOfMcpPackage = forbid(
+  "^\\.\\./",
+  "packages/mcp imports only ./ within packages/mcp/src and the MCP SDK: it talks to the gateway over HTTP, and anything from src/ would be bundled into it.",
+);
+
 const zones = [
+  { files: ["packages/mcp/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfMcpPackage] }] } },
   { files: ["src/core/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
   { files: ["adapters/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfAdapters] }] } },
   zone(
@@ -117,6 +125,8 @@ export default tseslint.config(
     ignores: [
       "node_modules/",
       "dist/",
+      "packages/*/dist/",
+      "packages/*/dist-pack/",
       "dist.tmp-*/",
       "dist.old-*/",
       "data/",

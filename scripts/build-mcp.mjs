@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm run build:mcp`: bundles packages/mcp/src/cli.ts (the MCP SDK and everything it imports)
+// into one ESM file, packages/mcp/dist/cli.js, so that the published workspace-gateway-mcp has no
+// runtime dependency: `npx -y workspace-gateway-mcp` installs one package, no native module.
+// `--pack <dir>` then runs `npm pack` into <dir> and prints the tarball's path (npm run pack:mcp).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const pkgDir = join(root, "packages/mcp");
+const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+
+rmSync(join(pkgDir, "dist"), { recursive: true, force: true });
+await build({
+  entryPoints: [join(pkgDir, "src/cli.ts")],
+  outfile: join(pkgDir, "dist/cli.js"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: false,
+  legalComments: "eof",
+  logLevel: "warning",
+  define: { PACKAGE_VERSION: JSON.stringify(pkg.version) },
+  // Some bundled CommonJS (ajv, used by the SDK) calls require(); ESM output has none of its own.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __wgCreateRequire } from 'node:module';\nconst require = __wgCreateRequire(import.meta.url);",
+  },
+});
+
+const packAt = process.argv.indexOf("--pack");
+if (packAt !== -1) {
+  const dest = resolve(process.argv[packAt + 1] ?? join(pkgDir, "dist-pack"));
+  mkdirSync(dest, { recursive: true });
+  const run = spawnSync("npm", ["pack", "--json", "--pack-destination", dest], { cwd: pkgDir, encoding: "utf8" });
+  if (run.status !== 0) {
+    process.stderr.write(run.stderr);
+    process.exit(run.status ?? 1);
+  }
+  const [{ filename }] = JSON.parse(run.stdout);
+  process.stdout.write(`${join(dest, filename)}\n`);
+}
