@@ -15,6 +15,7 @@
 import { execFile } from "node:child_process";
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { imageLabel } from "../../../src/documents/render/images.ts";
 
 export const NODE_MODULES = new URL("../../../node_modules/", import.meta.url).pathname;
 
@@ -102,10 +103,29 @@ export function pandocRun(pandoc: string, args: readonly string[], input: string
 
 const FOOTNOTES_ONCE = new URL("./footnotes-once.lua", import.meta.url).pathname;
 
+/**
+ * An image without alt text, labelled as the renderer's placeholder labels it (its file name, docs
+ * "Images"): a reader sees the picture, and the placeholder stands for it, so its name is not a
+ * word added.
+ */
+function labelUnnamedImages(html: string): string {
+  return html.replace(/<img\b[^>]*>/gi, (tag) => {
+    const alt = /\salt\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+    if (alt && (alt[2] ?? alt[3] ?? "").trim() !== "") return tag;
+    const src = /\ssrc\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+    const label = imageLabel("", src?.[2] ?? src?.[3] ?? "")
+      .replace(/&/g, "&amp;")
+      .replace(/"/g, "&quot;")
+      .replace(/</g, "&lt;");
+    const bare = alt ? tag.replace(alt[0], "") : tag;
+    return bare.replace(/^<img\b/i, `<img alt="${label}"`);
+  });
+}
+
 /** What a reader sees on GitHub, as plain text: markdown → HTML → plain, raw HTML rendered. */
 export async function readerText(pandoc: string, markdown: string): Promise<string> {
   const html = await pandocRun(pandoc, ["-f", "gfm", "-t", "html", "--lua-filter", FOOTNOTES_ONCE], markdown);
-  return pandocRun(pandoc, ["-f", "html", "-t", "plain", "--wrap=none"], html);
+  return pandocRun(pandoc, ["-f", "html", "-t", "plain", "--wrap=none"], labelUnnamedImages(html));
 }
 
 /** A .docx as pandoc reads it, as plain text. */
