@@ -24,7 +24,17 @@ export const systemTests = [
   "test/documents/render/libreoffice.test.ts",
   "test/documents/import/other-writers.test.ts",
   "test/fuzz/markdown.test.ts",
+  // pandoc: reading our .docx back (the README corpus, block counts after a round trip, pandoc's own view).
+  "test/documents/render/corpus.test.ts",
+  "test/documents/render/pandoc.test.ts",
+  "test/documents/import/round-trip.test.ts",
+  // pandoc's and LibreOffice's .docx uploaded over REST.
+  "test/rest/other-writers.test.ts",
   "test/spreadsheets/behaviour-files.test.ts",
+  // `workspace-gateway mcp` spawned as a stdio child, and the MCP Inspector CLI against a gateway.
+  "test/mcp/stdio.test.ts",
+  "test/security/mcp-stdio.test.ts",
+  "test/mcp/inspector.test.ts",
   // Hive Gateway as a process over a composed supergraph.
   "test/graphql/federation-router.test.ts",
   // `npm run demo` as a process (the sandbox and a gateway), and every README/docs example against it.

@@ -6,7 +6,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemTests } from "../system-tests.ts";
-import defaultConfig from "../../vitest.config.ts";
+import { notInNpmTest } from "../../vitest.config.ts";
 import systemConfig from "../../vitest.system.config.ts";
 import { root } from "../helpers/process.ts";
 
@@ -23,7 +23,7 @@ async function files(patterns: readonly string[]): Promise<string[]> {
 
 describe("the test split", () => {
   it("the default configuration leaves out every system suite; the system one runs exactly them", async () => {
-    expect(defaultConfig.test?.exclude).toEqual(expect.arrayContaining(systemTests));
+    expect(notInNpmTest).toEqual(expect.arrayContaining(systemTests));
     expect(systemConfig.test?.include).toEqual(systemTests);
     const system = await files(systemTests);
     // Every pattern names files that exist (a renamed file must not fall out of both suites).
@@ -31,12 +31,11 @@ describe("the test split", () => {
     expect(system.length).toBeGreaterThanOrEqual(20);
   });
 
-  it("a test file that installs or packs packages, or starts the demo, a browser or PgBouncer, is a system suite", async () => {
+  it("a test file that installs or packs packages, starts the demo, a browser or PgBouncer, or needs an external program, is a system suite", async () => {
     const system = new Set(await files(systemTests));
-    const heavy = /npm", \["(install|pack|ci)"|playwright|chromium|pgbouncer|scripts\/demo\.ts|soffice/;
-    // In-process suites with one LibreOffice case each, skipped without it (kept in the everyday loop for the rest).
-    // (and this file, which names the words it looks for).
-    const mixed = new Set(["test/rest/living-documents.test.ts", "test/lint/test-split.test.ts"]);
+    const heavy = /npm", \["(install|pack|ci)"|playwright|chromium|pgbouncer|scripts\/demo\.ts|soffice|requireProgram\(/;
+    // This file, which names the words it looks for, and the external-program helper's own unit test.
+    const mixed = new Set(["test/lint/test-split.test.ts", "test/helpers/external.test.ts"]);
     const misplaced: string[] = [];
     for (const file of await testFiles()) {
       if (file.startsWith("test/faults/") || system.has(file) || mixed.has(file)) continue;

@@ -2,12 +2,12 @@
 // second execution on (src/graphql/jit.ts). Both must answer alike: the same data for every upstream (docs/api.md "Upstreams")
 // case, and the same errors (message, locations, path, code) when fields fail.
 import { parse, type ExecutionArgs } from "graphql";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { createLogger } from "../../src/core/logger.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
 import { JIT_AFTER_EXECUTIONS, useJit } from "../../src/graphql/jit.ts";
 import { productCases } from "./cases.ts";
-import { expectOk, graphqlFetch, newRequestId, runOperation, useProductsEnv } from "./harness.ts";
+import { expectOk, graphqlFetch, newRequestId, runOperation, startGatewayFor, useProductsEnv } from "./harness.ts";
 
 const env = useProductsEnv();
 
@@ -50,11 +50,19 @@ describe("a document's first execution and its compiled ones", () => {
     }
   }
 }`;
+    // Every execution fails three thread reads (and their retries): on the shared gateway that
+    // opens the email breaker in some runs, and the next execution would fail as a whole. This
+    // compares errors, not the breaker, so its gateway keeps the breaker shut.
+    const gateway = await startGatewayFor(env().sandbox, {
+      UPSTREAM_BREAKER_MIN_CALLS: "1000000",
+      UPSTREAM_BREAKER_CONSECUTIVE_FAILURES: "0",
+    });
+    onTestFinished(() => gateway.close());
     const bodies = [];
     for (let i = 0; i < EXECUTIONS; i++) {
       env().sandbox.setFaults([{ type: "status", path: "/email/v1/threads/", status: 500 }]);
       const { status, body } = await graphqlFetch(
-        env().gateway.url,
+        gateway.url,
         { query },
         { token: env().token, requestId: newRequestId("compiled-errors") },
       );

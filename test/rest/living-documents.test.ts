@@ -1,16 +1,14 @@
 // Living documents over REST, end to end (docs/api.md "Living documents"): a real gateway on a
 // loopback port with its own SQLite file, real HTTP. Updates with If-Match/ETag (412 and nothing
 // written; one winner among concurrent writers), If-None-Match 304, markdown reads, rename,
-// versions, trash, share links, .docx import and replace (pandoc, LibreOffice, our own download),
+// versions, trash, share links, .docx import and replace (our own download; pandoc's and
+// LibreOffice's files in other-writers.test.ts, the system suite),
 // hostile uploads, scopes, other users' ids, 405s, and a restart on the same DATA_DIR.
-import { execFile } from "node:child_process";
 import { encodeVersionCursor } from "../../src/services/document-access.ts";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,101 +19,18 @@ import { createApiKey } from "../../src/auth/api-keys.ts";
 import { listen } from "../../src/server.ts";
 import { TEMP_PREFIX } from "../../src/uploads/index.ts";
 import { renderedDocx, rewrite, storedPackage } from "../documents/import/docx-fixtures.ts";
-import { requireProgram } from "../helpers/external.ts";
+import {
+  client,
+  DOCX_TYPE,
+  errorOf,
+  type Client,
+  type ErrorBody,
+  type ReadBody,
+  type Record_,
+  type VersionBody,
+} from "../helpers/rest-documents.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
-
-const run = promisify(execFile);
-const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-
-interface Record_ {
-  id: string;
-  name: string;
-  version: number;
-  sizeBytes: number;
-  characters: number;
-  url: string;
-  downloadUrl: string;
-  createdAt: string;
-  updatedAt: string;
-}
-interface ReadBody {
-  id: string;
-  name: string;
-  version: number;
-  format: string;
-  text: string;
-  truncated: boolean;
-  totalChars: number;
-}
-interface VersionBody {
-  version: number;
-  name: string;
-  createdAt: string;
-  createdBy: string;
-  sizeBytes: number;
-  characters: number;
-  source: string;
-}
-interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
-}
-
-/** A small REST client for one gateway and one credential (or none). */
-function client(base: string, key: string | null) {
-  const auth: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${base}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } });
-  const withJson = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    call(path, { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  return {
-    call,
-    get: (path: string, headers: Record<string, string> = {}) => call(path, { headers }),
-    post: (path: string, body: unknown, headers?: Record<string, string>) => withJson("POST", path, body, headers),
-    put: (path: string, body: unknown, headers?: Record<string, string>) => withJson("PUT", path, body, headers),
-    patch: (path: string, body: unknown, headers?: Record<string, string>) => withJson("PATCH", path, body, headers),
-    del: (path: string, headers: Record<string, string> = {}) => call(path, { method: "DELETE", headers }),
-    form: (
-      method: "POST" | "PUT",
-      path: string,
-      fields: Record<string, string>,
-      file?: { bytes: Uint8Array; name: string },
-      headers: Record<string, string> = {},
-    ) => {
-      const form = new FormData();
-      for (const [key, value] of Object.entries(fields)) form.set(key, value);
-      if (file) form.set("file", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: DOCX_TYPE }), file.name);
-      return call(path, { method, headers, body: form });
-    },
-    async create(name: string, markdown: string): Promise<Record_> {
-      const response = await withJson("POST", "/api/v1/documents", { name, markdown });
-      expect(response.status).toBe(201);
-      return (await response.json()) as Record_;
-    },
-    async text(id: string, query = ""): Promise<ReadBody> {
-      const response = await call(`/api/v1/documents/${id}${query}`);
-      expect(response.status).toBe(200);
-      return (await response.json()) as ReadBody;
-    },
-    async bytes(path: string): Promise<Uint8Array> {
-      const response = await call(path);
-      expect(response.status).toBe(200);
-      return new Uint8Array(await response.arrayBuffer());
-    },
-    async ids(): Promise<string[]> {
-      const response = await call("/api/v1/documents?limit=100");
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { documents: { id: string }[] }).documents.map((d) => d.id);
-    },
-  };
-}
-type Client = ReturnType<typeof client>;
-
-async function errorOf(response: Response, status: number, code: string): Promise<ErrorBody> {
-  const body = (await response.json()) as ErrorBody;
-  expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
-  return body;
-}
 
 /**
  * A zip of one entry inflating to `megabytes` MiB of zeros, in a quarter of a second: one deflated
@@ -564,25 +479,6 @@ describe("share links", () => {
 });
 
 describe("imports and .docx replacements", () => {
-  const pandoc = requireProgram("pandoc", {
-    envVar: "PANDOC_PATH",
-    install: "apt-get install -y pandoc",
-    purpose: "uploading a .docx written by pandoc over REST (test/rest/living-documents.test.ts)",
-  });
-  const soffice = requireProgram("soffice", {
-    envVar: "SOFFICE_PATH",
-    install: "apt-get install -y libreoffice-writer",
-    purpose: "uploading a .docx written by LibreOffice over REST (test/rest/living-documents.test.ts)",
-  });
-  let dir = "";
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "wg-rest-import-"));
-  });
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-  const lines = (text: string) => text.split("\n").filter((line) => line !== "");
-
   it("POST multipart (name + our own .docx) → 201, text read back; without a name the file's name is used", async () => {
     const source = await alice.create("Source", "# Exported\n\n- alpha\n- beta\n\nClosing words.");
     const exported = await alice.bytes(`${doc(source.id)}/content`);
@@ -627,69 +523,6 @@ describe("imports and .docx replacements", () => {
       "BAD_USER_INPUT",
     );
   });
-
-  it.skipIf(!pandoc)("a .docx written by pandoc: imported, its text read back", async () => {
-    const markdown =
-      "# Release notes\n\nVersion **2.1** fixes parsing.\n\n- Faster search\n- New export\n\n| Area | Owner |\n|------|-------|\n| API | Ana |\n";
-    await writeFile(join(dir, "notes.md"), markdown);
-    await run(pandoc!, ["-f", "markdown", "-t", "docx", "-o", join(dir, "notes.docx"), join(dir, "notes.md")], { timeout: 60_000 });
-    const bytes = new Uint8Array(await readFile(join(dir, "notes.docx")));
-    const response = await alice.form("POST", "/api/v1/documents", {}, { bytes, name: "notes.docx" });
-    expect(response.status).toBe(201);
-    const record = (await response.json()) as Record_;
-    expect(record.name).toBe("notes");
-    expect(lines((await alice.text(record.id)).text)).toEqual([
-      "Release notes",
-      "Version 2.1 fixes parsing.",
-      "Faster search",
-      "New export",
-      "Area",
-      "Owner",
-      "API",
-      "Ana",
-    ]);
-  });
-
-  it.skipIf(!soffice)(
-    "a .docx written by LibreOffice: replaces a document's content (PUT multipart), source docx",
-    async () => {
-      const html = `<!doctype html><html><head><meta charset="utf-8"><title>Minutes</title></head><body>
-<h1>Minutes</h1><p>Decided to <b>ship</b> on Friday.</p><ul><li>Ana: release</li><li>Bo: notes</li></ul></body></html>`;
-      await writeFile(join(dir, "minutes.html"), html);
-      await run(
-        soffice!,
-        [
-          `-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`,
-          "--headless",
-          "--convert-to",
-          "docx:MS Word 2007 XML",
-          "--outdir",
-          dir,
-          join(dir, "minutes.html"),
-        ],
-        { timeout: 120_000 },
-      );
-      const bytes = new Uint8Array(await readFile(join(dir, "minutes.docx")));
-      const record = await alice.create("Minutes draft", "# Draft\n");
-      const replaced = await alice.form("PUT", doc(record.id), {}, { bytes, name: "minutes.docx" }, { "if-match": '"v1"' });
-      expect(replaced.status).toBe(200);
-      expect(replaced.headers.get("etag")).toBe('"v2"');
-      expect(await replaced.json()).toMatchObject({
-        id: record.id,
-        name: "Minutes draft",
-        version: 2,
-        sizeBytes: (await storedPackage(bytes)).byteLength,
-      });
-      expect(lines((await alice.text(record.id)).text)).toEqual(["Minutes", "Decided to ship on Friday.", "Ana: release", "Bo: notes"]);
-      const versions = (await (await alice.get(`${doc(record.id)}/versions`)).json()) as { versions: VersionBody[] };
-      expect(versions.versions.map((v) => [v.version, v.source])).toEqual([
-        [2, "docx"],
-        [1, "markdown"],
-      ]);
-      same(await alice.bytes(`${doc(record.id)}/content`), await storedPackage(bytes));
-    },
-    150_000,
-  );
 
   it("PUT multipart .docx → a new version from the file; a name beside it renames; a stale If-Match → 412, nothing written", async () => {
     const record = await alice.create("Replace me", "# Old\n");
