@@ -92,7 +92,13 @@ describe("layer boundaries (eslint.config.js)", () => {
     ).toEqual([]);
   }, 60_000);
 
-  it("src/ooxml importing the renderer or the spreadsheets is an error; src/core and its own modules are fine", async () => {
+  it("src/ooxml importing the renderer, the .docx import, the spreadsheets or the service layer is an error; src/core and its own modules are fine", async () => {
+    expect(
+      await lint(planted[6]!, `import { extractDocx } from "../documents/import/extract.ts";\nexport const x = extractDocx;\n`),
+    ).toEqual(restricted(/src\/ooxml imports only itself/));
+    expect(await lint(planted[6]!, `import type { Services } from "../services/index.ts";\nexport type S = Services;\n`)).toEqual(
+      restricted(/src\/ooxml imports only itself/),
+    );
     expect(
       await lint(planted[6]!, `import { renderDocument } from "../documents/render/index.ts";\nexport const r = renderDocument;\n`),
     ).toEqual(restricted(/src\/ooxml imports only itself/));
