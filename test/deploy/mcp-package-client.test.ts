@@ -4,6 +4,8 @@
 // no native module, no database driver, no renderer. The consumer's own tsc checks a script
 // against the shipped client.d.ts (strict, NodeNext, skipLibCheck false: the d.ts itself is
 // checked), and the script then runs with plain node against a gateway on an ephemeral port.
+// A plain-JavaScript project installs the package and the two peers with --omit=peer (else npm
+// adds @trpc/*'s own peer, typescript, whose 7.x is a platform binary): three packages, same script.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -24,6 +26,9 @@ let project: string;
 let tg: TestGateway;
 let key: string;
 let installMs: number;
+/** A plain-JavaScript user's project: the package and its two peers only, with --omit=peer. */
+let jsProject: string;
+let jsInstallMs: number;
 
 const consumer = `import type { inferRouterOutputs } from "@trpc/server";
 import { createGatewayClient, gatewayCode, isGatewayError, type AppRouter, type GatewayErrorCode } from "workspace-gateway-mcp/client";
@@ -82,10 +87,32 @@ beforeAll(async () => {
     { cwd: project, timeout: 240_000 },
   );
   installMs = Date.now() - started;
+
+  // Without a typescript of its own, npm would add @trpc/*'s peer typescript at its latest, whose
+  // 7.x ships a platform binary: a JavaScript user passes --omit=peer (packages/mcp/README.md).
+  // Its own temporary directory: nothing of the first project's node_modules above it to fall back on.
+  jsProject = await mkdtemp(join(tmpdir(), "wg-mcp-client-js-"));
+  await writeFile(join(jsProject, "package.json"), JSON.stringify({ name: "js-consumer", version: "1.0.0", private: true }));
+  const jsStarted = Date.now();
+  await run(
+    "npm",
+    [
+      "install",
+      tarball,
+      ...["@trpc/client", "@trpc/server"].map((name) => `${name}@${versionOf(name)}`),
+      "--omit=peer",
+      "--engine-strict",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+    ],
+    { cwd: jsProject, timeout: 240_000 },
+  );
+  jsInstallMs = Date.now() - jsStarted;
 }, 420_000);
 afterAll(async () => {
   await tg?.close();
-  if (project) await rm(project, { recursive: true, force: true });
+  for (const dir of [project, jsProject]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe("workspace-gateway-mcp/client, packed and installed with its peers", () => {
@@ -144,18 +171,28 @@ describe("workspace-gateway-mcp/client, packed and installed with its peers", ()
     const { outputText } = ts.transpileModule(consumer, {
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
     });
-    await writeFile(join(project, "consumer.mjs"), outputText);
-    const { stdout } = await run(process.execPath, ["consumer.mjs"], {
-      cwd: project,
-      env: { PATH: process.env["PATH"] ?? "", GATEWAY_URL: tg.url, GATEWAY_API_KEY: key },
-      timeout: 60_000,
-    });
-    expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({
-      id: expect.stringMatching(/^doc_/),
-      name: "From the light client",
-      code: "NOT_FOUND",
-      isGatewayError: true,
-      checks: [true, true, true, false, "string"],
-    });
+    // The same script in both projects: the typed one, and the JavaScript one without typescript.
+    for (const dir of [project, jsProject]) {
+      await writeFile(join(dir, "consumer.mjs"), outputText);
+      const { stdout } = await run(process.execPath, ["consumer.mjs"], {
+        cwd: dir,
+        env: { PATH: process.env["PATH"] ?? "", GATEWAY_URL: tg.url, GATEWAY_API_KEY: key },
+        timeout: 60_000,
+      });
+      expect(JSON.parse(stdout.trim().split("\n").at(-1)!), dir).toEqual({
+        id: expect.stringMatching(/^doc_/),
+        name: "From the light client",
+        code: "NOT_FOUND",
+        isGatewayError: true,
+        checks: [true, true, true, false, "string"],
+      });
+    }
+  });
+
+  it("a JavaScript project with --omit=peer has three packages on disk", async () => {
+    const top = (await readdir(join(jsProject, "node_modules"))).filter((name) => !name.startsWith("."));
+    expect(top.sort()).toEqual(["@trpc", "workspace-gateway-mcp"]);
+    expect((await readdir(join(jsProject, "node_modules/@trpc"))).sort()).toEqual(["client", "server"]);
+    console.log(`light client install, JavaScript (--omit=peer): 3 packages in ${jsInstallMs} ms`);
   });
 });
