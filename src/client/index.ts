@@ -1,6 +1,6 @@
 // A typed tRPC client for agents: `createGatewayClient({ url, token })`, and how to tell the
 // gateway's errors apart without `instanceof` (docs/consumers.md).
-import { createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink, type TRPCClient } from "@trpc/client";
 import type { ErrorCode } from "../core/errors.ts";
 import type { AppRouter } from "../trpc/router.ts";
 
@@ -18,7 +18,8 @@ export interface GatewayClientOptions {
   fetch?: typeof fetch;
 }
 
-export function createGatewayClient(options: GatewayClientOptions) {
+// Annotated so that declarations name AppRouter instead of repeating the whole router type.
+export function createGatewayClient(options: GatewayClientOptions): TRPCClient<AppRouter> {
   const base = options.url.replace(/\/+$/, "");
   const link = {
     url: `${base}/trpc`,
