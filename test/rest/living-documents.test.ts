@@ -9,7 +9,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import zlib from "node:zlib";
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/core/config.ts";
@@ -18,7 +17,7 @@ import { createGateway } from "../../src/gateway.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
 import { listen } from "../../src/server.ts";
 import { TEMP_PREFIX } from "../../src/uploads/index.ts";
-import { renderedDocx, rewrite, storedPackage } from "../documents/import/docx-fixtures.ts";
+import { renderedDocx, rewrite, storedPackage, zeroBomb } from "../documents/import/docx-fixtures.ts";
 import {
   client,
   DOCX_TYPE,
@@ -31,43 +30,6 @@ import {
 } from "../helpers/rest-documents.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { usePostgresSchema } from "../helpers/postgres.ts";
-
-/**
- * A zip of one entry inflating to `megabytes` MiB of zeros, in a quarter of a second: one deflated
- * MiB, full-flushed so it stands alone, repeated, then an empty final block (fflate would deflate
- * the whole 200 MB, for seconds).
- */
-function zeroBomb(megabytes: number, name = "word/document.xml"): Uint8Array {
-  const chunk = zlib.deflateRawSync(Buffer.alloc(1024 * 1024), { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
-  const data = Buffer.concat([...Array.from({ length: megabytes }, () => chunk), Buffer.from([0x03, 0x00])]);
-  const size = megabytes * 1024 * 1024;
-  const crc = zlib.crc32(Buffer.alloc(size));
-  const fileName = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8); // deflate
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(fileName.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(fileName.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + fileName.length, 12);
-  end.writeUInt32LE(30 + fileName.length + data.length, 16);
-  return new Uint8Array(Buffer.concat([local, fileName, data, central, fileName, end]));
-}
 
 const same = (a: Uint8Array, b: Uint8Array) => expect(Buffer.compare(Buffer.from(a), Buffer.from(b))).toBe(0);
 const doc = (id: string) => `/api/v1/documents/${id}`;
@@ -563,7 +525,7 @@ describe("imports and .docx replacements", () => {
     const cases: [string, Uint8Array, number, string][] = [
       ["not a zip", strToU8("%PDF-1.7 certainly not a word document"), 415, "UNSUPPORTED_MEDIA_TYPE"],
       ["a zip that is no Word package", zipSync({ "notes.txt": strToU8("hello") }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-      ["a zip bomb", zeroBomb(DOCX_EXPANDED_LIMIT_BYTES / (1024 * 1024) + 1), 413, "PAYLOAD_TOO_LARGE"],
+      ["a zip bomb", zeroBomb(DOCX_EXPANDED_LIMIT_BYTES + 1024 * 1024), 413, "PAYLOAD_TOO_LARGE"],
       ["too many entries", zipSync(manyEntries), 413, "PAYLOAD_TOO_LARGE"],
       [
         "a DTD",

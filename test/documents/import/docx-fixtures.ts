@@ -28,9 +28,45 @@ export function rewrite(docx: Uint8Array, changes: Record<string, Change>): Uint
   return zipSync(out);
 }
 
-/** A zip of one entry that inflates to `bytes` zero bytes (fflate deflates them to ~0.1% of that). */
+/**
+ * A zip of one entry that inflates to `bytes` zero bytes, in a fraction of a second: one deflated
+ * MiB of zeros, full-flushed so it stands alone, repeated, then the remainder and an empty final
+ * block (deflating the whole 200 MB, as fflate would, took seconds per bomb).
+ */
 export function zeroBomb(bytes: number, name = "word/document.xml"): Uint8Array {
-  return zipSync({ [name]: [new Uint8Array(bytes), { level: 1 }] });
+  const MIB = 1024 * 1024;
+  const flushed = (size: number) => deflateRawSync(Buffer.alloc(size), { level: 9, finishFlush: zlibConstants.Z_FULL_FLUSH });
+  const whole = flushed(MIB);
+  const parts = Array.from({ length: Math.floor(bytes / MIB) }, () => whole);
+  if (bytes % MIB) parts.push(flushed(bytes % MIB));
+  const data = Buffer.concat([...parts, Buffer.from([0x03, 0x00])]);
+  let crc = 0;
+  for (let left = bytes, zeros = Buffer.alloc(MIB); left > 0; left -= MIB) crc = crc32(left >= MIB ? zeros : zeros.subarray(0, left), crc);
+  const fileName = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8); // deflate
+  local.writeUInt32LE(crc >>> 0, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(bytes, 22);
+  local.writeUInt16LE(fileName.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc >>> 0, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(bytes, 24);
+  central.writeUInt16LE(fileName.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(46 + fileName.length, 12);
+  end.writeUInt32LE(30 + fileName.length + data.length, 16);
+  return new Uint8Array(Buffer.concat([local, fileName, data, central, fileName, end]));
 }
 
 /** Sets every declared uncompressed size (local headers and central directory) to `size`: a zip that lies. */
