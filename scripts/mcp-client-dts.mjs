@@ -20,8 +20,8 @@ const replacements = {
 const inlined = ["src/trpc/router.ts"];
 const allowedPackages = new Set(["@trpc/client", "@trpc/server"]);
 
-/** @returns {string} the declaration file's text */
-export function bundleClientDeclarations(root) {
+/** The gateway's program from src/client/index.ts, and how to read one module's declarations from it. */
+function openProgram(root) {
   const config = ts.getParsedCommandLineOfConfigFile(
     join(root, "tsconfig.json"),
     {},
@@ -54,118 +54,121 @@ export function bundleClientDeclarations(root) {
   /** A specifier as written in `module`, resolved to a repository-relative module, or the package name. */
   const target = (module, specifier) =>
     specifier.startsWith(".") ? relative(root, join(root, dirname(module), specifier)).replaceAll("\\", "/") : specifier;
+  return { root, program, checker, options, sourceOf, declarationsOf, target };
+}
 
-  const imports = [];
-  const preamble = [];
-  const used = new Set();
-  /** The text standing for `name` of `module`; declares it once in the preamble when needed. */
-  function replace(module, name) {
-    const key = `${module}#${name}`;
-    const rule = replacements[key];
-    if (!rule) throw new Error(`client declarations: no rule for ${key}; add one to scripts/mcp-client-dts.mjs`);
-    if (rule.erase) return rule.erase;
-    if (used.has(key)) return name;
-    used.add(key);
-    const statement = sourceOf(module).statements.find(
-      (node) => (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name.text === name,
-    );
-    if (!statement) throw new Error(`client declarations: ${key} is not an interface or type alias`);
-    if (rule.copy) {
-      checkLibOnly(statement, key);
-      const text = statement.getText().replace(/^export\s+/, "");
-      preamble.push(text);
-    } else {
-      const type = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(statement.name));
-      const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias;
-      const text = `type ${name} = ${checker.typeToString(type, undefined, flags)};`;
-      // Expanded means closed: no name left that would need a declaration of its own.
-      ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, true).statements[0].type.forEachChild(function visit(node) {
-        if (ts.isTypeReferenceNode(node) || ts.isImportTypeNode(node) || ts.isTypeQueryNode(node)) {
-          throw new Error(`client declarations: ${key} expands to ${text}, which still names ${node.getText()}`);
-        }
-        node.forEachChild(visit);
+/** The text standing for `name` of `module`; declares it once in the preamble when needed. */
+function replace(at, module, name) {
+  const { sourceOf, checker } = at;
+  const key = `${module}#${name}`;
+  const rule = replacements[key];
+  if (!rule) throw new Error(`client declarations: no rule for ${key}; add one to scripts/mcp-client-dts.mjs`);
+  if (rule.erase) return rule.erase;
+  if (at.used.has(key)) return name;
+  at.used.add(key);
+  const statement = sourceOf(module).statements.find(
+    (node) => (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name.text === name,
+  );
+  if (!statement) throw new Error(`client declarations: ${key} is not an interface or type alias`);
+  if (rule.copy) {
+    checkLibOnly(at, statement, key);
+    const text = statement.getText().replace(/^export\s+/, "");
+    at.preamble.push(text);
+  } else {
+    const type = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(statement.name));
+    const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias;
+    const text = `type ${name} = ${checker.typeToString(type, undefined, flags)};`;
+    // Expanded means closed: no name left that would need a declaration of its own.
+    ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, true).statements[0].type.forEachChild(function visit(node) {
+      if (ts.isTypeReferenceNode(node) || ts.isImportTypeNode(node) || ts.isTypeQueryNode(node)) {
+        throw new Error(`client declarations: ${key} expands to ${text}, which still names ${node.getText()}`);
+      }
+      node.forEachChild(visit);
+    });
+    at.preamble.push(text);
+  }
+  return name;
+}
+/** Throws when a copied declaration names a type that is not a global of TypeScript's libs or Node's types. */
+function checkLibOnly({ checker, program }, statement, key) {
+  statement.forEachChild(function visit(node) {
+    if (ts.isTypeReferenceNode(node)) {
+      const symbol = checker.getSymbolAtLocation(node.typeName);
+      // Globals of TypeScript's libs, or of Node's types (ReadableStream is declared by both).
+      const global = symbol?.declarations?.every((decl) => {
+        const file = decl.getSourceFile();
+        return program.isSourceFileDefaultLibrary(file) || file.fileName.includes("/node_modules/@types/node/");
       });
-      preamble.push(text);
+      if (!global) throw new Error(`client declarations: ${key} names ${node.typeName.getText()}, not a global`);
+    } else if (ts.isImportTypeNode(node) || ts.isTypeQueryNode(node)) {
+      throw new Error(`client declarations: ${key} contains ${node.getText()}`);
     }
-    return name;
-  }
-  /** Throws when a copied declaration names a type that is not a global of TypeScript's libs or Node's types. */
-  function checkLibOnly(statement, key) {
-    statement.forEachChild(function visit(node) {
-      if (ts.isTypeReferenceNode(node)) {
-        const symbol = checker.getSymbolAtLocation(node.typeName);
-        // Globals of TypeScript's libs, or of Node's types (ReadableStream is declared by both).
-        const global = symbol?.declarations?.every((decl) => {
-          const file = decl.getSourceFile();
-          return program.isSourceFileDefaultLibrary(file) || file.fileName.includes("/node_modules/@types/node/");
-        });
-        if (!global) throw new Error(`client declarations: ${key} names ${node.typeName.getText()}, not a global`);
-      } else if (ts.isImportTypeNode(node) || ts.isTypeQueryNode(node)) {
-        throw new Error(`client declarations: ${key} contains ${node.getText()}`);
-      }
-      node.forEachChild(visit);
-    });
-  }
+    node.forEachChild(visit);
+  });
+}
 
-  /** One module's declarations with every reference to a gateway module rewritten (or refused). */
-  function rewrite(module, { local }) {
-    const file = declarationsOf(module);
-    const edits = [];
-    const reExports = [];
-    for (const statement of file.statements) {
-      const specifier =
-        statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
-      if (specifier === undefined) continue;
-      const from = target(module, specifier);
-      if (allowedPackages.has(from)) {
-        // Hoisted: the bundle's imports come first.
-        imports.push(statement.getText());
-        edits.push([statement.getFullStart(), statement.getEnd(), ""]);
-        continue;
-      }
-      const names = statement.importClause?.namedBindings ?? statement.exportClause;
-      if (!names || (!ts.isNamedImports(names) && !ts.isNamedExports(names)) || statement.importClause?.name) {
-        throw new Error(`client declarations: ${module}: unsupported ${statement.getText()}`);
-      }
-      for (const element of names.elements) {
-        const name = (element.propertyName ?? element.name).text;
-        if (element.propertyName) throw new Error(`client declarations: ${module}: renamed ${name} is not supported`);
-        if (!inlined.includes(from)) replace(from, name);
-        if (ts.isExportDeclaration(statement)) reExports.push(name);
-      }
+/** One module's declarations with every reference to a gateway module rewritten (or refused). */
+function rewrite(at, module, { local }) {
+  const file = at.declarationsOf(module);
+  const edits = [];
+  const reExports = [];
+  for (const statement of file.statements) {
+    const specifier =
+      statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
+    if (specifier === undefined) continue;
+    const from = at.target(module, specifier);
+    if (allowedPackages.has(from)) {
+      // Hoisted: the bundle's imports come first.
+      at.imports.push(statement.getText());
       edits.push([statement.getFullStart(), statement.getEnd(), ""]);
+      continue;
     }
-    file.forEachChild(function visit(node) {
-      if (ts.isImportTypeNode(node)) {
-        const specifier = node.argument.literal.text;
-        const from = target(module, specifier);
-        if (allowedPackages.has(from)) return node.forEachChild(visit);
-        if (!node.qualifier || !ts.isIdentifier(node.qualifier) || node.typeArguments || node.isTypeOf) {
-          throw new Error(`client declarations: ${module}: unsupported ${node.getText()}`);
-        }
-        edits.push([node.getStart(), node.getEnd(), replace(from, node.qualifier.text)]);
-        return;
-      }
-      node.forEachChild(visit);
-    });
-    if (local) {
-      // An inlined module's exports are the client's to re-export (a value such as appRouter is not in client.js).
-      for (const statement of file.statements) {
-        const exported = statement.modifiers?.find((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
-        if (exported) edits.push([exported.getStart(), exported.getEnd() + 1, ""]);
-      }
+    const names = statement.importClause?.namedBindings ?? statement.exportClause;
+    if (!names || (!ts.isNamedImports(names) && !ts.isNamedExports(names)) || statement.importClause?.name) {
+      throw new Error(`client declarations: ${module}: unsupported ${statement.getText()}`);
     }
-    let text = file.text;
-    for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end);
-    return { text: text.trim(), reExports };
+    for (const element of names.elements) {
+      const name = (element.propertyName ?? element.name).text;
+      if (element.propertyName) throw new Error(`client declarations: ${module}: renamed ${name} is not supported`);
+      if (!inlined.includes(from)) replace(at, from, name);
+      if (ts.isExportDeclaration(statement)) reExports.push(name);
+    }
+    edits.push([statement.getFullStart(), statement.getEnd(), ""]);
   }
+  file.forEachChild(function visit(node) {
+    if (ts.isImportTypeNode(node)) {
+      const specifier = node.argument.literal.text;
+      const from = at.target(module, specifier);
+      if (allowedPackages.has(from)) return node.forEachChild(visit);
+      if (!node.qualifier || !ts.isIdentifier(node.qualifier) || node.typeArguments || node.isTypeOf) {
+        throw new Error(`client declarations: ${module}: unsupported ${node.getText()}`);
+      }
+      edits.push([node.getStart(), node.getEnd(), replace(at, from, node.qualifier.text)]);
+      return;
+    }
+    node.forEachChild(visit);
+  });
+  if (local) {
+    // An inlined module's exports are the client's to re-export (a value such as appRouter is not in client.js).
+    for (const statement of file.statements) {
+      const exported = statement.modifiers?.find((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+      if (exported) edits.push([exported.getStart(), exported.getEnd() + 1, ""]);
+    }
+  }
+  let text = file.text;
+  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end);
+  return { text: text.trim(), reExports };
+}
 
-  const router = rewrite("src/trpc/router.ts", { local: true });
-  const client = rewrite("src/client/index.ts", { local: false });
+/** @returns {string} the declaration file's text */
+export function bundleClientDeclarations(root) {
+  const at = { ...openProgram(root), imports: [], preamble: [], used: new Set() };
+  const router = rewrite(at, "src/trpc/router.ts", { local: true });
+  const client = rewrite(at, "src/client/index.ts", { local: false });
   const out = [
     "// workspace-gateway-mcp/client: generated by scripts/build-mcp.mjs from the gateway's src/client/index.ts.",
-    ...imports,
-    ...preamble,
+    ...at.imports,
+    ...at.preamble,
     router.text,
     client.text,
     `export type { ${client.reExports.join(", ")} };`,
