@@ -34,6 +34,8 @@ afterAll(() => pool.close());
 
 describe("the spreadsheets pool", () => {
   it("creates, changes, evaluates and writes out a workbook, loading a version only when a worker lacks it", async () => {
+    // Workers start with their first job: none before it.
+    expect(pool.threads).toBe(0);
     const created = await pool.run({
       kind: "create",
       sheets: [

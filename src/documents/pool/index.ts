@@ -146,12 +146,20 @@ export class RenderPool implements DocumentRenderer {
     this.recycleIdleMs = Math.max(0, options.recycleIdleMs ?? 1_000);
     this.niceness = options.niceness ?? 0;
     this.warmup = Math.max(0, options.warmup ?? 0);
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    // Workers start on the first render, not with the gateway (one that serves no document holds
+    // no thread, and a test gateway boots in a fraction of the time); RENDER_WARMUP asks for warm
+    // workers, so with it they start at once.
+    if (this.warmup > 0) for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
 
   /** Renders currently running and waiting (for tests and metrics). */
   get load(): { running: number; queued: number } {
     return { running: this.slots.filter((s) => s.job).length, queued: this.queued };
+  }
+
+  /** Worker threads started (they start on demand; for tests and metrics). */
+  get threads(): number {
+    return this.slots.length;
   }
 
   /** How renders ended since the pool started (for tests and metrics). */
@@ -260,7 +268,11 @@ export class RenderPool implements DocumentRenderer {
 
   /** A worker without a job, preferably one that has started (a job waits for one that is starting). */
   private idleSlot(): Slot | undefined {
-    return this.slots.find((s) => s.ready && !s.job) ?? this.slots.find((s) => !s.job);
+    const idle = this.slots.find((s) => s.ready && !s.job) ?? this.slots.find((s) => !s.job);
+    if (idle || this.closed || this.slots.length >= this.size) return idle;
+    const started = this.spawn();
+    this.slots.push(started);
+    return started;
   }
 
   private enqueue(job: Job): void {

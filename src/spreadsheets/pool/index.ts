@@ -50,13 +50,20 @@ function bucket(text: string, buckets: number): number {
 }
 
 export class SheetsPool {
-  private readonly slots: Slot[] = [];
+  // A worker starts on its first job, not with the gateway: one that never serves a spreadsheet
+  // holds no thread (and a test gateway boots in a fraction of the time).
+  private readonly slots: (Slot | undefined)[];
   private nextId = 1;
   private nextToken = 1;
   private closed = false;
 
   constructor(private readonly options: SheetsPoolOptions) {
-    for (let i = 0; i < Math.max(1, options.workers); i++) this.slots.push(this.spawn());
+    this.slots = Array.from({ length: Math.max(1, options.workers) }, () => undefined);
+  }
+
+  /** Worker threads started (each starts with its first job; for tests). */
+  get threads(): number {
+    return this.slots.filter((slot) => slot !== undefined).length;
   }
 
   /** Runs a job on its workbook's worker (any worker for a new workbook). */
@@ -85,27 +92,35 @@ export class SheetsPool {
   }
 
   forget(workbookId: string, token: number): void {
-    this.post(this.slotOf(workbookId), { type: "forget", token });
+    const slot = this.slots[bucket(workbookId, this.slots.length)];
+    if (slot) this.post(slot, { type: "forget", token });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const slot of this.slots) {
+    const started = this.slots.filter((slot) => slot !== undefined);
+    for (const slot of started) {
       for (const pending of [...slot.queue, ...(slot.running ? [slot.running] : [])]) {
         pending.reject(new GatewayError("SERVICE_UNAVAILABLE", "The gateway is shutting down"));
       }
       slot.queue.length = 0;
       if (slot.timer) clearTimeout(slot.timer);
     }
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(started.map((slot) => slot.worker.terminate()));
   }
 
   private slotOf(workbookId: string): Slot {
-    return this.slots[bucket(workbookId, this.slots.length)] as Slot;
+    return this.started(bucket(workbookId, this.slots.length));
   }
 
   private leastBusy(): Slot {
-    return this.slots.reduce((best, slot) => (load(slot) < load(best) ? slot : best));
+    const idle = this.slots.findIndex((slot) => !slot || load(slot) === 0);
+    if (idle >= 0) return this.started(idle);
+    return (this.slots as Slot[]).reduce((best, slot) => (load(slot) < load(best) ? slot : best));
+  }
+
+  private started(index: number): Slot {
+    return (this.slots[index] ??= this.spawn());
   }
 
   private post(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {

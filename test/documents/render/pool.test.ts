@@ -38,6 +38,16 @@ describe("RenderPool", () => {
     expect(await mammothText(docx)).toBe(text);
   });
 
+  it("workers start on demand, up to `size`; with a warm-up they start at once", async () => {
+    const renderer = pool({ size: 2 });
+    expect(renderer.threads).toBe(0);
+    await renderer.render("# one", "one");
+    expect(renderer.threads).toBe(1);
+    await Promise.all([renderer.render(big, "a"), renderer.render(big, "b"), renderer.render(big, "c")]);
+    expect(renderer.threads).toBe(2);
+    expect(pool({ size: 2, warmup: 1 }).threads).toBe(2);
+  });
+
   it("a worker warming up (RENDER_WARMUP) still takes real work, between its sample renders", async () => {
     const renderer = pool({ size: 1, warmup: 3 });
     await expect(renderer.render("# first", "first")).resolves.toMatchObject({ text: "first" });
