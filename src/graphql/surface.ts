@@ -14,6 +14,7 @@ import { authenticateAnyUpload, graphqlFailure, isMultipartFormData, withUploads
 import type { GraphQLContext } from "../../resolvers/context.ts";
 import { costModel, useCostLimit } from "./cost.ts";
 import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
+import { cachedGraphiQL } from "./graphiql-cache.ts";
 import { useJit } from "./jit.ts";
 import { checkUploadField } from "./upload-operations.ts";
 import { buildSchema } from "./schema.ts";
@@ -44,16 +45,17 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
   };
   const errors = createGraphQLErrors(options.logger);
+  // GraphiQL's assets are served from the package itself: no CDN, works offline and behind firewalls.
+  // They are loaded on the first GraphiQL page, not at start-up: the package inlines its assets
+  // and costs ~50 MB of memory that an API-only gateway never needs.
+  const graphiql = cachedGraphiQL(async (page) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(page));
   const yoga = createYoga<ServerContext>({
     schema: buildSchema(),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // CORS is the app's, the same for every surface (src/http/cors.ts); yoga's would echo any origin.
     cors: false,
-    // GraphiQL's assets are served from the package itself: no CDN, works offline and behind firewalls.
-    // They are loaded on the first GraphiQL page, not at start-up: the package inlines its assets
-    // and costs ~50 MB of memory that an API-only gateway never needs.
-    renderGraphiQL: async (graphiql) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(graphiql),
+    renderGraphiQL: graphiql.renderGraphiQL,
     graphiql: { title: "workspace-gateway", headers: JSON.stringify({ Authorization: "Bearer <your key or token>" }) },
     logging: false,
     // The app's body limit (GRAPHQL_BODY_LIMIT_BYTES) has already applied, and upload bodies are
@@ -68,6 +70,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
       errorCache: createLRUCache({ max: options.documentCacheSize ?? 1024 }),
     },
     plugins: [
+      graphiql.plugin,
       // First: a trusted document's text is in place before the limits, the cost and validation see it
       // (CSRF prevention is checked on the request, before any of them).
       useTrustedDocuments(options.trustedDocuments?.documents ?? new Map(), options.trustedDocuments?.only ?? false),

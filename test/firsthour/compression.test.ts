@@ -65,6 +65,22 @@ describe("response compression", () => {
     }
   });
 
+  it("GraphiQL's page carries an ETag and Cache-Control: no-cache; a reload with it is a 304 without a body", async () => {
+    const first = await raw("/graphql", { accept: "text/html", "accept-encoding": "br" });
+    const etag = first.header("etag");
+    expect(etag).toMatch(/^"[\w-]{20,}"$/);
+    expect(first.header("cache-control")).toBe("no-cache");
+    const again = await raw("/graphql", { accept: "text/html", "accept-encoding": "br", "if-none-match": etag! });
+    expect({ status: again.status, bytes: again.body.byteLength, etag: again.header("etag") }).toEqual({ status: 304, bytes: 0, etag });
+    const other = await raw("/graphql", { accept: "text/html", "if-none-match": '"another-page"' });
+    expect(other.status).toBe(200);
+    expect(other.header("etag")).toBe(etag);
+    // A query by GET is not the page: no ETag of GraphiQL's on it.
+    const query = await raw("/graphql?query=%7B__typename%7D", { accept: "application/json" });
+    expect(query.status).toBe(200);
+    expect(query.header("etag")).toBeUndefined();
+  });
+
   it("a JSON list and a document's text (Hono routes) in gzip", async () => {
     for (const path of ["/api/v1/documents?limit=30", `/api/v1/documents/${docId}`]) {
       const plain = await raw(path);
