@@ -24,27 +24,38 @@ export interface ZipSink {
 /** Characters per deflate write: large enough that the stream's per-write cost does not show. */
 const BATCH = 1 << 16;
 /** zlib's default: the size docx's own packing gave, at native speed. */
-const LEVEL = 6;
+const DEFAULT_LEVEL = 6;
+
+export interface ZipOptions {
+  /** zlib's deflate level for the parts (default 6). */
+  level?: number;
+}
 /** Images are compressed already; deflating them again costs time and saves nothing. */
 const STORED = /^(?:word|xl)\/media\/.+\.(png|jpe?g|gif)$/i;
 
 const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 
 /** A whole part deflated in one call: small parts, for which a stream's setup costs more than their deflate. */
-function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Array): void {
+function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Array, level: number): void {
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
   const file: ZipInputFile = { filename, size: bytes.byteLength, crc: crc32(bytes), compression: 8 };
   zip.add(file);
-  file.ondata?.(null, bytesOf(deflateRawSync(bytes, { level: LEVEL })), true);
+  file.ondata?.(null, bytesOf(deflateRawSync(bytes, { level })), true);
 }
 
 /** Deflates `content` into the zip as `filename` as it is encoded, its CRC and size given in its data descriptor. */
-async function addDeflated(zip: Zip, filename: string, content: Iterable<string | readonly string[]>, sink: ZipSink): Promise<void> {
+async function addDeflated(
+  zip: Zip,
+  filename: string,
+  content: Iterable<string | readonly string[]>,
+  sink: ZipSink,
+  level: number,
+): Promise<void> {
   const file: ZipInputFile = { filename, size: 0, crc: 0, compression: 8 };
   zip.add(file);
   // A high-water mark above a batch (zlib streams take stream options, which its types leave out):
   // the deflate runs on the thread pool while the next batch is encoded.
-  const deflate = createDeflateRaw({ level: LEVEL, writableHighWaterMark: 4 * BATCH } as ZlibOptions);
+  const deflate = createDeflateRaw({ level, writableHighWaterMark: 4 * BATCH } as ZlibOptions);
   deflate.on("data", (chunk: Buffer) => file.ondata?.(null, bytesOf(chunk), false));
   const write = async (bytes: Uint8Array) => {
     file.crc = crc32(bytes, file.crc);
@@ -77,7 +88,8 @@ async function addDeflated(zip: Zip, filename: string, content: Iterable<string 
 }
 
 /** Writes the zip of `parts` (path → content), in the order given, to `sink`. */
-export async function writeZip(parts: Iterable<readonly [string, PartContent]>, sink: ZipSink): Promise<void> {
+export async function writeZip(parts: Iterable<readonly [string, PartContent]>, sink: ZipSink, options: ZipOptions = {}): Promise<void> {
+  const level = options.level ?? DEFAULT_LEVEL;
   let failure: Error | undefined;
   const zip = new Zip((error, chunk) => {
     if (error) failure ??= error;
@@ -89,9 +101,9 @@ export async function writeZip(parts: Iterable<readonly [string, PartContent]>, 
       zip.add(file);
       file.push(content, true);
     } else if (typeof content === "string" || content instanceof Uint8Array) {
-      addDeflatedSync(zip, path, content);
+      addDeflatedSync(zip, path, content, level);
     } else {
-      await addDeflated(zip, path, content, sink);
+      await addDeflated(zip, path, content, sink, level);
     }
     if (failure) throw failure;
     await sink.wait?.();
@@ -101,9 +113,9 @@ export async function writeZip(parts: Iterable<readonly [string, PartContent]>, 
 }
 
 /** The zip of `parts` (path → content), in the order given, as one buffer. */
-export async function zipParts(parts: Iterable<readonly [string, PartContent]>): Promise<Uint8Array> {
+export async function zipParts(parts: Iterable<readonly [string, PartContent]>, options: ZipOptions = {}): Promise<Uint8Array> {
   const out: Uint8Array[] = [];
-  await writeZip(parts, { write: (chunk) => out.push(chunk) });
+  await writeZip(parts, { write: (chunk) => out.push(chunk) }, options);
   // A fresh buffer of its own: the caller may transfer it to another thread.
   const zipped = new Uint8Array(out.reduce((size, chunk) => size + chunk.byteLength, 0));
   let at = 0;
@@ -122,7 +134,11 @@ const STREAM_HIGH_WATER = 1 << 20;
  * written as the reader reads: the writer waits while more than `highWaterMark` bytes are unread,
  * and stops, its deflate freed, when the reader cancels.
  */
-export function zipStream(parts: Iterable<readonly [string, PartContent]>, highWaterMark = STREAM_HIGH_WATER): ReadableStream<Uint8Array> {
+export function zipStream(
+  parts: Iterable<readonly [string, PartContent]>,
+  options: ZipOptions & { highWaterMark?: number } = {},
+): ReadableStream<Uint8Array> {
+  const highWaterMark = options.highWaterMark ?? STREAM_HIGH_WATER;
   let control: ReadableStreamDefaultController<Uint8Array> | undefined;
   let waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let cancelled: Error | undefined;
@@ -140,7 +156,7 @@ export function zipStream(parts: Iterable<readonly [string, PartContent]>, highW
     {
       start(controller) {
         control = controller;
-        writeZip(parts, sink).then(
+        writeZip(parts, sink, options).then(
           () => cancelled ?? controller.close(),
           (error: unknown) => cancelled ?? controller.error(error),
         );

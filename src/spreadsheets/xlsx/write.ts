@@ -55,9 +55,17 @@ function* parts(data: WorkbookData, options: XlsxWriteOptions): Generator<[strin
   yield ["xl/styles.xml", styles.xml()];
 }
 
+/**
+ * Deflate level 2, not the .docx's 6: a worksheet is a million near-identical `<c>` elements, and
+ * level 6 spent ~40% of a 100,000-row download for 7% fewer bytes (bench:sheets:gateway: level 2
+ * 1.48 s and 7.1 MB, level 6 2.0–2.2 s and 6.4 MB; ExcelJS writes 7.65 MB).
+ */
+const XLSX_ZIP = { level: 2 };
+
 /** The .xlsx as one buffer. */
-export const writeXlsx = async (data: WorkbookData, options: XlsxWriteOptions): Promise<Uint8Array> => zipParts(xlsxParts(data, options));
+export const writeXlsx = async (data: WorkbookData, options: XlsxWriteOptions): Promise<Uint8Array> =>
+  zipParts(xlsxParts(data, options), XLSX_ZIP);
 
 /** The .xlsx as a web stream, written as it is read; a slow reader holds the writer back, a cancelled one stops it. Throws at once for a workbook without sheets. */
 export const xlsxStream = (data: WorkbookData, options: XlsxWriteOptions): ReadableStream<Uint8Array> =>
-  zipStream(xlsxParts(data, options));
+  zipStream(xlsxParts(data, options), XLSX_ZIP);
