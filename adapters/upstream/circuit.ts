@@ -47,7 +47,11 @@ export function circuitBreakerPolicy(breakerFor: (origin: string) => CircuitBrea
       try {
         value = await next();
       } catch (error) {
-        settle(breaker, ticket, error instanceof AttemptFailed ? error.failure : transportFailure(error, ctx.signal, ctx.timeoutMs));
+        settle(
+          breaker,
+          ticket,
+          error instanceof AttemptFailed ? error.failure : transportFailure(error, ctx.signal, ctx.timeoutMs, ctx.deadlineBoundMs),
+        );
         throw error;
       }
       breaker.success(ticket);

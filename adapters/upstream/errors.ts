@@ -177,28 +177,25 @@ export function bodyFailure(error: AdapterError, retryable: boolean): Failure {
   return { error, outcome: "invalid_response", verdict: "failure", retryable };
 }
 
-/** A thrown error from undici (or from reading a body) → Failure. `timeoutMs`: the attempt's. */
-export function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): Failure {
+/** The request's own time is up: a timeout for the caller, not a verdict on the upstream. */
+const deadlineFailure = (deadlineMs: number, cause: unknown): Failure => ({
+  error: new AdapterError("UPSTREAM_TIMEOUT", `The upstream did not answer within the request's deadline of ${deadlineMs} ms`, { cause }),
+  outcome: "timeout",
+  verdict: "neutral",
+  retryable: false,
+});
+
+/**
+ * A thrown error from undici (or from reading a body) → Failure. `timeoutMs`: the attempt's;
+ * `deadlineBoundMs`: the request deadline's length when the attempt's timeout was what was left of it.
+ */
+export function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number, deadlineBoundMs?: number): Failure {
   if (error instanceof AttemptFailed) return error.failure;
   if (error instanceof AdapterError) {
     return { error, outcome: "invalid_response", verdict: "neutral", retryable: false };
   }
   if (signal?.aborted) {
-    if (isDeadlineExceeded(signal.reason)) {
-      // The request's own time is up: a timeout for the caller, not a verdict on the upstream.
-      return {
-        error: new AdapterError(
-          "UPSTREAM_TIMEOUT",
-          `The upstream did not answer within the request's deadline of ${signal.reason.deadlineMs} ms`,
-          {
-            cause: error,
-          },
-        ),
-        outcome: "timeout",
-        verdict: "neutral",
-        retryable: false,
-      };
-    }
+    if (isDeadlineExceeded(signal.reason)) return deadlineFailure(signal.reason.deadlineMs, error);
     // The caller hung up; nobody will read this answer. Not the upstream's fault.
     return {
       error: new AdapterError("UPSTREAM_UNAVAILABLE", "The upstream call was cancelled: the caller went away", { cause: error }),
@@ -221,6 +218,7 @@ export function transportFailure(error: unknown, signal: AbortSignal | undefined
     };
   }
   if (code && TIMEOUT_CODES.has(code)) {
+    if (deadlineBoundMs !== undefined) return deadlineFailure(deadlineBoundMs, error);
     return {
       error: new AdapterError("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms`, { cause: error }),
       outcome: "timeout",
@@ -254,7 +252,9 @@ export function classifyPolicy(): Policy {
       try {
         return await next();
       } catch (error) {
-        throw error instanceof AttemptFailed ? error : new AttemptFailed(transportFailure(error, ctx.signal, ctx.timeoutMs));
+        throw error instanceof AttemptFailed
+          ? error
+          : new AttemptFailed(transportFailure(error, ctx.signal, ctx.timeoutMs, ctx.deadlineBoundMs));
       }
     },
   };

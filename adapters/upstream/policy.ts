@@ -45,6 +45,11 @@ export interface CallContext {
   attempt: number;
   /** This attempt's timeout: min(UPSTREAM_TIMEOUT_MS, time left before the deadline) (attempt timeout policy). */
   timeoutMs: number;
+  /**
+   * Set when the deadline was nearer than UPSTREAM_TIMEOUT_MS, to the deadline's length: this
+   * attempt's timeout is then the request's deadline passing, not the upstream being slow.
+   */
+  deadlineBoundMs?: number | undefined;
 }
 
 /** One policy: does its part around `next`, the rest of the chain (which it may call again, or not at all). */

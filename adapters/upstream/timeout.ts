@@ -137,6 +137,8 @@ export function attemptTimeoutPolicy(timeoutMs: number): Policy {
   return {
     execute<T>(ctx: CallContext, next: () => Promise<T>): Promise<T> {
       ctx.timeoutMs = attemptTimeoutMs(timeoutMs, ctx.deadline);
+      // The same instant as the deadline's own timer: whichever fires first, it is the deadline.
+      ctx.deadlineBoundMs = ctx.deadline && ctx.timeoutMs < timeoutMs ? ctx.deadline.ms : undefined;
       return next();
     },
   };

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseBase, type UpstreamBase } from "../../adapters/upstream/base.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../adapters/upstream/client.ts";
+import { transportFailure } from "../../adapters/upstream/errors.ts";
+import type { CallContext } from "../../adapters/upstream/policy.ts";
+import { attemptTimeoutPolicy, createDeadline } from "../../adapters/upstream/timeout.ts";
 import { adapterRejection } from "./helpers.ts";
 
 const seen: string[] = [];
@@ -86,6 +89,31 @@ describe("request deadline", () => {
     } finally {
       await c.close();
     }
+  });
+
+  it("an attempt whose timeout is what was left of the deadline times out as the deadline, whichever timer fires first", async () => {
+    // undici's own timeout (the attempt's) and the deadline's timer fall due together; on a busy
+    // machine undici's may fire first. Either way it is the request's time that ran out.
+    const ctx = { deadline: createDeadline(DEADLINE, undefined, performance.now() - 1_500) } as CallContext;
+    await attemptTimeoutPolicy(6_000).execute(ctx, async () => undefined);
+    expect(ctx.timeoutMs).toBeLessThanOrEqual(1_000);
+    expect(ctx.deadlineBoundMs).toBe(DEADLINE);
+    const undiciTimeout = Object.assign(new Error("Headers Timeout Error"), { code: "UND_ERR_HEADERS_TIMEOUT" });
+    const failure = transportFailure(undiciTimeout, undefined, ctx.timeoutMs, ctx.deadlineBoundMs);
+    expect(failure.error.message).toMatch(new RegExp(`deadline of ${DEADLINE} ms`));
+    expect({ code: failure.error.code, verdict: failure.verdict, retryable: failure.retryable }).toEqual({
+      code: "UPSTREAM_TIMEOUT",
+      verdict: "neutral",
+      retryable: false,
+    });
+    // With the deadline far away the attempt's own timeout is the upstream's: retried, and counted.
+    const early = { deadline: createDeadline(DEADLINE) } as CallContext;
+    await attemptTimeoutPolicy(1_000).execute(early, async () => undefined);
+    expect(early.deadlineBoundMs).toBeUndefined();
+    expect(transportFailure(undiciTimeout, undefined, early.timeoutMs, early.deadlineBoundMs)).toMatchObject({
+      verdict: "failure",
+      retryable: true,
+    });
   });
 
   it("a caller that hangs up is still a cancellation, not a timeout", async () => {
