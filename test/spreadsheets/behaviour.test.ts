@@ -253,6 +253,19 @@ describe("bounded reads and cursors", () => {
       return answer.data!.spreadsheet.range;
     });
     expect(viaGraphql).toEqual({ rows: ROWS, pages: 2 });
+
+    // A cursor belongs to its spreadsheet and range as written: sent with another, it is refused, not read as an offset.
+    const other = await client.sheets.create.mutate({ name: "other", sheets: [{ name: "P", values: ROWS }] });
+    for (const [sheetId, range] of [
+      [id, "A1:C"],
+      [other.id, "A:C"],
+    ] as const) {
+      const refused = await values(sheetId, range, `?maxCells=10&cursor=${first.nextCursor!}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body as unknown).toMatchObject({
+        error: { code: "BAD_USER_INPUT", message: expect.stringMatching(/^cursor: .*same id and range/) },
+      });
+    }
   });
 
   it("sheets_read defaults to 2,000 cells and says it truncated; the REST default is 10,000", async () => {

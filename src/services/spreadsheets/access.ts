@@ -1,5 +1,6 @@
 // What every spreadsheets operation shares: who may read or write, the public shape of a record,
 // cursors, and the errors a conditional write ends in.
+import { createHash } from "node:crypto";
 import { requireOwner, requireScope } from "../../auth/authenticate.ts";
 import type { RequestContext } from "../../core/context.ts";
 import { GatewayError, notFound } from "../../core/errors.ts";
@@ -112,11 +113,39 @@ export const versionCursors = cursorCodec<number>("sv1.", String, (text) => {
   return Number.isSafeInteger(version) ? version : undefined;
 });
 
-/** A range read that goes on: the rows already given (the range itself is the caller's to send again). */
-export const rangeCursors = cursorCodec<number>("r1.", String, (text) => {
-  const offset = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
-  return Number.isSafeInteger(offset) ? offset : undefined;
-});
+/**
+ * A range read that goes on: the rows already given, and a digest of the spreadsheet and the range
+ * as the caller wrote it, so that a cursor sent with another range (or spreadsheet) is refused
+ * rather than read as an offset into it. The caller sends the range again with the cursor.
+ */
+interface RangePosition {
+  offset: number;
+  of: string;
+}
+const rangeCursorCodec = cursorCodec<RangePosition>(
+  "r2.",
+  (position) => `${position.offset}.${position.of}`,
+  (text) => {
+    const match = /^(\d{1,7})\.([\w-]{11})$/.exec(text);
+    return match ? { offset: Number(match[1]), of: match[2]! } : undefined;
+  },
+);
+const rangeDigest = (id: string, range: string) => createHash("sha256").update(`${id}\n${range}`).digest("base64url").slice(0, 11);
+export const rangeCursors = {
+  encode: (id: string, range: string, offset: number): string => rangeCursorCodec.encode({ offset, of: rangeDigest(id, range) }),
+  /** The rows already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
+  decode(cursor: string, id: string, range: string): number {
+    const position = rangeCursorCodec.decode(cursor);
+    if (position.of !== rangeDigest(id, range)) {
+      throw new GatewayError(
+        "BAD_USER_INPUT",
+        `cursor: it continues a read of another range or spreadsheet, not ${range}; send it with the same id and range as the read that gave it`,
+        { details: { field: "cursor", range } },
+      );
+    }
+    return position.offset;
+  },
+};
 
 /** A conditional write's outcome as the caller sees it. */
 export function changedWorkbook(result: WorkbookChangeResult): WorkbookRecord {

@@ -60,9 +60,9 @@ export async function readRecordRange(
   record: WorkbookRecord,
   input: ReadInput,
 ): Promise<CellRange> {
-  const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor);
+  const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor, record.id, input.range);
   const read = await readRange(deps, record.ownerId, record, input, offset);
-  const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(read.nextOffset);
+  const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(record.id, input.range, read.nextOffset);
   return { range: read.range, values: read.values, truncated: read.truncated, nextCursor };
 }
 
