@@ -55,6 +55,23 @@ export class Workbook {
     return { workbook, result: workbook.finish(null, cells, options.budget) };
   }
 
+  /**
+   * A one-sheet workbook written block by block as the blocks come (a CSV import), computed once
+   * at the end: no copy of the whole sheet's values is held beside the reader's and the model's.
+   */
+  static fromBlocks(
+    name: string,
+    blocks: Iterable<{ top: number; values: JsonCellInput[][] }>,
+    input: InputMode,
+    options: WorkbookOptions & { budget?: Budget } = {},
+  ): { workbook: Workbook; result: WriteResult } {
+    const workbook = new Workbook(options);
+    const sheet = workbook.book.addSheet(name);
+    let cells = 0;
+    for (const block of blocks) cells += writeBlock(workbook.book, sheet, block.top, 0, block.values, input).updatedCells;
+    return { workbook, result: workbook.finish(null, cells, options.budget) };
+  }
+
   /** A workbook from what the .xlsx/.csv readers produce; every formula is computed again. */
   static fromData(data: WorkbookData, options: WorkbookOptions & { budget?: Budget } = {}): { workbook: Workbook; result: WriteResult } {
     const workbook = new Workbook(options);

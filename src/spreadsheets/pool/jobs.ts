@@ -28,6 +28,22 @@ function valuesOf(sheet: SheetData): JsonCellInput[][] {
   return values;
 }
 
+/** A sheet's values in blocks of up to `size` rows (empty rows inside a block as []): for Workbook.fromBlocks. */
+function* rowBlocks(sheet: SheetData, size = 1_000): Generator<{ top: number; values: JsonCellInput[][] }> {
+  let top = 0;
+  let values: JsonCellInput[][] = [];
+  for (const [row, cells] of sheet.rows()) {
+    if (values.length === 0) top = row;
+    while (top + values.length < row) values.push([]);
+    values.push(cells.map((cell) => (cell ? (cell.value as JsonCellInput) : null)));
+    if (values.length >= size) {
+      yield { top, values };
+      values = [];
+    }
+  }
+  if (values.length > 0) yield { top, values };
+}
+
 function sourceValues(source: NewSheetSource, options: Options): JsonCellInput[][] | undefined {
   if (source.csv !== undefined) {
     const [sheet] = readCsv(source.csv, { maxCells: options.maxCells, sheetName: source.name }).sheets;
@@ -91,7 +107,10 @@ export function importWorkbook(
 ): { model: Held; saved: Saved } {
   if (format === "csv") {
     const [sheet] = readCsv(bytes, { maxCells: options.maxCells, sheetName }).sheets;
-    return createWorkbook([{ name: sheetName, values: sheet ? valuesOf(sheet) : [] }], input, options);
+    const blocks = sheet ? rowBlocks(sheet) : [];
+    const { workbook, result } = Workbook.fromBlocks(sheetName, blocks, input, { maxCells: options.maxCells, budget: options.budget });
+    const model = fresh(workbook);
+    return { model, saved: save(model, result) };
   }
   const data = readXlsx(bytes, { limits: { cells: options.maxCells } });
   const { workbook, result } = Workbook.fromData(data, { maxCells: options.maxCells, budget: options.budget });

@@ -1,0 +1,27 @@
+// A CSV import writes the reader's rows into the model in blocks (src/spreadsheets/pool/jobs.ts,
+// Workbook.fromBlocks) instead of one copy of the whole sheet's values: the workbook must be the
+// one the whole-sheet path built, empty rows at and across block edges included.
+import { describe, expect, it } from "vitest";
+import { createWorkbook, importWorkbook } from "../../src/spreadsheets/pool/jobs.ts";
+
+const options = { maxCells: 2_000_000, cacheCells: 0, budget: { maxSteps: 200_000_000, maxMs: 10_000 } };
+
+describe("CSV import in blocks", () => {
+  it("gives the same workbook as writing the whole sheet at once, blank rows at block edges included", () => {
+    const blank = new Set([0, 998, 999, 1_000, 1_001, 2_000, 2_001, 2_499]);
+    const lines = Array.from({ length: 2_500 }, (_, r) =>
+      blank.has(r) ? "" : `r${r},${r * 1.5},=B${r + 1}*2,${r % 7 === 0 ? "TRUE" : ""}`,
+    );
+    const csv = `${lines.join("\n")}\nlast,1,=SUM(B1:B2500)\n`;
+    const imported = importWorkbook(new TextEncoder().encode(csv), "csv", "Data", "parse", options).model.workbook;
+    const whole = createWorkbook([{ name: "Data", csv }], "parse", options).model.workbook;
+    const everything = (workbook: typeof whole) => workbook.read("Data!A1:D2501", { render: "both", maxCells: 20_000 });
+    const read = everything(imported);
+    expect(read.values).toEqual(everything(whole).values);
+    const sum = lines.reduce((total, line, r) => (line ? total + r * 1.5 : total), 0);
+    expect(read.values[2_500]).toEqual(["last", 1, { value: sum, formula: "=SUM(B1:B2500)" }, null]);
+    expect(read.values[1]).toEqual(["r1", 1.5, { value: 3, formula: "=B2*2" }, null]);
+    expect([read.values[0], read.values[999], read.values[1_000]]).toEqual([Array(4).fill(null), Array(4).fill(null), Array(4).fill(null)]);
+    expect(read.values[999]).toEqual([null, null, null, null]);
+  });
+});
