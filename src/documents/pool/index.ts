@@ -21,6 +21,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
+import { workerHeap } from "../../core/worker-heap.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../import/limits.ts";
 import { cancelled, type DocumentRenderer, type ExtractedDocument, type RenderCallOptions, type RenderedDocument } from "../renderer.ts";
 import type { WorkerData, WorkerRequest, WorkerResponse } from "./protocol.ts";
@@ -363,7 +364,7 @@ export class RenderPool implements DocumentRenderer {
     const worker = new Worker(bootstrap, {
       execArgv: [],
       workerData,
-      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: this.youngGenerationMb },
+      resourceLimits: workerHeap(this.maxHeapMb, this.youngGenerationMb),
     });
     const slot: Slot = { worker, job: null, ready: false, jobs: 0, bloated: false, idleTimer: undefined };
     worker.unref();

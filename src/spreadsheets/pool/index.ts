@@ -4,6 +4,7 @@
 // deadline, or a worker that runs out of memory, costs that worker: it is replaced.
 import { Worker } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
+import { workerHeap } from "../../core/worker-heap.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
 
 export type { Base, Change, Job, JobOutput, NewSheetSource, Saved } from "./protocol.ts";
@@ -15,6 +16,11 @@ export interface SheetsPoolOptions {
   workers: number;
   /** Heap of a worker, MB (SHEETS_WORKER_MAX_MB). */
   maxHeapMb: number;
+  /**
+   * A worker's young generation, MB. An import or a recalculation makes mostly short-lived cells
+   * and strings; a small nursery scavenges them early instead of holding them as RSS. Default 8.
+   */
+  youngGenerationMb?: number;
   /** Jobs waiting per worker before new ones are refused (SERVICE_UNAVAILABLE). */
   maxQueue: number;
   /** A job's deadline, ms: past it the worker is stopped and replaced. */
@@ -207,7 +213,7 @@ export class SheetsPool {
     const worker = new Worker(bootstrap, {
       execArgv: [],
       workerData: this.options.worker,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
+      resourceLimits: workerHeap(this.options.maxHeapMb, this.options.youngGenerationMb ?? 8),
     });
     const slot: Slot = { worker, queue: [], running: undefined, timer: undefined };
     worker.unref();

@@ -1,0 +1,23 @@
+// A worker's young generation is its pool's, not the main thread's: `npm start` passes
+// --max-semi-space-size=64 for request garbage, and V8 lets that flag override a worker's
+// resourceLimits (a spreadsheets worker then held ~190 MB of garbage between scavenges).
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { root } from "../helpers/process.ts";
+
+describe("worker heap limits", () => {
+  it("keeps a worker's young generation at its pool's size under npm start's --max-semi-space-size", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--max-semi-space-size=64", "--import", "tsx", "test/process/worker-heap-child.ts"],
+      { cwd: root, timeout: 60_000 },
+    );
+    const { plain, sized } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { plain: number; sized: number };
+    const mb = 1024 * 1024;
+    // The control: the process-wide flag wins over resourceLimits (64 MB semi-spaces).
+    expect(plain).toBeGreaterThan(64 * mb);
+    // Through workerHeap: the 8 MB young generation asked for.
+    expect(sized).toBeLessThanOrEqual(8 * mb);
+  });
+});
