@@ -28,8 +28,12 @@ function valuesOf(sheet: SheetData): JsonCellInput[][] {
   return values;
 }
 
-/** A sheet's values in blocks of up to `size` rows (empty rows inside a block as []): for Workbook.fromBlocks. */
-function* rowBlocks(sheet: SheetData, size = 1_000): Generator<{ top: number; values: JsonCellInput[][] }> {
+/**
+ * A sheet's values in blocks of up to `size` rows (empty rows inside a block as []): for
+ * Workbook.fromBlocks. A tile's height: a block is garbage before the next scavenge, where blocks
+ * of 1,000 rows outlived the worker's small young generation and were promoted.
+ */
+function* rowBlocks(sheet: SheetData, size = 128): Generator<{ top: number; values: JsonCellInput[][] }> {
   let top = 0;
   let values: JsonCellInput[][] = [];
   for (const [row, cells] of sheet.rows()) {

@@ -17,13 +17,19 @@ const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMes
 
 class NeedBlobs extends Error {}
 
-/** The model of a base: held, or loaded from the blobs the job carries (else the pool must send them). */
-function modelOf(base: Base, take: boolean): Held {
-  const held = take ? models.take(base.workbookId, base.version) : models.peek(base.workbookId, base.version);
+/**
+ * The model of a base: held, or loaded from the blobs the job carries (else the pool must send
+ * them). "take": out of the cache for a change; "peek": left in it (a loaded one is kept, for the
+ * reads and writes that follow); "once": a loaded one is not kept. A download renders each version
+ * once (the service caches the bytes), so keeping its model would only hold a whole workbook's
+ * memory for a write that may never come (a 1M-cell model is ~80 MB).
+ */
+function modelOf(base: Base, use: "take" | "peek" | "once"): Held {
+  const held = use === "take" ? models.take(base.workbookId, base.version) : models.peek(base.workbookId, base.version);
   if (held) return held;
   if (!base.blobs) throw new NeedBlobs();
   const loaded = loadWorkbook(base, options);
-  if (!take) models.keep(loaded);
+  if (use === "peek") models.keep(loaded);
   return loaded;
 }
 
@@ -34,7 +40,7 @@ async function run(job: Job): Promise<JobOutput> {
     case "import":
       return { kind: "saved", saved: importWorkbook(job.bytes, job.format, job.sheetName, job.input, options).saved };
     case "change": {
-      const model = modelOf(job.base, true);
+      const model = modelOf(job.base, "take");
       const saved = applyChange(model, job.change, options);
       models.hold(job.token, model);
       return { kind: "saved", saved };
@@ -42,17 +48,17 @@ async function run(job: Job): Promise<JobOutput> {
     case "evaluate":
       return {
         kind: "value",
-        value: modelOf(job.base, false).workbook.evaluate(job.formula, {
+        value: modelOf(job.base, "peek").workbook.evaluate(job.formula, {
           ...(job.sheet ? { sheet: job.sheet } : {}),
           budget: options.budget,
         }),
       };
     case "read": {
-      const read = modelOf(job.base, false).workbook.read(job.range, { render: job.render, maxCells: job.maxCells, offset: job.offset });
+      const read = modelOf(job.base, "peek").workbook.read(job.range, { render: job.render, maxCells: job.maxCells, offset: job.offset });
       return { kind: "read", range: read.range, values: read.values, truncated: read.truncated, nextOffset: read.nextOffset };
     }
     case "render":
-      return render(modelOf(job.base, false), job.format, job.sheet, job.title);
+      return render(modelOf(job.base, "once"), job.format, job.sheet, job.title);
     case "csv":
       return { kind: "bytes", bytes: new TextEncoder().encode(firstSheetCsv(job.bytes, options)) };
   }
