@@ -80,6 +80,22 @@ describe("the spreadsheets pool", () => {
     expect(sheet).toContain("<f>A2*2</f><v>20</v>");
   });
 
+  it("a download of a version the worker lacks loads it for that render only; a read keeps it", async () => {
+    const created = await pool.run({ kind: "create", sheets: [{ name: "S", values: [[1, "=A1+1"]] }], input: "parse" });
+    if (created.kind !== "saved") throw new Error("saved expected");
+    keep(created.saved);
+    const base: Base = { workbookId: "wb_render_once", version: 1, rootHash: created.saved.rootHash };
+    const before = fetches;
+    // The service caches a version's bytes, so its model is not held after the render…
+    expect((await pool.run({ kind: "render", base, format: "csv", title: "T" }, blobs)).kind).toBe("bytes");
+    expect((await pool.run({ kind: "render", base, format: "xlsx", title: "T" }, blobs)).kind).toBe("bytes");
+    expect(fetches).toBe(before + 2);
+    // …while a read's is, for the jobs that follow.
+    expect(await pool.run({ kind: "evaluate", base, formula: "B1*10" }, blobs)).toEqual({ kind: "value", value: 20 });
+    expect((await pool.run({ kind: "render", base, format: "csv", title: "T" }, blobs)).kind).toBe("bytes");
+    expect(fetches).toBe(before + 3);
+  });
+
   it("an engine error comes back in the contract's words, and the worker carries on", async () => {
     await expect(pool.run({ kind: "create", sheets: [{ name: "Bad[name]" }], input: "parse" })).rejects.toMatchObject({
       code: "BAD_USER_INPUT",
