@@ -56,7 +56,7 @@ function* parts(data: WorkbookData, options: XlsxWriteOptions): Generator<[strin
 }
 
 /**
- * Deflate level 2, not the .docx's 6: a worksheet is a million near-identical `<c>` elements, and
+ * Deflate level 2, not the .docx's 3: a worksheet is a million near-identical `<c>` elements, and
  * level 6 spent ~40% of a 100,000-row download for 7% fewer bytes (bench:sheets:gateway: level 2
  * 1.48 s and 7.1 MB, level 6 2.0–2.2 s and 6.4 MB; ExcelJS writes 7.65 MB).
  */
