@@ -4,6 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
 import { isSheetsError } from "../errors.ts";
+import { COLLECT_AFTER_CELLS, collectGarbage } from "./collect.ts";
 import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render } from "./jobs.ts";
 import { Models, type Held } from "./models.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
@@ -16,6 +17,9 @@ const port = parentPort!;
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 class NeedBlobs extends Error {}
+
+/** Set by a job that built or walked a large workbook: a collection follows its answer. */
+let collectAfter = false;
 
 /**
  * The model of a base: held, or loaded from the blobs the job carries (else the pool must send
@@ -37,8 +41,11 @@ async function run(job: Job): Promise<JobOutput> {
   switch (job.kind) {
     case "create":
       return { kind: "saved", saved: createWorkbook(job.sheets, job.input, options).saved };
-    case "import":
-      return { kind: "saved", saved: importWorkbook(job.bytes, job.format, job.sheetName, job.input, options).saved };
+    case "import": {
+      const { saved } = importWorkbook(job.bytes, job.format, job.sheetName, job.input, options);
+      collectAfter = saved.cells >= COLLECT_AFTER_CELLS;
+      return { kind: "saved", saved };
+    }
     case "change": {
       const model = modelOf(job.base, "take");
       const saved = applyChange(model, job.change, options);
@@ -57,8 +64,11 @@ async function run(job: Job): Promise<JobOutput> {
       const read = modelOf(job.base, "peek").workbook.read(job.range, { render: job.render, maxCells: job.maxCells, offset: job.offset });
       return { kind: "read", range: read.range, values: read.values, truncated: read.truncated, nextOffset: read.nextOffset };
     }
-    case "render":
-      return render(modelOf(job.base, "once"), job.format, job.sheet, job.title);
+    case "render": {
+      const model = modelOf(job.base, "once");
+      collectAfter = model.workbook.cells >= COLLECT_AFTER_CELLS;
+      return render(model, job.format, job.sheet, job.title);
+    }
     case "csv":
       return { kind: "bytes", bytes: new TextEncoder().encode(firstSheetCsv(job.bytes, options)) };
   }
@@ -75,16 +85,28 @@ function transferables(output: JobOutput): ArrayBuffer[] {
 port.on("message", (message: ToWorker) => {
   if (message.type === "commit") return models.commit(message.token, message.version);
   if (message.type === "forget") return models.forget(message.token);
-  run(message.job).then(
-    (output) => post({ type: "done", id: message.id, output }, transferables(output)),
-    (error: unknown) => {
-      if (error instanceof NeedBlobs) return post({ type: "need", id: message.id });
-      if (isSheetsError(error))
-        return post({ type: "failed", id: message.id, message: error.message, code: sheetsErrorCode(error.code), details: error.details });
-      if (isGatewayError(error))
-        return post({ type: "failed", id: message.id, message: error.message, code: error.code, details: error.details });
-      post({ type: "failed", id: message.id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    },
-  );
+  void run(message.job)
+    .then(
+      (output) => post({ type: "done", id: message.id, output }, transferables(output)),
+      (error: unknown) => {
+        if (error instanceof NeedBlobs) return post({ type: "need", id: message.id });
+        if (isSheetsError(error))
+          return post({
+            type: "failed",
+            id: message.id,
+            message: error.message,
+            code: sheetsErrorCode(error.code),
+            details: error.details,
+          });
+        if (isGatewayError(error))
+          return post({ type: "failed", id: message.id, message: error.message, code: error.code, details: error.details });
+        post({ type: "failed", id: message.id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      },
+    )
+    .then(() => {
+      // After the answer is on its way, before the next job: the garbage of a large one.
+      if (collectAfter) collectGarbage();
+      collectAfter = false;
+    });
 });
 post({ type: "ready" });

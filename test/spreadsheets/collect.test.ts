@@ -1,0 +1,20 @@
+// The full collection a spreadsheets worker runs after a large job: it frees dead objects at once,
+// and leaves no `gc` to any other context.
+import { getHeapStatistics } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { collectGarbage } from "../../src/spreadsheets/pool/collect.ts";
+
+describe("collectGarbage", () => {
+  it("frees what is dead now, and exposes gc to no other context", () => {
+    collectGarbage();
+    const before = getHeapStatistics().used_heap_size;
+    let dead: string[][] | undefined = Array.from({ length: 2_000 }, (_, i) => Array.from({ length: 100 }, (_, j) => `cell ${i}:${j}`));
+    expect(getHeapStatistics().used_heap_size - before).toBeGreaterThan(10_000_000);
+    dead = undefined;
+    collectGarbage();
+    expect(dead).toBeUndefined();
+    expect(getHeapStatistics().used_heap_size - before).toBeLessThan(2_000_000);
+    expect(runInNewContext("typeof gc")).toBe("undefined");
+  });
+});
