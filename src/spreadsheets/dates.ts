@@ -18,10 +18,20 @@ export interface Ymd {
 }
 
 function utcDays(year: number, monthIndex: number, day: number): number {
-  const date = new Date(0);
-  date.setUTCFullYear(year, monthIndex, day); // not Date.UTC, which maps years 0..99 to 1900..1999
-  date.setUTCHours(0, 0, 0, 0);
-  return date.getTime() / DAY_MS;
+  // Days from 1970-01-01 in the proleptic Gregorian calendar, as Date counts them (Hinnant's
+  // days_from_civil), with the month and day overflowing as setUTCFullYear lets them; years 0..99
+  // are years 0..99 (Date.UTC would read them as 1900..1999). Arithmetic, not a Date per call: an
+  // import computes this for every date cell.
+  const [y, m, d] = [Math.trunc(year), Math.trunc(monthIndex), Math.trunc(day)];
+  if (!Number.isFinite(y + m + d)) return NaN;
+  const carry = Math.floor(m / 12);
+  const month = m - carry * 12; // 0 (January) … 11
+  const shifted = month < 2 ? y + carry - 1 : y + carry; // the year counted from March
+  const era = Math.floor(shifted / 400);
+  const yearOfEra = shifted - era * 400;
+  const dayOfYear = Math.floor((153 * ((month + 10) % 12) + 2) / 5);
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468 + d - 1;
 }
 
 /** Serial of the first day of a month (month may overflow either way, as DATE allows). */

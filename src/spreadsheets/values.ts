@@ -30,10 +30,14 @@ function tooLong(text: string): SheetsError {
   });
 }
 
+/** Whether a character code can start a NUMBER match with a digit in it: a digit, a sign or a point. */
+const mayStartNumber = (code: number): boolean => (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
+
 /** A number as typed: "1234.5", "-1e3", "1,234.5" (commas only between groups of three digits). */
 function typedNumber(text: string): number | null {
-  if (!NUMBER.test(text) || !/\d/.test(text)) return null;
-  const n = Number(text.replaceAll(",", ""));
+  // Most text ("Customer 42", "SO-1") is told apart by its first character, before any regex runs.
+  if (!mayStartNumber(text.charCodeAt(0)) || !NUMBER.test(text) || !/\d/.test(text)) return null;
+  const n = Number(text.includes(",") ? text.replaceAll(",", "") : text);
   return Number.isFinite(n) ? n : null;
 }
 
@@ -62,9 +66,12 @@ export function parseInput(input: JsonCellInput, mode: InputMode): CellInput {
 
 function parseTyped(input: string): CellInput {
   const text = input.trim();
-  const upper = text.toUpperCase();
-  if (upper === "TRUE" || upper === "FALSE") return { kind: "value", value: upper === "TRUE" };
-  if (isErrorValue(upper)) return { kind: "value", value: errorOf(upper) };
+  // TRUE, FALSE and the error values are at most 7 characters: no upper-case copy of longer text.
+  if (text.length <= 7) {
+    const upper = text.toUpperCase();
+    if (upper === "TRUE" || upper === "FALSE") return { kind: "value", value: upper === "TRUE" };
+    if (isErrorValue(upper)) return { kind: "value", value: errorOf(upper) };
+  }
   const n = typedNumber(text);
   if (n !== null) return { kind: "value", value: n };
   if (text.endsWith("%")) {

@@ -23,6 +23,26 @@ describe("1900 date serials", () => {
     expect(serialFromYmd(1900, 3, 0)).toBe(60);
   });
 
+  it("counts days as the calendar Date keeps, for any year and overflowing month or day", () => {
+    // The serial is computed by arithmetic (no Date per cell); Date's proleptic Gregorian
+    // calendar, with setUTCFullYear's overflow, is the reference.
+    const early = Date.UTC(1899, 11, 31) / 86_400_000;
+    const byDate = (year: number, month: number, day: number) => {
+      const date = new Date(0);
+      date.setUTCFullYear(year, month - 1, 1);
+      const days = date.getTime() / 86_400_000 - early;
+      return (days >= 60 ? days + 1 : days) + day - 1;
+    };
+    let checked = 0;
+    for (let year = -3; year <= 10_003; year += year < 2101 ? 1 : 97)
+      for (let month = -25; month <= 38; month += 3)
+        for (const day of [-40, 0, 1, 29, 31, 70]) {
+          expect(serialFromYmd(year, month, day), `${year}-${month}-${day}`).toBe(byDate(year, month, day));
+          checked++;
+        }
+    expect(checked).toBeGreaterThan(100_000);
+  });
+
   it("round-trips every day between 1900 and 2100", () => {
     const wrong: number[] = [];
     for (let s = 1; s < 73_051; s += 1) {
