@@ -142,9 +142,12 @@ export async function compressForNode(
   request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
   outgoing: ServerResponse,
 ): Promise<boolean> {
+  if (!response.body || response.status === 204 || response.status === 304 || !eligible(response.headers)) return false;
+  // As the middleware does: an answer that could have been compressed says it depends on
+  // Accept-Encoding, compressed or not (a cache must not give a gzip answer to a client without it).
+  response.headers.set("vary", varyValue(outgoing.getHeader("vary"), response.headers.get("vary")));
   const encoding = chooseEncoding(request.acceptEncoding);
   if (!encoding || requestExcludes(request.method, request.trpcAccept)) return false;
-  if (!response.body || response.status === 204 || response.status === 304 || !eligible(response.headers)) return false;
   const declared = Number(response.headers.get("content-length") ?? NaN);
   if (declared < COMPRESSION_THRESHOLD) return false;
   const body = new Uint8Array(await response.arrayBuffer());
@@ -154,9 +157,6 @@ export async function compressForNode(
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  // What a middleware already set on the ServerResponse (CORS's Vary: Origin) is kept: writeHead's
-  // own value would replace it.
-  headers["vary"] = varyValue(outgoing.getHeader("vary"), response.headers.get("vary"));
   let payload: Uint8Array = body;
   if (body.byteLength >= COMPRESSION_THRESHOLD) {
     payload = await compress(body, encoding);

@@ -14,6 +14,7 @@ import { operationsOn } from "../services/operations/index.ts";
 import { authenticateFor, isMultipartFormData, uploadLimitOf, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
+import { answerSingleQuery, singleQuery } from "./single-query.ts";
 
 export interface TrpcSurfaceOptions {
   services: Services;
@@ -137,8 +138,23 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     fail,
     fetch,
     // whatwg-node's light Request over the Node request: the body is read straight off the socket,
-    // and its AbortSignal fires when the client hangs up.
-    handleNode: (incoming, outgoing, env) =>
-      handle(normalizeNodeRequest(incoming, lightFetch, outgoing, false), procedurePath(requestHead(incoming).path), env),
+    // and its AbortSignal fires when the client hangs up. A single query by GET is answered by
+    // ./single-query.ts, everything else by resolveResponse.
+    handleNode: async (incoming, outgoing, env) => {
+      const url = incoming.url ?? "/";
+      const query = url.indexOf("?");
+      const path = procedurePath(requestHead(incoming).path);
+      const accept = incoming.headers["trpc-accept"];
+      const single = singleQuery(
+        incoming.method ?? "GET",
+        path,
+        query < 0 ? "" : url.slice(query + 1),
+        accept === undefined ? undefined : String(accept),
+      );
+      const request = normalizeNodeRequest(incoming, lightFetch, outgoing, false);
+      if (!single) return handle(request, path, env);
+      const answer = await answerSingleQuery(single, new SurfaceContext(options, request, env, 1), request.signal);
+      return new lightFetch.Response(answer.body, { status: answer.status, headers: answer.headers });
+    },
   };
 }
