@@ -35,6 +35,13 @@ export interface ZipOptions {
   /** zlib's deflate level for the parts (default 3). */
   level?: number;
 }
+/**
+ * Every entry's modification time. fflate stamps the current time otherwise, so the same parts
+ * zipped a second apart came out as different bytes; a fixed stamp (the zip format's first day,
+ * as reproducible builds use) makes a package a function of its content. Office ignores it.
+ */
+const MTIME = new Date(1980, 0, 1);
+
 /** Images are compressed already; deflating them again costs time and saves nothing. */
 const STORED = /^(?:word|xl)\/media\/.+\.(png|jpe?g|gif)$/i;
 
@@ -43,7 +50,7 @@ const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer as ArrayBuffer,
 /** A whole part deflated in one call: small parts, for which a stream's setup costs more than their deflate. */
 function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Array, level: number): void {
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-  const file: ZipInputFile = { filename, size: bytes.byteLength, crc: crc32(bytes), compression: 8 };
+  const file: ZipInputFile = { filename, size: bytes.byteLength, crc: crc32(bytes), compression: 8, mtime: MTIME };
   zip.add(file);
   file.ondata?.(null, bytesOf(deflateRawSync(bytes, { level })), true);
 }
@@ -56,7 +63,7 @@ async function addDeflated(
   sink: ZipSink,
   level: number,
 ): Promise<void> {
-  const file: ZipInputFile = { filename, size: 0, crc: 0, compression: 8 };
+  const file: ZipInputFile = { filename, size: 0, crc: 0, compression: 8, mtime: MTIME };
   zip.add(file);
   // A high-water mark above a batch (zlib streams take stream options, which its types leave out):
   // the deflate runs on the thread pool while the next batch is encoded.
@@ -103,6 +110,7 @@ export async function writeZip(parts: Iterable<readonly [string, PartContent]>, 
   for (const [path, content] of parts) {
     if (content instanceof Uint8Array && STORED.test(path)) {
       const file = new ZipPassThrough(path);
+      file.mtime = MTIME;
       zip.add(file);
       file.push(content, true);
     } else if (typeof content === "string" || content instanceof Uint8Array) {
