@@ -142,12 +142,15 @@ export async function compressForNode(
   request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
   outgoing: ServerResponse,
 ): Promise<boolean> {
-  if (!response.body || response.status === 204 || response.status === 304 || !eligible(response.headers)) return false;
+  if (response.status === 204 || response.status === 304 || !eligible(response.headers)) return false;
   // As the middleware does: an answer that could have been compressed says it depends on
   // Accept-Encoding, compressed or not (a cache must not give a gzip answer to a client without it).
   response.headers.set("vary", varyValue(outgoing.getHeader("vary"), response.headers.get("vary")));
   const encoding = chooseEncoding(request.acceptEncoding);
   if (!encoding || requestExcludes(request.method, request.trpcAccept)) return false;
+  // Only now: a light Response builds a stream for `body` on first access, which an answer sent
+  // as it is never needs.
+  if (!response.body) return false;
   const declared = Number(response.headers.get("content-length") ?? NaN);
   if (declared < COMPRESSION_THRESHOLD) return false;
   const body = new Uint8Array(await response.arrayBuffer());
