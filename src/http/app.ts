@@ -10,6 +10,7 @@ import { GatewayError } from "../core/errors.ts";
 import { lazyChild, type Logger } from "../core/logger.ts";
 import { cors } from "./cors.ts";
 import type { HttpEnv } from "./env.ts";
+import { NodeAnswer, writeAnswer } from "./answer.ts";
 import { compressForNode, compressionMiddleware } from "./compression.ts";
 import { docResponse, loadDocs, type DocFile } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
@@ -26,6 +27,9 @@ export interface SurfaceEnv {
   /** The client's address, for per-address limits (src/auth/client-address.ts). */
   clientAddress: string;
 }
+
+/** What a surface's Node handler gives the app to send: a Response, or an answer made in memory (./answer.ts). */
+export type NodeResult = Response | NodeAnswer;
 
 export type FetchHandler = (request: Request, env: SurfaceEnv) => Response | Promise<Response>;
 
@@ -44,9 +48,9 @@ export interface Surface {
   fail?: FailureHandler;
   /**
    * The same handling from Node's request and response (see ./node.ts), used when the server is
-   * Node's and the body's length is declared. The app sends the Response it returns.
+   * Node's and the body's length is declared. The app sends the Response or in-memory answer it returns.
    */
-  handleNode?: (incoming: IncomingMessage, outgoing: ServerResponse, env: SurfaceEnv) => Response | Promise<Response>;
+  handleNode?: (incoming: IncomingMessage, outgoing: ServerResponse, env: SurfaceEnv) => NodeResult | Promise<NodeResult>;
 }
 
 export interface HttpAppDeps {
@@ -81,7 +85,7 @@ export interface HttpAppDeps {
   tracing?: MiddlewareHandler<HttpEnv> | undefined;
 }
 
-const isNativeResponse = (response: unknown): boolean => response instanceof globalThis.Response;
+const isNativeResponse = (response: unknown): response is Response => response instanceof globalThis.Response;
 
 /** Request id, logger, client address, metrics and the request log line: the first middleware of every request. */
 function requestBasics(deps: HttpAppDeps): MiddlewareHandler<HttpEnv> {
@@ -196,7 +200,9 @@ function surfaceHandler(surface: Surface) {
       c.set("sentStatus", response.status);
       const { method = "GET", headers } = node.incoming;
       const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
-      if (!(await compressForNode(response, request, node.outgoing))) await sendNodeResponse(response, node.outgoing, node.incoming, true);
+      if (response instanceof NodeAnswer) await writeAnswer(response, request, node.outgoing);
+      else if (!(await compressForNode(response, request, node.outgoing)))
+        await sendNodeResponse(response, node.outgoing, node.incoming, true);
       return RESPONSE_ALREADY_SENT;
     }
     return surface.fetch(c.req.raw, env);

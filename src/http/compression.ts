@@ -134,6 +134,26 @@ export function compressionMiddleware(): MiddlewareHandler<HttpEnv> {
 }
 
 /**
+ * The body to send for an in-memory answer (./answer.ts): compressed (and `headers` given its
+ * Content-Encoding) when compressForNode would compress it, else as it is. Sets Vary as compressForNode does.
+ */
+export async function compressedBody(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
+  outgoing: ServerResponse,
+): Promise<string | Buffer> {
+  if (status === 204 || status === 304 || !eligible({ get: (name) => headers[name.toLowerCase()] ?? null })) return body;
+  headers["vary"] = varyValue(outgoing.getHeader("vary"), headers["vary"]);
+  const encoding = chooseEncoding(request.acceptEncoding);
+  if (!encoding || requestExcludes(request.method, request.trpcAccept) || Buffer.byteLength(body) < COMPRESSION_THRESHOLD) return body;
+  const bytes = Buffer.from(body, "utf8");
+  headers["content-encoding"] = encoding;
+  return compress(bytes, encoding);
+}
+
+/**
  * The Node fast path: writes `response` compressed to `outgoing` and returns true, or returns false
  * (nothing written) when it is not to be compressed and the caller sends it as usual.
  */

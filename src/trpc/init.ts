@@ -62,16 +62,25 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-const gatewayErrors = t.middleware(async ({ next, ctx, path }) => {
-  const result = await next();
-  if (result.ok) return result;
-  const mapped = toTrpcError(result.error);
+/**
+ * A procedure's failure as the caller gets it: a gateway error's code as the TRPCError's, and the
+ * unexpected ones logged. The middleware below applies it; ./single-query.ts applies it to the
+ * table's queries it calls without the procedure chain.
+ */
+export function procedureError(error: TRPCError, ctx: Pick<TrpcContext, "log">, path: string): TRPCError {
+  const mapped = toTrpcError(error);
   if (!isGatewayError(mapped.cause) && mapped.code === "INTERNAL_SERVER_ERROR") {
     ctx.log.error({ err: mapped.cause ?? mapped, path }, "unexpected tRPC error");
   } else if (isGatewayError(mapped.cause) && mapped.cause.code === "INTERNAL") {
     ctx.log.error({ err: mapped.cause.cause ?? mapped.cause, path }, "unexpected tRPC error");
   }
-  throw mapped;
+  return mapped;
+}
+
+const gatewayErrors = t.middleware(async ({ next, ctx, path }) => {
+  const result = await next();
+  if (result.ok) return result;
+  throw procedureError(result.error, ctx, path);
 });
 
 export const router = t.router;

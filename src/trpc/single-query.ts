@@ -3,6 +3,9 @@
 // URL again, builds Headers, combines two abort signals per call and answers with the platform's
 // Response, whose body is a web stream that the server then reads back (bench:gateway's profile:
 // @trpc/server, abort signals and web streams ~20% of a tRPC request's CPU, against GraphQL's path).
+// A query of the operation table is called without tRPC's procedure chain (./procedures.ts
+// tableQueries), its errors mapped by the chain's own middleware function; the answer goes to
+// Node's response as it is (src/http/answer.ts), with no platform Request or Response around it.
 //
 // Everything else goes to resolveResponse: POST, HEAD, batches, other query parameters, a
 // `trpc-accept` header, an encoded or unknown path, a mutation or subscription, an `input` that is
@@ -11,7 +14,8 @@
 // tests compare the two on success and on errors).
 import { getTRPCErrorFromUnknown, getTRPCErrorShape, transformTRPCResponse, type AnyTRPCProcedure } from "@trpc/server";
 import { getHTTPStatusCode } from "@trpc/server/http";
-import type { TrpcContext } from "./init.ts";
+import { procedureError, type TrpcContext } from "./init.ts";
+import { tableQueries, type TableResolver } from "./procedures.ts";
 import { appRouter } from "./router.ts";
 
 /** A single query, read off the request line and headers only. */
@@ -19,6 +23,8 @@ export interface SingleQuery {
   path: string;
   input: unknown;
   procedure: AnyTRPCProcedure;
+  /** The table's resolver for the path (./procedures.ts), called without the procedure chain; absent for `viewer`. */
+  resolve: TableResolver | undefined;
 }
 
 /** What resolveResponse sets on every answer to a query: a new object each time (a Response may keep and change it). */
@@ -51,7 +57,7 @@ export function singleQuery(method: string, path: string, search: string, trpcAc
   const procedure = Object.hasOwn(procedures, path) ? procedures[path] : undefined;
   if (!procedure || procedure._def.type !== "query") return undefined;
   const parsed = inputOf(search);
-  return parsed && { path, input: parsed.input, procedure };
+  return parsed && { path, input: parsed.input, procedure, resolve: tableQueries.get(path) };
 }
 
 /** Runs the query and gives its answer as resolveResponse would: status, headers and JSON body. */
@@ -60,14 +66,17 @@ export async function answerSingleQuery(
   ctx: TrpcContext,
   signal: AbortSignal,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  const { path, input, procedure } = query;
+  const { path, input, procedure, resolve } = query;
   const config = appRouter._def._config;
   try {
-    const data: unknown = await procedure({ path, getRawInput: async () => input, ctx, type: "query", signal, batchIndex: 0 });
+    const data: unknown = resolve
+      ? await resolve(ctx, input)
+      : await procedure({ path, getRawInput: async () => input, ctx, type: "query", signal, batchIndex: 0 });
     const json = { result: { data } };
     return { status: 200, headers: headers(), body: JSON.stringify(transformTRPCResponse(config, json)) };
   } catch (cause) {
-    const error = getTRPCErrorFromUnknown(cause);
+    // A direct call's failure gets what the procedure's error middleware would have made of it.
+    const error = resolve ? procedureError(getTRPCErrorFromUnknown(cause), ctx, path) : getTRPCErrorFromUnknown(cause);
     const json = { error: getTRPCErrorShape({ config, ctx, error, input, path, type: "query" }) };
     return { status: getHTTPStatusCode(json, [error]), headers: headers(), body: JSON.stringify(transformTRPCResponse(config, json)) };
   }

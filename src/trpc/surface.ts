@@ -9,6 +9,7 @@ import type { Logger } from "../core/logger.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../services/index.ts";
 import type { FailureHandler, FetchHandler, Surface, SurfaceEnv } from "../http/app.ts";
+import { hangUpSignal, NodeAnswer } from "../http/answer.ts";
 import { requestHead, type RequestHead } from "../http/node.ts";
 import { operationsOn } from "../services/operations/index.ts";
 import { authenticateFor, isMultipartFormData, uploadLimitOf, withUploads } from "../uploads/index.ts";
@@ -33,6 +34,14 @@ const pathOf = (request: Request) => procedurePath(new URL(request.url).pathname
 /** Procedure calls in a request: a batch's path lists them comma-separated ("documents.list,viewer"). */
 const callsIn = (path: string) => path.split(",").length;
 
+/** What a context needs of the HTTP request: its credential and the signal that says the caller went away. */
+interface Caller {
+  authorization(): string | null;
+  signal: AbortSignal;
+}
+
+const callerOf = (request: Request): Caller => ({ authorization: () => request.headers.get("authorization"), signal: request.signal });
+
 /** One tRPC request's context. */
 class SurfaceContext implements TrpcContext {
   readonly services: Services;
@@ -44,7 +53,7 @@ class SurfaceContext implements TrpcContext {
    * `start` overrides where the request context comes from: one built before the body was read
    * (uploads), or the failure that stopped the request before tRPC ran.
    */
-  constructor(options: TrpcSurfaceOptions, http: Request, env: SurfaceEnv, calls: number, start?: () => Promise<RequestContext>) {
+  constructor(options: TrpcSurfaceOptions, http: Caller, env: SurfaceEnv, calls: number, start?: () => Promise<RequestContext>) {
     this.services = options.services;
     this.requestId = env.requestId;
     this.log = env.log;
@@ -53,7 +62,7 @@ class SurfaceContext implements TrpcContext {
       (() =>
         options.createContext({
           requestId: env.requestId,
-          authorization: http.headers.get("authorization"),
+          authorization: http.authorization(),
           signal: http.signal,
           clientAddress: env.clientAddress,
           calls,
@@ -87,7 +96,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
         req: request,
         path,
         allowMethodOverride: false,
-        createContext: async () => new SurfaceContext(options, request, env, callsIn(path), start),
+        createContext: async () => new SurfaceContext(options, callerOf(request), env, callsIn(path), start),
         error: null,
       }),
     );
@@ -105,7 +114,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       path: pathOf(request),
       allowMethodOverride: false,
       // No procedure runs, so nothing authenticates; were one to ask, it would get the error.
-      createContext: async () => new SurfaceContext(options, request, env, 1, () => Promise.reject(error)),
+      createContext: async () => new SurfaceContext(options, callerOf(request), env, 1, () => Promise.reject(error)),
       error: new TRPCError({ code: error.trpcCode, message: error.message, cause: error }),
     }).then(asJson);
   };
@@ -137,9 +146,9 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     ownsBodyLimit: accepts,
     fail,
     fetch,
-    // whatwg-node's light Request over the Node request: the body is read straight off the socket,
-    // and its AbortSignal fires when the client hangs up. A single query by GET is answered by
-    // ./single-query.ts, everything else by resolveResponse.
+    // A single query by GET is answered by ./single-query.ts from Node's request as it is;
+    // everything else by resolveResponse, over whatwg-node's light Request (the body read straight
+    // off the socket, its AbortSignal firing when the client hangs up).
     handleNode: async (incoming, outgoing, env) => {
       const url = incoming.url ?? "/";
       const query = url.indexOf("?");
@@ -151,10 +160,13 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
         query < 0 ? "" : url.slice(query + 1),
         accept === undefined ? undefined : String(accept),
       );
-      const request = normalizeNodeRequest(incoming, lightFetch, outgoing, false);
-      if (!single) return handle(request, path, env);
-      const answer = await answerSingleQuery(single, new SurfaceContext(options, request, env, 1), request.signal);
-      return new lightFetch.Response(answer.body, { status: answer.status, headers: answer.headers });
+      if (!single) return handle(normalizeNodeRequest(incoming, lightFetch, outgoing, false), path, env);
+      // Read off Node's request as it is: no platform Request for a call that has no body.
+      const signal = hangUpSignal(incoming, outgoing);
+      // Node's parsed headers, as the platform Request of the other path reads them (a repeated Authorization: the first).
+      const caller: Caller = { authorization: () => incoming.headers.authorization ?? null, signal };
+      const answer = await answerSingleQuery(single, new SurfaceContext(options, caller, env, 1), signal);
+      return new NodeAnswer(answer.status, answer.headers, answer.body);
     },
   };
 }

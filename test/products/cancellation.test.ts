@@ -53,6 +53,12 @@ it("tRPC: aborting the query closes the upstream connection", async () => {
   expect(lag).toBeLessThan(1_000);
 });
 
+it("tRPC, one query by GET (answered without resolveResponse): hanging up closes the upstream connection", async () => {
+  const url = `${env.gateway.url}/trpc/messages.list?input=${encodeURIComponent(JSON.stringify({ limit: 3 }))}`;
+  const lag = await abortMidRequest((signal) => fetch(url, { headers: { authorization: `Bearer ${env.token}` }, signal }));
+  expect(lag).toBeLessThan(1_000);
+});
+
 it("the gateway keeps serving after cancelled calls", async () => {
   env.sandbox.clearFaults();
   const page = await trpcClient(env.gateway.url, { token: env.token }).messages.list.query({ limit: 3 });

@@ -98,6 +98,29 @@ describe("its answers are resolveResponse's", () => {
     expect(withKey.status).toBeGreaterThanOrEqual(400);
   });
 
+  it("compressed as resolveResponse's answers are: the same encoding, Vary and body", async () => {
+    const ask = async (query: string, encoding: string) => {
+      const response = await fetch(`${tg.url}/trpc/messages.list?${query}`, {
+        headers: { authorization: `Bearer ${token}`, "accept-encoding": encoding },
+      });
+      return {
+        status: response.status,
+        encoding: response.headers.get("content-encoding"),
+        vary: response.headers.get("vary"),
+        body: (await response.json()) as unknown, // fetch decodes br and gzip
+      };
+    };
+    const large = input({ limit: 20 }); // over the compression threshold
+    for (const encoding of ["gzip", "br", "identity"]) {
+      const fast = await ask(large, encoding);
+      expect(fast).toEqual(await ask(`${large}&via=resolveResponse`, encoding));
+      expect(fast.encoding).toBe(encoding === "identity" ? null : encoding);
+    }
+    const small = input({ limit: 1 });
+    const fast = await ask(small, "gzip");
+    expect(fast).toEqual(await ask(`${small}&via=resolveResponse`, "gzip"));
+  });
+
   it("a real @trpc/client without batching gets data and TRPCClientErrors", async () => {
     const client = (authorization: string | undefined) =>
       createTRPCClient<AppRouter>({
