@@ -12,7 +12,8 @@ import { createRenderPool } from "./documents/pool/configure.ts";
 import type { DocumentRenderer } from "./documents/renderer.ts";
 import { openStore, quotaBytes } from "./store/index.ts";
 import type { Store } from "./store/types.ts";
-import { createHttpApp } from "./http/app.ts";
+import { createHttpApp, type HttpAppDeps } from "./http/app.ts";
+import { createNodeFastPath, type NodeFastPath } from "./http/fast-path.ts";
 import type { HttpEnv } from "./http/env.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { scheduleRetention } from "./services/retention.ts";
@@ -33,6 +34,8 @@ import { tracingMiddleware } from "./http/tracing.ts";
 
 export interface Gateway {
   app: Hono<HttpEnv>;
+  /** Requests the Node server hands to a surface before Hono (src/http/fast-path.ts); undefined: all go to `app`. */
+  fastPath: NodeFastPath | undefined;
   config: Config;
   logger: Logger;
   metrics: Metrics;
@@ -115,7 +118,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
   const services: Services = createServices({ config, store, renderer, sheetsPool, upstream });
 
   let draining = false;
-  const app = createHttpApp({
+  const httpDeps: HttpAppDeps = {
     logger,
     metrics,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -153,11 +156,14 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
       createTrpcSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
       createMcpSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, ...mcpRequestGuard(config), tools: mcpTools }),
     ],
-  });
+  };
+  const app = createHttpApp(httpDeps);
+  const fastPath = createNodeFastPath(httpDeps);
 
   let closed: Promise<void> | undefined;
   return {
     app,
+    fastPath,
     config,
     logger,
     metrics,

@@ -1,7 +1,7 @@
 // Listening and graceful shutdown (docs/deploy.md#shutdown): readiness turns false at once, the
 // listener keeps serving for the drain delay (a load balancer's health checks notice), then stops
 // accepting; in-flight requests finish (bounded), then the gateway closes (workers, store).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Gateway } from "./gateway.ts";
@@ -84,8 +84,18 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
   }
   return new Promise((resolve, reject) => {
     const { headersTimeout, requestTimeout, connectionsCheckingInterval } = timeouts(gateway);
+    const { fastPath } = gateway;
     const server = serve({
       fetch: gateway.app.fetch,
+      // Hono's listener, after the surfaces' fast path (src/http/fast-path.ts) has had its pick.
+      ...(fastPath
+        ? {
+            createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
+              createServer(serverOptions, (req, res) => {
+                if (!fastPath(req, res)) void listener(req, res);
+              })) as typeof createServer,
+          }
+        : {}),
       port: options.port,
       hostname: options.host,
       serverOptions: { connectionsCheckingInterval, headersTimeout, requestTimeout },

@@ -134,5 +134,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     fetch,
     // yoga reads the body straight off the socket, into its own light Request.
     handleNode: (incoming, outgoing, env) => yoga.handleNodeRequestAndResponse(incoming, outgoing, env),
+    // Every request yoga takes from Node's objects may be handed over before Hono (src/http/fast-path.ts).
+    fastNode: () => true,
   };
 }

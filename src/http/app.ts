@@ -7,7 +7,7 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ClientAddressResolver } from "../auth/client-address.ts";
 import { GatewayError } from "../core/errors.ts";
-import { lazyChild, type Logger } from "../core/logger.ts";
+import type { Logger } from "../core/logger.ts";
 import { cors } from "./cors.ts";
 import type { HttpEnv } from "./env.ts";
 import { NodeAnswer, writeAnswer } from "./answer.ts";
@@ -17,8 +17,7 @@ import { errorResponse } from "./errors.ts";
 import { indexHtml, indexJson, prefersHtml, type IndexInfo } from "./index-page.ts";
 import { metricsResponse, type Metrics } from "../observability/metrics.ts";
 import { declaredBody, fetchRequestHead, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
-import { redactPath } from "./redact.ts";
-import { requestIdFrom } from "./request-id.ts";
+import { finishRequest, startRequest } from "./basics.ts";
 
 /** What a surface gets besides the request: the id and logger the gateway assigned. */
 export interface SurfaceEnv {
@@ -51,6 +50,11 @@ export interface Surface {
    * Node's and the body's length is declared. The app sends the Response or in-memory answer it returns.
    */
   handleNode?: (incoming: IncomingMessage, outgoing: ServerResponse, env: SurfaceEnv) => NodeResult | Promise<NodeResult>;
+  /**
+   * Requests `handleNode` may answer before Hono sees them (./fast-path.ts): read off the request
+   * line and headers only. Without it, every request goes through Hono.
+   */
+  fastNode?: (incoming: IncomingMessage) => boolean;
 }
 
 export interface HttpAppDeps {
@@ -89,28 +93,19 @@ const isNativeResponse = (response: unknown): response is Response => response i
 
 /** Request id, logger, client address, metrics and the request log line: the first middleware of every request. */
 function requestBasics(deps: HttpAppDeps): MiddlewareHandler<HttpEnv> {
-  const { logger, metrics } = deps;
   return async (c, next) => {
-    const started = performance.now();
-    const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
-    c.set("requestId", requestId);
-    c.set("log", lazyChild(logger, { requestId }));
-    c.set(
-      "clientAddress",
-      deps.clientAddress(nodeBindings(c)?.incoming.socket.remoteAddress, () => requestHeader(c, "x-forwarded-for")),
+    const basics = startRequest(deps, requestHeader(c, "x-request-id"), nodeBindings(c)?.incoming.socket.remoteAddress, () =>
+      requestHeader(c, "x-forwarded-for"),
     );
-    c.header("X-Request-Id", requestId);
+    c.set("requestId", basics.env.requestId);
+    c.set("log", basics.env.log);
+    c.set("clientAddress", basics.env.clientAddress);
+    c.header("X-Request-Id", basics.env.requestId);
     await next();
     // A response the surface sent itself (the Node fast path) already carries the id.
     const sent = c.get("sentStatus");
-    if (sent === undefined) c.res.headers.set("X-Request-Id", requestId);
-    const status = sent ?? c.res.status;
-    const route = c.req.routePath;
-    const seconds = (performance.now() - started) / 1000;
-    metrics.httpDuration.observe({ method: c.req.method, route, status: String(status) }, seconds);
-    if (route !== "/healthz" && route !== "/readyz" && route !== "/metrics") {
-      c.get("log").info({ method: c.req.method, path: redactPath(c.req.path), status, ms: Math.round(seconds * 1000) }, "request");
-    }
+    if (sent === undefined) c.res.headers.set("X-Request-Id", basics.env.requestId);
+    finishRequest(deps, basics, { method: c.req.method, route: c.req.routePath, path: c.req.path, status: sent ?? c.res.status });
   };
 }
 
@@ -184,6 +179,18 @@ function serviceRoutes(app: Hono<HttpEnv>, deps: HttpAppDeps): void {
   app.get("/api/v1/openapi.json", (c) => c.json(deps.openapi));
 }
 
+/**
+ * Writes what a surface's Node handler gave (an in-memory answer, or a Response) to Node's
+ * response, compressed where the rules allow (./compression.ts); returns the status sent.
+ */
+export async function sendNodeResult(result: NodeResult, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
+  const { method = "GET", headers } = incoming;
+  const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
+  if (result instanceof NodeAnswer) await writeAnswer(result, request, outgoing);
+  else if (!(await compressForNode(result, request, outgoing))) await sendNodeResponse(result, outgoing, incoming, true);
+  return result.status;
+}
+
 /** A surface's handler: the Node fast path where the surface has one and the body's length is declared, else fetch. */
 function surfaceHandler(surface: Surface) {
   return async (c: Context<HttpEnv>) => {
@@ -198,11 +205,7 @@ function surfaceHandler(surface: Surface) {
       if (isNativeResponse(response)) return response;
       node.outgoing.setHeader("X-Request-Id", env.requestId);
       c.set("sentStatus", response.status);
-      const { method = "GET", headers } = node.incoming;
-      const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
-      if (response instanceof NodeAnswer) await writeAnswer(response, request, node.outgoing);
-      else if (!(await compressForNode(response, request, node.outgoing)))
-        await sendNodeResponse(response, node.outgoing, node.incoming, true);
+      await sendNodeResult(response, node.incoming, node.outgoing);
       return RESPONSE_ALREADY_SENT;
     }
     return surface.fetch(c.req.raw, env);

@@ -41,8 +41,8 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<HttpE
   return async (c, next) => {
     const origin = requestHeader(c, "origin");
     const preflight = c.req.method === "OPTIONS" && origin !== undefined && requestHeader(c, "access-control-request-method") !== undefined;
-    const ok = origin !== undefined && allowed.has(origin);
     if (preflight) {
+      const ok = origin !== undefined && allowed.has(origin);
       // Answered here for every path, so no surface's own CORS handling (yoga's echoes any origin) runs.
       if (!ok) return c.body(null, 403, { Vary: "Origin" });
       return c.body(null, 204, {
@@ -53,22 +53,26 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<HttpE
         Vary: "Origin",
       });
     }
-    if (!ok) {
-      // Responses differ by Origin once any is allowed: caches must key on it.
-      if (allowed.size > 0) nodeBindings(c)?.outgoing.setHeader("Vary", "Origin");
-      await next();
-      if (allowed.size > 0 && c.get("sentStatus") === undefined) c.res.headers.append("Vary", "Origin");
-      return;
-    }
-    const headers = { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": exposeHeaders };
-    // A surface that writes its own Node response (yoga's fast path) gets the headers on the
+    // A surface that writes its own Node response (the Node fast path) gets the headers on the
     // ServerResponse now; Node merges them into its writeHead.
+    const headers = corsHeaders(allowed, origin);
     const node = nodeBindings(c);
     if (node) for (const [name, value] of Object.entries(headers)) node.outgoing.setHeader(name, value);
-    node?.outgoing.setHeader("Vary", "Origin");
     await next();
     if (c.get("sentStatus") !== undefined) return;
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-    c.res.headers.append("Vary", "Origin");
+    for (const [name, value] of Object.entries(headers)) {
+      if (name === "Vary") c.res.headers.append(name, value);
+      else c.res.headers.set(name, value);
+    }
   };
+}
+
+/**
+ * The CORS headers of an answer that is not a preflight's: none while no origin is allowed; once
+ * any is, Vary: Origin on every answer (caches must key on it), and the allow headers for an allowed origin.
+ */
+export function corsHeaders(allowed: ReadonlySet<string>, origin: string | undefined): Record<string, string> {
+  if (allowed.size === 0) return {};
+  if (origin === undefined || !allowed.has(origin)) return { Vary: "Origin" };
+  return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": exposeHeaders, Vary: "Origin" };
 }

@@ -1,4 +1,5 @@
 // tRPC at /trpc on the gateway's server: tRPC's resolveResponse, called directly (see handle).
+import type { IncomingMessage } from "node:http";
 import { TRPCError } from "@trpc/server";
 import { resolveResponse } from "@trpc/server/http";
 import * as lightFetch from "@whatwg-node/fetch";
@@ -15,7 +16,7 @@ import { operationsOn } from "../services/operations/index.ts";
 import { authenticateFor, isMultipartFormData, uploadLimitOf, withUploads } from "../uploads/index.ts";
 import type { TrpcContext } from "./init.ts";
 import { appRouter } from "./router.ts";
-import { answerSingleQuery, singleQuery } from "./single-query.ts";
+import { answerSingleQuery, singleQuery, type SingleQuery } from "./single-query.ts";
 
 export interface TrpcSurfaceOptions {
   services: Services;
@@ -86,6 +87,26 @@ function asJson(response: Response): Response {
   return response;
 }
 
+/** The single query a Node request is (./single-query.ts), read once per request: fastNode and handleNode both ask. */
+const singleQueries = new WeakMap<IncomingMessage, SingleQuery | null>();
+function singleQueryOf(incoming: IncomingMessage): SingleQuery | undefined {
+  let single = singleQueries.get(incoming);
+  if (single === undefined) {
+    const url = incoming.url ?? "/";
+    const query = url.indexOf("?");
+    const accept = incoming.headers["trpc-accept"];
+    single =
+      singleQuery(
+        incoming.method ?? "GET",
+        procedurePath(requestHead(incoming).path),
+        query < 0 ? "" : url.slice(query + 1),
+        accept === undefined ? undefined : String(accept),
+      ) ?? null;
+    singleQueries.set(incoming, single);
+  }
+  return single ?? undefined;
+}
+
 export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
   // tRPC's resolveResponse, called as its fetch adapter would, without the adapter's own copies
   // of the options, URL and response headers on every request.
@@ -150,17 +171,9 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
     // everything else by resolveResponse, over whatwg-node's light Request (the body read straight
     // off the socket, its AbortSignal firing when the client hangs up).
     handleNode: async (incoming, outgoing, env) => {
-      const url = incoming.url ?? "/";
-      const query = url.indexOf("?");
-      const path = procedurePath(requestHead(incoming).path);
-      const accept = incoming.headers["trpc-accept"];
-      const single = singleQuery(
-        incoming.method ?? "GET",
-        path,
-        query < 0 ? "" : url.slice(query + 1),
-        accept === undefined ? undefined : String(accept),
-      );
-      if (!single) return handle(normalizeNodeRequest(incoming, lightFetch, outgoing, false), path, env);
+      const single = singleQueryOf(incoming);
+      if (!single)
+        return handle(normalizeNodeRequest(incoming, lightFetch, outgoing, false), procedurePath(requestHead(incoming).path), env);
       // Read off Node's request as it is: no platform Request for a call that has no body.
       const signal = hangUpSignal(incoming, outgoing);
       // Node's parsed headers, as the platform Request of the other path reads them (a repeated Authorization: the first).
@@ -168,5 +181,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       const answer = await answerSingleQuery(single, new SurfaceContext(options, caller, env, 1), signal);
       return new NodeAnswer(answer.status, answer.headers, answer.body);
     },
+    // Single queries are answered in memory: the server may hand them over before Hono (src/http/fast-path.ts).
+    fastNode: (incoming) => singleQueryOf(incoming) !== undefined,
   };
 }
