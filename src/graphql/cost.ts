@@ -221,19 +221,49 @@ export function operationCost(
  * Refuses an operation over MAX_COST before it runs, compiled or not (listed before the jit
  * plugin): BAD_USER_INPUT with the cost and the limit, answered like any request error.
  */
-export const useCostLimit = (maxCost: number = costModel.MAX_COST): Plugin => ({
-  onExecute({ args, setResultAndStopExecution }) {
-    const computed = operationCost(args.schema, args.document, args.operationName, args.variableValues);
-    if (computed === undefined || computed <= maxCost) return;
-    // Nested huge `first`s multiply past what JSON can say exactly: the answer names a bound.
-    const cost = Math.min(computed, Number.MAX_SAFE_INTEGER);
-    setResultAndStopExecution({
-      errors: [
-        new GraphQLError(
-          `Query cost ${cost} is over the limit of ${maxCost}: ask for fewer items (first), fewer texts, or a smaller maxChars (docs/security.md "GraphQL cost")`,
-          { extensions: { code: "BAD_USER_INPUT", details: { cost, limit: maxCost } } },
-        ),
-      ],
-    });
-  },
-});
+export const useCostLimit = (maxCost: number = costModel.MAX_COST): Plugin => {
+  const costs = new FixedCosts();
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const computed = costs.of(args.schema, args.document, args.operationName, args.variableValues);
+      if (computed === undefined || computed <= maxCost) return;
+      // Nested huge `first`s multiply past what JSON can say exactly: the answer names a bound.
+      const cost = Math.min(computed, Number.MAX_SAFE_INTEGER);
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError(
+            `Query cost ${cost} is over the limit of ${maxCost}: ask for fewer items (first), fewer texts, or a smaller maxChars (docs/security.md "GraphQL cost")`,
+            { extensions: { code: "BAD_USER_INPUT", details: { cost, limit: maxCost } } },
+          ),
+        ],
+      });
+    },
+  };
+};
+
+/**
+ * Operation costs, kept for documents that declare no variables: such an operation costs the same
+ * on every request (validation lets no variable in), so it is walked once while yoga's document
+ * cache keeps its DocumentNode. An operation with variables is priced on every request.
+ */
+export class FixedCosts {
+  private readonly byDocument = new WeakMap<DocumentNode, { schema: GraphQLSchema; costs: Map<string, number | undefined> }>();
+
+  of(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: unknown): number | undefined {
+    const key = operationName ?? "";
+    const known = this.byDocument.get(document);
+    if (known?.schema === schema && known.costs.has(key)) return known.costs.get(key);
+    const cost = operationCost(schema, document, operationName, variables);
+    if (!declaresVariables(document)) {
+      const entry = known?.schema === schema ? known : { schema, costs: new Map<string, number | undefined>() };
+      entry.costs.set(key, cost);
+      this.byDocument.set(document, entry);
+    }
+    return cost;
+  }
+}
+
+const declaresVariables = (document: DocumentNode): boolean =>
+  document.definitions.some(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (definition.variableDefinitions?.length ?? 0) > 0,
+  );

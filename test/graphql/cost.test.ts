@@ -5,7 +5,7 @@
 import { buildSchema, parse } from "graphql";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { costModel, operationCost } from "../../src/graphql/cost.ts";
+import { costModel, FixedCosts, operationCost } from "../../src/graphql/cost.ts";
 
 const schema = buildSchema(readFileSync(new URL("../../schema/schema.graphql", import.meta.url), "utf8"));
 const cost = (query: string, variables: Record<string, unknown> = {}, operationName?: string) =>
@@ -73,5 +73,19 @@ describe("GraphQL cost", () => {
     expect(cost(two, {}, "B")).toBe(31);
     expect(cost(two, {}, "C")).toBeUndefined();
     expect(cost("{ __typename viewer { __typename id } }")).toBe(2);
+  });
+
+  it("keeps the cost of an operation without variables with its document, and prices one with variables every time", () => {
+    const costs = new FixedCosts();
+    const fixed = parse("{ documents(first: 100) { edges { node { id } } } }");
+    expect(costs.of(schema, fixed, undefined, {})).toBe(1 + 100 * 3);
+    // Kept: the same document is not walked again (its definitions emptied, a walk would now find no operation).
+    const walked = fixed.definitions;
+    (fixed as { definitions: unknown }).definitions = [];
+    expect(costs.of(schema, fixed, undefined, {})).toBe(1 + 100 * 3);
+    (fixed as { definitions: unknown }).definitions = walked;
+    const paged = parse("query Q($n: Int) { documents(first: $n) { edges { node { id } } } }");
+    expect(costs.of(schema, paged, "Q", { n: 2 })).toBe(1 + 2 * 3);
+    expect(costs.of(schema, paged, "Q", { n: 100 })).toBe(1 + 100 * 3);
   });
 });
