@@ -9,6 +9,8 @@
 // The sandbox and the gateway each run in their own process (the gateway with
 // RATE_LIMIT_PER_MINUTE=0, LOG_LEVEL=warn), so the gateway's CPU and RSS can be read from /proc;
 // all three processes share this machine's cores with autocannon.
+//   (e) the floor: bench/floor-proxy.mjs, a bare Node proxy doing (c)'s I/O and JSON work and
+//       nothing else, in its own process: the ceiling for any Node gateway here, to read (b)–(d) against
 // `--profile` also writes a CPU profile of the gateway (node --cpu-prof) and prints its hottest functions.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -88,6 +90,29 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
   }
   await stop();
   throw new Error("gateway did not become healthy in 60 s");
+}
+
+/** bench/floor-proxy.mjs in its own process, in front of `upstream`; resolves when it listens. */
+async function startFloorProxy(upstream: string): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["bench/floor-proxy.mjs"], {
+    cwd: root,
+    env: { ...process.env, UPSTREAM: upstream, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`floor proxy exited (${code})`)));
+    child.stdout!.once("data", () => resolve());
+  });
+  return {
+    child,
+    pid: child.pid!,
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exitOf(child);
+    },
+  };
 }
 
 /** The sandbox upstream (`test/sandbox/main.ts`) in its own process; resolves with its API URL. */
@@ -250,6 +275,10 @@ export async function check(target: Target, valid: (body: unknown) => boolean): 
   if (response.status !== 200 || !valid(body)) throw new Error(`${target.name}: HTTP ${response.status} ${text.slice(0, 500)}`);
 }
 
+/** Microseconds of CPU per call that a surface spends beyond the floor proxy's, in the same round. */
+const usBeyond = (surface: Measured, floor: Measured) =>
+  `${Math.round((surface.cpuPer1k["gateway"]! - floor.cpuPer1k["gateway"]!) * 1000)} µs`;
+
 export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 export const pad = (text: string, width: number) => text.padEnd(width);
 
@@ -336,7 +365,9 @@ async function main(): Promise<void> {
 
   const sandbox = await startSandboxProcess({ SANDBOX_TOKENS: token });
   let gateway: Child | undefined;
+  let floorProxy: Child | undefined;
   try {
+    floorProxy = await startFloorProxy(sandbox.url);
     gateway = await startGateway(
       { API_URL: sandbox.url, JWT_SECRET: secret, DATA_DIR: dataDir, RENDER_WORKERS: "1", GRAPHQL_TRUSTED_DOCUMENTS_FILE: manifest },
       profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
@@ -364,24 +395,36 @@ async function main(): Promise<void> {
     await check(graphql, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
     await check(trusted, (b) => (b as { data?: { messages?: { edges?: unknown[] } } }).data?.messages?.edges?.length === 20);
     await check(trpc, (b) => Array.isArray((b as { result?: { data?: { data?: unknown[] } } }).result?.data?.data));
+    const floor: Target = { name: "(e) floor: bare Node proxy", url: `${floorProxy.url}/`, headers: auth };
+    await check(floor, (b) => Array.isArray((b as { result?: { data?: { data?: unknown[] } } }).result?.data?.data));
 
     const watch = { gateway: gateway.pid, sandbox: sandbox.pid };
-    const run = async (target: Target, overallRate?: number) => {
+    const run = async (target: Target, overallRate?: number, watched = watch) => {
       await measure(target, { connections, seconds: 2, ...(overallRate ? { overallRate } : {}) }); // warm-up, not reported
-      return measure(target, { connections, seconds, watch, ...(overallRate ? { overallRate } : {}) });
+      return measure(target, { connections, seconds, watch: watched, ...(overallRate ? { overallRate } : {}) });
     };
-    const rounds: { a: Measured; b: Measured; c: Measured; d: Measured }[] = [];
+    // (e)'s "gateway CPU" is the floor proxy's.
+    const floorWatch = { gateway: floorProxy.pid, sandbox: sandbox.pid };
+    const rounds: { a: Measured; b: Measured; c: Measured; d: Measured; e: Measured }[] = [];
     for (let i = 0; i < ROUNDS; i++)
-      rounds.push({ a: await run(direct), b: await run(graphql), c: await run(trpc), d: await run(trusted) });
+      rounds.push({
+        a: await run(direct),
+        b: await run(graphql),
+        c: await run(trpc),
+        d: await run(trusted),
+        e: await run(floor, undefined, floorWatch),
+      });
     const median = <T>(items: T[], by: (item: T) => number) => [...items].sort((x, y) => by(x) - by(y))[Math.floor(items.length / 2)]!;
     const graphqlRatio = (r: (typeof rounds)[number]) => r.b.rps / r.a.rps;
     const trpcRatio = (r: (typeof rounds)[number]) => r.c.rps / r.a.rps;
     const trustedRatio = (r: (typeof rounds)[number]) => r.d.rps / r.a.rps;
+    const floorRatio = (r: (typeof rounds)[number]) => r.e.rps / r.a.rps;
     // The rows printed are the median round's by (b)/(a); each ratio is its own median over rounds.
-    const { a, b, c, d } = median(rounds, graphqlRatio);
+    const { a, b, c, d, e } = median(rounds, graphqlRatio);
     const bRatio = graphqlRatio(median(rounds, graphqlRatio));
     const cRatio = trpcRatio(median(rounds, trpcRatio));
     const dRatio = trustedRatio(median(rounds, trustedRatio));
+    const eRatio = floorRatio(median(rounds, floorRatio));
     const half = Math.max(1, Math.floor(b.rps / 2));
     const aHalf = await run(direct, half);
     const bHalf = await run(graphql, half);
@@ -411,15 +454,18 @@ async function main(): Promise<void> {
     console.log(`
 gateway bench — ${connections} connections, ${seconds} s per run after a 2 s warm-up; ${cpus().length} cores shared by
 autocannon (this process), the sandbox (own process) and the gateway (own process, LOG_LEVEL=warn, no rate limit)
-${rounds.map((r, i) => `  round ${i + 1}: (a) ${r.a.rps.toFixed(0).padStart(5)} req/s   (b) ${r.b.rps.toFixed(0).padStart(5)} req/s = ${graphqlRatio(r).toFixed(2)} of (a)   (c) ${r.c.rps.toFixed(0).padStart(5)} req/s = ${trpcRatio(r).toFixed(2)} of (a)   (d) ${r.d.rps.toFixed(0).padStart(5)} req/s = ${trustedRatio(r).toFixed(2)} of (a)${r.a.non2xx + r.b.non2xx + r.c.non2xx + r.d.non2xx + r.a.errors + r.b.errors + r.c.errors + r.d.errors ? "   (failures!)" : ""}`).join("\n")}
+${rounds.map((r, i) => `  round ${i + 1}: (a) ${r.a.rps.toFixed(0).padStart(5)} req/s   (b) ${r.b.rps.toFixed(0).padStart(5)} req/s = ${graphqlRatio(r).toFixed(2)} of (a)   (c) ${r.c.rps.toFixed(0).padStart(5)} req/s = ${trpcRatio(r).toFixed(2)} of (a)   (d) ${r.d.rps.toFixed(0).padStart(5)} req/s = ${trustedRatio(r).toFixed(2)} of (a)   (e) ${floorRatio(r).toFixed(2)}${[r.a, r.b, r.c, r.d, r.e].some((m) => m.non2xx + m.errors > 0) ? "   (failures!)" : ""}`).join("\n")}
   the median round by (b)/(a):
 ${row(a)}
 ${row(b)}
 ${row(c)}
 ${row(d)}
+${row(e)}
   ratio (b)/(a)  ${bRatio.toFixed(2)}   target ≥ 0.33 (issue 27; ≥ 0.3 before it)   (median of ${ROUNDS} rounds)
   ratio (c)/(a)  ${cRatio.toFixed(2)}   target ≥ 0.4 (issue 27)   (median of ${ROUNDS} rounds)
   ratio (d)/(a)  ${dRatio.toFixed(2)}   target ≥ 0.36 (issue 27; trusted document by hash)   (median of ${ROUNDS} rounds)
+  ratio (e)/(a)  ${eRatio.toFixed(2)}   the floor: no Node gateway doing (c)'s I/O and JSON work gets past it here   (median of ${ROUNDS} rounds)
+  gateway CPU per call beyond the floor's: (b) ${usBeyond(b, e)}   (c) ${usBeyond(c, e)}   (d) ${usBeyond(d, e)}
   at a fixed ${half} req/s (half of (b)'s peak):
 ${row(aHalf)}
 ${row(bHalf)}
@@ -439,6 +485,8 @@ ${pairs.map((pair, i) => `    pair ${i + 1}: (a) p50 ${pad(ms(pair.a.p50), 8)} p
         graphql: b,
         trpc: c,
         trusted: d,
+        floor: e,
+        floorRatio: eRatio,
         graphqlRatio: bRatio,
         trpcRatio: cRatio,
         trustedRatio: dRatio,
@@ -447,6 +495,8 @@ ${pairs.map((pair, i) => `    pair ${i + 1}: (a) p50 ${pad(ms(pair.a.p50), 8)} p
           graphql: r.b,
           trpc: r.c,
           trusted: r.d,
+          floor: r.e,
+          floorRatio: floorRatio(r),
           graphqlRatio: graphqlRatio(r),
           trpcRatio: trpcRatio(r),
           trustedRatio: trustedRatio(r),
@@ -464,6 +514,7 @@ ${pairs.map((pair, i) => `    pair ${i + 1}: (a) p50 ${pad(ms(pair.a.p50), 8)} p
     );
   } finally {
     await gateway?.stop();
+    await floorProxy?.stop();
     await sandbox.stop();
     if (profile) {
       const file = await latestProfile(profileDir).catch(() => undefined);
