@@ -68,6 +68,40 @@ function graphqlDocuments(config: Config) {
   };
 }
 
+/** The REST routes and the GraphQL, tRPC and MCP surfaces, over the services. */
+function surfacesOf(
+  config: Config,
+  services: Services,
+  createContext: ContextFactory,
+  logger: Logger,
+  mcpTools: ReturnType<typeof selectTools>,
+): Pick<HttpAppDeps, "routes" | "surfaces"> {
+  const { BODY_LIMIT_BYTES: bodyLimit, UPLOAD_LIMIT_BYTES: uploadLimitBytes } = config;
+  return {
+    routes: [
+      {
+        path: REST_BASE,
+        app: operationRoutes({ services, createContext, bodyLimit, uploadLimitBytes }),
+        // An upload (a .docx import, new content) is streamed to disk under its row's own limit.
+        ownsBodyLimit: uploadRequestMatcher(),
+      },
+    ],
+    surfaces: [
+      createGraphQLSurface({
+        services,
+        createContext,
+        logger,
+        introspection: config.GRAPHQL_INTROSPECTION,
+        bodyLimit: config.GRAPHQL_BODY_LIMIT_BYTES,
+        uploadLimitBytes,
+        ...graphqlDocuments(config),
+      }),
+      createTrpcSurface({ services, createContext, bodyLimit, uploadLimitBytes }),
+      createMcpSurface({ services, createContext, bodyLimit, ...mcpRequestGuard(config), tools: mcpTools }),
+    ],
+  };
+}
+
 export async function createGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   // Checked before anything is opened: an unknown MCP_TOOLS name stops start-up (ConfigError).
   const mcpTools = selectTools(config.MCP_TOOLS);
@@ -82,6 +116,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         "DATA_DIR: another gateway is using this store; both stay consistent (SQLite WAL), but each counts rate limits on its own unless REDIS_URL is set",
       ),
     onQuotaExceeded: () => metrics.storageQuotaExceeded.inc(),
+    backgroundCheckpoints: true,
   });
   metrics.storageQuotaBytes.set(quotaBytes(config.STORAGE_QUOTA_MB));
   const renderer = options.renderer ?? createRenderPool(config, metrics);
@@ -135,27 +170,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     openapi: buildOpenApiDocument(packageVersion),
     index: { version: packageVersion, publicUrl: services.publicUrl },
     tracing: tracing ? tracingMiddleware(tracing.tracer) : undefined,
-    routes: [
-      {
-        path: REST_BASE,
-        app: operationRoutes({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
-        // An upload (a .docx import, new content) is streamed to disk under its row's own limit.
-        ownsBodyLimit: uploadRequestMatcher(),
-      },
-    ],
-    surfaces: [
-      createGraphQLSurface({
-        services,
-        createContext,
-        logger,
-        introspection: config.GRAPHQL_INTROSPECTION,
-        bodyLimit: config.GRAPHQL_BODY_LIMIT_BYTES,
-        uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
-        ...graphqlDocuments(config),
-      }),
-      createTrpcSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
-      createMcpSurface({ services, createContext, bodyLimit: config.BODY_LIMIT_BYTES, ...mcpRequestGuard(config), tools: mcpTools }),
-    ],
+    ...surfacesOf(config, services, createContext, logger, mcpTools),
   };
   const app = createHttpApp(httpDeps);
   const fastPath = createNodeFastPath(httpDeps);
