@@ -116,7 +116,6 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         "DATA_DIR: another gateway is using this store; both stay consistent (SQLite WAL), but each counts rate limits on its own unless REDIS_URL is set",
       ),
     onQuotaExceeded: () => metrics.storageQuotaExceeded.inc(),
-    backgroundCheckpoints: true,
   });
   metrics.storageQuotaBytes.set(quotaBytes(config.STORAGE_QUOTA_MB));
   const renderer = options.renderer ?? createRenderPool(config, metrics);

@@ -47,8 +47,6 @@ export interface OpenStoreOptions {
   onSharedDataDir?: (holder: DataDirHolder, dataDir: string) => void;
   /** Called each time STORAGE_QUOTA_MB refuses a write (the /metrics counter). */
   onQuotaExceeded?: () => void;
-  /** SQLite: checkpoint the WAL in a worker thread, not in the commits on the event loop (set by the server; sqlite/checkpointer.ts). */
-  backgroundCheckpoints?: boolean;
 }
 
 /** STORAGE_QUOTA_MB in bytes (MiB); 0: unlimited. */
@@ -99,7 +97,7 @@ export async function openStore(
   const { openSqliteStore } = await import("./sqlite.ts");
   let store: Store;
   try {
-    store = openSqliteStore(config.DATA_DIR, { quota, ...(options.backgroundCheckpoints ? { backgroundCheckpoints: true } : {}) });
+    store = openSqliteStore(config.DATA_DIR, { quota });
   } catch (error) {
     throw failed(`DATA_DIR (${config.DATA_DIR})`, error);
   }

@@ -2,8 +2,7 @@
 // types.ts in a module of its own under sqlite/, composed here over the one connection.
 import { unlimited } from "./quota.ts";
 import type { Store, StoreOptions } from "./types.ts";
-import { startCheckpointer } from "./sqlite/checkpointer.ts";
-import { openDatabase, sqliteFile } from "./sqlite/connection.ts";
+import { openDatabase } from "./sqlite/connection.ts";
 import { sqliteContext } from "./sqlite/context.ts";
 import { createSqliteDocuments } from "./sqlite/documents.ts";
 import { createSqliteIdempotency } from "./sqlite/idempotency.ts";
@@ -19,7 +18,6 @@ export { sqliteFile } from "./sqlite/connection.ts";
 
 export function openSqliteStore(dataDir: string, options: StoreOptions = {}): Store {
   const db = openDatabase(dataDir);
-  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(db, sqliteFile(dataDir)) : undefined;
   const ctx = sqliteContext(db, options.quota ?? unlimited);
   const ping = db.prepare(`SELECT 1`);
   const documents = createSqliteDocuments(ctx);
@@ -39,7 +37,6 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
       ping.get();
     },
     async close() {
-      await checkpointer?.close();
       if (db.open) db.close();
     },
   };

@@ -37,8 +37,6 @@ export interface Store
 export interface StoreOptions {
   /** STORAGE_QUOTA_MB, in bytes, and what to call when it refuses a write; default unlimited. */
   quota?: QuotaSettings;
-  /** SQLite: checkpoint the WAL in a worker thread rather than in the commits (sqlite/checkpointer.ts); the gateway's store does. */
-  backgroundCheckpoints?: boolean;
 }
 
 export interface PoolStats {
