@@ -32,7 +32,11 @@ export function createNodeFastPath(deps: HttpAppDeps): NodeFastPath | undefined 
     if (body === "unknown" || (typeof body === "number" && body > (surface.bodyLimit ?? deps.bodyLimit))) return false;
     if (surface.ownsBodyLimit?.(head) || !surface.fastNode!(incoming)) return false;
     const route = head.path === surface.path ? surface.path : `${surface.path}/*`;
-    void answer(deps, allowed, surface, incoming, outgoing, { route, path: head.path, origin: head.headers.get("origin") ?? undefined });
+    void answer(deps, allowed, surface, incoming, outgoing, {
+      route,
+      path: head.path,
+      origin: head.headers.get("origin") ?? undefined,
+    }).catch((error: unknown) => lastResort(deps, error, incoming, outgoing));
     return true;
   };
 }
@@ -69,4 +73,18 @@ async function answer(
     }
   }
   finishRequest(deps, basics, { method: incoming.method ?? "GET", route: request.route, path: request.path, status });
+}
+
+/**
+ * A failure outside the surface's handling (the request basics themselves), which Hono's onError
+ * would have answered: the same 500 body, logged on the process logger; never an unhandled rejection.
+ */
+async function lastResort(deps: HttpAppDeps, error: unknown, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  try {
+    if (outgoing.headersSent) throw error;
+    await sendNodeResult(errorResponse(error, deps.logger), incoming, outgoing);
+  } catch (failure) {
+    deps.logger.error({ err: failure }, "response failed after its headers were sent");
+    outgoing.destroy();
+  }
 }

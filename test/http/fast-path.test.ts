@@ -123,6 +123,25 @@ describe("the fast path", () => {
   });
 });
 
+it("a failure in the request basics is a 500 with the error body, and the server keeps serving", async () => {
+  let calls = 0;
+  const { deps, lines } = depsWith(
+    fakeSurface(() => Promise.resolve(new NodeAnswer(200, { "content-type": "application/json" }, "{}"))),
+    {
+      clientAddress: () => {
+        if (++calls === 1) throw new Error("resolver broke");
+        return "127.0.0.1";
+      },
+    },
+  );
+  const url = await serve(deps);
+  const broken = await fetch(`${url}/fast/ok`);
+  expect(broken.status).toBe(500);
+  expect(await broken.json()).toMatchObject({ error: { code: "INTERNAL" } });
+  expect(lines).toContainEqual(expect.objectContaining({ level: "error", msg: "unexpected error" }));
+  expect((await fetch(`${url}/fast/ok`)).status).toBe(200);
+});
+
 describe("GraphQL on the fast path answers as through Hono", () => {
   let sandbox: Sandbox;
   let tg: TestGateway;
