@@ -244,20 +244,20 @@ export const useCostLimit = (maxCost: number = costModel.MAX_COST): Plugin => {
 /**
  * Operation costs, kept for documents that declare no variables: such an operation costs the same
  * on every request (validation lets no variable in), so it is walked once while yoga's document
- * cache keeps its DocumentNode. An operation with variables is priced on every request.
+ * cache keeps its DocumentNode. An operation with variables is priced on every request. One
+ * instance serves one schema (the plugin's yoga's).
  */
 export class FixedCosts {
-  private readonly byDocument = new WeakMap<DocumentNode, { schema: GraphQLSchema; costs: Map<string, number | undefined> }>();
+  private readonly byDocument = new WeakMap<DocumentNode, Map<string, number | undefined>>();
 
   of(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: unknown): number | undefined {
     const key = operationName ?? "";
     const known = this.byDocument.get(document);
-    if (known?.schema === schema && known.costs.has(key)) return known.costs.get(key);
+    if (known?.has(key)) return known.get(key);
     const cost = operationCost(schema, document, operationName, variables);
     if (!declaresVariables(document)) {
-      const entry = known?.schema === schema ? known : { schema, costs: new Map<string, number | undefined>() };
-      entry.costs.set(key, cost);
-      this.byDocument.set(document, entry);
+      if (known) known.set(key, cost);
+      else this.byDocument.set(document, new Map([[key, cost]]));
     }
     return cost;
   }

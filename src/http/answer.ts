@@ -3,7 +3,7 @@
 // single queries, src/trpc/single-query.ts). Compression and Vary follow the same rules as every
 // other response (./compression.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { compressedBody } from "./compression.ts";
+import { compressedBody, type NodeRequestHead } from "./compression.ts";
 
 export class NodeAnswer {
   /** `headers` by lower-case name; content-length is the app's to set. */
@@ -29,11 +29,7 @@ export function hangUpSignal(incoming: IncomingMessage, outgoing: ServerResponse
 }
 
 /** Writes `answer` to `outgoing`, compressed when the request and the body allow it. */
-export async function writeAnswer(
-  answer: NodeAnswer,
-  request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
-  outgoing: ServerResponse,
-): Promise<void> {
+export async function writeAnswer(answer: NodeAnswer, request: NodeRequestHead, outgoing: ServerResponse): Promise<void> {
   const headers: Record<string, string> = { ...answer.headers };
   const payload = await compressedBody(answer.status, headers, answer.body, request, outgoing);
   headers["content-length"] = String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.byteLength);

@@ -133,41 +133,52 @@ export function compressionMiddleware(): MiddlewareHandler<HttpEnv> {
   };
 }
 
+/** What the Node-path writers read of the request. */
+export type NodeRequestHead = { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined };
+
 /**
- * The body to send for an in-memory answer (./answer.ts): compressed (and `headers` given its
- * Content-Encoding) when compressForNode would compress it, else as it is. Sets Vary as compressForNode does.
+ * Both Node-path writers' decision: the encoding an answer is to be compressed with, or undefined.
+ * An answer that could have been compressed says it depends on Accept-Encoding, compressed or not
+ * (a cache must not give a gzip answer to a client without it), as the middleware does: `setVary`.
+ */
+function nodeEncoding(
+  status: number,
+  headers: Pick<Headers, "get">,
+  setVary: (value: string) => void,
+  request: NodeRequestHead,
+  outgoing: ServerResponse,
+): Encoding | undefined {
+  if (status === 204 || status === 304 || !eligible(headers)) return undefined;
+  setVary(varyValue(outgoing.getHeader("vary"), headers.get("vary")));
+  const encoding = chooseEncoding(request.acceptEncoding);
+  return encoding && !requestExcludes(request.method, request.trpcAccept) ? encoding : undefined;
+}
+
+/**
+ * The body to send for an in-memory answer (./answer.ts): compressed (and `headers`, by lower-case
+ * name, given its Content-Encoding and Vary) when compressForNode would compress it, else as it is.
  */
 export async function compressedBody(
   status: number,
   headers: Record<string, string>,
   body: string,
-  request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
+  request: NodeRequestHead,
   outgoing: ServerResponse,
 ): Promise<string | Buffer> {
-  if (status === 204 || status === 304 || !eligible({ get: (name) => headers[name.toLowerCase()] ?? null })) return body;
-  headers["vary"] = varyValue(outgoing.getHeader("vary"), headers["vary"]);
-  const encoding = chooseEncoding(request.acceptEncoding);
-  if (!encoding || requestExcludes(request.method, request.trpcAccept) || Buffer.byteLength(body) < COMPRESSION_THRESHOLD) return body;
-  const bytes = Buffer.from(body, "utf8");
+  const get = (name: string) => headers[name.toLowerCase()] ?? null;
+  const encoding = nodeEncoding(status, { get }, (vary) => (headers["vary"] = vary), request, outgoing);
+  if (!encoding || Buffer.byteLength(body) < COMPRESSION_THRESHOLD) return body;
   headers["content-encoding"] = encoding;
-  return compress(bytes, encoding);
+  return compress(Buffer.from(body, "utf8"), encoding);
 }
 
 /**
  * The Node fast path: writes `response` compressed to `outgoing` and returns true, or returns false
  * (nothing written) when it is not to be compressed and the caller sends it as usual.
  */
-export async function compressForNode(
-  response: Response,
-  request: { method: string; acceptEncoding: string | undefined; trpcAccept: string | undefined },
-  outgoing: ServerResponse,
-): Promise<boolean> {
-  if (response.status === 204 || response.status === 304 || !eligible(response.headers)) return false;
-  // As the middleware does: an answer that could have been compressed says it depends on
-  // Accept-Encoding, compressed or not (a cache must not give a gzip answer to a client without it).
-  response.headers.set("vary", varyValue(outgoing.getHeader("vary"), response.headers.get("vary")));
-  const encoding = chooseEncoding(request.acceptEncoding);
-  if (!encoding || requestExcludes(request.method, request.trpcAccept)) return false;
+export async function compressForNode(response: Response, request: NodeRequestHead, outgoing: ServerResponse): Promise<boolean> {
+  const encoding = nodeEncoding(response.status, response.headers, (vary) => response.headers.set("vary", vary), request, outgoing);
+  if (!encoding) return false;
   // Only now: a light Response builds a stream for `body` on first access, which an answer sent
   // as it is never needs.
   if (!response.body) return false;

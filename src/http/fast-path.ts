@@ -11,7 +11,7 @@ import { errorResponse } from "./errors.ts";
 import { sendNodeResult, type HttpAppDeps, type Surface, type SurfaceEnv } from "./app.ts";
 import { finishRequest, startRequest } from "./basics.ts";
 import { corsHeaders } from "./cors.ts";
-import { declaredBody, requestHead } from "./node.ts";
+import { declaredBody, requestHead, type RequestHead } from "./node.ts";
 
 /** Takes the request and answers it (true), or leaves it untouched for Hono (false). */
 export type NodeFastPath = (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
@@ -32,11 +32,9 @@ export function createNodeFastPath(deps: HttpAppDeps): NodeFastPath | undefined 
     if (body === "unknown" || (typeof body === "number" && body > (surface.bodyLimit ?? deps.bodyLimit))) return false;
     if (surface.ownsBodyLimit?.(head) || !surface.fastNode!(incoming)) return false;
     const route = head.path === surface.path ? surface.path : `${surface.path}/*`;
-    void answer(deps, allowed, surface, incoming, outgoing, {
-      route,
-      path: head.path,
-      origin: head.headers.get("origin") ?? undefined,
-    }).catch((error: unknown) => lastResort(deps, error, incoming, outgoing));
+    void answer(deps, allowed, surface, incoming, outgoing, { route, head }).catch((error: unknown) =>
+      lastResort(deps, error, incoming, outgoing),
+    );
     return true;
   };
 }
@@ -47,16 +45,16 @@ async function answer(
   surface: Surface,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
-  request: { route: string; path: string; origin: string | undefined },
+  request: { route: string; head: RequestHead },
 ): Promise<void> {
-  const headers = requestHead(incoming).headers;
+  const { headers, path } = request.head;
   const basics = startRequest(deps, headers.get("x-request-id") ?? undefined, incoming.socket.remoteAddress, () =>
     headers.get("x-forwarded-for"),
   );
   const env: SurfaceEnv = basics.env;
   let status = 500;
   try {
-    for (const [name, value] of Object.entries(corsHeaders(allowed, request.origin))) outgoing.setHeader(name, value);
+    for (const [name, value] of Object.entries(corsHeaders(allowed, headers.get("origin") ?? undefined))) outgoing.setHeader(name, value);
     outgoing.setHeader("X-Request-Id", env.requestId);
     status = await sendNodeResult(await surface.handleNode!(incoming, outgoing, env), incoming, outgoing);
   } catch (error) {
@@ -72,7 +70,7 @@ async function answer(
       });
     }
   }
-  finishRequest(deps, basics, { method: incoming.method ?? "GET", route: request.route, path: request.path, status });
+  finishRequest(deps, basics, { method: incoming.method ?? "GET", route: request.route, path, status });
 }
 
 /**

@@ -14,6 +14,7 @@
 // tests compare the two on success and on errors).
 import { getTRPCErrorFromUnknown, getTRPCErrorShape, transformTRPCResponse, type AnyTRPCProcedure } from "@trpc/server";
 import { getHTTPStatusCode } from "@trpc/server/http";
+import { NodeAnswer } from "../http/answer.ts";
 import { procedureError, type TrpcContext } from "./init.ts";
 import { tableQueries, type TableResolver } from "./procedures.ts";
 import { appRouter } from "./router.ts";
@@ -27,8 +28,8 @@ export interface SingleQuery {
   resolve: TableResolver | undefined;
 }
 
-/** What resolveResponse sets on every answer to a query: a new object each time (a Response may keep and change it). */
-const headers = () => ({ "content-type": "application/json", vary: "trpc-accept, accept" });
+/** What resolveResponse sets on every answer to a query (the writer copies them before adding its own). */
+const headers = { "content-type": "application/json", vary: "trpc-accept, accept" };
 
 // Keyed by full path ("messages.list") at run time, whatever the nested type says.
 const procedures = appRouter._def.procedures as unknown as Record<string, AnyTRPCProcedure | undefined>;
@@ -61,11 +62,7 @@ export function singleQuery(method: string, path: string, search: string, trpcAc
 }
 
 /** Runs the query and gives its answer as resolveResponse would: status, headers and JSON body. */
-export async function answerSingleQuery(
-  query: SingleQuery,
-  ctx: TrpcContext,
-  signal: AbortSignal,
-): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export async function answerSingleQuery(query: SingleQuery, ctx: TrpcContext, signal: AbortSignal): Promise<NodeAnswer> {
   const { path, input, procedure, resolve } = query;
   const config = appRouter._def._config;
   try {
@@ -73,11 +70,11 @@ export async function answerSingleQuery(
       ? await resolve(ctx, input)
       : await procedure({ path, getRawInput: async () => input, ctx, type: "query", signal, batchIndex: 0 });
     const json = { result: { data } };
-    return { status: 200, headers: headers(), body: JSON.stringify(transformTRPCResponse(config, json)) };
+    return new NodeAnswer(200, headers, JSON.stringify(transformTRPCResponse(config, json)));
   } catch (cause) {
     // A direct call's failure gets what the procedure's error middleware would have made of it.
     const error = resolve ? procedureError(getTRPCErrorFromUnknown(cause), ctx, path) : getTRPCErrorFromUnknown(cause);
     const json = { error: getTRPCErrorShape({ config, ctx, error, input, path, type: "query" }) };
-    return { status: getHTTPStatusCode(json, [error]), headers: headers(), body: JSON.stringify(transformTRPCResponse(config, json)) };
+    return new NodeAnswer(getHTTPStatusCode(json, [error]), headers, JSON.stringify(transformTRPCResponse(config, json)));
   }
 }

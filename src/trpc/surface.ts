@@ -10,7 +10,7 @@ import type { Logger } from "../core/logger.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { Services } from "../services/index.ts";
 import type { FailureHandler, FetchHandler, Surface, SurfaceEnv } from "../http/app.ts";
-import { hangUpSignal, NodeAnswer } from "../http/answer.ts";
+import { hangUpSignal } from "../http/answer.ts";
 import { requestHead, type RequestHead } from "../http/node.ts";
 import { operationsOn } from "../services/operations/index.ts";
 import { authenticateFor, isMultipartFormData, uploadLimitOf, withUploads } from "../uploads/index.ts";
@@ -178,8 +178,7 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       const signal = hangUpSignal(incoming, outgoing);
       // Node's parsed headers, as the platform Request of the other path reads them (a repeated Authorization: the first).
       const caller: Caller = { authorization: () => incoming.headers.authorization ?? null, signal };
-      const answer = await answerSingleQuery(single, new SurfaceContext(options, caller, env, 1), signal);
-      return new NodeAnswer(answer.status, answer.headers, answer.body);
+      return answerSingleQuery(single, new SurfaceContext(options, caller, env, 1), signal);
     },
     // Single queries are answered in memory: the server may hand them over before Hono (src/http/fast-path.ts).
     fastNode: (incoming) => singleQueryOf(incoming) !== undefined,

@@ -13,9 +13,7 @@ import { NodeAnswer } from "../../src/http/answer.ts";
 import type { HttpAppDeps, Surface } from "../../src/http/app.ts";
 import { createNodeFastPath } from "../../src/http/fast-path.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
-import type { TestGateway } from "../helpers/gateway.ts";
-import { signAccessToken, startGatewayFor } from "../products/harness.ts";
-import { startSandbox, type Sandbox } from "../sandbox/index.ts";
+import { startProductsEnv, type ProductsEnv } from "../products/harness.ts";
 
 /** A surface at /fast whose Node handler answers what `answer` says; only GETs of /fast/ok* are fast. */
 function fakeSurface(answer: () => Promise<NodeAnswer>): Surface {
@@ -143,26 +141,21 @@ it("a failure in the request basics is a 500 with the error body, and the server
 });
 
 describe("GraphQL on the fast path answers as through Hono", () => {
-  let sandbox: Sandbox;
-  let tg: TestGateway;
-  let token: string;
+  let env: ProductsEnv;
   beforeAll(async () => {
-    token = await signAccessToken({ sub: "ann" });
-    sandbox = await startSandbox({ tokens: [token] });
-    tg = await startGatewayFor(sandbox);
+    env = await startProductsEnv();
   });
   afterAll(async () => {
-    await tg.close();
-    await sandbox.close();
+    await env?.close();
   });
 
   /** The same POST with a declared length (fast path) and streamed without one (Hono, which reads it to measure it). */
   const both = async (body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
     const ask = async (streamed: boolean) => {
-      const response = await fetch(`${tg.url}/graphql`, {
+      const response = await fetch(`${env.gateway.url}/graphql`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+        headers: { authorization: `Bearer ${env.token}`, "content-type": "application/json", ...headers },
         body: streamed
           ? new ReadableStream({
               start(controller) {
@@ -186,8 +179,8 @@ describe("GraphQL on the fast path answers as through Hono", () => {
   };
 
   it("on success, on a field error, on a validation error", async () => {
-    expect(tg.gateway.fastPath).toBeDefined(); // what src/server.ts puts before Hono
-    expect((await both({ query: "{ viewer { id } }" })).body).toEqual({ data: { viewer: { id: "ann" } } });
+    expect(env.gateway.gateway.fastPath).toBeDefined(); // what src/server.ts puts before Hono
+    expect((await both({ query: "{ viewer { id } }" })).body).toEqual({ data: { viewer: { id: "user-1" } } });
     expect((await both({ query: "{ messages(first: 2) { edges { node { id } } } }" })).status).toBe(200);
     expect((await both({ query: "{ nope }" })).body).toMatchObject({ errors: [{ message: expect.stringContaining("nope") as string }] });
     expect((await both({ query: "{ viewer { id } }" }, { accept: "application/graphql-response+json" })).type).toContain(
