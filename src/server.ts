@@ -5,10 +5,13 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Gateway } from "./gateway.ts";
+import { quietInstant } from "./http/quiet-instant.ts";
 import { metricsResponse } from "./observability/metrics.ts";
 
 /** How long connections accepted just before shutdown get to have their request read (see stop). */
 const IDLE_SWEEP_GRACE_MS = 250;
+/** How long the listener waits for a quiet instant to close (./http/quiet-instant.ts) before it closes anyway. */
+const QUIET_WAIT_MS = 500;
 export interface RunningServer {
   url: string;
   port: number;
@@ -130,6 +133,8 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
               gateway.logger.info({ drainMs }, "draining: /readyz answers 503, new connections accepted until the drain delay ends");
               await new Promise((resolve) => setTimeout(resolve, drainMs));
             }
+            // Nothing may run between this and server.close() below (the same microtask run).
+            await quietInstant(server, QUIET_WAIT_MS);
             await new Promise<void>((done) => {
               let sweep: NodeJS.Timeout | undefined;
               // Node counts a connection accepted just before the listener closed as idle until its

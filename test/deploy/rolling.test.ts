@@ -94,7 +94,7 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
             retries++;
             continue;
           }
-          res.writeHead(502).end(`balancer: ${(error as Error).message}`);
+          res.writeHead(502).end(`balancer: ${(error as Error).message} (${req.method}, ${reused === true ? "reused" : "new"} connection)`);
           return;
         }
       }
