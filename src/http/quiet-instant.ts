@@ -33,4 +33,3 @@ export function quietInstant(server: Server, maxWaitMs: number, quietTurnMs = QU
     setImmediate(turn);
   });
 }
-
