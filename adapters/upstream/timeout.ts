@@ -38,6 +38,11 @@ export class Deadline {
   private timer: NodeJS.Timeout | undefined;
   private active = 0;
 
+  /** The request's upstream calls in flight under this deadline (entered, not yet left). */
+  get inFlight(): number {
+    return this.active;
+  }
+
   constructor(
     readonly ms: number,
     caller?: AbortSignal,

@@ -8,7 +8,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseBase, type UpstreamBase } from "../../adapters/upstream/base.ts";
-import { Linker } from "../../adapters/upstream/cancel.ts";
+import { cancelPolicy, Linker } from "../../adapters/upstream/cancel.ts";
+import type { CallContext } from "../../adapters/upstream/policy.ts";
+import { createDeadline } from "../../adapters/upstream/timeout.ts";
 import { createUpstreamClient } from "../../adapters/upstream/client.ts";
 import { startProductsEnv, type ProductsEnv } from "../products/harness.ts";
 import { adapterRejection } from "./helpers.ts";
@@ -30,6 +32,70 @@ describe("Linker", () => {
     expect(links.slice(4_000).every((l) => l.signal.aborted && l.signal.reason === reason)).toBe(true);
     expect(links.slice(0, 4_000).some((l) => l.signal.aborted)).toBe(false); // released: no longer the source's
     expect(linker.link(source.signal).signal.reason).toBe(reason); // a late link is born aborted
+  });
+});
+
+describe("cancelPolicy", () => {
+  const target = { product: "mail" as const, base: parseBase("http://127.0.0.1:1", "test"), path: "/x" };
+  const contextFor = (deadline: ReturnType<typeof createDeadline>, caller: AbortSignal): CallContext => ({
+    target,
+    idempotent: true,
+    scope: "whole",
+    caller,
+    deadline,
+    attempt: 0,
+    timeoutMs: 1_000,
+  });
+
+  it("gives the request's only call in flight the deadline's own signal, and links the calls beside it", async () => {
+    const linker = new Linker();
+    const policy = cancelPolicy(linker);
+    const caller = new AbortController();
+    const deadline = createDeadline(30_000, caller.signal);
+    const seen: AbortSignal[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const run = () => {
+      const ctx = contextFor(deadline, caller.signal);
+      deadline.enter(); // as the deadline policy does, outside this one
+      return policy
+        .execute(ctx, async () => {
+          seen.push(ctx.sendSignal!);
+          await held;
+          return ctx.signal!;
+        })
+        .finally(() => deadline.leave());
+    };
+    const first = run();
+    const second = run();
+    const third = run();
+    expect(seen[0]).toBe(deadline.signal); // alone in flight when it started: no link of its own
+    expect(seen[1]).not.toBe(deadline.signal);
+    expect(seen[2]).not.toBe(seen[1]);
+    expect(linker.inFlight(deadline.signal)).toBe(2);
+    expect(abortListeners(deadline.signal)).toBe(1); // the fan-out's; the first call adds none itself
+    const reason = new Error("hung up");
+    caller.abort(reason);
+    expect(seen.every((signal) => signal.aborted && signal.reason === reason)).toBe(true);
+    release();
+    await Promise.all([first, second, third]);
+    expect(linker.inFlight(deadline.signal)).toBe(0);
+    // Once the others have ended, the next call is alone again.
+    const next = contextFor(deadline, caller.signal);
+    deadline.enter();
+    await policy.execute(next, async () => undefined).finally(() => deadline.leave());
+    expect(next.signal).toBe(deadline.signal);
+  });
+
+  it("a download alone in flight still sends with the caller's signal (its body streams past the deadline)", async () => {
+    const caller = new AbortController();
+    const deadline = createDeadline(30_000, caller.signal);
+    const ctx = { ...contextFor(deadline, caller.signal), scope: "headers" as const };
+    deadline.enter();
+    await cancelPolicy().execute(ctx, async () => undefined);
+    deadline.leave();
+    expect(ctx.signal).toBe(deadline.signal);
+    expect(ctx.sendSignal).toBe(caller.signal);
   });
 });
 
