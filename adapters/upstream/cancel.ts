@@ -8,19 +8,20 @@
 // MaxListenersExceededWarning for one signal with thousands). Here a source signal gets one
 // listener, whatever the number of calls, and fans its abort out to the calls in flight; a call
 // that ends leaves the set. No listener is left behind and no listener limit needs raising.
+import { Cancellation, type CancelSignal } from "./cancellation.ts";
 import type { CallContext, Policy } from "./policy.ts";
 
 /** A call's own signal, linked to a longer-lived source; release() when the call no longer needs it. */
 export interface Link {
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   release(): void;
 }
 
 /** Calls in flight under one source signal, and the source's one listener. */
 class Fanout {
-  private readonly members = new Set<AbortController>();
+  private readonly members = new Set<Cancellation>();
 
-  constructor(private readonly source: AbortSignal) {
+  constructor(private readonly source: CancelSignal) {
     source.addEventListener(
       "abort",
       () => {
@@ -32,10 +33,10 @@ class Fanout {
   }
 
   link(): Link {
-    const controller = new AbortController();
-    if (this.source.aborted) controller.abort(this.source.reason);
-    else this.members.add(controller);
-    return { signal: controller.signal, release: () => this.members.delete(controller) };
+    const link = new Cancellation();
+    if (this.source.aborted) link.abort(this.source.reason);
+    else this.members.add(link);
+    return { signal: link, release: () => this.members.delete(link) };
   }
 
   get size(): number {
@@ -45,10 +46,10 @@ class Fanout {
 
 /** One fan-out per source signal, kept only as long as the signal is (a WeakMap). */
 export class Linker {
-  private readonly fanouts = new WeakMap<AbortSignal, Fanout>();
+  private readonly fanouts = new WeakMap<CancelSignal, Fanout>();
 
   /** A signal that aborts when `source` does, with its reason. */
-  link(source: AbortSignal): Link {
+  link(source: CancelSignal): Link {
     let fanout = this.fanouts.get(source);
     if (!fanout) {
       fanout = new Fanout(source);
@@ -58,7 +59,7 @@ export class Linker {
   }
 
   /** Calls in flight linked to `source` (for tests). */
-  inFlight(source: AbortSignal): number {
+  inFlight(source: CancelSignal): number {
     return this.fanouts.get(source)?.size ?? 0;
   }
 }

@@ -4,6 +4,7 @@ import { AdapterError, type AdapterErrorCode } from "../errors.ts";
 import { ADDRESS_BLOCKED } from "./address-guard.ts";
 import type { CallContext, Policy } from "./policy.ts";
 import { isDeadlineExceeded } from "./timeout.ts";
+import type { CancelSignal } from "./cancellation.ts";
 
 /** Metrics label for how an upstream call ended. */
 export type Outcome =
@@ -189,7 +190,7 @@ const deadlineFailure = (deadlineMs: number, cause: unknown): Failure => ({
  * A thrown error from undici (or from reading a body) → Failure. `timeoutMs`: the attempt's;
  * `deadlineBoundMs`: the request deadline's length when the attempt's timeout was what was left of it.
  */
-export function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number, deadlineBoundMs?: number): Failure {
+export function transportFailure(error: unknown, signal: CancelSignal | undefined, timeoutMs: number, deadlineBoundMs?: number): Failure {
   if (error instanceof AttemptFailed) return error.failure;
   if (error instanceof AdapterError) {
     return { error, outcome: "invalid_response", verdict: "neutral", retryable: false };

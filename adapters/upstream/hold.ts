@@ -11,6 +11,7 @@
 // once, so a dead upstream keeps answering fast, and waiting calls add no upstream traffic:
 // the probes are the same one call per interval (breaker.ts).
 import type { CircuitBreaker, Ticket } from "./breaker.ts";
+import type { CancelSignal } from "./cancellation.ts";
 
 /** What admit() resolves with: a ticket, or null (refused: the circuit is open). */
 export type Admission = Ticket | null;
@@ -19,7 +20,7 @@ export type Admission = Ticket | null;
  * A ticket from `breaker`, waiting up to `holdMs` for a half-open circuit's probe when the open
  * interval ends within `holdMs`. Rejects with the signal's reason when it aborts while waiting.
  */
-export async function admit(breaker: CircuitBreaker, holdMs: number, signal?: AbortSignal): Promise<Admission> {
+export async function admit(breaker: CircuitBreaker, holdMs: number, signal?: CancelSignal): Promise<Admission> {
   const ticket = breaker.tryAcquire();
   if (ticket || holdMs <= 0) return ticket;
   const untilHalfOpen = breaker.msUntilHalfOpen;
@@ -39,7 +40,7 @@ export async function admit(breaker: CircuitBreaker, holdMs: number, signal?: Ab
   }
 }
 
-function wake(breaker: CircuitBreaker, ms: number, signal: AbortSignal | undefined): Promise<void> {
+function wake(breaker: CircuitBreaker, ms: number, signal: CancelSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);

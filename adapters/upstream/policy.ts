@@ -6,6 +6,7 @@
 import type { UpstreamBase } from "./base.ts";
 import type { QueryValue } from "./base.ts";
 import type { Deadline } from "./timeout.ts";
+import type { CancelSignal } from "./cancellation.ts";
 
 /** Metrics label: which product an upstream call served. */
 export type Product = "mail" | "drive" | "search" | "meetings" | "enterprise";
@@ -36,9 +37,9 @@ export interface CallContext {
   /** The request's deadline (deadline policy), unless the scope is "none" or deadlines are off. */
   deadline?: Deadline | undefined;
   /** Aborts when the call must stop: the caller hung up or the deadline passed (cancel policy). */
-  signal?: AbortSignal | undefined;
+  signal?: CancelSignal | undefined;
   /** The signal the transport hands undici (cancel policy): `signal`, or the caller's for a download's streaming body. */
-  sendSignal?: AbortSignal | undefined;
+  sendSignal?: CancelSignal | undefined;
   /** May one more retry go out? Asked once per retry (retry budget policy); absent: yes. */
   mayRetry?: (() => boolean) | undefined;
   /** 0 for the first attempt, then 1, 2, … (retry policy). */

@@ -5,6 +5,7 @@
 import { AttemptFailed, transportFailure, type Failure } from "./errors.ts";
 import type { CallContext, Policy } from "./policy.ts";
 import { remainingMs } from "./timeout.ts";
+import type { CancelSignal } from "./cancellation.ts";
 
 export interface RetrySettings {
   /** Retries after the first attempt. */
@@ -43,7 +44,7 @@ export function retryDelay(
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: CancelSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);

@@ -12,6 +12,7 @@
 //
 // Two policies come from here: the deadline policy (the request's deadline over a call and its
 // retries) and the attempt timeout policy (each attempt's share of it).
+import { Cancellation, type CancelSignal } from "./cancellation.ts";
 import type { CallContext, Policy } from "./policy.ts";
 
 /** The reason a deadline signal aborts with. */
@@ -33,8 +34,8 @@ export class Deadline {
   /** performance.now() at which the request's time is up. */
   readonly at: number;
   /** Aborts when the caller hangs up (its reason) or at `at` while a call is in flight (a DeadlineExceeded). */
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  readonly signal: CancelSignal;
+  private readonly controller = new Cancellation();
   private timer: NodeJS.Timeout | undefined;
   private active = 0;
 
@@ -50,7 +51,7 @@ export class Deadline {
     private readonly reason: DeadlineExceeded = new DeadlineExceeded(ms),
   ) {
     this.at = now + ms;
-    this.signal = this.controller.signal;
+    this.signal = this.controller;
     if (caller?.aborted) this.controller.abort(caller.reason);
     else caller?.addEventListener("abort", () => this.abort(caller.reason), { once: true });
   }

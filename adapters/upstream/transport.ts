@@ -122,6 +122,7 @@ export class Transport {
         ...send.headers,
       },
       body: send.body ?? null,
+      // Often a Cancellation (./cancellation.ts): undici reads its aborted, reason and abort listeners only.
       signal: ctx.sendSignal ?? null,
       headersTimeout: send.headersTimeoutMs ?? ctx.timeoutMs,
       bodyTimeout: ctx.timeoutMs,

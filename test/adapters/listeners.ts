@@ -1,9 +1,11 @@
 // A census of `abort` listeners: how many each AbortSignal carries at once, at most, while a test
 // runs — including signals a test cannot reach (a request's deadline signal inside the client).
-// It wraps EventTarget's add/removeEventListener for the test's duration and counts per signal.
+// It wraps EventTarget's add/removeEventListener for the test's duration and counts per signal,
+// and reads the client's own signals (adapters/upstream/cancellation.ts) after each addition.
+import { Cancellation } from "../../adapters/upstream/cancellation.ts";
 
 export interface ListenerCensus {
-  /** The most `abort` listeners any one AbortSignal carried at once since start. */
+  /** The most `abort` listeners any one AbortSignal (or Cancellation) carried at once since start. */
   readonly max: number;
   /** MaxListenersExceededWarnings Node emitted since start. */
   readonly warnings: string[];
@@ -13,6 +15,7 @@ export interface ListenerCensus {
 export function startListenerCensus(): ListenerCensus {
   const add = EventTarget.prototype.addEventListener;
   const remove = EventTarget.prototype.removeEventListener;
+  const addToCancellation = Cancellation.prototype.addEventListener;
   const live = new WeakMap<EventTarget, Set<unknown>>();
   const warnings: string[] = [];
   let max = 0;
@@ -35,6 +38,11 @@ export function startListenerCensus(): ListenerCensus {
     return remove.call(this, type, listener as EventListener, options as EventListenerOptions);
   };
 
+  Cancellation.prototype.addEventListener = function (this: Cancellation, type: "abort", listener: () => void) {
+    addToCancellation.call(this, type, listener);
+    max = Math.max(max, this.listenerCount);
+  };
+
   return {
     get max() {
       return max;
@@ -43,6 +51,7 @@ export function startListenerCensus(): ListenerCensus {
     stop() {
       EventTarget.prototype.addEventListener = add;
       EventTarget.prototype.removeEventListener = remove;
+      Cancellation.prototype.addEventListener = addToCancellation;
       process.off("warning", onWarning);
     },
   };
