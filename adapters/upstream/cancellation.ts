@@ -1,7 +1,7 @@
 // The client's own abort signals: each request's deadline signal (timeout.ts) and the links of calls
 // made beside another (cancel.ts). Node's AbortController is an EventTarget with its own
-// bookkeeping, costly to make and to collect: one per request was ~10% of a GraphQL or tRPC call's
-// gateway CPU in bench:gateway. What undici, the waits and the fan-out read of a signal is four
+// bookkeeping, costly to make and to collect: under bench:gateway's load, one per request was
+// ~10% of a GraphQL or tRPC call's gateway CPU (docs/performance.md). What undici, the waits and the fan-out read of a signal is four
 // members (aborted, reason, adding and removing an abort listener), and that is all this keeps.
 
 /** What the client needs of an abort signal: an AbortSignal is one, so is a Cancellation. */

@@ -35,7 +35,8 @@ export class Deadline {
   readonly at: number;
   /** Aborts when the caller hangs up (its reason) or at `at` while a call is in flight (a DeadlineExceeded). */
   readonly signal: CancelSignal;
-  private readonly controller = new Cancellation();
+  /** `signal` and its controller (one object). */
+  private readonly cancellation = new Cancellation();
   private timer: NodeJS.Timeout | undefined;
   private active = 0;
 
@@ -51,8 +52,8 @@ export class Deadline {
     private readonly reason: DeadlineExceeded = new DeadlineExceeded(ms),
   ) {
     this.at = now + ms;
-    this.signal = this.controller;
-    if (caller?.aborted) this.controller.abort(caller.reason);
+    this.signal = this.cancellation;
+    if (caller?.aborted) this.cancellation.abort(caller.reason);
     else caller?.addEventListener("abort", () => this.abort(caller.reason), { once: true });
   }
 
@@ -81,7 +82,7 @@ export class Deadline {
   private abort(reason: unknown): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.signal.aborted) this.controller.abort(reason);
+    if (!this.signal.aborted) this.cancellation.abort(reason);
   }
 }
 
