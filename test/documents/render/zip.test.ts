@@ -4,6 +4,7 @@
 // stream the same bytes come out, written only as fast as they are read.
 import { unzipSync } from "fflate";
 import JSZip from "jszip";
+import { inflateRawSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { zipParts, zipStream, type PartContent } from "../../../src/ooxml/zip-write.ts";
 
@@ -53,6 +54,23 @@ describe("zipParts", () => {
     for (const [path, bytes] of expected) {
       expect(Buffer.from(await byJszip.file(path)!.async("uint8array")).equals(Buffer.from(bytes)), path).toBe(true);
     }
+  });
+
+  it("writes a part deflated in segments as one stream: strings larger than a segment, multi-byte text at every boundary", async () => {
+    // Segments are 256 KB of UTF-8, deflated apart and concatenated: a 1 MB string is a segment of
+    // its own, the strings around it fill segments that end wherever their characters fall.
+    const huge = "<w:t>".concat("déjà vu ✓ 𝄞 ".repeat(70_000), "</w:t>");
+    const around = Array.from({ length: 30_000 }, (_, i) => `<w:r>${i} ${"é".repeat(i % 13)}𝄞</w:r>`);
+    const content = [around.slice(0, 12_345), huge, around, "", huge.slice(0, 90_000), around.slice(7)];
+    const text = content.flat().join("");
+    const zip = await zipParts([["word/document.xml", content]]);
+    expect(Buffer.from(unzipSync(zip)["word/document.xml"]!).equals(Buffer.from(text, "utf8"))).toBe(true);
+    const byJszip = await JSZip.loadAsync(zip, { checkCRC32: true });
+    expect(await byJszip.file("word/document.xml")!.async("string")).toBe(text);
+    // Node's own inflate reads the entry's data as one raw deflate stream, to its final block.
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    const start = 30 + view.getUint16(26, true) + view.getUint16(28, true);
+    expect(inflateRawSync(zip.subarray(start)).toString("utf8")).toBe(text);
   });
 
   it("stores images and deflates the rest, and the streamed part is much smaller than its text", async () => {
