@@ -40,10 +40,11 @@ export interface RenderPoolOptions {
   /** Heap cap per worker (V8 old generation), so a pathological document cannot take the process down. Default 512. */
   maxHeapMb?: number;
   /**
-   * Young-generation size per worker. A render allocates a few hundred MB of short-lived
-   * objects; a larger nursery means fewer scavenges and fewer objects promoted. Default 96: a
-   * 400k-character create took 65–76 ms at 96, 72 at 64 and 89–93 at 48 (one worker, 20 creates
-   * in a row), for ~30 MB more peak RSS under four concurrent creates (bench:docs).
+   * Young-generation size per worker. Workers empty it between jobs (./young-generation.ts), so
+   * a render finds it empty; a 400k-character render leaves ~28 MB of garbage, and V8 starts a
+   * scavenge when the nursery is about 80% full. Default 128 (a semi-space of 43 MB): the bench
+   * document's renders in the pool took a median 47 ms, 44–52 for most, where at 96 (a scavenge
+   * inside most renders, a mark-compact every few) they took 54, 46–100.
    */
   youngGenerationMb?: number;
   /** Running time allowed for one render; default 30 s. 0 turns the bound off. */
@@ -141,7 +142,7 @@ export class RenderPool implements DocumentRenderer {
     this.onReject = options.onReject;
     this.onEvent = options.onEvent;
     this.maxHeapMb = options.maxHeapMb ?? 512;
-    this.youngGenerationMb = options.youngGenerationMb ?? 96;
+    this.youngGenerationMb = options.youngGenerationMb ?? 128;
     this.timeoutMs = Math.max(0, options.timeoutMs ?? 30_000);
     this.queueTimeoutMs = Math.max(0, options.queueTimeoutMs ?? 15_000);
     this.maxJobsPerWorker = Math.max(1, options.maxJobsPerWorker ?? 100);

@@ -9,6 +9,7 @@ import { GatewayError } from "../../core/errors.ts";
 import { renderDocument } from "../render/index.ts";
 import type { ExtractRequest, RenderRequest, WorkerData, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { warmupMarkdown } from "./warmup.ts";
+import { emptyYoungGeneration } from "./young-generation.ts";
 
 const port = parentPort;
 if (!port) throw new Error("render-worker must run in a worker thread");
@@ -17,6 +18,8 @@ const data = workerData as Partial<WorkerData> | undefined;
 const pending: WorkerRequest[] = [];
 let warmups = data?.warmup ?? 0;
 let running = false;
+/** Whether the young generation was emptied since the last render or extraction (./young-generation.ts). */
+let collected = true;
 
 // On Linux a nice value belongs to a thread, and pid 0 means the calling thread: this lowers the
 // priority of this render thread only, so that when renders and the event loop compete for a
@@ -85,11 +88,18 @@ async function run(): Promise<void> {
       const request = pending.shift();
       if (request) {
         await (request.kind === "extract" ? extract(request) : render(request));
+        collected = false;
       } else if (warmups > 0) {
         warmups--;
         await renderDocument(warmupMarkdown(), { title: "warm-up" }).catch(() => undefined);
+        collected = false;
         // Let a job that arrived meanwhile in before the next warm-up round.
         await new Promise((resolve) => setImmediate(resolve));
+      } else if (!collected) {
+        collected = true;
+        // Idle: the response is on its way; a job that arrived meanwhile goes first.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (pending.length === 0) emptyYoungGeneration();
       } else {
         return;
       }
