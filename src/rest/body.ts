@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { GatewayError } from "../core/errors.ts";
 import type { HttpEnv } from "../http/env.ts";
+import { nodeBodyText } from "../http/node.ts";
 import { isMultipartType, spoolForm, type UploadLimits } from "../uploads/index.ts";
 
 export const isMultipart = (c: Context<HttpEnv>): boolean => isMultipartType(c.req.header("content-type"));
@@ -17,7 +18,8 @@ export async function readJsonObject(c: Context<HttpEnv>, alternative = ""): Pro
   }
   let body: unknown;
   try {
-    body = await c.req.json();
+    const text = await nodeBodyText(c);
+    body = text === undefined ? await c.req.json() : JSON.parse(text);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw new GatewayError("BAD_USER_INPUT", "The body is not valid JSON");

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { RequestContext } from "../core/context.ts";
 import type { ContextFactory } from "../core/request-context.ts";
 import type { HttpEnv } from "../http/env.ts";
+import { requestSignal } from "../http/node.ts";
 
 export const routeContext =
   (createContext: ContextFactory) =>
@@ -10,6 +11,6 @@ export const routeContext =
     createContext({
       requestId: c.get("requestId"),
       authorization: c.req.header("authorization"),
-      signal: c.req.raw.signal,
+      signal: requestSignal(c),
       clientAddress: c.get("clientAddress"),
     });

@@ -12,7 +12,7 @@ import type { Services } from "../services/index.ts";
 import { operationsOn, type AnyOperation, type OperationName, type RestBody, type RestSpec } from "../services/operations/index.ts";
 import { formInput } from "../uploads/form-input.ts";
 import { isMultipartFormData, uploadLimitOf } from "../uploads/index.ts";
-import type { RequestHead } from "../http/node.ts";
+import { requestSignal, type RequestHead } from "../http/node.ts";
 import { hasNoBody, isMultipart, readJsonObject, withForm } from "./body.ts";
 import { downloadResponse, streamedResponse } from "./download.ts";
 import { methodNotAllowed } from "./methods.ts";
@@ -98,7 +98,7 @@ function handler(rows: readonly Row[], deps: RestRoutesDeps) {
       requestId: c.get("requestId"),
       // A share link's token is its credential: the request is anonymous, limited per client address.
       ...(op.auth === "share_token" ? { authorization: null, anonymous: true } : { authorization: c.req.header("authorization") }),
-      signal: c.req.raw.signal,
+      signal: requestSignal(c),
       clientAddress: c.get("clientAddress"),
     });
   const multipartRow = rows.find(([, op]) => bodiesOf(op.rest).includes("multipart"));

@@ -59,6 +59,40 @@ describe("POST /api/v1/documents", () => {
     expect(await response.json()).toMatchObject({ error: { code: "BAD_USER_INPUT" } });
   });
 
+  it("reads the body as Fetch's text() would: a byte-order mark dropped, malformed UTF-8 as U+FFFD", async () => {
+    // The Node path reads the body off the socket itself (src/http/node.ts nodeBodyText).
+    const json = Buffer.from(JSON.stringify({ name: "bytes", markdown: "before X after" }), "utf8");
+    const at = json.indexOf("X");
+    const bytes = Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), json.subarray(0, at), Buffer.of(0xe2, 0x82), json.subarray(at + 1)]);
+    const response = await fetch(`${tg.url}/api/v1/documents`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: bytes,
+    });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    const text = await fetch(`${tg.url}/api/v1/documents/${id}`, { headers: auth }).then((r) => r.json());
+    expect(text).toMatchObject({ text: "before \uFFFD after" });
+  });
+
+  it("a body of unknown length (chunked) is read as one with a Content-Length", async () => {
+    const json = JSON.stringify({ name: "chunked", markdown: "# Streamed\n\nin pieces" });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < json.length; i += 7) controller.enqueue(new TextEncoder().encode(json.slice(i, i + 7)));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${tg.url}/api/v1/documents`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ name: "chunked", characters: "Streamed\n\nin pieces".length });
+  });
+
   it("a JSON array or string body → 400", async () => {
     expect((await post("[]")).status).toBe(400);
     expect((await post('"x"')).status).toBe(400);
