@@ -1,7 +1,8 @@
 // npx tsx bench/render.ts [CHARS] [RUNS] — markdown → .docx on a generated document
 // (test/fixtures/gen-markdown.ts): the renderer in this thread, split into parse+build and
 // pack, then the same document through a one-worker RenderPool (round trip, bytes transferred).
-// Prints medians; the first renders are warm-up and not counted.
+// Prints medians; the first renders are warm-up and not counted. BENCH_PAUSE_MS idles that long
+// before each pool render, as bench:docs's creates idle during its pandoc runs.
 import { RenderPool } from "../src/documents/pool/index.ts";
 import { buildDocument } from "../src/documents/render/package.ts";
 import { generateMarkdown } from "../test/fixtures/gen-markdown.ts";
@@ -40,13 +41,15 @@ try {
   const firstMs = performance.now() - first;
   const round: number[] = [];
   let bytes = 0;
+  const pauseMs = Number(process.env["BENCH_PAUSE_MS"] ?? 0);
   for (let i = 0; i < runs; i++) {
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     const t0 = performance.now();
     const result = await pool.render(markdown, "bench");
     round.push(performance.now() - t0);
     bytes = result.docx.byteLength;
   }
-  console.log(`pool (1 worker, warm-up 4): first ${ms(firstMs)}, median of ${runs} ${ms(median(round))}, ${bytes} bytes`);
+  console.log(`pool (1 worker, warm-up 4${pauseMs > 0 ? `, ${pauseMs} ms idle before each` : ""}): first ${ms(firstMs)}, median of ${runs} ${ms(median(round))}, ${bytes} bytes`);
 } finally {
   await pool.close();
 }
