@@ -49,7 +49,9 @@ try {
     round.push(performance.now() - t0);
     bytes = result.docx.byteLength;
   }
-  console.log(`pool (1 worker, warm-up 4${pauseMs > 0 ? `, ${pauseMs} ms idle before each` : ""}): first ${ms(firstMs)}, median of ${runs} ${ms(median(round))}, ${bytes} bytes`);
+  console.log(
+    `pool (1 worker, warm-up 4${pauseMs > 0 ? `, ${pauseMs} ms idle before each` : ""}): first ${ms(firstMs)}, median of ${runs} ${ms(median(round))}, ${bytes} bytes`,
+  );
 } finally {
   await pool.close();
 }
