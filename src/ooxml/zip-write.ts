@@ -103,7 +103,10 @@ async function addDeflated(
   const submit = async (bytes: Uint8Array, last: boolean) => {
     file.crc = crc32(bytes, file.crc);
     file.size += bytes.byteLength;
-    deflating.push(deflateSegment(bytes, level, last));
+    const deflated = deflateSegment(bytes, level, last);
+    // Awaited in order, later: a failure meanwhile is not an unhandled rejection.
+    deflated.catch(() => undefined);
+    deflating.push(deflated);
     while (deflating.length > (last ? 0 : IN_FLIGHT)) file.ondata?.(null, bytesOf(await deflating.shift()!), false);
     await sink.wait?.();
   };
@@ -111,8 +114,10 @@ async function addDeflated(
   let at = 0;
   const submitBuffer = async (last: boolean) => {
     const bytes = buffer.subarray(0, at);
-    buffer = Buffer.allocUnsafe(SEGMENT);
-    at = 0;
+    if (!last) {
+      buffer = Buffer.allocUnsafe(SEGMENT);
+      at = 0;
+    }
     await submit(bytes, last);
   };
   try {
