@@ -5,6 +5,7 @@
 // written, each segment deflated on the thread pool while the next is encoded: document.xml or a
 // worksheet is never joined into one string or encoded as one buffer. The zip goes to a sink: one
 // buffer (zipParts), or a web stream that waits for its reader (zipStream).
+import { promisify } from "node:util";
 import { constants, crc32, deflateRaw, deflateRawSync } from "node:zlib";
 import { Zip, ZipPassThrough, type ZipInputFile } from "fflate";
 
@@ -33,8 +34,8 @@ const SEGMENT = 1 << 18;
  */
 const IN_FLIGHT = 4;
 /**
- * Level 3, not zlib's 6: the renderer's document.xml is deflated after its last batch is encoded,
- * so the deflate is the tail of every create. On the 400k-character bench document (1.58 MB of
+ * Level 3, not zlib's 6: the renderer's last segments of document.xml are deflated after its last
+ * string is encoded, so the deflate is the tail of every create. On the 400k-character bench document (1.58 MB of
  * XML) level 6 took 15 ms and level 3 6 ms, for 15% more bytes (135 → 155 KB); a render in the
  * pool went from 77–80 to 67–68 ms (bench/render.ts).
  */
@@ -64,6 +65,8 @@ function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Arra
   file.ondata?.(null, bytesOf(deflateRawSync(bytes, { level })), true);
 }
 
+const deflateRawAsync = promisify(deflateRaw);
+
 /**
  * One segment of a part's deflate stream: `bytes` deflated alone. A segment that is not the last
  * ends with a sync flush (an empty stored block, on a byte boundary, not final), so the segments'
@@ -71,14 +74,8 @@ function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Arra
  * back-references stay within it, which costs ~2% in size (157 KB for 154 on the bench document).
  */
 const deflateSegment = (bytes: Uint8Array, level: number, last: boolean): Promise<Buffer> =>
-  new Promise((resolve, reject) =>
-    deflateRaw(
-      bytes,
-      // An output buffer that holds the whole segment's deflate: one pass on the thread pool.
-      { level, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH, chunkSize: bytes.byteLength + 1024 },
-      (error, out) => (error ? reject(error) : resolve(out)),
-    ),
-  );
+  // An output buffer that holds the whole segment's deflate: one pass on the thread pool.
+  deflateRawAsync(bytes, { level, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH, chunkSize: bytes.byteLength + 1024 });
 
 /** Bytes a string of `length` UTF-16 units can take in UTF-8, at most. */
 const maxUtf8 = (length: number) => length * 3;
