@@ -14,7 +14,8 @@
 // (test/fixtures/gen-shapes.ts): an emoji cheat sheet (~100 tables of :shortcode:s and links,
 // target ≤ 0.2 × pandoc, issue 28) and 15,000 footnotes (399,289 characters; they took most of the
 // 30 s render deadline when markdown-it-footnote copied the token stream once per note).
-import { execFileSync, execSync, spawnSync } from "node:child_process";
+import { execFileSync, execSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,10 +81,16 @@ try {
   // Each create is followed by one pandoc run on the same markdown: the two medians are taken over
   // the same minutes, so the VM's drift (a third within minutes) weighs on both alike.
   const hasPandoc = spawnSync("pandoc", ["--version"]).status === 0;
-  const runPandoc = (file: string): number => {
+  // Not execFileSync: while pandoc runs (3–4 s on a slow VM) the client's event loop must keep
+  // turning, or undici cannot retire a keep-alive connection before the gateway closes it (6 s
+  // idle on Node 20.20); the next create then went out on a connection closing under it ("other
+  // side closed"), undici having spread the creates over two connections.
+  const runPandoc = async (file: string): Promise<number> => {
     const started = performance.now();
     // stdio ignored: pandoc warns at length about each image it cannot fetch.
-    execFileSync("pandoc", ["-f", "gfm", "-t", "docx", "-o", join(dir, "pandoc.docx"), file], { stdio: "ignore" });
+    const child = spawn("pandoc", ["-f", "gfm", "-t", "docx", "-o", join(dir, "pandoc.docx"), file], { stdio: "ignore" });
+    const [code] = (await once(child, "exit")) as [number | null];
+    if (code !== 0) throw new Error(`pandoc exited with ${code}`);
     return performance.now() - started;
   };
   const createTimes: number[] = [];
@@ -92,7 +99,7 @@ try {
   for (let i = 0; i < 7; i++) {
     const [ms, created] = await timed(() => create(`big ${i}`));
     createTimes.push(ms);
-    if (hasPandoc) pandocTimes.push(runPandoc(mdFile));
+    if (hasPandoc) pandocTimes.push(await runPandoc(mdFile));
     doc = created;
   }
 
@@ -132,10 +139,10 @@ try {
   const pairRatios = pandocTimes.map((ms, i) => createTimes[i]! / ms).sort((x, y) => x - y);
 
   // The heavy shapes through the gateway, each against pandoc on the same file.
-  const pandocTime = (file: string, runs: number): number | null => {
+  const pandocTime = async (file: string, runs: number): Promise<number | null> => {
     if (!pandocMs) return null;
     const times: number[] = [];
-    for (let i = 0; i < runs; i++) times.push(runPandoc(file));
+    for (let i = 0; i < runs; i++) times.push(await runPandoc(file));
     return median(times);
   };
   const shapes = [];
@@ -148,7 +155,7 @@ try {
     await create(`${name} warm-up`, body);
     const times: number[] = [];
     for (let i = 0; i < runs; i++) times.push((await timed(() => create(`${name} ${i}`, body)))[0]);
-    shapes.push({ name, chars: body.length, runs, target, createMs: median(times), pandocMs: pandocTime(file, Math.min(runs, 3)) });
+    shapes.push({ name, chars: body.length, runs, target, createMs: median(times), pandocMs: await pandocTime(file, Math.min(runs, 3)) });
   }
 
   // The wide table in a fresh process, so its memory is its own (peak RSS above the process's start).
