@@ -7,6 +7,7 @@ import { emailAutolinks } from "./email-autolink.ts";
 import { emojiRule } from "./emoji.ts";
 import { footnoteTail } from "./footnote-tail.ts";
 import { compactTableRule } from "./gfm-table.ts";
+import { shortcutPlainUrls } from "./plain-url.ts";
 
 export type { Token };
 
@@ -44,6 +45,8 @@ function createParser(): MarkdownIt {
       match.url = `http://${match.url}`;
     },
   });
+  // Most links' URLs come out of normalisation as they went in: those skip it (./plain-url.ts).
+  shortcutPlainUrls(md);
   md.core.ruler.before("linkify", "join_entities", joinEntities);
   md.core.ruler.after("linkify", "gfm_email", emailAutolinks);
   // GitHub's emoji shortcodes (:book:, :warning:) as the emoji themselves (docs/api.md): an
