@@ -115,26 +115,59 @@ export function packFromTemplate(
   notes: NoteParagraphs,
   title: string,
 ): Promise<Uint8Array> {
+  return zipParts(templateParts(template, body, notes, title));
+}
+
+/**
+ * The package's parts in docx's order but for document.xml.rels, which follows document.xml. Each
+ * is made when the zip writer comes to it: document.xml's body is written as it is deflated (the
+ * deflate of one segment runs while the next is written), and the parts that depend on the body
+ * come after it: its links (document.xml.rels), the notes, whose lists follow the body's, and
+ * numbering.xml, which holds both.
+ */
+function* templateParts(
+  template: PackageTemplate,
+  body: readonly RawXml[],
+  notes: NoteParagraphs,
+  title: string,
+): Generator<[string, PartContent]> {
   const numbering = new RawNumbering(template.numbering, template.numberingConfig);
   const context = new PartContext(numbering);
-  const document: (string | readonly string[])[] = [template.document[0]];
-  for (const element of body) document.push(element.chunks(context));
-  document.push(template.document[1]);
-  const files = new Map<string, PartContent>(template.parts);
-  files.set(DOCUMENT_PART, document);
-  if (notes.size > 0) {
-    // The notes' links are relationships of footnotes.xml; their lists are the document's.
-    const noteContext = new PartContext(numbering);
-    files.set(FOOTNOTES_PART, [template.footnotes[0], notesXml(notes, noteContext), `</w:footnotes>${template.footnotes[1]}`]);
-    const noteLinks = noteContext.relationships();
-    if (noteLinks) {
-      const [head, tail] = template.footnoteRelationships;
-      files.set(FOOTNOTES_RELATIONSHIPS_PART, [head, noteLinks, `</Relationships>${tail}`]);
+  const noteContext = new PartContext(numbering);
+  for (const [name, content] of template.parts) {
+    if (name === RELATIONSHIPS_PART) continue;
+    if (name === DOCUMENT_PART) {
+      yield [name, documentXml(template.document, body, context)];
+      // Resumed once document.xml is written: its links are all known.
+      yield [RELATIONSHIPS_PART, withLinks(template.relationships, context) ?? template.parts.get(RELATIONSHIPS_PART)!];
+    } else if (name === FOOTNOTES_PART && notes.size > 0) {
+      // The notes' links are relationships of footnotes.xml; their lists are the document's.
+      yield [name, [template.footnotes[0], notesXml(notes, noteContext), `</w:footnotes>${template.footnotes[1]}`]];
+    } else if (name === FOOTNOTES_RELATIONSHIPS_PART) {
+      yield [name, withLinks(template.footnoteRelationships, noteContext) ?? content];
+    } else if (name === NUMBERING_PART) {
+      yield [name, numbering.xml()];
+    } else if (name === CORE_PART) {
+      yield [name, coreXml(template.core, title)];
+    } else {
+      yield [name, content];
     }
   }
-  files.set(NUMBERING_PART, numbering.xml());
-  files.set(CORE_PART, coreXml(template.core, title));
+}
+
+/** document.xml: the template's head, each element's XML as the zip writer asks for it, the tail. */
+function* documentXml(
+  [head, tail]: readonly [string, string],
+  body: readonly RawXml[],
+  context: PartContext,
+): Generator<string | readonly string[]> {
+  yield head;
+  for (const element of body) yield element.chunks(context);
+  yield tail;
+}
+
+/** A relationships part with the links `context` gave out, or undefined when it gave none (the template's part as it is). */
+function withLinks([head, tail]: readonly [string, string], context: PartContext): PartContent | undefined {
   const links = context.relationships();
-  if (links) files.set(RELATIONSHIPS_PART, [template.relationships[0], links, `</Relationships>${template.relationships[1]}`]);
-  return zipParts(files);
+  return links ? [head, links, `</Relationships>${tail}`] : undefined;
 }
