@@ -2,6 +2,7 @@
 // types.ts in a module of its own under sqlite/, composed here over the one connection.
 import { unlimited } from "./quota.ts";
 import type { Store, StoreOptions } from "./types.ts";
+import { checkpointInBackground } from "./sqlite/checkpoint.ts";
 import { openDatabase } from "./sqlite/connection.ts";
 import { sqliteContext } from "./sqlite/context.ts";
 import { createSqliteDocuments } from "./sqlite/documents.ts";
@@ -20,6 +21,7 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   const db = openDatabase(dataDir);
   const ctx = sqliteContext(db, options.quota ?? unlimited);
   const ping = db.prepare(`SELECT 1`);
+  const checkpoints = checkpointInBackground(db);
   const documents = createSqliteDocuments(ctx);
   const workbooks = createSqliteWorkbooks(ctx);
   return {
@@ -37,6 +39,7 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
       ping.get();
     },
     async close() {
+      checkpoints.stop();
       if (db.open) db.close();
     },
   };
