@@ -52,7 +52,7 @@ describe("SQLite WAL checkpoints", () => {
     expect((await store.readContent("key_owner", "doc_1"))?.docx.byteLength).toBe(6 * MB);
   });
 
-  it("stops with the store: a closed store's timer touches nothing", async () => {
+  it("a store closed right after a commit keeps it, its timer stopped: reopened, the document reads back whole", async () => {
     dir = await mkdtemp(join(tmpdir(), "wg-checkpoint-"));
     const closed = openSqliteStore(dir);
     await create(closed, 2, 1);
