@@ -1,15 +1,32 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
+import { ARITH } from "./arith.ts";
 import { DATES } from "./dates.ts";
 import { FINANCE } from "./finance.ts";
 import { INFO } from "./info.ts";
 import { LOGIC } from "./logic.ts";
 import { LOOKUP } from "./lookup.ts";
 import { MATH } from "./math.ts";
+import { NUMERALS } from "./numerals.ts";
+import { RANDOM } from "./random.ts";
 import type { FnTable } from "./spec.ts";
 import { STATS } from "./stats.ts";
 import { TEXT } from "./text.ts";
+import { TRIG } from "./trig.ts";
 
-export const FUNCTIONS: FnTable = Object.freeze({ ...MATH, ...STATS, ...LOGIC, ...LOOKUP, ...TEXT, ...DATES, ...FINANCE, ...INFO });
+export const FUNCTIONS: FnTable = Object.freeze({
+  ...MATH,
+  ...STATS,
+  ...LOGIC,
+  ...LOOKUP,
+  ...TEXT,
+  ...DATES,
+  ...FINANCE,
+  ...INFO,
+  ...TRIG,
+  ...ARITH,
+  ...NUMERALS,
+  ...RANDOM,
+});
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
 export const FUTURE_FUNCTIONS = new Set(["XLOOKUP", "IFS", "SWITCH", "XOR", "CONCAT", "TEXTJOIN", "STDEV.S", "VAR.S", "IFNA", "DAYS"]);
