@@ -1,6 +1,7 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
 import { ARITH } from "./arith.ts";
 import { DATES } from "./dates.ts";
+import { DESCRIBE } from "./describe.ts";
 import { FINANCE } from "./finance.ts";
 import { INFO } from "./info.ts";
 import { LOGIC } from "./logic.ts";
@@ -8,6 +9,8 @@ import { LOOKUP } from "./lookup.ts";
 import { MATH } from "./math.ts";
 import { NUMERALS } from "./numerals.ts";
 import { RANDOM } from "./random.ts";
+import { RANKING } from "./ranking.ts";
+import { REGRESSION } from "./regression.ts";
 import type { FnTable } from "./spec.ts";
 import { STATS } from "./stats.ts";
 import { TEXT } from "./text.ts";
@@ -26,6 +29,9 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...ARITH,
   ...NUMERALS,
   ...RANDOM,
+  ...DESCRIBE,
+  ...RANKING,
+  ...REGRESSION,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
