@@ -1,8 +1,11 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
 import { ARITH } from "./arith.ts";
+import { CONTINUOUS } from "./continuous.ts";
 import { DATES } from "./dates.ts";
 import { DESCRIBE } from "./describe.ts";
+import { DISCRETE } from "./discrete.ts";
 import { FINANCE } from "./finance.ts";
+import { INFERENCE } from "./inference.ts";
 import { INFO } from "./info.ts";
 import { LOGIC } from "./logic.ts";
 import { LOOKUP } from "./lookup.ts";
@@ -32,6 +35,9 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...DESCRIBE,
   ...RANKING,
   ...REGRESSION,
+  ...CONTINUOUS,
+  ...DISCRETE,
+  ...INFERENCE,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
