@@ -1,9 +1,12 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
 import { ARITH } from "./arith.ts";
+import { COMPLEX } from "./complex.ts";
 import { CONTINUOUS } from "./continuous.ts";
+import { CONVERT } from "./convert.ts";
 import { DATES } from "./dates.ts";
 import { DESCRIBE } from "./describe.ts";
 import { DISCRETE } from "./discrete.ts";
+import { ENGINEERING } from "./engineering.ts";
 import { FINANCE } from "./finance.ts";
 import { INFERENCE } from "./inference.ts";
 import { INFO } from "./info.ts";
@@ -38,6 +41,9 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...CONTINUOUS,
   ...DISCRETE,
   ...INFERENCE,
+  ...ENGINEERING,
+  ...COMPLEX,
+  ...CONVERT,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
