@@ -13,12 +13,14 @@ import { INFO } from "./info.ts";
 import { LOGIC } from "./logic.ts";
 import { LOOKUP } from "./lookup.ts";
 import { MATH } from "./math.ts";
+import { MATRIX } from "./matrix.ts";
 import { NUMERALS } from "./numerals.ts";
 import { RANDOM } from "./random.ts";
 import { RANKING } from "./ranking.ts";
 import { REGRESSION } from "./regression.ts";
 import type { FnTable } from "./spec.ts";
 import { STATS } from "./stats.ts";
+import { SUBTOTALS } from "./subtotal.ts";
 import { TEXT } from "./text.ts";
 import { TRIG } from "./trig.ts";
 
@@ -44,6 +46,8 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...ENGINEERING,
   ...COMPLEX,
   ...CONVERT,
+  ...SUBTOTALS,
+  ...MATRIX,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
