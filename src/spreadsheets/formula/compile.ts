@@ -12,7 +12,7 @@ import { formatRefToken, parseRefToken, type RefPart, type RefToken } from "./re
 import { ERR } from "./values.ts";
 
 /** Functions that reach outside the workbook: refused wherever they appear. */
-const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
+export const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
 const SAFE_LINK = /^\s*(https?:|mailto:)/i;
 const SUBTOTALS = new Set(["SUBTOTAL", "AGGREGATE"]);
 
