@@ -179,6 +179,11 @@ export class Calculator implements EvalContext {
     this.meter.charge(count);
   }
 
+  isSubtotal(sid: number, row: number, col: number): boolean {
+    const tile = this.book.sheetById(sid)?.grid.tiles.get(Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS));
+    return tile?.formulas?.get(slotOf(row, col))?.program.subtotal === true;
+  }
+
   /** Computes one formula cell for this context; NeedCell escapes when it reads one not yet computed. */
   compute(cell: FormulaCell): Scalar {
     this.sid = cell.sid;

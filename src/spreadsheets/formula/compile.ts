@@ -12,8 +12,9 @@ import { formatRefToken, parseRefToken, type RefPart, type RefToken } from "./re
 import { ERR } from "./values.ts";
 
 /** Functions that reach outside the workbook: refused wherever they appear. */
-const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
+export const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
 const SAFE_LINK = /^\s*(https?:|mailto:)/i;
+const SUBTOTALS = new Set(["SUBTOTAL", "AGGREGATE"]);
 
 export interface CompiledFormula {
   /** The formula without "=", function names and cell letters in upper case. */
@@ -142,6 +143,7 @@ export class FormulaCompiler {
         volatile: c.volatile,
         format: outer?.format ?? null,
         formatFrom: formatSource(ast, refs),
+        subtotal: tokens.some((t) => t.type === "func" && SUBTOTALS.has(canonicalName(t.value))),
       };
     } catch (error) {
       if (error instanceof CompileProblem) return failed(error.message);

@@ -36,4 +36,6 @@ export interface EvalContext {
   sheetId(name: string): number;
   /** Charges computation against the write's budget; throws SheetsError BUDGET past it. */
   step(count: number): void;
+  /** Whether a cell holds a formula calling SUBTOTAL or AGGREGATE (which those two skip, against double counting). */
+  isSubtotal?(sid: number, row: number, col: number): boolean;
 }

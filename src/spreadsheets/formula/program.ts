@@ -36,6 +36,8 @@ export interface Program {
   format: string | null;
   /** For "=A1+7": the reference whose date format the result takes, or null. */
   formatFrom: RefSpec | null;
+  /** The formula calls SUBTOTAL or AGGREGATE: those functions skip its cell in their ranges. */
+  subtotal?: boolean;
 }
 
 /** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */

@@ -1,15 +1,76 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
+import { ARITH } from "./arith.ts";
+import { COMPLEX } from "./complex.ts";
+import { CONTINUOUS } from "./continuous.ts";
+import { CONVERT } from "./convert.ts";
 import { DATES } from "./dates.ts";
+import { DESCRIBE } from "./describe.ts";
+import { DISCRETE } from "./discrete.ts";
+import { ENGINEERING } from "./engineering.ts";
 import { FINANCE } from "./finance.ts";
+import { INFERENCE } from "./inference.ts";
 import { INFO } from "./info.ts";
 import { LOGIC } from "./logic.ts";
 import { LOOKUP } from "./lookup.ts";
 import { MATH } from "./math.ts";
+import { MATRIX } from "./matrix.ts";
+import { NUMERALS } from "./numerals.ts";
+import { RANDOM } from "./random.ts";
+import { RANKING } from "./ranking.ts";
+import { REGRESSION } from "./regression.ts";
 import type { FnTable } from "./spec.ts";
 import { STATS } from "./stats.ts";
+import { SUBTOTALS } from "./subtotal.ts";
 import { TEXT } from "./text.ts";
+import { TRIG } from "./trig.ts";
 
-export const FUNCTIONS: FnTable = Object.freeze({ ...MATH, ...STATS, ...LOGIC, ...LOOKUP, ...TEXT, ...DATES, ...FINANCE, ...INFO });
+/** The Math & Trig, Statistical and Engineering functions added in Excel 2010 and later. */
+const MATH_STATS_ENGINEERING_FUTURE = `BITAND BITLSHIFT BITOR BITRSHIFT BITXOR ERF.PRECISE ERFC.PRECISE IMCOSH IMCOT IMCSC IMCSCH IMSEC
+  IMSECH IMSINH IMTAN ACOT ACOTH AGGREGATE ARABIC BASE CEILING.MATH CEILING.PRECISE COMBINA COT COTH CSC CSCH DECIMAL FLOOR.MATH
+  FLOOR.PRECISE ISO.CEILING MUNIT RANDARRAY SEC SECH BETA.DIST BETA.INV BINOM.DIST BINOM.DIST.RANGE BINOM.INV CHISQ.DIST
+  CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT CHISQ.TEST CONFIDENCE.NORM CONFIDENCE.T COVARIANCE.P COVARIANCE.S EXPON.DIST F.DIST
+  F.DIST.RT F.INV F.INV.RT F.TEST FORECAST.LINEAR GAMMA GAMMA.DIST GAMMA.INV GAMMALN.PRECISE GAUSS HYPGEOM.DIST LOGNORM.DIST
+  LOGNORM.INV MODE.MULT MODE.SNGL NEGBINOM.DIST NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV PERCENTILE.EXC PERCENTILE.INC
+  PERCENTRANK.EXC PERCENTRANK.INC PERMUTATIONA PHI POISSON.DIST QUARTILE.EXC QUARTILE.INC RANK.AVG RANK.EQ SKEW.P STDEV.P T.DIST
+  T.DIST.2T T.DIST.RT T.INV T.INV.2T T.TEST VAR.P WEIBULL.DIST Z.TEST`.split(/\s+/);
+
+export const FUNCTIONS: FnTable = Object.freeze({
+  ...MATH,
+  ...STATS,
+  ...LOGIC,
+  ...LOOKUP,
+  ...TEXT,
+  ...DATES,
+  ...FINANCE,
+  ...INFO,
+  ...TRIG,
+  ...ARITH,
+  ...NUMERALS,
+  ...RANDOM,
+  ...DESCRIBE,
+  ...RANKING,
+  ...REGRESSION,
+  ...CONTINUOUS,
+  ...DISCRETE,
+  ...INFERENCE,
+  ...ENGINEERING,
+  ...COMPLEX,
+  ...CONVERT,
+  ...SUBTOTALS,
+  ...MATRIX,
+});
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
-export const FUTURE_FUNCTIONS = new Set(["XLOOKUP", "IFS", "SWITCH", "XOR", "CONCAT", "TEXTJOIN", "STDEV.S", "VAR.S", "IFNA", "DAYS"]);
+export const FUTURE_FUNCTIONS = new Set([
+  "XLOOKUP",
+  "IFS",
+  "SWITCH",
+  "XOR",
+  "CONCAT",
+  "TEXTJOIN",
+  "STDEV.S",
+  "VAR.S",
+  "IFNA",
+  "DAYS",
+  ...MATH_STATS_ENGINEERING_FUTURE,
+]);
