@@ -101,6 +101,18 @@ export type CalendarEventEdge = {
   node: CalendarEvent;
 };
 
+/** A formula cell whose value differs from the one the file's writer saved. */
+export type CellDifference = {
+  __typename?: 'CellDifference';
+  /** e.g. Sheet1!B2. */
+  cell: Scalars['String']['output'];
+  /** The writer's value (number, text, boolean, null or {error}), no number format applied. */
+  expected?: Maybe<Scalars['JSON']['output']>;
+  formula: Scalars['String']['output'];
+  /** The gateway's value, no number format applied. */
+  got?: Maybe<Scalars['JSON']['output']>;
+};
+
 /** How text cells are written. */
 export type CellInput =
   /** As a person types: numbers, TRUE/FALSE, ISO dates, 12%, and a leading = makes a formula. */
@@ -125,6 +137,8 @@ export type CellRender =
   | 'both'
   /** The formula text where a cell has one, the value elsewhere. */
   | 'formula'
+  /** Values with no number format applied: a date cell's serial number, numbers unrounded. */
+  | 'raw'
   /** Computed values (dates as ISO 8601, errors as {error}). */
   | 'value';
 
@@ -881,6 +895,12 @@ export type Spreadsheet = {
   version: Scalars['Int']['output'];
   /** Earlier contents, newest first (the current version included). first: 1..100, default 50. */
   versions: SpreadsheetVersionConnection;
+  /**
+   * What the gateway did not do as the file's writer (Excel, LibreOffice…) did: formula cells whose value
+   * differs from the one the file saved, functions it does not compute, links and parts of the file not
+   * kept. Saved with each version; later writes update it. Empty when there is nothing to say.
+   */
+  warnings: Array<SpreadsheetWarning>;
 };
 
 
@@ -944,6 +964,53 @@ export type SpreadsheetVersionSource =
   | 'rename'
   | 'restore'
   | 'write';
+
+/** One thing the gateway did not do as the file's writer did. */
+export type SpreadsheetWarning = {
+  __typename?: 'SpreadsheetWarning';
+  /** The first cells (or ranges) concerned, e.g. Sheet1!B2; at most 5. */
+  cells: Array<Scalars['String']['output']>;
+  /** VALUE_DIFFERS: formula cells compared with the writer's values at the import. */
+  checked?: Maybe<Scalars['Int']['output']>;
+  code: SpreadsheetWarningCode;
+  /** Cells concerned (NOT_KEPT: items of the file). */
+  count: Scalars['Int']['output'];
+  /** VALUE_DIFFERS: the first 10 differing cells with both values. */
+  differences?: Maybe<Array<CellDifference>>;
+  /** NOT_KEPT: charts, images, pivotTables, comments, dataConnections, conditionalFormatting… */
+  feature?: Maybe<Scalars['String']['output']>;
+  /** UNSUPPORTED_FUNCTION: the function. */
+  function?: Maybe<Scalars['String']['output']>;
+  /** EXTERNAL_LINK: the other workbooks, as [1] path. */
+  links?: Maybe<Array<Scalars['String']['output']>>;
+  /** What happened and what it means for the values, in one sentence. */
+  message: Scalars['String']['output'];
+  /** UNKNOWN_NAME: the name. */
+  name?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a warning is about. */
+export type SpreadsheetWarningCode =
+  /** Array (CSE) formulas: computed in their first cell only; the rest of each range keeps the file's values. */
+  | 'ARRAY_FORMULA'
+  /** What-if data tables: their cells keep the file's values and are not computed again. */
+  | 'DATA_TABLE'
+  /** Cells that referred to other workbooks: they keep the value the file saved, without their formulas. */
+  | 'EXTERNAL_LINK'
+  /** Cells whose formula the gateway refuses (DDE, WEBSERVICE…): they keep the value the file saved. */
+  | 'FORMULA_REFUSED'
+  /** Formula cells the file saved no value for: nothing to compare the gateway's value with. */
+  | 'NOT_CHECKED'
+  /** Formulas kept but not computed (they read #NAME?), with the reason. */
+  | 'NOT_COMPUTED'
+  /** A part of the file the gateway does not keep (charts, pivot tables, comments…): see feature. */
+  | 'NOT_KEPT'
+  /** A name that is neither defined in the workbook nor a function: its cells read #NAME?. */
+  | 'UNKNOWN_NAME'
+  /** A function the gateway does not compute: its cells read #NAME? (Excel computes it on open). */
+  | 'UNSUPPORTED_FUNCTION'
+  /** Formula cells whose value differs from the one the file's writer saved (see differences): distrust them. */
+  | 'VALUE_DIFFERS';
 
 /** What a change to a spreadsheet did. */
 export type SpreadsheetWriteResult = {
@@ -1132,6 +1199,7 @@ export type ResolversTypes = {
   CalendarEvent: ResolverTypeWrapper<CalendarEvent>;
   CalendarEventConnection: ResolverTypeWrapper<CalendarEventConnection>;
   CalendarEventEdge: ResolverTypeWrapper<CalendarEventEdge>;
+  CellDifference: ResolverTypeWrapper<CellDifference>;
   CellInput: null;
   CellRange: ResolverTypeWrapper<CellRange>;
   CellRender: null;
@@ -1190,6 +1258,8 @@ export type ResolversTypes = {
   SpreadsheetVersionConnection: ResolverTypeWrapper<SpreadsheetVersionConnection>;
   SpreadsheetVersionEdge: ResolverTypeWrapper<SpreadsheetVersionEdge>;
   SpreadsheetVersionSource: null;
+  SpreadsheetWarning: ResolverTypeWrapper<SpreadsheetWarning>;
+  SpreadsheetWarningCode: SpreadsheetWarningCode;
   SpreadsheetWriteResult: ResolverTypeWrapper<Omit<SpreadsheetWriteResult, 'spreadsheet'> & { spreadsheet: ResolversTypes['Spreadsheet'] }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Thread: ResolverTypeWrapper<Thread>;
@@ -1216,6 +1286,7 @@ export type ResolversParentTypes = {
   CalendarEvent: CalendarEvent;
   CalendarEventConnection: CalendarEventConnection;
   CalendarEventEdge: CalendarEventEdge;
+  CellDifference: CellDifference;
   CellRange: CellRange;
   Citation: Citation;
   CreateBookingInput: CreateBookingInput;
@@ -1267,6 +1338,7 @@ export type ResolversParentTypes = {
   SpreadsheetVersion: SpreadsheetVersion;
   SpreadsheetVersionConnection: SpreadsheetVersionConnection;
   SpreadsheetVersionEdge: SpreadsheetVersionEdge;
+  SpreadsheetWarning: SpreadsheetWarning;
   SpreadsheetWriteResult: Omit<SpreadsheetWriteResult, 'spreadsheet'> & { spreadsheet: ResolversParentTypes['Spreadsheet'] };
   String: Scalars['String']['output'];
   Thread: Thread;
@@ -1333,6 +1405,14 @@ export type CalendarEventEdgeResolvers<ContextType = GraphQLContext, ParentType 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type CellDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CellDifference'] = ResolversParentTypes['CellDifference']> = {
+  cell?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expected?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  formula?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  got?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type CellInputResolvers = { PARSE: 'parse', RAW: 'raw' };
 
 export type CellRangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CellRange'] = ResolversParentTypes['CellRange']> = {
@@ -1343,7 +1423,7 @@ export type CellRangeResolvers<ContextType = GraphQLContext, ParentType extends 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type CellRenderResolvers = { BOTH: 'both', FORMULA: 'formula', VALUE: 'value' };
+export type CellRenderResolvers = { BOTH: 'both', FORMULA: 'formula', RAW: 'raw', VALUE: 'value' };
 
 export type CitationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Citation'] = ResolversParentTypes['Citation']> = {
   snippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1649,6 +1729,7 @@ export type SpreadsheetResolvers<ContextType = GraphQLContext, ParentType extend
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   versions?: Resolver<ResolversTypes['SpreadsheetVersionConnection'], ParentType, ContextType, Partial<SpreadsheetVersionsArgs>>;
+  warnings?: Resolver<Array<ResolversTypes['SpreadsheetWarning']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1688,6 +1769,20 @@ export type SpreadsheetVersionEdgeResolvers<ContextType = GraphQLContext, Parent
 };
 
 export type SpreadsheetVersionSourceResolvers = { APPEND: 'append', CREATE: 'create', EDIT: 'edit', IMPORT: 'import', RENAME: 'rename', RESTORE: 'restore', WRITE: 'write' };
+
+export type SpreadsheetWarningResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetWarning'] = ResolversParentTypes['SpreadsheetWarning']> = {
+  cells?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  checked?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  code?: Resolver<ResolversTypes['SpreadsheetWarningCode'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  differences?: Resolver<Maybe<Array<ResolversTypes['CellDifference']>>, ParentType, ContextType>;
+  feature?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  function?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  links?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type SpreadsheetWriteResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetWriteResult'] = ResolversParentTypes['SpreadsheetWriteResult']> = {
   recalculatedCells?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1774,6 +1869,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CalendarEvent?: CalendarEventResolvers<ContextType>;
   CalendarEventConnection?: CalendarEventConnectionResolvers<ContextType>;
   CalendarEventEdge?: CalendarEventEdgeResolvers<ContextType>;
+  CellDifference?: CellDifferenceResolvers<ContextType>;
   CellInput?: CellInputResolvers;
   CellRange?: CellRangeResolvers<ContextType>;
   CellRender?: CellRenderResolvers;
@@ -1817,6 +1913,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SpreadsheetVersionConnection?: SpreadsheetVersionConnectionResolvers<ContextType>;
   SpreadsheetVersionEdge?: SpreadsheetVersionEdgeResolvers<ContextType>;
   SpreadsheetVersionSource?: SpreadsheetVersionSourceResolvers;
+  SpreadsheetWarning?: SpreadsheetWarningResolvers<ContextType>;
   SpreadsheetWriteResult?: SpreadsheetWriteResultResolvers<ContextType>;
   Thread?: ThreadResolvers<ContextType>;
   ThreadMessage?: ThreadMessageResolvers<ContextType>;

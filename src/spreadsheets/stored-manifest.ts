@@ -37,6 +37,8 @@ const rootSchema = z.object({
       }),
     )
     .min(1),
+  /** The hash of the version's report blob (report/codec.ts), when it has warnings. */
+  report: z.string().min(1).optional(),
 });
 export type StoredRoot = z.infer<typeof rootSchema>;
 
@@ -58,8 +60,8 @@ export interface StoredManifest {
   bytes: number;
 }
 
-/** Splits a manifest into pages; `sizeOf` gives a tile's size by hash. */
-export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => number): StoredManifest {
+/** Splits a manifest into pages; `sizeOf` gives a tile's size by hash; `report` the hash of the version's report blob. */
+export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => number, report?: string): StoredManifest {
   const pages = new Map<string, Uint8Array>();
   let total = 0;
   const sheets = manifest.sheets.map((sheet) => {
@@ -83,7 +85,8 @@ export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => numb
     }
     return { name: sheet.name, used: sheet.used, cells: sheet.cells, pages: refs };
   });
-  const root = json({ format: 2, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets });
+  // A version without a report has the root it had before reports existed.
+  const root = json({ format: 2, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets, ...(report === undefined ? {} : { report }) });
   return { root, rootHash: blobHash(root), pages, bytes: total };
 }
 

@@ -34,6 +34,7 @@ import {
   spreadsheetSchema,
   spreadsheetVersionInputSchema,
   spreadsheetVersionListSchema,
+  spreadsheetWithWarningsSchema,
   writeRangeInputSchema,
   writeResultSchema,
   type CellRange,
@@ -89,6 +90,11 @@ const sheetsRestoreInput = strictObject({
 
 const spreadsheetCursor = (spreadsheet: { id: string }) => listCursors.encode(spreadsheet.id);
 
+const WARNINGS =
+  "`warnings` lists what the gateway did not do as the file's writer did — each {code, message, count, cells (the first few), …}: " +
+  "VALUE_DIFFERS (formula cells whose value differs from the one the file saved, with `differences` giving both values: distrust those cells), " +
+  "UNSUPPORTED_FUNCTION (cells reading #NAME?), EXTERNAL_LINK, NOT_KEPT (charts, pivot tables…) and others; [] when there is nothing to say.";
+
 export const spreadsheetOperations = {
   "sheets.list": define({
     title: "List spreadsheets",
@@ -112,12 +118,15 @@ export const spreadsheetOperations = {
     auth: "sheets:read",
     description:
       "Call this first: the spreadsheet's record with its sheets — each {name, index, rows, columns, usedRange (e.g. A1:D20), header (the first row when it looks like one)} — " +
-      "and its version (send it back as expectedVersion when you change it). Then read only the ranges you need with sheets_read.",
+      `and its version (send it back as expectedVersion when you change it). ${WARNINGS} Then read only the ranges you need with sheets_read.`,
     input: spreadsheetRefInputSchema,
-    output: spreadsheetSchema,
+    output: spreadsheetWithWarningsSchema,
     annotations: read,
     mcp: { name: "sheets_describe" },
-    graphql: [{ field: "Query.spreadsheet", nullWhenNotFound: true }],
+    graphql: [
+      { field: "Query.spreadsheet", nullWhenNotFound: true },
+      { field: "Spreadsheet.warnings", fromParent: (spreadsheet: { id: string }) => ({ id: spreadsheet.id }), pick: "warnings" },
+    ],
     rest: { method: "GET", path: "/api/v1/spreadsheets/{id}", etag: true },
     run: ({ sheets, ctx }, input) => sheets.get(ctx, input),
   }),
@@ -128,9 +137,10 @@ export const spreadsheetOperations = {
     description:
       "Create a real .xlsx workbook for the caller: `name`, and `sheets` [{name, values: [[…]] | csv | markdown (a GFM table)}] (default one empty Sheet1). " +
       'Text is read as a person types it (`input: "parse"`: numbers, TRUE/FALSE, ISO dates, 12%, and "=SUM(A1:A3)" is a formula the gateway computes); `input: "raw"` keeps every string a string. ' +
-      "Or `driveFileId` to import an .xlsx or .csv from the drive (an access token is needed). Pass an `idempotencyKey` so that a retry does not create a second one.",
+      "Or `driveFileId` to import an .xlsx or .csv from the drive (an access token is needed). Pass an `idempotencyKey` so that a retry does not create a second one. " +
+      WARNINGS,
     input: createSpreadsheetInputSchema,
-    output: spreadsheetSchema,
+    output: spreadsheetWithWarningsSchema,
     annotations: create,
     mcp: { name: "sheets_create" },
     graphql: [{ field: "Mutation.createSpreadsheet", args: "input" }],
@@ -144,9 +154,10 @@ export const spreadsheetOperations = {
     description:
       "Store an uploaded .xlsx (Excel, LibreOffice, Google Sheets, openpyxl, ExcelJS; at most 25 MB) or .csv (delimiter sniffed) as a new spreadsheet; its formulas are computed again. " +
       "`name` defaults to the file's name. Encrypted files and workbooks with macros are refused (UNSUPPORTED_MEDIA_TYPE). " +
-      "Or `driveFileId` (with an access token) to import a file of the drive product — the MCP tool takes {name, driveFileId}.",
+      "Or `driveFileId` (with an access token) to import a file of the drive product — the MCP tool takes {name, driveFileId}. " +
+      `Each formula's value is compared with the one the file's writer saved. ${WARNINGS}`,
     input: importSpreadsheetInputSchema,
-    output: spreadsheetSchema,
+    output: spreadsheetWithWarningsSchema,
     annotations: create,
     // A drive file comes as JSON ({name, driveFileId}), an upload as multipart.
     upload: { field: "file", maxBytes: SHEETS_UPLOAD_LIMIT_BYTES, optional: true },
@@ -169,7 +180,8 @@ export const spreadsheetOperations = {
     auth: "sheets:read",
     description:
       "Read the cells of an A1 range — A1, B2:D10, Sheet2!A1:C3, 'Q1 Sales'!B2, whole columns A:C, rows 2:5, open-ended A5:C (a bare range is the first sheet) — " +
-      `as {range, values: [[…]], truncated, nextCursor}: numbers, text, booleans, null, dates as ISO 8601, errors as {error}. \`render\`: value (default), formula ("=…" where a cell has one) or both. ` +
+      `as {range, values: [[…]], truncated, nextCursor}: numbers, text, booleans, null, dates as ISO 8601, errors as {error}. \`render\`: value (default), formula ("=…" where a cell has one), both, ` +
+      "or raw (no number format applied: a date cell's serial number, numbers unrounded). " +
       "`format` csv or markdown gives the rows as text instead. At most `maxCells` cells; when `truncated`, call again with `cursor` set to nextCursor. " +
       DATA_NOT_INSTRUCTIONS,
     input: readRangeInputSchema,

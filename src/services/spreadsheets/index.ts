@@ -9,6 +9,7 @@ import type {
   Spreadsheet,
   SpreadsheetList,
   SpreadsheetVersionList,
+  SpreadsheetWithWarnings,
   WriteResult,
 } from "../../contract/spreadsheets.ts";
 import type { EditOperation } from "../../spreadsheets/edits.ts";
@@ -39,6 +40,7 @@ import {
 
 export type { SheetsDeps } from "./access.ts";
 export { ManifestCache, RenderedCache } from "./stored.ts";
+export { WarningsCache } from "./warnings.ts";
 export type { SharedSpreadsheet } from "./shares.ts";
 
 type Ctx = RequestContext;
@@ -47,9 +49,10 @@ type Expected = { expectedVersion?: number | undefined };
 export interface SpreadsheetsService {
   list(ctx: Ctx, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<SpreadsheetList>;
   trash(ctx: Ctx, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<SpreadsheetList>;
-  get(ctx: Ctx, input: { id: string }): Promise<Spreadsheet>;
+  /** The record with the spreadsheet's warnings (describe). */
+  get(ctx: Ctx, input: { id: string }): Promise<SpreadsheetWithWarnings>;
   /** null when missing or someone else's (GraphQL `spreadsheet`). */
-  find(ctx: Ctx, input: { id: string }): Promise<Spreadsheet | null>;
+  find(ctx: Ctx, input: { id: string }): Promise<SpreadsheetWithWarnings | null>;
   create: typeof createSpreadsheet extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
   import: typeof importSpreadsheet extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
   read(ctx: Ctx, input: ReadInput): Promise<CellRange | CellRangeText>;
@@ -91,7 +94,7 @@ export function createSpreadsheetsService(deps: SheetsDeps): SpreadsheetsService
   return {
     list: (ctx, input) => listSpreadsheets(deps, ctx, input),
     trash: (ctx, input) => listSpreadsheets(deps, ctx, input, true),
-    get: async (ctx, input) => (await getSpreadsheet(deps, ctx, input)) as Spreadsheet,
+    get: async (ctx, input) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     find: (ctx, input) => getSpreadsheet(deps, ctx, input, true),
     create: (ctx, input) => createSpreadsheet(deps, ctx, input),
     import: (ctx, input) => importSpreadsheet(deps, ctx, input),

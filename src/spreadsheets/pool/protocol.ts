@@ -6,6 +6,7 @@ import type { EditOperation } from "../edits.ts";
 import type { SheetDescription } from "../read.ts";
 import type { InputMode, JsonCellInput, JsonCellValue, RenderMode } from "../values.ts";
 import type { WriteResult } from "../model.ts";
+import type { WorkbookWarning } from "../report/types.ts";
 
 /** A sheet of a new workbook, as callers send it: values, CSV or a GFM table. */
 export interface NewSheetSource {
@@ -49,6 +50,8 @@ export interface Saved {
   cells: number;
   sheets: SheetDescription[];
   result: WriteResult;
+  /** The workbook's warnings as saved with this version (report/summary.ts). */
+  warnings: WorkbookWarning[];
 }
 
 export type JobOutput =

@@ -1,0 +1,139 @@
+// A workbook's report (src/spreadsheets/report/): what an .xlsx import says the gateway did not do
+// as the file's writer did — formula values against the writer's saved values, functions it does
+// not compute, links to other workbooks, refused formulas, array formulas, data tables, parts of
+// the package not kept — saved with each version, loaded back, and updated by later writes.
+import { describe, expect, it } from "vitest";
+import { applyChange, createWorkbook, importWorkbook, loadWorkbook } from "../../src/spreadsheets/pool/jobs.ts";
+import type { Saved } from "../../src/spreadsheets/pool/index.ts";
+import type { WorkbookWarning } from "../../src/spreadsheets/report/types.ts";
+import { decodeRoot } from "../../src/spreadsheets/stored-manifest.ts";
+import { buildXlsx } from "./xlsx-fixtures.ts";
+
+const options = { maxCells: 2_000_000, budget: { maxSteps: 200_000_000, maxMs: 10_000 } };
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships";
+const TYPES = "application/vnd.openxmlformats-officedocument";
+
+const sheet = (rows: string, after = "") =>
+  `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetData>${rows}</sheetData>${after}</worksheet>`;
+
+/** A workbook as Excel would save it: formulas with their cached values, some the engine computes otherwise. */
+function excelLike(): Uint8Array {
+  const data = sheet(
+    `<row r="1"><c r="A1"><v>2</v></c><c r="B1"><f>A1*3</f><v>6</v></c><c r="C1"><f>FOOBAR(A1)</f><v>42</v></c>` +
+      `<c r="D1"><f>A1/3</f><v>0.5</v></c><c r="E1"><f>A1+1</f></c><c r="F1"><f>[1]Prices!A1*2</f><v>10</v></c>` +
+      `<c r="G1"><f>NOW()</f><v>1</v></c><c r="H1"><f>D1*2</f><v>1</v></c></row>` +
+      `<row r="2"><c r="A2"><f t="array" ref="A2:A3">A1*{1;2}</f><v>2</v></c><c r="B2"><f t="dataTable" ref="B2:B3" dt2D="0" dtr="0" r1="A1"/><v>7</v></c>` +
+      `<c r="C2" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="D2" t="str"><f>"a"&amp;"b"</f><v>ab</v></c></row>` +
+      `<row r="3"><c r="A3"><v>4</v></c><c r="B3"><v>8</v></c></row>`,
+    `<mergeCells count="1"><mergeCell ref="E3:F3"/></mergeCells><conditionalFormatting sqref="A1:A3"><cfRule type="cellIs" priority="1" operator="greaterThan"><formula>1</formula></cfRule></conditionalFormatting>`,
+  );
+  return buildXlsx({
+    sheets: [{ name: "Data", data }],
+    overrides: {
+      "/xl/charts/chart1.xml": `${TYPES}.drawingml.chart+xml`,
+      "/xl/externalLinks/externalLink1.xml": `${TYPES}.spreadsheetml.externalLink+xml`,
+    },
+    workbookRelationships: [`<Relationship Id="rIdX" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/>`],
+    workbookExtra: `<externalReferences><externalReference r:id="rIdX"/></externalReferences>`,
+    extra: {
+      "xl/charts/chart1.xml": `<?xml version="1.0"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"/>`,
+      "xl/externalLinks/externalLink1.xml": `<?xml version="1.0"?><externalLink xmlns="${MAIN}"/>`,
+      "xl/externalLinks/_rels/externalLink1.xml.rels": `<?xml version="1.0"?><Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="file:///C:/Data/Prices.xlsx" TargetMode="External"/></Relationships>`,
+    },
+  });
+}
+
+const byCode = (warnings: WorkbookWarning[], code: string) => warnings.filter((w) => w.code === code);
+
+/** The model again from what a save stored (every blob of the versions so far). */
+function reload(...saves: Saved[]) {
+  const blobs = new Map(saves.flatMap((saved) => saved.blobs));
+  const last = saves[saves.length - 1]!;
+  return loadWorkbook({ workbookId: "wb", version: saves.length, rootHash: last.rootHash, blobs: [...blobs] }, options);
+}
+
+describe("an .xlsx import's warnings", () => {
+  it("compare each formula's value with the writer's and name what is not computed, linked, refused or kept", () => {
+    const { saved } = importWorkbook(excelLike(), "xlsx", "Sheet1", "parse", options);
+    const warnings = saved.warnings;
+    const [differs] = byCode(warnings, "VALUE_DIFFERS");
+    // C1 (#NAME? for 42), D1 (0.666… for 0.5) and H1 (D1's dependent); NOW() never differs, E1 has no value saved.
+    expect(differs).toMatchObject({ count: 3, checked: 8, cells: ["Data!C1", "Data!D1", "Data!H1"] });
+    expect(differs!.differences).toEqual([
+      { cell: "Data!C1", formula: "=FOOBAR(A1)", expected: 42, got: { error: "#NAME?" } },
+      { cell: "Data!D1", formula: "=A1/3", expected: 0.5, got: 2 / 3 },
+      { cell: "Data!H1", formula: "=D1*2", expected: 1, got: 4 / 3 },
+    ]);
+    expect(byCode(warnings, "UNSUPPORTED_FUNCTION")).toEqual([
+      expect.objectContaining({ function: "FOOBAR", count: 1, cells: ["Data!C1"], message: expect.stringContaining("#NAME?") }),
+    ]);
+    expect(byCode(warnings, "NOT_CHECKED")).toEqual([expect.objectContaining({ count: 1, cells: ["Data!E1"] })]);
+    expect(byCode(warnings, "EXTERNAL_LINK")).toEqual([
+      expect.objectContaining({ count: 1, cells: ["Data!F1"], links: ["[1] file:///C:/Data/Prices.xlsx"] }),
+    ]);
+    expect(byCode(warnings, "ARRAY_FORMULA")).toEqual([expect.objectContaining({ count: 1, cells: ["Data!A2:A3"] })]);
+    expect(byCode(warnings, "DATA_TABLE")).toEqual([expect.objectContaining({ count: 1, cells: ["Data!B2:B3"] })]);
+    expect(byCode(warnings, "NOT_KEPT").map((w) => [w.feature, w.count])).toEqual([
+      ["charts", 1],
+      ["mergedCells", 1],
+      ["conditionalFormatting", 1],
+    ]);
+    // The formula linking another workbook is not stored: the cell keeps the value the file saved.
+    const model = reload(saved);
+    expect(model.workbook.read("Data!F1:F1", { render: "both" }).values).toEqual([[10]]);
+  });
+
+  it("are saved with the version, loaded back, and updated by writes that replace the formulas", () => {
+    const imported = importWorkbook(excelLike(), "xlsx", "Sheet1", "parse", options).saved;
+    const root = decodeRoot(imported.blobs[0]![1]);
+    expect(root.report).toEqual(expect.any(String));
+    const model = reload(imported);
+    // D1 made to compute what the writer saved: D1 and its dependent H1 agree now, and are no longer listed.
+    const fixed = applyChange(model, { kind: "write", range: "Data!D1", values: [["=A1/4"]], input: "parse" }, options);
+    expect(byCode(fixed.warnings, "VALUE_DIFFERS")[0]).toMatchObject({ count: 1, cells: ["Data!C1"] });
+    // C1's unknown function replaced: no UNSUPPORTED_FUNCTION, and C1 is the user's now, not the writer's.
+    const again = reload(imported, fixed);
+    const replaced = applyChange(again, { kind: "write", range: "Data!C1", values: [["=A1*21"]], input: "parse" }, options);
+    expect(byCode(replaced.warnings, "UNSUPPORTED_FUNCTION")).toEqual([]);
+    expect(byCode(replaced.warnings, "VALUE_DIFFERS")).toEqual([]);
+    // What the file had and the workbook does not keep stays said.
+    expect(byCode(replaced.warnings, "NOT_KEPT")).toHaveLength(3);
+    expect(byCode(replaced.warnings, "EXTERNAL_LINK")).toHaveLength(1);
+  });
+
+  it("follow formulas through structure edits, and a workbook without anything to say stores no report", () => {
+    const { saved } = importWorkbook(excelLike(), "xlsx", "Sheet1", "parse", options);
+    const moved = applyChange(
+      reload(saved),
+      { kind: "edit", operations: [{ insertColumns: { sheet: "Data", at: "A", count: 1 } }] },
+      options,
+    );
+    expect(byCode(moved.warnings, "VALUE_DIFFERS")[0]!.cells).toEqual(["Data!D1", "Data!E1", "Data!I1"]);
+    expect(byCode(moved.warnings, "UNSUPPORTED_FUNCTION")[0]!.cells).toEqual(["Data!D1"]);
+    const plain = createWorkbook([{ name: "S", values: [[1, "=A1*2"]] }], "parse", options).saved;
+    expect(plain.warnings).toEqual([]);
+    expect(decodeRoot(plain.blobs[0]![1]).report).toBeUndefined();
+  });
+
+  it("name the functions a created workbook's formulas call that the gateway does not compute, grouped, largest first", () => {
+    const values = [["=NOPE(1)", "=NOPE(2)", "=ZILCH(1)+NOPE(3)", "=Rate*2"]];
+    const { saved } = createWorkbook([{ name: "S", values }], "parse", options);
+    expect(saved.warnings.map((w) => [w.code, w.function ?? w.name, w.count, w.cells])).toEqual([
+      ["UNSUPPORTED_FUNCTION", "NOPE", 3, ["S!A1", "S!B1", "S!C1"]],
+      ["UNSUPPORTED_FUNCTION", "ZILCH", 1, ["S!C1"]],
+      ["UNKNOWN_NAME", "RATE", 1, ["S!D1"]],
+    ]);
+  });
+});
+
+describe("render=raw", () => {
+  it("reads the number under a date format, unrounded", () => {
+    const { model } = createWorkbook([{ name: "S", values: [["2026-01-31", "2026-01-31", 0.1]] }], "parse", options);
+    // A formula written over a date keeps the cell's date format, as in Excel.
+    model.workbook.write("S!A1", [["=2/3"]]);
+    expect(model.workbook.read("S!A1:C1").values).toEqual([["1899-12-31", "2026-01-31", 0.1]]);
+    expect(model.workbook.read("S!A1:C1", { render: "raw" }).values).toEqual([[2 / 3, 46053, 0.1]]);
+  });
+});
