@@ -231,6 +231,32 @@ export type DataQueryResult = {
   rows: Array<Array<Maybe<Scalars['JSON']['output']>>>;
 };
 
+export type DefineNameInput = {
+  comment?: InputMaybe<Scalars['String']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  /** Hidden from Excel's Name Manager. */
+  hidden?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
+  /** A letter, _ or \ first, then letters, digits, . or _; not a cell reference. */
+  name: Scalars['String']['input'];
+  /** What the name stands for, as a formula: =Data!$B$2:$B$20, =0.07. */
+  refersTo: Scalars['String']['input'];
+  /** The sheet the name is local to; leave it out for the whole workbook. */
+  sheet?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A name a formula may use for what it refers to. */
+export type DefinedName = {
+  __typename?: 'DefinedName';
+  comment?: Maybe<Scalars['String']['output']>;
+  hidden?: Maybe<Scalars['Boolean']['output']>;
+  name: Scalars['String']['output'];
+  /** What it stands for, as a formula: =Data!$B$2:$B$20, =0.07. */
+  refersTo: Scalars['String']['output'];
+  /** The sheet the name is local to; null for the whole workbook. */
+  sheet?: Maybe<Scalars['String']['output']>;
+};
+
 /** A Word document owned by the caller: rendered from markdown or imported from a .docx, versioned, shareable. */
 export type Document = {
   __typename?: 'Document';
@@ -487,10 +513,14 @@ export type Mutation = {
   createSpreadsheet: Spreadsheet;
   /** A link that reads the spreadsheet without a credential. expiresInSeconds: 60..31,536,000, default 7 days. */
   createSpreadsheetShare: CreatedDocumentShare;
+  /** Creates or replaces a defined name; the formulas using it are computed again, as one new version. */
+  defineSpreadsheetName: SpreadsheetWriteResult;
   /** Moves the document to the trash (restorable for 30 days). Always true; a failure is an error (NOT_FOUND, PRECONDITION_FAILED). */
   deleteDocument: Scalars['Boolean']['output'];
   /** Moves the spreadsheet to the trash (restorable for 30 days). Always true; a failure is an error. */
   deleteSpreadsheet: Scalars['Boolean']['output'];
+  /** Deletes a defined name (with sheet: the one local to that sheet); formulas using it compute #NAME?. */
+  deleteSpreadsheetName: SpreadsheetWriteResult;
   /** Structure edits (addSheet, renameSheet, deleteSheet, insertRows, deleteRows, insertColumns, deleteColumns, clear, write), in order, all or nothing. */
   editSpreadsheet: SpreadsheetWriteResult;
   /** A new document from a .docx (GraphQL multipart request spec; at most 25 MB); its text is extracted from the file. */
@@ -571,6 +601,11 @@ export type MutationCreateSpreadsheetShareArgs = {
 };
 
 
+export type MutationDefineSpreadsheetNameArgs = {
+  input: DefineNameInput;
+};
+
+
 export type MutationDeleteDocumentArgs = {
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
@@ -580,6 +615,14 @@ export type MutationDeleteDocumentArgs = {
 export type MutationDeleteSpreadsheetArgs = {
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteSpreadsheetNameArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+  sheet?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -879,6 +922,8 @@ export type Spreadsheet = {
   downloadUrl: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** The spreadsheet's defined names, sorted by name. */
+  names: Array<DefinedName>;
   /**
    * Cells of an A1 range (A1, B2:D10, Sheet2!A1:C3, 'Q1 Sales'!B2, A:C, 2:5, A5:C; a bare range is the
    * first sheet), at most maxCells of them (1..100,000, default 10,000); nextCursor continues it.
@@ -1215,6 +1260,8 @@ export type ResolversTypes = {
   DataQueryColumn: ResolverTypeWrapper<DataQueryColumn>;
   DataQueryResult: ResolverTypeWrapper<DataQueryResult>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DefineNameInput: DefineNameInput;
+  DefinedName: ResolverTypeWrapper<DefinedName>;
   Document: ResolverTypeWrapper<DocumentParent>;
   DocumentConnection: ResolverTypeWrapper<Omit<DocumentConnection, 'edges'> & { edges: Array<ResolversTypes['DocumentEdge']> }>;
   DocumentEdge: ResolverTypeWrapper<Omit<DocumentEdge, 'node'> & { node: ResolversTypes['Document'] }>;
@@ -1299,6 +1346,8 @@ export type ResolversParentTypes = {
   DataQueryColumn: DataQueryColumn;
   DataQueryResult: DataQueryResult;
   DateTime: Scalars['DateTime']['output'];
+  DefineNameInput: DefineNameInput;
+  DefinedName: DefinedName;
   Document: DocumentParent;
   DocumentConnection: Omit<DocumentConnection, 'edges'> & { edges: Array<ResolversParentTypes['DocumentEdge']> };
   DocumentEdge: Omit<DocumentEdge, 'node'> & { node: ResolversParentTypes['Document'] };
@@ -1457,6 +1506,15 @@ export type DataQueryResultResolvers<ContextType = GraphQLContext, ParentType ex
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DefinedNameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DefinedName'] = ResolversParentTypes['DefinedName']> = {
+  comment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hidden?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refersTo?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sheet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type DocumentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Document'] = ResolversParentTypes['Document']> = {
   characters?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1651,8 +1709,10 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createShare?: Resolver<ResolversTypes['Share'], ParentType, ContextType, RequireFields<MutationCreateShareArgs, 'input'>>;
   createSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationCreateSpreadsheetArgs, 'input'>>;
   createSpreadsheetShare?: Resolver<ResolversTypes['CreatedDocumentShare'], ParentType, ContextType, RequireFields<MutationCreateSpreadsheetShareArgs, 'id'>>;
+  defineSpreadsheetName?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationDefineSpreadsheetNameArgs, 'input'>>;
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'id'>>;
   deleteSpreadsheet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteSpreadsheetArgs, 'id'>>;
+  deleteSpreadsheetName?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationDeleteSpreadsheetNameArgs, 'id' | 'name'>>;
   editSpreadsheet?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationEditSpreadsheetArgs, 'id' | 'operations'>>;
   importDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationImportDocumentArgs, 'file' | 'name'>>;
   importSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationImportSpreadsheetArgs, 'file'>>;
@@ -1721,6 +1781,7 @@ export type SpreadsheetResolvers<ContextType = GraphQLContext, ParentType extend
   downloadUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  names?: Resolver<Array<ResolversTypes['DefinedName']>, ParentType, ContextType>;
   range?: Resolver<ResolversTypes['CellRange'], ParentType, ContextType, RequireFields<SpreadsheetRangeArgs, 'range' | 'render'>>;
   shares?: Resolver<Array<ResolversTypes['DocumentShare']>, ParentType, ContextType>;
   sheets?: Resolver<Array<ResolversTypes['Worksheet']>, ParentType, ContextType>;
@@ -1878,6 +1939,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DataQueryColumn?: DataQueryColumnResolvers<ContextType>;
   DataQueryResult?: DataQueryResultResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DefinedName?: DefinedNameResolvers<ContextType>;
   Document?: DocumentResolvers<ContextType>;
   DocumentConnection?: DocumentConnectionResolvers<ContextType>;
   DocumentEdge?: DocumentEdgeResolvers<ContextType>;

@@ -169,6 +169,39 @@ export const evaluateInputSchema = strictObject({
   sheet: sheetNameSchema.optional().meta({ description: "Relative references start at this sheet's A1; default the first sheet" }),
 }).meta({ id: "EvaluateInput" });
 
+export const definedNameTextSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .meta({
+    description: 'A defined name: a letter, "_" or "\\" first, then letters, digits, "." or "_"; not a cell reference',
+    example: "TaxRate",
+  });
+const nameScopeSchema = sheetNameSchema
+  .optional()
+  .meta({ description: "The sheet the name is local to; leave it out for the whole workbook" });
+
+export const defineNameInputSchema = strictObject({
+  id: spreadsheetIdSchema,
+  name: definedNameTextSchema,
+  refersTo: z
+    .string()
+    .min(1)
+    .max(8192)
+    .meta({ description: 'What the name stands for, as a formula: "=Data!$B$2:$B$20", "=0.07", "=SUM(Data!$B:$B)"' }),
+  sheet: nameScopeSchema,
+  comment: z.string().max(255).optional(),
+  hidden: z.boolean().optional().meta({ description: "Hidden from Excel's Name Manager" }),
+  expectedVersion: expectedVersionSchema,
+}).meta({ id: "DefineNameInput" });
+
+export const deleteNameInputSchema = strictObject({
+  id: spreadsheetIdSchema,
+  name: definedNameTextSchema,
+  sheet: nameScopeSchema,
+  expectedVersion: expectedVersionSchema,
+}).meta({ id: "DeleteNameInput" });
+
 export const downloadSpreadsheetInputSchema = strictObject({
   id: spreadsheetIdSchema,
   format: z.enum(["xlsx", "csv"]).default("xlsx"),
@@ -304,6 +337,17 @@ export const writeResultSchema = z
   })
   .meta({ id: "SpreadsheetWriteResult" });
 
+export const definedNameSchema = z
+  .object({
+    name: z.string(),
+    sheet: z.string().nullable().meta({ description: "The sheet the name is local to; null for the whole workbook" }),
+    refersTo: z.string().meta({ description: 'What it stands for, e.g. "=Data!$B$2:$B$20"' }),
+    hidden: z.boolean().optional(),
+    comment: z.string().optional(),
+  })
+  .meta({ id: "DefinedName" });
+export const definedNameListSchema = z.object({ names: z.array(definedNameSchema) }).meta({ id: "DefinedNameList" });
+
 export const evaluateResultSchema = z.object({ value: cellOutputSchema }).meta({ id: "EvaluateResult" });
 
 export const spreadsheetVersionSchema = z
@@ -333,6 +377,7 @@ export type SpreadsheetList = z.output<typeof spreadsheetListSchema>;
 export type CellRange = z.output<typeof cellRangeSchema>;
 export type CellRangeText = z.output<typeof cellRangeTextSchema>;
 export type WriteResult = z.output<typeof writeResultSchema>;
+export type DefinedName = z.output<typeof definedNameSchema>;
 export type SpreadsheetVersion = z.output<typeof spreadsheetVersionSchema>;
 export type SpreadsheetVersionList = z.output<typeof spreadsheetVersionListSchema>;
 

@@ -14,6 +14,9 @@ import {
   cellRangeSchema,
   createSpreadsheetInputSchema,
   createSpreadsheetShareInputSchema,
+  defineNameInputSchema,
+  definedNameListSchema,
+  deleteNameInputSchema,
   deleteSpreadsheetInputSchema,
   downloadSpreadsheetInputSchema,
   editSpreadsheetInputSchema,
@@ -276,6 +279,52 @@ export const spreadsheetOperations = {
     mcp: { name: "sheets_evaluate" },
     rest: { method: "POST", path: "/api/v1/spreadsheets/{id}/evaluate", etag: true },
     run: ({ sheets, ctx }, input) => sheets.evaluate(ctx, input),
+  }),
+  "sheets.names": define({
+    title: "List a spreadsheet's defined names",
+    kind: "query",
+    auth: "sheets:read",
+    description:
+      'The spreadsheet\'s defined names, sorted by name: {names: [{name, sheet (the sheet it is local to, null for the whole workbook), refersTo ("=Data!$B$2:$B$20"), hidden?, comment?}]}. ' +
+      "A formula may use a name wherever it could use what the name refers to.",
+    input: spreadsheetRefInputSchema,
+    output: definedNameListSchema,
+    annotations: read,
+    mcp: { name: "sheets_names" },
+    graphql: [{ field: "Spreadsheet.names", fromParent: (spreadsheet: { id: string }) => ({ id: spreadsheet.id }), pick: "names" }],
+    rest: { method: "GET", path: "/api/v1/spreadsheets/{id}/names", etag: true },
+    run: ({ sheets, ctx }, input) => sheets.names(ctx, input),
+  }),
+  "sheets.defineName": define({
+    title: "Define a name",
+    kind: "mutation",
+    auth: "sheets:write",
+    description:
+      'Create or replace a defined name: `name` (e.g. "TaxRate") stands for `refersTo`, a formula ("=Data!$B$2", "=0.07", "=Data!$B$2:$B$20"), in the whole workbook or, with `sheet`, ' +
+      "in that sheet only (a sheet's name hides the workbook's name of the same spelling there). The formulas using the name are computed again, as one new version. " +
+      `Pass the version you read as \`expectedVersion\`. ${WRITE_RESULT}`,
+    input: defineNameInputSchema,
+    output: writeResultSchema,
+    annotations: replaces,
+    mcp: { name: "sheets_define_name" },
+    graphql: [{ field: "Mutation.defineSpreadsheetName", args: "input" }],
+    rest: { method: "PUT", path: "/api/v1/spreadsheets/{id}/names/{name}", ifMatch: true, etag: true },
+    run: ({ sheets, ctx }, input) => sheets.defineName(ctx, input),
+  }),
+  "sheets.deleteName": define({
+    title: "Delete a defined name",
+    kind: "mutation",
+    auth: "sheets:write",
+    description:
+      "Delete a defined name of the workbook (or, with `sheet`, the one local to that sheet), as one new version; formulas that use it compute #NAME? again, as in Excel. " +
+      `An unknown name is BAD_USER_INPUT. Pass the version you read as \`expectedVersion\`. ${WRITE_RESULT}`,
+    input: deleteNameInputSchema,
+    output: writeResultSchema,
+    annotations: removes,
+    mcp: { name: "sheets_delete_name" },
+    graphql: [{ field: "Mutation.deleteSpreadsheetName" }],
+    rest: { method: "DELETE", path: "/api/v1/spreadsheets/{id}/names/{name}", ifMatch: true, etag: true },
+    run: ({ sheets, ctx }, input) => sheets.deleteName(ctx, input),
   }),
   "sheets.download": define({
     title: "Download a spreadsheet",

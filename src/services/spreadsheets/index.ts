@@ -25,6 +25,7 @@ import {
   shareSpreadsheet,
   type SharedSpreadsheet,
 } from "./shares.ts";
+import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, listVersions, readVersion, restoreVersion } from "./versions.ts";
 import {
   createSpreadsheet,
@@ -73,6 +74,9 @@ export interface SpreadsheetsService {
   ): Promise<WriteResult>;
   edit(ctx: Ctx, input: { id: string; operations: EditOperation[] } & Expected): Promise<WriteResult>;
   evaluate(ctx: Ctx, input: { id: string; formula: string; sheet?: string | undefined }): Promise<{ value: JsonCellValue }>;
+  names: typeof listNames extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
+  defineName: typeof defineName extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
+  deleteName: typeof deleteName extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
   download(ctx: Ctx, input: { id: string; format: "xlsx" | "csv"; sheet?: string | undefined }): Promise<StoredDownload>;
   rename(ctx: Ctx, input: { id: string; name: string } & Expected): Promise<Spreadsheet>;
   delete(ctx: Ctx, input: { id: string } & Expected): Promise<void>;
@@ -118,6 +122,9 @@ export function createSpreadsheetsService(deps: SheetsDeps): SpreadsheetsService
     edit: (ctx, { id, operations, expectedVersion }) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
     evaluate: (ctx, input) => evaluateFormula(deps, ctx, input),
+    names: (ctx, input) => listNames(deps, ctx, input),
+    defineName: (ctx, input) => defineName(deps, ctx, input),
+    deleteName: (ctx, input) => deleteName(deps, ctx, input),
     download: (ctx, input) => downloadSpreadsheet(deps, ctx, input),
     rename: (ctx, input) => renameSpreadsheet(deps, ctx, input),
     delete: (ctx, input) => deleteSpreadsheet(deps, ctx, input),

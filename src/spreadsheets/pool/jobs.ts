@@ -2,6 +2,7 @@
 // load one from its stored blobs, change it, and save it as blobs (tiles, pages, root); evaluate
 // and read against it; write it out as .xlsx or CSV.
 import { readCsv } from "../csv-read.ts";
+import { defineName, deleteDefinedName } from "../defined-names.ts";
 import { SheetsError } from "../errors.ts";
 import { sheetCsv } from "../csv-write.ts";
 import { toXlsxFormula } from "../formula/xlsx.ts";
@@ -151,23 +152,30 @@ export function loadWorkbook(base: Base, options: Options): Held {
   return { workbookId: base.workbookId, version: base.version, workbook, sizes, pages: new Set(pagesOf(root)), report: root.report };
 }
 
-/** Applies a write, an append or an edit; the model is changed in place (dropped by the caller on an error). */
+function changed(workbook: Workbook, change: Change, budget: Options["budget"]): WriteResult {
+  switch (change.kind) {
+    case "write":
+      return workbook.write(change.range, change.values, { input: change.input, budget });
+    case "append":
+      return workbook.append({
+        ...(change.sheet === undefined ? {} : { sheet: change.sheet }),
+        ...(change.values === undefined ? {} : { values: change.values }),
+        ...(change.records === undefined ? {} : { records: change.records }),
+        input: change.input,
+        budget,
+      });
+    case "edit":
+      return workbook.edit(change.operations, { budget });
+    case "defineName":
+      return defineName(workbook, change.name, budget);
+    case "deleteName":
+      return deleteDefinedName(workbook, { name: change.name, sheet: change.sheet }, budget);
+  }
+}
+
+/** Applies a write, an append, an edit or a name change; the model is changed in place (dropped by the caller on an error). */
 export function applyChange(model: Held, change: Change, options: Options): Saved {
-  const { workbook } = model;
-  const budget = options.budget;
-  const result =
-    change.kind === "write"
-      ? workbook.write(change.range, change.values, { input: change.input, budget })
-      : change.kind === "append"
-        ? workbook.append({
-            ...(change.sheet === undefined ? {} : { sheet: change.sheet }),
-            ...(change.values === undefined ? {} : { values: change.values }),
-            ...(change.records === undefined ? {} : { records: change.records }),
-            input: change.input,
-            budget,
-          })
-        : workbook.edit(change.operations, { budget });
-  return save(model, result);
+  return save(model, changed(model.workbook, change, options.budget));
 }
 
 /** The workbook as the .xlsx writer takes it: formulas with the `_xlfn.` prefixes Excel wants. */

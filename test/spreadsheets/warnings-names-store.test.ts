@@ -1,7 +1,8 @@
-// An import's warnings survive a restart, on a SQLite file and on PostgreSQL (a schema of this
-// file's own, test/helpers/postgres.ts): the report is a blob the version's manifest names, so a
-// new gateway's describe answers the same warnings, and its first write (a worker loading the
-// workbook from the store, report included) updates them.
+// An import's warnings and a defined name survive a restart, on a SQLite file and on PostgreSQL (a
+// schema of this file's own, test/helpers/postgres.ts): the report is a blob the version's manifest
+// names and the names are its book page, so a new gateway's describe answers the same warnings and
+// lists the same names, and its first write (a worker loading the workbook from the store, report
+// and names included) updates the warnings and keeps the names.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,6 +50,11 @@ async function scenario(env: Record<string, string>, kind: "sqlite" | "postgres"
     expect(imported.status, imported.text).toBe(201);
     const { id, warnings } = imported.body as WithWarnings;
     expect(warnings.find((w) => w.code === "UNSUPPORTED_FUNCTION")).toMatchObject({ function: "FOOBAR", cells: ["Data!C1"] });
+    const named = await rest(running.url, key).call("PUT", `/api/v1/spreadsheets/${id}/names/Base`, {
+      refersTo: "=Data!$A$1",
+      sheet: "Data",
+    });
+    expect(named.status, named.text).toBe(200);
     await running.stop();
 
     running = await startOn(dataDir, env);
@@ -61,6 +67,9 @@ async function scenario(env: Record<string, string>, kind: "sqlite" | "postgres"
       expect(after.map((w) => w.code)).not.toContain("UNSUPPORTED_FUNCTION");
       // D1 and its dependent H1 still differ from the writer's values: remembered across the restart.
       expect(after.find((w) => w.code === "VALUE_DIFFERS")).toMatchObject({ count: 2, cells: ["Data!D1", "Data!H1"] });
+      expect((await api.call("GET", `/api/v1/spreadsheets/${id}/names`)).body).toEqual({
+        names: [{ name: "Base", sheet: "Data", refersTo: "=Data!$A$1" }],
+      });
     } finally {
       await running.stop();
     }
@@ -69,11 +78,15 @@ async function scenario(env: Record<string, string>, kind: "sqlite" | "postgres"
   }
 }
 
-describe("an import's warnings on a SQLite file", () => {
-  it("are the same after a restart, and the first write updates them", () => scenario({}, "sqlite"), 60_000);
+describe("an import's warnings and names on a SQLite file", () => {
+  it("are the same after a restart, and the first write updates them and keeps the names", () => scenario({}, "sqlite"), 60_000);
 });
 
-describe("an import's warnings on PostgreSQL", () => {
+describe("an import's warnings and names on PostgreSQL", () => {
   const { databaseUrl } = usePostgresSchema("sheets_warnings");
-  it("are the same after a restart, and the first write updates them", () => scenario({ DATABASE_URL: databaseUrl }, "postgres"), 60_000);
+  it(
+    "are the same after a restart, and the first write updates them and keeps the names",
+    () => scenario({ DATABASE_URL: databaseUrl }, "postgres"),
+    60_000,
+  );
 });
