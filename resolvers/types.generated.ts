@@ -1050,7 +1050,7 @@ export type SpreadsheetWarningCode =
   | 'NOT_COMPUTED'
   /** A part of the file the gateway does not keep (charts, pivot tables, comments…): see feature. */
   | 'NOT_KEPT'
-  /** A name that is neither defined in the workbook nor a function: its cells read #NAME?. */
+  /** A name the gateway computes neither as a function nor as a defined name: its cells read #NAME?. */
   | 'UNKNOWN_NAME'
   /** A function the gateway does not compute: its cells read #NAME? (Excel computes it on open). */
   | 'UNSUPPORTED_FUNCTION'

@@ -169,14 +169,10 @@ export const evaluateInputSchema = strictObject({
   sheet: sheetNameSchema.optional().meta({ description: "Relative references start at this sheet's A1; default the first sheet" }),
 }).meta({ id: "EvaluateInput" });
 
-export const definedNameTextSchema = z
-  .string()
-  .min(1)
-  .max(255)
-  .meta({
-    description: 'A defined name: a letter, "_" or "\\" first, then letters, digits, "." or "_"; not a cell reference',
-    example: "TaxRate",
-  });
+export const definedNameTextSchema = z.string().min(1).max(255).meta({
+  description: 'A defined name: a letter, "_" or "\\" first, then letters, digits, "." or "_"; not a cell reference',
+  example: "TaxRate",
+});
 const nameScopeSchema = sheetNameSchema
   .optional()
   .meta({ description: "The sheet the name is local to; leave it out for the whole workbook" });
@@ -268,7 +264,7 @@ export const spreadsheetWarningSchema = z
     code: z.enum(WARNING_CODES).meta({
       description:
         "VALUE_DIFFERS: formula cells whose value differs from the one the file's writer saved; UNSUPPORTED_FUNCTION: a function the gateway does not compute (#NAME?); " +
-        "UNKNOWN_NAME: a name neither defined nor a function; NOT_COMPUTED: formulas kept but not computed; EXTERNAL_LINK: links to other workbooks (values kept, formulas not); " +
+        "UNKNOWN_NAME: a name the gateway computes neither as a function nor as a defined name; NOT_COMPUTED: formulas kept but not computed; EXTERNAL_LINK: links to other workbooks (values kept, formulas not); " +
         "FORMULA_REFUSED: DDE, WEBSERVICE… (values kept, formulas not); ARRAY_FORMULA, DATA_TABLE: computed in part; NOT_CHECKED: no saved value to compare with; NOT_KEPT: a part of the file not kept",
     }),
     message: z.string().meta({ description: "What happened and what it means for the values, in one sentence" }),
