@@ -148,6 +148,19 @@ describe("an .xlsx import's warnings on every surface", () => {
     expect(restored.status, restored.text).toBe(200);
     expectTheWarnings((await api.call<WithWarnings>("GET", `/api/v1/spreadsheets/${imported.id}`)).body.warnings, "restored");
 
+    // An import retried with its idempotency key answers the first import, warnings included.
+    const retry = () => {
+      const form = new FormData();
+      form.append("file", xlsxFile("retried.xlsx"));
+      form.append("idempotencyKey", "warnings-retry");
+      return client.sheets.import.mutate(form) as Promise<WithWarnings>;
+    };
+    const first = await retry();
+    const again = await retry();
+    expect(again.id).toBe(first.id);
+    expect(again).toEqual(first);
+    expectTheWarnings(again.warnings, "replayed import");
+
     const plain = await api.call<WithWarnings>("POST", "/api/v1/spreadsheets", {
       name: "plain",
       sheets: [{ name: "S", values: [[1, "=A1*2"]] }],

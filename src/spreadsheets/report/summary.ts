@@ -3,6 +3,7 @@
 // the file's writer saved (a cell rewritten since, or computing the writer's value now, is no
 // longer one); then what the import found that is not kept. Bounded: a few groups, a few cells each.
 import type { Book } from "../book.ts";
+import { canonicalName } from "../formula/compile.ts";
 import type { Program } from "../formula/program.ts";
 import { slotOf, type FormulaCell } from "../grid.ts";
 import { agrees, rawOf } from "./agree.ts";
@@ -28,7 +29,8 @@ function unknownOf(cell: FormulaCell): { functions: string[]; names: string[] } 
     const text = cell.text.toUpperCase();
     const words = [...new Set(cell.program.unknown.map((word) => word.toUpperCase()))];
     const called = (word: string) => text.includes(`${word}(`);
-    found = { functions: words.filter(called), names: words.filter((word) => !called(word)) };
+    // A function Excel added later is saved as _xlfn.NAME: the warning names NAME.
+    found = { functions: [...new Set(words.filter(called).map(canonicalName))], names: words.filter((word) => !called(word)) };
     kinds.set(cell.program, found);
   }
   return found;
