@@ -45,7 +45,7 @@ function loadCell(book: Book, sheet: Sheet, row: number, col: number, cell: Cell
     const refused = refusedOnImport(book, formula, row, col);
     if (!refused)
       return book.setCell(sheet, row, col, { kind: "formula", formula, ...(cell.numFmt ? { numFmt: cell.numFmt } : {}) }, false);
-    countKept(book, refused, book.where(sheet.sid, row, col));
+    countKept(book, refused, () => book.where(sheet.sid, row, col));
   }
   const value = scalarOf(cell.value, () => book.where(sheet.sid, row, col));
   if (value === null) return;

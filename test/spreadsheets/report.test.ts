@@ -6,8 +6,10 @@ import { describe, expect, it } from "vitest";
 import { applyChange, createWorkbook, importWorkbook, loadWorkbook } from "../../src/spreadsheets/pool/jobs.ts";
 import type { Saved } from "../../src/spreadsheets/pool/index.ts";
 import type { WorkbookWarning } from "../../src/spreadsheets/report/types.ts";
+import { decodeReport } from "../../src/spreadsheets/report/codec.ts";
 import { decodeRoot } from "../../src/spreadsheets/stored-manifest.ts";
 import { excelLike } from "./report-fixtures.ts";
+import { buildXlsx } from "./xlsx-fixtures.ts";
 
 const options = { maxCells: 2_000_000, budget: { maxSteps: 200_000_000, maxMs: 10_000 } };
 const byCode = (warnings: WorkbookWarning[], code: string) => warnings.filter((w) => w.code === code);
@@ -91,6 +93,29 @@ describe("an .xlsx import's warnings", () => {
       ["UNSUPPORTED_FUNCTION", "ZILCH", 1, ["S!C1"]],
       ["UNKNOWN_NAME", "RATE", 1, ["S!D1"]],
     ]);
+  });
+});
+
+describe("the warnings' bounds", () => {
+  it("list the 20 largest groups and the rest as one; follow 5,000 differing cells and count the others", () => {
+    const calls = Array.from({ length: 25 }, (_, i) => `=NOPE${String.fromCharCode(65 + i)}(${i})`);
+    const created = createWorkbook([{ name: "S", values: [calls, ["=NOPEA(1)"]] }], "parse", options).saved.warnings;
+    expect(created).toHaveLength(21);
+    expect(created[0]).toMatchObject({ function: "NOPEA", count: 2, cells: ["S!A1", "S!A2"] });
+    expect(created[20]).toMatchObject({ code: "UNSUPPORTED_FUNCTION", count: 5, cells: ["S!U1", "S!V1", "S!W1", "S!X1", "S!Y1"] });
+    expect(created[20]!.function).toBeUndefined();
+    expect(created[20]!.message).toContain("NOPEU, NOPEV, NOPEW, NOPEX, NOPEY");
+
+    let rows = "";
+    for (let r = 1; r <= 5_003; r++) rows += `<row r="${r}"><c r="A${r}"><v>${r}</v></c><c r="B${r}"><f>A${r}*2</f><v>${r}</v></c></row>`;
+    const { saved } = importWorkbook(buildXlsx({ sheets: [{ name: "Big", data: rows }] }), "xlsx", "Sheet1", "parse", options);
+    const [differs] = saved.warnings;
+    expect(differs).toMatchObject({ code: "VALUE_DIFFERS", count: 5_003, checked: 5_003 });
+    expect(differs!.differences).toHaveLength(10);
+    expect(differs!.cells).toEqual(["Big!B1", "Big!B2", "Big!B3", "Big!B4", "Big!B5"]);
+    expect(differs!.message).toContain("3 cells past the first 5,000 are counted as at the import");
+    const report = decodeReport(saved.blobs.find(([hash]) => hash === decodeRoot(saved.blobs[0]![1]).report)![1]);
+    expect(report.distrusted).toHaveLength(5_000);
   });
 });
 

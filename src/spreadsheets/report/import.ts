@@ -23,7 +23,7 @@ export function reviewImport(book: Book, data: WorkbookData): void {
       // A formula kept as its value (./kept.ts) is no formula here.
       if (!cell) continue;
       if (expected === null) {
-        firstUnchecked.add(unchecked++, book.where(sheet.sid, row, col));
+        firstUnchecked.add(unchecked++, () => book.where(sheet.sid, row, col));
         continue;
       }
       report.checked++;

@@ -23,7 +23,7 @@ export function refusedOnImport(book: Book, formula: string, row: number, col: n
 const keptValues = (): KeptValues => ({ count: 0, first: new First<string>(FIRST_CELLS) });
 
 /** Counts a cell kept as its value (cells come in reading order: the first ones are the first met). */
-export function countKept(book: Book, why: "external" | "refused", where: string): void {
+export function countKept(book: Book, why: "external" | "refused", where: () => string): void {
   const kept = (book.report.kept ??= { external: keptValues(), refused: keptValues() });
   const entry = kept[why];
   entry.first.add(entry.count++, where);

@@ -15,12 +15,13 @@ export class First<T> {
   private readonly items: [key: number, item: T][] = [];
   constructor(private readonly max: number) {}
 
-  add(key: number, item: T): void {
+  /** Keeps the item if it is among the first by `key`; `make` runs only then (most of many are not). */
+  add(key: number, make: () => T): void {
     const items = this.items;
     if (items.length === this.max && key >= items[items.length - 1]![0]) return;
     let at = items.length;
     while (at > 0 && items[at - 1]![0] > key) at--;
-    items.splice(at, 0, [key, item]);
+    items.splice(at, 0, [key, make()]);
     if (items.length > this.max) items.pop();
   }
 

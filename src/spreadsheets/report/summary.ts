@@ -66,7 +66,7 @@ class Summary {
     let group = groups.get(word);
     if (!group) groups.set(word, (group = { count: 0, first: new First(FIRST_CELLS) }));
     group.count++;
-    group.first.add(this.key(cell), this.where(cell));
+    group.first.add(this.key(cell), () => this.where(cell));
   }
 }
 
@@ -114,7 +114,7 @@ function grouped(
   let count = 0;
   rest.forEach(([, group], i) => {
     count += group.count;
-    group.first.list.forEach((cell, j) => first.add(i * FIRST_CELLS + j, cell));
+    group.first.list.forEach((cell, j) => first.add(i * FIRST_CELLS + j, () => cell));
   });
   const words = rest.slice(0, MAX_LISTED_NAMES).map(([word]) => word);
   const more = rest.length > words.length ? ` and ${rest.length - words.length} more` : "";
@@ -138,12 +138,12 @@ function differenceWarning(report: WorkbookReport, summary: Summary): WorkbookWa
       report.distrusted.delete(cell);
       continue;
     }
-    first.add(summary.key(cell), {
+    first.add(summary.key(cell), () => ({
       cell: summary.where(cell),
       formula: `=${cell.text}`,
       expected: rawOf(expected),
       got: rawOf(cell.value),
-    });
+    }));
   }
   const count = report.distrusted.size + report.untracked;
   if (count === 0) return [];
