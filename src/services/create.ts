@@ -13,7 +13,7 @@ import type { Services } from "./index.ts";
 import { createProductBackend } from "./products.ts";
 import { createOperationRunner } from "./runner.ts";
 import { createSharedService } from "./shared.ts";
-import { createSpreadsheetsService, ManifestCache, RenderedCache } from "./spreadsheets/index.ts";
+import { createSpreadsheetsService, ManifestCache, RenderedCache, WarningsCache } from "./spreadsheets/index.ts";
 import { createTrashService } from "./trash.ts";
 
 export interface ServicesDeps {
@@ -38,6 +38,7 @@ export function createServices(deps: ServicesDeps): Services {
     pool: deps.sheetsPool,
     manifests: new ManifestCache(),
     rendered: new RenderedCache(RENDERED_CACHE_BYTES),
+    warnings: new WarningsCache(),
     publicUrl,
     driveFile,
   });

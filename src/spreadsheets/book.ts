@@ -12,6 +12,7 @@ import { NO_SHEET, OWN_SHEET, resolveRef, type Program } from "./formula/program
 import { errorCode, isError, type Scalar } from "./formula/values.ts";
 import { DependencyGraph } from "./graph.ts";
 import { DIRTY, K_BOOLEAN, K_EMPTY, K_ERROR, K_FORMULA, K_NUMBER, K_STRING, slotOf, type FormulaCell, type Tile } from "./grid.ts";
+import { WorkbookReport } from "./report/report.ts";
 import { Sheet } from "./sheet.ts";
 import { MAX_SHEETS } from "./types.ts";
 import type { CellInput } from "./values.ts";
@@ -45,6 +46,8 @@ export class Book {
   changed: { sid: number; row: number; col: number }[] = [];
   fresh: FormulaCell[] = [];
   warnings = new Set<string>();
+  /** What the gateway does not compute as the file's writer did, kept with every version (report/). */
+  readonly report = new WorkbookReport();
   /** The stored tiles' hashes per sheet id, once the model was saved or loaded as tiles (tiles.ts). */
   tileIndex: Map<number, { input: Map<string, string>; values: Map<string, string> }> | null = null;
 
@@ -191,6 +194,7 @@ export class Book {
         `${where}: ${name} is not a function or name the gateway computes; the cell shows #NAME? here (Excel computes it on open).`,
       );
     if (program.problem) this.warnings.add(`${where}: the formula is kept but not computed: ${program.problem}.`);
+    this.report.flag(cell);
     return cell;
   }
 

@@ -87,6 +87,7 @@ export function recompileAll(book: Book): void {
       Object.assign(cell, { text, program, state: DIRTY, sid: sheet.sid, row, col, deps: depsOf(program, sheet.sid, row, col) });
       book.graph.add(cell);
       if (program.volatile) book.volatile.add(cell);
+      book.report.flag(cell);
       book.fresh.push(cell);
     });
   }

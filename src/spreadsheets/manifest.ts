@@ -13,6 +13,15 @@ const box = z.object({
 });
 const tileMap = z.record(z.string().regex(/^\d+\.\d+$/), z.string().min(1));
 
+/** A defined name: its scope by sheet name (null: the workbook). */
+export const definedNameSchema = z.object({
+  name: z.string().min(1).max(255),
+  sheet: z.string().nullable(),
+  formula: z.string().max(8192),
+  hidden: z.boolean().optional(),
+  comment: z.string().optional(),
+});
+
 export const manifestSchema = z.object({
   format: z.literal(1),
   tileRows: z.literal(TILE_ROWS),
@@ -28,6 +37,8 @@ export const manifestSchema = z.object({
       }),
     )
     .min(1),
+  /** Defined names (absent in versions stored before they were kept). */
+  names: z.array(definedNameSchema).optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;

@@ -21,6 +21,7 @@ import {
 } from "./grid.ts";
 import { tileHash, tileName, type Manifest } from "./manifest.ts";
 import { Workbook, type WorkbookOptions, type WriteResult } from "./model.ts";
+import { listDefinedNames, loadDefinedNames } from "./defined-names.ts";
 import { recalculate } from "./recalc.ts";
 import type { Sheet } from "./sheet.ts";
 import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile, type InputCell } from "./tile-codec.ts";
@@ -102,12 +103,15 @@ export function saveTiles(workbook: Workbook): SavedTiles {
     for (const key of book.dirt.values.get(sheet.sid) ?? []) saver.values(sheet, key, entry.values);
   }
   book.dirt.clear();
-  return { manifest: manifestOf(book), tiles: saver.tiles, written: saver.written };
+  return { manifest: manifestOf(workbook), tiles: saver.tiles, written: saver.written };
 }
 
-function manifestOf(book: Book): Manifest {
+function manifestOf(workbook: Workbook): Manifest {
+  const book = workbook.book;
   const index = book.tileIndex as NonNullable<Book["tileIndex"]>;
+  const names = listDefinedNames(workbook);
   return {
+    ...(names.length > 0 ? { names } : {}),
     format: 1,
     tileRows: TILE_ROWS,
     tileCols: TILE_COLS,
@@ -156,6 +160,7 @@ export function loadTiles(
   const workbook = Workbook.empty(options);
   const book = workbook.book;
   for (const entry of manifest.sheets) book.addSheet(entry.name);
+  if (manifest.names) loadDefinedNames(book, manifest.names);
   book.dirt.paused = true;
   manifest.sheets.forEach((entry, i) => {
     const sheet = book.sheets[i] as Sheet;

@@ -1,6 +1,7 @@
 // The spreadsheet cell model as every part of src/spreadsheets/ sees it: the formula engine, the
 // .xlsx/.csv readers and writers, and the store's tiles. Rows and columns are 0-based here
 // (A1 is row 0, column 0); A1 notation is for what callers read and write (cells.ts, a1.ts).
+import type { ImportFacts } from "./report/types.ts";
 
 /** The error values a cell can hold (Excel's spelling). */
 export const ERROR_VALUES = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!"] as const;
@@ -43,9 +44,16 @@ export type SheetRow = readonly [row: number, cells: readonly (Cell | undefined)
 export interface SheetData {
   name: string;
   rows(): Iterable<SheetRow>;
+  /**
+   * An imported sheet's formula cells with the value the file's writer saved for each (null: none
+   * saved), in any order; read again after the import is computed, to compare (report/import.ts).
+   */
+  formulaValues?(): Iterable<readonly [row: number, col: number, value: CellValue]>;
 }
 
 /** A workbook as the readers produce it and the writers consume it. */
 export interface WorkbookData {
   sheets: SheetData[];
+  /** What an imported package held that the workbook does not keep (the .xlsx reader's). */
+  facts?: ImportFacts;
 }

@@ -5,8 +5,10 @@
 // format. 1904-system dates are moved to the 1900 system. Counts cells and checks their text
 // against the workbook's limits as they come (413).
 import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../ooxml/index.ts";
+import { quoteSheetName } from "../a1.ts";
 import { cellAddress, parseCellAddress } from "../cells.ts";
 import { serialFrom1904, serialFromIso } from "../dates.ts";
+import { FIRST_CELLS, type ImportFacts } from "../report/types.ts";
 import { ERROR_VALUES, MAX_COLUMNS, MAX_ROWS } from "../types.ts";
 import { CellStore, Kind } from "./cell-store.ts";
 import { cellTooLong, tooManyCells, type XlsxLimits } from "./read-limits.ts";
@@ -24,6 +26,8 @@ export interface SheetContext {
   isoDateTime: number;
   /** Non-empty cells read so far across the workbook. */
   cells: { count: number };
+  /** What the workbook will not keep, counted as it is met (array formulas, data tables, sheet items). */
+  facts: ImportFacts;
 }
 
 interface PendingCell {
@@ -33,8 +37,16 @@ interface PendingCell {
   style: number;
   value: string | undefined;
   inline: string | undefined;
-  formula: { type: string; shared: string | undefined; text: string } | undefined;
+  formula: { type: string; shared: string | undefined; ref: string | undefined; text: string } | undefined;
 }
+
+/** Worksheet elements the gateway does not keep, by the feature a warning names. */
+const SHEET_ITEMS: Record<string, string> = {
+  conditionalFormatting: "conditionalFormatting",
+  dataValidation: "dataValidation",
+  mergeCell: "mergedCells",
+  hyperlink: "hyperlinks",
+};
 
 /** Where text goes: nowhere, a cell's <v>, its <f>, or an inline string's <t> (not its phonetic runs). */
 const enum Sink {
@@ -87,7 +99,12 @@ class SheetReader {
         break;
       case "f":
         if (this.cell) {
-          this.cell.formula = { type: element.attribute("t") ?? "normal", shared: element.attribute("si"), text: "" };
+          this.cell.formula = {
+            type: element.attribute("t") ?? "normal",
+            shared: element.attribute("si"),
+            ref: element.attribute("ref"),
+            text: "",
+          };
           this.sink = Sink.Formula;
         }
         break;
@@ -100,6 +117,10 @@ class SheetReader {
       case "t":
         if (this.cell?.inline !== undefined && this.phonetic === 0) this.sink = Sink.Inline;
         break;
+      default: {
+        const item = SHEET_ITEMS[element.local];
+        if (item) this.context.facts.sheetItems[item] = (this.context.facts.sheetItems[item] ?? 0) + 1;
+      }
     }
   }
 
@@ -160,9 +181,19 @@ class SheetReader {
     this.store.add(cell.row, cell.column, kind, value, formula, style);
   }
 
+  /** Counts an array formula over several cells, or a data table: the workbook computes neither whole. */
+  private countRange(f: NonNullable<PendingCell["formula"]>, cell: PendingCell): void {
+    const facts = f.type === "dataTable" ? this.context.facts.dataTables : this.context.facts.arrayFormulas;
+    const ref = f.ref ?? cellAddress(cell.row, cell.column);
+    if (f.type === "array" && !ref.includes(":")) return;
+    facts.count++;
+    if (facts.ranges.length < FIRST_CELLS) facts.ranges.push(`${quoteSheetName(this.sheet)}!${ref.slice(0, 40)}`);
+  }
+
   /** The cell's formula entry: its own, its shared group's, or -1. */
   private formulaOf(cell: PendingCell): number {
     const f = cell.formula;
+    if (f && (f.type === "dataTable" || f.type === "array")) this.countRange(f, cell);
     if (!f || f.type === "dataTable") return -1;
     const text = f.text;
     if (f.type === "shared" && f.shared !== undefined) {
