@@ -33,8 +33,9 @@ import { readTracingSettings, startTracing } from "./observability/tracing.ts";
 import { tracingMiddleware } from "./http/tracing.ts";
 import { createSessionAuthority } from "./auth/sessions.ts";
 import { createOidcSignIn } from "./auth/oidc.ts";
-import { APP_BASE, appOwnsBodyLimit, createAppRoutes, createPaths, loadAppAssets } from "./app/index.ts";
+import { APP_BASE, appOwnsBodyLimit, createAppRoutes, createPaths, loadAppAssets, SHARED_BASE, sharedPageRoutes } from "./app/index.ts";
 import type { AppAssets } from "./app/assets.ts";
+import type { AppDeps } from "./app/env.ts";
 
 export interface Gateway {
   app: Hono<HttpEnv>;
@@ -75,7 +76,7 @@ function graphqlDocuments(config: Config) {
 /** The owner's application (src/app/): its sessions in the store, OpenID Connect when OIDC_ISSUER is set. */
 function applicationOf(config: Config, store: Store, services: Services, createContext: ContextFactory, assets: AppAssets) {
   const publicUrl = config.PUBLIC_URL ?? "";
-  return createAppRoutes({
+  const deps: AppDeps = {
     services,
     createContext,
     sessions: createSessionAuthority({ store, ttlMs: config.APP_SESSION_TTL }),
@@ -95,7 +96,8 @@ function applicationOf(config: Config, store: Store, services: Services, createC
     sessionTtlMs: config.APP_SESSION_TTL,
     assets,
     bodyLimit: config.BODY_LIMIT_BYTES,
-  });
+  };
+  return { routes: createAppRoutes(deps), sharedPage: sharedPageRoutes(deps) };
 }
 
 /** The application, the REST routes and the GraphQL, tRPC and MCP surfaces, over the services. */
@@ -105,12 +107,14 @@ function surfacesOf(
   createContext: ContextFactory,
   logger: Logger,
   mcpTools: ReturnType<typeof selectTools>,
-  application: Hono<HttpEnv>,
+  application: ReturnType<typeof applicationOf>,
 ): Pick<HttpAppDeps, "routes" | "surfaces"> {
   const { BODY_LIMIT_BYTES: bodyLimit, UPLOAD_LIMIT_BYTES: uploadLimitBytes } = config;
   return {
     routes: [
-      { path: APP_BASE, app: application, ownsBodyLimit: appOwnsBodyLimit },
+      { path: APP_BASE, app: application.routes, ownsBodyLimit: appOwnsBodyLimit },
+      // A share link opened in a browser: the recipient's page; other requests go on to REST's JSON.
+      { path: SHARED_BASE, app: application.sharedPage },
       {
         path: REST_BASE,
         app: operationRoutes({ services, createContext, bodyLimit, uploadLimitBytes }),

@@ -3,17 +3,21 @@
 // the trash — and a share link's page for its recipient. A surface like REST or MCP: every page
 // runs the operations of the table through the one runner, as the signed-in person.
 import { Hono } from "hono";
+import { notFound } from "../core/errors.ts";
 import type { HttpEnv } from "../http/env.ts";
 import type { RequestHead } from "../http/node.ts";
 import { csrfGuard } from "./csrf.ts";
 import type { AppDeps, AppEnv } from "./env.ts";
 import { securityHeaders } from "./headers.ts";
 import { errorPage } from "./render.ts";
+import { documentRoutes } from "./routes/documents.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
+import { trashRoutes } from "./routes/trash.ts";
 import { requireSession } from "./session.ts";
 
 export type { AppDeps } from "./env.ts";
+export { SHARED_BASE, sharedPageRoutes } from "./routes/shared.ts";
 export { loadAppAssets } from "./assets.ts";
 export { createPaths } from "./paths.ts";
 
@@ -32,9 +36,12 @@ export function createAppRoutes(deps: AppDeps): Hono<HttpEnv> {
   const signedIn = new Hono<AppEnv>();
   signedIn.use(requireSession(deps), csrfGuard(deps));
   signedIn.route("/", itemRoutes(deps));
+  signedIn.route("/documents", documentRoutes(deps));
+  signedIn.route("/", trashRoutes(deps));
   app.route("/", signedIn);
   app.onError((error, c) => errorPage(c, deps, error));
-  app.notFound((c) => errorPage(c, deps, new Error("not found")));
+  // What no route answers is a page too (the gateway's own 404 is JSON).
+  app.all("*", (c) => errorPage(c, deps, notFound("Page")));
   return app as unknown as Hono<HttpEnv>;
 }
 

@@ -9,9 +9,9 @@ export interface Paths {
   readonly publicUrl: string;
   readonly prefix: string;
   signIn(next?: string): string;
-  document(id: string, page?: "edit" | "history" | "share" | "download"): string;
+  document(id: string, page?: "edit" | "history" | "share" | "download" | "trash"): string;
   documentVersion(id: string, version: number): string;
-  spreadsheet(id: string, page?: "history" | "share" | "download"): string;
+  spreadsheet(id: string, page?: "history" | "share" | "download" | "trash" | "cells"): string;
   spreadsheetVersion(id: string, version: number): string;
   item(kind: "document" | "spreadsheet", id: string): string;
   asset(name: string): string;

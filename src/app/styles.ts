@@ -49,6 +49,8 @@ table.list td form{display:inline;margin:0 .25rem 0 0}
 .editor{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 .editor textarea{width:100%;min-height:28rem;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9rem}
 .editor .document{min-height:28rem;overflow:auto}
+.pane-label{font-size:1rem;margin:0}
+.editor label,.pane-label{display:block;margin:0 0 .25rem}
 .conflict{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 .conflict pre{white-space:pre-wrap;background:var(--soft);border:1px solid var(--line);padding:.75rem;max-height:24rem;overflow:auto}
 .share-link{display:flex;gap:.5rem;align-items:center;margin:0 0 1rem}
