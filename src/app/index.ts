@@ -13,6 +13,7 @@ import { errorPage } from "./render.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
+import { spreadsheetRoutes } from "./routes/spreadsheets.ts";
 import { trashRoutes } from "./routes/trash.ts";
 import { requireSession } from "./session.ts";
 
@@ -37,6 +38,7 @@ export function createAppRoutes(deps: AppDeps): Hono<HttpEnv> {
   signedIn.use(requireSession(deps), csrfGuard(deps));
   signedIn.route("/", itemRoutes(deps));
   signedIn.route("/documents", documentRoutes(deps));
+  signedIn.route("/spreadsheets", spreadsheetRoutes(deps));
   signedIn.route("/", trashRoutes(deps));
   app.route("/", signedIn);
   app.onError((error, c) => errorPage(c, deps, error));

@@ -49,17 +49,10 @@ export function gridTable(view: GridView): Html {
       const cell = line[column - rect.column] ?? null;
       const address = `${columnName(column)}${row}`;
       return view.editable
-        ? html`<td role="gridcell" class="${classOf(cell)}" data-cell="${address}" data-formula="${formulaOf(cell)}" tabindex="-1">
-            ${displayOf(cell)}
-          </td>`
+        ? html`<td role="gridcell" class="${classOf(cell)}" data-cell="${address}" data-formula="${formulaOf(cell)}" tabindex="-1">${displayOf(cell)}</td>`
         : html`<td role="gridcell" class="${classOf(cell)}">${displayOf(cell)}</td>`;
     });
-    rows.push(
-      html`<tr role="row">
-        <th scope="row" role="rowheader">${row}</th>
-        ${cells}
-      </tr>`,
-    );
+    rows.push(html`<tr role="row"><th scope="row" role="rowheader">${row}</th>${cells}</tr>`);
   }
   const headers = columns.map((column) => html`<th scope="col" role="columnheader">${columnName(column)}</th>`);
   return html`<div class="grid-wrap">
