@@ -55,7 +55,8 @@ export async function listenOidcProvider(): Promise<TestOidcProvider> {
           },
         },
       });
-      handler = provider.callback();
+      const callback = provider.callback();
+      handler = (req, res) => void callback(req, res);
     },
     close: () =>
       new Promise<void>((resolve) => {
