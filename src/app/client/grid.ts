@@ -47,7 +47,11 @@ class Grid {
     });
     this.table.addEventListener("keydown", (event) => this.onGridKey(event));
     this.formula.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && this.selected) {
+      // Enter writes (the bar has two fields and, with the script, no button: no implicit submission).
+      if (event.key === "Enter") {
+        event.preventDefault();
+        void this.write();
+      } else if (event.key === "Escape" && this.selected) {
         this.formula.value = this.selected.dataset["formula"] ?? "";
         this.selected.focus();
       }
