@@ -62,6 +62,10 @@ table.list td form{display:inline;margin:0 .25rem 0 0}
 .formula-bar{display:flex;gap:.5rem;align-items:center;margin:.75rem 0}
 .formula-bar output{min-width:4rem;font-family:ui-monospace,monospace;padding:.35rem .5rem;border:1px solid var(--line);border-radius:6px;background:var(--soft)}
 .formula-bar input{flex:1;font-family:ui-monospace,monospace}
+.formula-bar #cell-address{flex:0 0 6rem;text-align:center}
+.formula-bar::before{content:"fx";font-style:italic;color:var(--muted);order:1}
+.formula-bar #formula{order:2}
+.formula-bar button{order:3}
 .grid-wrap{overflow:auto;max-height:70vh;border:1px solid var(--line)}
 table.grid{border-collapse:collapse;font-size:.9rem;font-variant-numeric:tabular-nums}
 table.grid th{background:var(--soft);color:var(--muted);font-weight:600;padding:.2rem .5rem;border:1px solid var(--line);position:sticky;top:0}
@@ -70,6 +74,6 @@ table.grid td{border:1px solid var(--line);padding:.2rem .5rem;min-width:6rem;he
 table.grid td.number{text-align:right}
 table.grid td.error{color:var(--danger)}
 table.grid td[aria-selected=true]{outline:2px solid var(--accent);outline-offset:-2px;background:#eef4ff}
-.status{min-height:1.5rem;color:var(--muted)}
+.status{min-height:1.5rem;margin:0 0 .25rem;color:var(--muted)}
 @media (max-width:48rem){.editor,.conflict{grid-template-columns:1fr}}
 `;
