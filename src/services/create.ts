@@ -10,6 +10,8 @@ import { createDocumentsService } from "./documents.ts";
 import { driveFiles } from "./drive-files.ts";
 import { createDriveReader } from "./drive-read.ts";
 import type { Services } from "./index.ts";
+import { createItemsService } from "./items.ts";
+import { markdownPreview } from "./preview.ts";
 import { createProductBackend } from "./products.ts";
 import { createOperationRunner } from "./runner.ts";
 import { createSharedService } from "./shared.ts";
@@ -55,5 +57,7 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     documents,
     publicUrl,
+    items: createItemsService(store),
+    preview: markdownPreview,
   };
 }
