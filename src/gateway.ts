@@ -25,7 +25,8 @@ import { createServices } from "./services/create.ts";
 import { createSheetsPool } from "./spreadsheets/pool/configure.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
-import { loadTrustedDocuments } from "./graphql/trusted-documents.ts";
+import { documentHash, loadTrustedDocuments } from "./graphql/trusted-documents.ts";
+import { createApqCache, type ApqCache } from "./graphql/apq-cache.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
 import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
 import { selectTools } from "./mcp/tools.ts";
@@ -56,16 +57,23 @@ export interface GatewayOptions {
   tracingEnv?: Record<string, string | undefined>;
 }
 
-/** The GraphQL surface's trusted documents (the manifest read now, once) and its document cache's bound. */
-function graphqlDocuments(config: Config) {
+/** The GraphQL surface's trusted documents (the manifest read now, once), its APQ registrations and its document cache's bound. */
+function graphqlDocuments(config: Config, apqCache: ApqCache | undefined) {
   const file = config.GRAPHQL_TRUSTED_DOCUMENTS_FILE;
   return {
     trustedDocuments: {
       documents: file ? loadTrustedDocuments(file) : new Map<string, string>(),
       only: config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
     },
+    apqCache,
     documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
   };
+}
+
+/** Where APQ clients' hashes are registered: none with GRAPHQL_APQ_CACHE_SIZE=0 or when only trusted documents run. */
+function apqCacheOf(config: Config, logger: Logger): ApqCache | undefined {
+  if (config.GRAPHQL_APQ_CACHE_SIZE === 0 || config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY) return undefined;
+  return createApqCache({ size: config.GRAPHQL_APQ_CACHE_SIZE, redisUrl: config.REDIS_URL, log: logger, hashOf: documentHash });
 }
 
 /** The REST routes and the GraphQL, tRPC and MCP surfaces, over the services. */
@@ -75,6 +83,7 @@ function surfacesOf(
   createContext: ContextFactory,
   logger: Logger,
   mcpTools: ReturnType<typeof selectTools>,
+  apqCache: ApqCache | undefined,
 ): Pick<HttpAppDeps, "routes" | "surfaces"> {
   const { BODY_LIMIT_BYTES: bodyLimit, UPLOAD_LIMIT_BYTES: uploadLimitBytes } = config;
   return {
@@ -94,7 +103,7 @@ function surfacesOf(
         introspection: config.GRAPHQL_INTROSPECTION,
         bodyLimit: config.GRAPHQL_BODY_LIMIT_BYTES,
         uploadLimitBytes,
-        ...graphqlDocuments(config),
+        ...graphqlDocuments(config, apqCache),
       }),
       createTrpcSurface({ services, createContext, bodyLimit, uploadLimitBytes }),
       createMcpSurface({ services, createContext, bodyLimit, ...mcpRequestGuard(config), tools: mcpTools }),
@@ -150,6 +159,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
   );
   const sheetsPool = createSheetsPool(config);
   const services: Services = createServices({ config, store, renderer, sheetsPool, upstream });
+  const apqCache = apqCacheOf(config, logger);
 
   let draining = false;
   const httpDeps: HttpAppDeps = {
@@ -169,7 +179,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     openapi: buildOpenApiDocument(packageVersion),
     index: { version: packageVersion, publicUrl: services.publicUrl },
     tracing: tracing ? tracingMiddleware(tracing.tracer) : undefined,
-    ...surfacesOf(config, services, createContext, logger, mcpTools),
+    ...surfacesOf(config, services, createContext, logger, mcpTools, apqCache),
   };
   const app = createHttpApp(httpDeps);
   const fastPath = createNodeFastPath(httpDeps);
@@ -197,6 +207,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         await sheetsPool.close();
         await upstream.close();
         await rateLimiter.close();
+        await apqCache?.close();
         await store.close();
         await tracing?.shutdown();
       })()),
