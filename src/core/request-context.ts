@@ -10,12 +10,15 @@ import type { RateLimiters } from "./rate-limit.ts";
 
 /** What turns a credential into a principal (src/auth/authenticate.ts implements it; core does not import auth). */
 export interface Authenticator {
-  authenticate(authorization: string | null | undefined): Promise<Principal>;
+  /** `accessToken`: X-Access-Token, a product access token beside a personal API key (contract §2). */
+  authenticate(authorization: string | null | undefined, accessToken?: string | null): Promise<Principal>;
 }
 
 export interface ContextInput {
   requestId: string;
   authorization: string | null | undefined;
+  /** The X-Access-Token header: product operations forward it when the bearer is a personal API key. */
+  accessToken?: string | null | undefined;
   signal: AbortSignal;
   /** The client's address (src/auth/client-address.ts): the bucket of limits no credential can dodge. */
   clientAddress: string;
@@ -42,7 +45,7 @@ export function createContextFactory(deps: {
 }): ContextFactory {
   const { limits } = deps;
   const budget = deps.readBudgetChars === undefined ? {} : { readBudgetChars: deps.readBudgetChars };
-  return async ({ requestId, authorization, signal, clientAddress, calls = 1, anonymous = false }) => {
+  return async ({ requestId, authorization, accessToken, signal, clientAddress, calls = 1, anonymous = false }) => {
     if (anonymous) {
       await limits.addresses.consume(clientAddress, calls);
       return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map(), ...budget };
@@ -51,7 +54,7 @@ export function createContextFactory(deps: {
     if (authorization) limits.failures.check(clientAddress);
     let principal;
     try {
-      principal = await deps.authenticator.authenticate(authorization);
+      principal = await deps.authenticator.authenticate(authorization, accessToken ?? null);
     } catch (error) {
       // A credential was presented and refused (no credential at all is not a guess).
       if (authorization && isGatewayError(error) && error.code === "UNAUTHENTICATED") await limits.failures.record(clientAddress);

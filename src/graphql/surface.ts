@@ -111,6 +111,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
           (pending ??= options.createContext({
             requestId,
             authorization: request.headers.get("authorization"),
+            accessToken: request.headers.get("x-access-token"),
             signal: request.signal,
             clientAddress: clientAddress ?? "unknown",
           })),

@@ -38,6 +38,7 @@ export const authenticateFor =
     const ctx = await createContext({
       requestId: env.requestId,
       authorization: request.headers.get("authorization"),
+      accessToken: request.headers.get("x-access-token"),
       signal: request.signal,
       clientAddress: env.clientAddress,
     });
@@ -57,6 +58,7 @@ export const authenticateAnyUpload =
     const ctx = await createContext({
       requestId: env.requestId,
       authorization: request.headers.get("authorization"),
+      accessToken: request.headers.get("x-access-token"),
       signal: request.signal,
       clientAddress: env.clientAddress,
     });

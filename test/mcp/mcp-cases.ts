@@ -210,3 +210,38 @@ export async function expectReadScopeRequired(client: Client): Promise<void> {
     expect(textOf(result), name).toMatch(/^FORBIDDEN: .*docs:read/);
   }
 }
+
+/**
+ * One MCP session configured with a personal API key and a product access token (contract §2 "Two
+ * credentials on one request"): it is offered every tool the pair allows, creates a document and
+ * reads a spreadsheet (authorised by the key: they are the key's user's) and searches the drive
+ * (the token forwarded upstream). `driveWord` must match a seeded drive file; the caller checks
+ * what the upstream received.
+ */
+export async function expectPairSession(client: Client, driveWord: string): Promise<{ documentId: string; spreadsheetId: string }> {
+  const listed = (await client.listTools()).tools.map((tool) => tool.name);
+  for (const name of ["docs_create", "sheets_create", "sheets_read", "drive_search", "mail_list"]) expect(listed).toContain(name);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+    expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+    return result.structuredContent as Record<string, unknown>;
+  };
+  const document = await call("docs_create", { name: "Pair plan", markdown: "# Pair plan\n\nWritten with the key." });
+  const sheet = await call("sheets_create", {
+    name: "Pair numbers",
+    sheets: [
+      {
+        name: "First",
+        values: [
+          ["item", "qty"],
+          ["pens", 3],
+        ],
+      },
+    ],
+  });
+  const read = await call("sheets_read", { id: sheet["id"], range: "A1:B2" });
+  expect(JSON.stringify(read)).toContain("pens");
+  const found = await call("drive_search", { query: driveWord });
+  expect((found["files"] as unknown[]).length).toBeGreaterThan(0);
+  return { documentId: document["id"] as string, spreadsheetId: sheet["id"] as string };
+}
