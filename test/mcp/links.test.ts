@@ -3,9 +3,8 @@
 // {spreadsheet: {url, downloadUrl}, …}). Over stdio the same cases run in test/mcp/stdio.test.ts.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withAbsoluteLinks } from "../../src/mcp/tools.ts";
-import { expect } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { expectAbsoluteLinks } from "./mcp-cases.ts";
 
