@@ -113,6 +113,28 @@ describe("a personal API key with X-Access-Token", () => {
     expectUpstreamSawTokenOnly();
   });
 
+  it("GraphQL upload: uploadFile sends the file with the token, even for a key with no upload scope of its own", async () => {
+    sandbox.clearRequests();
+    const reader = await tg.key({ user: "pair-reader", scopes: ["sheets:read"] });
+    const form = new FormData();
+    form.append(
+      "operations",
+      JSON.stringify({ query: "mutation ($file: Upload!) { uploadFile(file: $file) { id name } }", variables: { file: null } }),
+    );
+    form.append("map", JSON.stringify({ 0: ["variables.file"] }));
+    form.append("0", new Blob(["pair upload"], { type: "text/plain" }), "pair.txt");
+    const response = await fetch(`${tg.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${reader}`, "x-access-token": token, "apollo-require-preflight": "true" },
+      body: form,
+    });
+    const body = (await response.json()) as { data?: { uploadFile: { name: string } }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.uploadFile.name).toBe("pair.txt");
+    expect(JSON.stringify(sandbox.requests.map((r) => r.headers))).not.toContain(reader);
+    expectUpstreamSawTokenOnly();
+  });
+
   it("tRPC (the typed client's accessToken option): a spreadsheet with the key, the drive with the token, in one batch", async () => {
     sandbox.clearRequests();
     const client = createGatewayClient({ url: tg.url, token: key, accessToken: token });
