@@ -2,10 +2,12 @@
 # workspace-gateway image (docs/deploy.md#container). Three stages:
 #   deps     production dependencies only (npm ci --omit=dev), compiled for this platform
 #   build    every dependency + `npm run build` → dist/
-#   runtime  node:20-slim + deps' node_modules + dist/; no compiler, no dev dependency, no source
+#   runtime  node:26-slim + deps' node_modules + dist/; no compiler, no dev dependency, no source
 # No secret is baked in: configuration comes from the environment at run time, and .env is never
 # copied (.dockerignore).
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The newest Node.js LTS line, the one .nvmrc names and .ci/run tests everything on (22, the floor
+# of engines.node, runs the suite there too): docs/deploy.md "Node.js versions".
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app

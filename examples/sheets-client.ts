@@ -17,7 +17,9 @@ const book = await gateway.sheets.create.mutate({
       ],
     },
   ],
-  idempotencyKey: "forecast-1",
+  // One key per workbook, made once: a retry of this very call sends it again and gets this workbook
+  // back (within 24 h), not a second one. A fixed key would hand a second run the first run's.
+  idempotencyKey: crypto.randomUUID(),
 });
 const written = await gateway.sheets.write.mutate({ id: book.id, range: "B2", values: [[120]], expectedVersion: book.version });
 const read = await gateway.sheets.read.query({ id: book.id, range: "A1:B4" });

@@ -25,7 +25,8 @@ import { createServices } from "./services/create.ts";
 import { createSheetsPool } from "./spreadsheets/pool/configure.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
-import { loadTrustedDocuments } from "./graphql/trusted-documents.ts";
+import { documentHash, loadTrustedDocuments } from "./graphql/trusted-documents.ts";
+import { createApqCache, type ApqCache } from "./graphql/apq-cache.ts";
 import { createTrpcSurface } from "./trpc/surface.ts";
 import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
 import { selectTools } from "./mcp/tools.ts";
@@ -61,14 +62,15 @@ export interface GatewayOptions {
   tracingEnv?: Record<string, string | undefined>;
 }
 
-/** The GraphQL surface's trusted documents (the manifest read now, once) and its document cache's bound. */
-function graphqlDocuments(config: Config) {
+/** The GraphQL surface's trusted documents (the manifest read now, once), its APQ registrations and its document cache's bound. */
+function graphqlDocuments(config: Config, apqCache: ApqCache | undefined) {
   const file = config.GRAPHQL_TRUSTED_DOCUMENTS_FILE;
   return {
     trustedDocuments: {
       documents: file ? loadTrustedDocuments(file) : new Map<string, string>(),
       only: config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
     },
+    apqCache,
     documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
   };
 }
@@ -100,6 +102,12 @@ function applicationOf(config: Config, store: Store, services: Services, createC
   return { routes: createAppRoutes(deps), sharedPage: sharedPageRoutes(deps) };
 }
 
+/** Where APQ clients' hashes are registered: none with GRAPHQL_APQ_CACHE_SIZE=0 or when only trusted documents run. */
+function apqCacheOf(config: Config, logger: Logger): ApqCache | undefined {
+  if (config.GRAPHQL_APQ_CACHE_SIZE === 0 || config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY) return undefined;
+  return createApqCache({ size: config.GRAPHQL_APQ_CACHE_SIZE, redisUrl: config.REDIS_URL, log: logger, hashOf: documentHash });
+}
+
 /** The application, the REST routes and the GraphQL, tRPC and MCP surfaces, over the services. */
 function surfacesOf(
   config: Config,
@@ -108,6 +116,7 @@ function surfacesOf(
   logger: Logger,
   mcpTools: ReturnType<typeof selectTools>,
   application: ReturnType<typeof applicationOf>,
+  apqCache: ApqCache | undefined,
 ): Pick<HttpAppDeps, "routes" | "surfaces"> {
   const { BODY_LIMIT_BYTES: bodyLimit, UPLOAD_LIMIT_BYTES: uploadLimitBytes } = config;
   return {
@@ -130,7 +139,7 @@ function surfacesOf(
         introspection: config.GRAPHQL_INTROSPECTION,
         bodyLimit: config.GRAPHQL_BODY_LIMIT_BYTES,
         uploadLimitBytes,
-        ...graphqlDocuments(config),
+        ...graphqlDocuments(config, apqCache),
       }),
       createTrpcSurface({ services, createContext, bodyLimit, uploadLimitBytes }),
       createMcpSurface({ services, createContext, bodyLimit, ...mcpRequestGuard(config), tools: mcpTools }),
@@ -189,6 +198,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
   const sheetsPool = createSheetsPool(config);
   const services: Services = createServices({ config, store, renderer, sheetsPool, upstream });
   const application = applicationOf(config, store, services, createContext, assets);
+  const apqCache = apqCacheOf(config, logger);
 
   let draining = false;
   const httpDeps: HttpAppDeps = {
@@ -208,7 +218,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     openapi: buildOpenApiDocument(packageVersion),
     index: { version: packageVersion, publicUrl: services.publicUrl },
     tracing: tracing ? tracingMiddleware(tracing.tracer) : undefined,
-    ...surfacesOf(config, services, createContext, logger, mcpTools, application),
+    ...surfacesOf(config, services, createContext, logger, mcpTools, application, apqCache),
   };
   const app = createHttpApp(httpDeps);
   const fastPath = createNodeFastPath(httpDeps);
@@ -236,6 +246,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
         await sheetsPool.close();
         await upstream.close();
         await rateLimiter.close();
+        await apqCache?.close();
         await store.close();
         await tracing?.shutdown();
       })()),

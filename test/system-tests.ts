@@ -33,6 +33,7 @@ export const systemTests = [
   "test/spreadsheets/behaviour-files.test.ts",
   // `workspace-gateway mcp` spawned as a stdio child, and the MCP Inspector CLI against a gateway.
   "test/mcp/stdio.test.ts",
+  "test/mcp/two-credentials-stdio.test.ts",
   "test/security/mcp-stdio.test.ts",
   "test/mcp/inspector.test.ts",
   // Hive Gateway as a process over a composed supergraph.

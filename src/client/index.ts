@@ -13,6 +13,11 @@ export interface GatewayClientOptions {
   url: string;
   /** A personal API key (wgk_…) or an access token. */
   token: string;
+  /**
+   * A product access token beside a personal API key as `token` (sent as X-Access-Token): documents
+   * and spreadsheet procedures authorise with the key, product procedures forward this token.
+   */
+  accessToken?: string;
   /** Extra headers on every request (e.g. X-Request-Id). */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
@@ -23,7 +28,11 @@ export function createGatewayClient(options: GatewayClientOptions): TRPCClient<A
   const base = options.url.replace(/\/+$/, "");
   const link = {
     url: `${base}/trpc`,
-    headers: () => ({ ...options.headers, authorization: `Bearer ${options.token}` }),
+    headers: () => ({
+      ...options.headers,
+      authorization: `Bearer ${options.token}`,
+      ...(options.accessToken ? { "x-access-token": options.accessToken } : {}),
+    }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   return createTRPCClient<AppRouter>({

@@ -199,6 +199,9 @@ export const configSchema = z
       .transform((v) => v === "true"),
     // Parsed operations kept (least recently used go first); their validation and compilation go with them.
     GRAPHQL_DOCUMENT_CACHE_SIZE: int(1024, 1, 1_000_000),
+    // Hashes APQ clients register with their text (src/graphql/apq.ts), least recently used dropped first;
+    // shared by replicas through REDIS_URL. 0: none are registered (a hash alone finds only the manifest).
+    GRAPHQL_APQ_CACHE_SIZE: int(1000, 0, 100_000),
   })
   .refine((c) => !c.GRAPHQL_TRUSTED_DOCUMENTS_ONLY || c.GRAPHQL_TRUSTED_DOCUMENTS_FILE, {
     message: "GRAPHQL_TRUSTED_DOCUMENTS_ONLY=true needs GRAPHQL_TRUSTED_DOCUMENTS_FILE (the manifest of allowed operations)",

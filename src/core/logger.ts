@@ -10,6 +10,12 @@ export const redactedPaths = [
   "headers.authorization",
   "req.headers.authorization",
   "*.headers.authorization",
+  // The product access token beside a personal API key (contract §2), and the token itself wherever it is held.
+  'headers["x-access-token"]',
+  'req.headers["x-access-token"]',
+  '*.headers["x-access-token"]',
+  "accessToken",
+  "*.accessToken",
   "token",
   "*.token",
   "apiKey",

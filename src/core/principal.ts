@@ -16,6 +16,11 @@ export interface Principal {
   verified: boolean;
   /** API key id, for logs; never the secret. */
   keyId?: string;
-  /** The caller's access token, forwarded upstream unchanged. Never set for API keys. */
+  /**
+   * The access token product operations forward upstream unchanged: the bearer's, or the one a
+   * request sends in X-Access-Token beside a personal API key (contract §2). Never a key.
+   */
   accessToken?: string;
+  /** The tenant product operations call with, when it is not `tenant`: a verified X-Access-Token's claim. */
+  productTenant?: string | null;
 }

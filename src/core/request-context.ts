@@ -10,12 +10,15 @@ import type { RateLimiters } from "./rate-limit.ts";
 
 /** What turns a credential into a principal (src/auth/authenticate.ts implements it; core does not import auth). */
 export interface Authenticator {
-  authenticate(authorization: string | null | undefined): Promise<Principal>;
+  /** `accessToken`: X-Access-Token, a product access token beside a personal API key (contract §2). */
+  authenticate(authorization: string | null | undefined, accessToken?: string | null): Promise<Principal>;
 }
 
 export interface ContextInput {
   requestId: string;
   authorization: string | null | undefined;
+  /** The X-Access-Token header: product operations forward it when the bearer is a personal API key. */
+  accessToken?: string | null | undefined;
   signal: AbortSignal;
   /** The client's address (src/auth/client-address.ts): the bucket of limits no credential can dodge. */
   clientAddress: string;
@@ -47,23 +50,27 @@ export function createContextFactory(deps: {
 }): ContextFactory {
   const { limits } = deps;
   const budget = deps.readBudgetChars === undefined ? {} : { readBudgetChars: deps.readBudgetChars };
-  const authenticate = async (authorization: string | null | undefined, clientAddress: string): Promise<Principal> => {
+  const authenticate = async (
+    authorization: string | null | undefined,
+    accessToken: string | null | undefined,
+    clientAddress: string,
+  ): Promise<Principal> => {
     // An address over its failed-authentication budget is refused before its credential is looked at.
     if (authorization) limits.failures.check(clientAddress);
     try {
-      return await deps.authenticator.authenticate(authorization);
+      return await deps.authenticator.authenticate(authorization, accessToken ?? null);
     } catch (error) {
       // A credential was presented and refused (no credential at all is not a guess).
       if (authorization && isGatewayError(error) && error.code === "UNAUTHENTICATED") await limits.failures.record(clientAddress);
       throw error;
     }
   };
-  return async ({ requestId, authorization, signal, clientAddress, calls = 1, anonymous = false, principal: established }) => {
+  return async ({ requestId, authorization, accessToken, signal, clientAddress, calls = 1, anonymous = false, principal: established }) => {
     if (anonymous) {
       await limits.addresses.consume(clientAddress, calls);
       return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map(), ...budget };
     }
-    const principal = established ?? (await authenticate(authorization, clientAddress));
+    const principal = established ?? (await authenticate(authorization, accessToken, clientAddress));
     const subject =
       principal.keyId ??
       (principal.userId

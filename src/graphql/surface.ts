@@ -19,6 +19,8 @@ import { useJit } from "./jit.ts";
 import { checkUploadField } from "./upload-operations.ts";
 import { buildSchema } from "./schema.ts";
 import { useTrustedDocuments } from "./trusted-documents.ts";
+import type { ApqCache } from "./apq-cache.ts";
+import { useApq } from "./apq.ts";
 
 export interface GraphQLSurfaceOptions {
   services: Services;
@@ -31,6 +33,8 @@ export interface GraphQLSurfaceOptions {
   uploadLimitBytes: number;
   /** Trusted documents by sha256 hash (GRAPHQL_TRUSTED_DOCUMENTS_FILE; empty: none), and whether only those run. */
   trustedDocuments?: { documents: ReadonlyMap<string, string>; only: boolean };
+  /** Hashes APQ clients register with their text (GRAPHQL_APQ_CACHE_SIZE; undefined: none are). */
+  apqCache?: ApqCache | undefined;
   /** Parsed operations kept, least recently used dropped first: GRAPHQL_DOCUMENT_CACHE_SIZE. */
   documentCacheSize?: number;
 }
@@ -45,6 +49,8 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
   };
   const errors = createGraphQLErrors(options.logger);
+  const trusted = options.trustedDocuments ?? { documents: new Map<string, string>(), only: false };
+  const apq = useApq({ ...trusted, cache: options.apqCache });
   // GraphiQL's assets are served from the package itself: no CDN, works offline and behind firewalls.
   // They are loaded on the first GraphiQL page, not at start-up: the package inlines its assets
   // and costs ~50 MB of memory that an API-only gateway never needs.
@@ -71,9 +77,11 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
     },
     plugins: [
       graphiql.plugin,
-      // First: a trusted document's text is in place before the limits, the cost and validation see it
-      // (CSRF prevention is checked on the request, before any of them).
-      useTrustedDocuments(options.trustedDocuments?.documents ?? new Map(), options.trustedDocuments?.only ?? false),
+      // First: a text sent with a hash that is not its own is refused, and a trusted or registered
+      // document's text is in place before the limits, the cost and validation see it (CSRF
+      // prevention is checked on the request, before any of them).
+      apq.check,
+      useTrustedDocuments(trusted.documents, trusted.only, options.apqCache),
       // Bearer credentials are never ambient, so a request carrying one is not a CSRF vector.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "apollo-require-preflight", "authorization"] }),
       EnvelopArmorPlugin({
@@ -89,6 +97,8 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
       requestParseErrors,
       // Before graphql-jit: an operation over the cost limit is refused, compiled or not.
       useCostLimit(graphqlLimits.maxCost),
+      // After every check: only an operation about to run registers its APQ hash.
+      apq.register,
       ...useJit(options.logger),
       ...(options.introspection ? [] : [disableIntrospection]),
     ],
@@ -101,6 +111,7 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
           (pending ??= options.createContext({
             requestId,
             authorization: request.headers.get("authorization"),
+            accessToken: request.headers.get("x-access-token"),
             signal: request.signal,
             clientAddress: clientAddress ?? "unknown",
           })),

@@ -1,5 +1,5 @@
 // Trusted documents (persisted operations, docs/configuration.md "GraphQL: trusted documents"): operations sent by the sha256 hash of
-// their text, from a manifest loaded once at start-up (GRAPHQL_TRUSTED_DOCUMENTS_FILE). A hash
+// their text, from a manifest loaded once at start-up (GRAPHQL_TRUSTED_DOCUMENTS_FILE), or registered by APQ clients (./apq.ts). A hash
 // comes as the GraphQL-over-HTTP `documentId` ("sha256:<hex>" or the bare hex; body or GET query)
 // or as Apollo's APQ `extensions.persistedQuery.sha256Hash`. With GRAPHQL_TRUSTED_DOCUMENTS_ONLY
 // anything not in the manifest is refused, the way production frontends lock a public graph
@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { defaultExtractPersistedOperationId, usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { ConfigError } from "../core/config.ts";
+import type { ApqCache } from "./apq-cache.ts";
 
 /** sha256 hex of an operation's text, as clients and codegen's persisted-documents preset compute it. */
 export const documentHash = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
@@ -71,15 +72,21 @@ function requestedId(params: GraphQLParams & { documentId?: unknown }, request: 
 }
 
 /**
- * The plugin, when a manifest is configured. APQ clients retry with the full text on
- * PersistedQueryNotFound (its message and code are the protocol's), which works unless only
+ * The plugin: a hash is looked up in the manifest, then among the hashes APQ clients registered
+ * (./apq.ts; never when only trusted documents are allowed). APQ clients retry with the full text
+ * on PersistedQueryNotFound (its message and code are the protocol's), which works unless only
  * trusted documents are allowed.
  */
-export function useTrustedDocuments(documents: ReadonlyMap<string, string>, only: boolean): Plugin {
+export function useTrustedDocuments(documents: ReadonlyMap<string, string>, only: boolean, registered?: ApqCache): Plugin {
+  const lookUp = (id: string) => {
+    const trusted = documents.get(id);
+    if (trusted !== undefined || only || !registered) return trusted ?? null;
+    return registered.get(id).then((text) => text ?? null);
+  };
   return usePersistedOperations({
     allowArbitraryOperations: !only,
     extractPersistedOperationId: requestedId,
-    getPersistedOperation: (id) => documents.get(id) ?? null,
+    getPersistedOperation: lookUp,
     customErrors: {
       notFound: { message: "PersistedQueryNotFound", extensions: { code: "PERSISTED_QUERY_NOT_FOUND" } },
       keyNotFound: {

@@ -11,6 +11,8 @@ import { nodeBindings, requestHeader } from "./node.ts";
 const allowMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const allowHeaders = [
   "Authorization",
+  // The product access token beside a personal API key (docs/api.md "Credentials").
+  "X-Access-Token",
   "Content-Type",
   "Accept",
   "If-Match",

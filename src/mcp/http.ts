@@ -96,6 +96,7 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
         ctx = await options.createContext({
           requestId: env.requestId,
           authorization: request.headers.get("authorization"),
+          accessToken: request.headers.get("x-access-token"),
           signal: request.signal,
           clientAddress: env.clientAddress,
           calls,

@@ -7,7 +7,8 @@ const list = (tools: readonly ToolDefinition[]) => tools.map((tool) => `${tool.n
 
 /** What unlocks a row's tools, in words a model can pass on to its user. */
 const unlocks: Record<OperationAuth, string> = {
-  access_token: "an access token from the workspace's identity provider (a personal API key is never forwarded to the products)",
+  access_token:
+    "an access token from the workspace's identity provider, alone or beside the personal API key (X-Access-Token, or GATEWAY_TOKEN with GATEWAY_API_KEY); a key is never forwarded to the products",
   "docs:read": "a personal API key (or verified access token) with the docs:read scope",
   "docs:write": "a personal API key (or verified access token) with the docs:write scope",
   "sheets:read": "a personal API key (or verified access token) with the sheets:read scope",
@@ -40,7 +41,8 @@ export function instructionsFor(toolSet: ToolSet, withheld: readonly ToolDefinit
         "Changes take the version you read as expectedVersion; deleted ones stay in the trash 30 days.",
     );
   }
-  if (products.length > 0) lines.push(`Products, with an access token (a personal API key is refused): ${list(products)}.`);
+  if (products.length > 0)
+    lines.push(`Products, with an access token (alone or beside a personal API key; a key alone is refused): ${list(products)}.`);
   lines.push(...withheldLines(withheld));
   lines.push("List tools return nextCursor: pass it back as cursor for the next page.");
   if (actsAtOnce.length > 0) {

@@ -11,13 +11,14 @@ import { parseToolList, selectTools, toolsForCredential, type McpBackend } from 
 import type { Principal } from "../core/principal.ts";
 import type { ViewerInfo } from "../services/viewer.ts";
 
-const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
+const tokenHelp =
+  "a personal API key wgk_… for the documents and spreadsheet tools, an access token (GATEWAY_TOKEN) for the product tools, or both";
 
 const envSchema = z
   .object({
     GATEWAY_URL: z.url({ protocol: /^https?$/, error: "GATEWAY_URL must be the gateway's http(s) base URL, e.g. http://127.0.0.1:4000" }),
     GATEWAY_API_KEY: z.string().min(1).optional(),
-    // Same thing under a name that does not suggest only API keys (product tools need an access token).
+    // An access token: alone, the credential; beside GATEWAY_API_KEY, the product tools' (X-Access-Token, contract §2).
     GATEWAY_TOKEN: z.string().min(1).optional(),
     GATEWAY_STARTUP_TIMEOUT_MS: z.coerce
       .number({ error: "GATEWAY_STARTUP_TIMEOUT_MS must be a number of milliseconds" })
@@ -29,9 +30,7 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (!env.GATEWAY_API_KEY && !env.GATEWAY_TOKEN) {
-      ctx.addIssue({ code: "custom", path: ["GATEWAY_API_KEY"], message: `GATEWAY_API_KEY (or GATEWAY_TOKEN) is required: ${tokenHelp}` });
-    } else if (env.GATEWAY_API_KEY && env.GATEWAY_TOKEN) {
-      ctx.addIssue({ code: "custom", path: ["GATEWAY_TOKEN"], message: "set GATEWAY_API_KEY or GATEWAY_TOKEN, not both" });
+      ctx.addIssue({ code: "custom", path: ["GATEWAY_API_KEY"], message: `GATEWAY_API_KEY or GATEWAY_TOKEN is required: ${tokenHelp}` });
     }
   });
 
@@ -125,17 +124,20 @@ export async function runStdioMcp(env: Record<string, string | undefined> = proc
   } catch (error) {
     throw new McpConfigError(error instanceof Error ? error.message : String(error));
   }
-  const tokenVar = GATEWAY_API_KEY ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN";
-  const client = createGatewayClient({ url, token: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)! });
+  // Both: the key is the bearer and the token goes beside it (X-Access-Token), as on /mcp over HTTP.
+  const pair = GATEWAY_API_KEY !== undefined && GATEWAY_TOKEN !== undefined;
+  const tokenVar = pair ? "GATEWAY_API_KEY or GATEWAY_TOKEN" : GATEWAY_API_KEY ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN";
+  const client = createGatewayClient({ url, token: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)!, ...(pair ? { accessToken: GATEWAY_TOKEN } : {}) });
   const viewer = await checkGateway(client, url, tokenVar, GATEWAY_STARTUP_TIMEOUT_MS);
-  // The gateway's own view of the credential, as its /mcp would see it (the secret stays here).
+  // The gateway's own view of the credential, as its /mcp would see it (the secrets stay here).
+  const accessToken = viewer.credentialKind === "API_KEY" ? (pair ? GATEWAY_TOKEN : undefined) : (GATEWAY_API_KEY ?? GATEWAY_TOKEN);
   const principal: Principal = {
     kind: viewer.credentialKind === "API_KEY" ? "api_key" : "access_token",
     userId: viewer.id,
     tenant: viewer.tenant,
     scopes: new Set(viewer.scopes),
     verified: viewer.verified,
-    ...(viewer.credentialKind === "API_KEY" ? {} : { accessToken: (GATEWAY_API_KEY ?? GATEWAY_TOKEN)! }),
+    ...(accessToken === undefined ? {} : { accessToken }),
   };
   const tools = toolsForCredential(toolSet, principal);
 

@@ -14,27 +14,40 @@ import { asJson, type ToolDefinition } from "./tool-types.ts";
 
 export type { McpBackend, ToolDefinition } from "./tool-types.ts";
 
+/** The fields of the gateway's records that hold a link to one of its routes. */
+const LINK_FIELDS = new Set(["url", "downloadUrl"]);
+/** Records sit at most this deep in a result ({spreadsheet: {url}}, {documents: [{url}]}). */
+const LINK_DEPTH = 4;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
 /**
- * A documents result (a record, a list, a share) with absolute links. An agent cannot resolve
- * "/api/v1/documents/…" or a share's "/api/v1/shared/…" against anything, so MCP results always
- * carry absolute `url`/`downloadUrl`: PUBLIC_URL when the gateway
- * has one (the links are absolute already), else the origin the MCP client reached (the request's
- * over HTTP, GATEWAY_URL over stdio). See docs/configuration.md.
+ * A result (a record, a list, a share, a write's {spreadsheet, …}) with absolute links, wherever its
+ * records sit. An agent cannot resolve "/api/v1/documents/…" or a share's "/api/v1/shared/…"
+ * against anything, so MCP results always carry absolute `url`/`downloadUrl`: PUBLIC_URL when the
+ * gateway has one (the links are absolute already), else the origin the MCP client reached (the
+ * request's over HTTP, GATEWAY_URL over stdio). See docs/configuration.md. Only lists of records are
+ * walked: a range's rows (lists of lists, or of values) hold no link and may hold 100,000 cells.
  */
 export function withAbsoluteLinks<T>(value: T, base: string): T {
   const origin = base.replace(/\/+$/, "");
-  const fix = (doc: unknown): unknown => {
-    if (!doc || typeof doc !== "object" || Array.isArray(doc)) return doc;
-    const { url, downloadUrl } = doc as { url?: unknown; downloadUrl?: unknown };
-    return {
-      ...doc,
-      ...(typeof url === "string" && url.startsWith("/") ? { url: origin + url } : {}),
-      ...(typeof downloadUrl === "string" && downloadUrl.startsWith("/") ? { downloadUrl: origin + downloadUrl } : {}),
-    };
+  const fix = (node: unknown, depth: number): unknown => {
+    if (depth > LINK_DEPTH) return node;
+    if (Array.isArray(node)) return isRecord(node[0]) ? node.map((item) => fix(item, depth + 1)) : node;
+    if (!isRecord(node)) return node;
+    let fixed: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(node)) {
+      const next =
+        typeof item === "string"
+          ? LINK_FIELDS.has(key) && item.startsWith("/") && !item.startsWith("//")
+            ? origin + item
+            : item
+          : fix(item, depth + 1);
+      if (next !== item) (fixed ??= { ...node })[key] = next;
+    }
+    return fixed ?? node;
   };
-  const list = value as { documents?: unknown } | null;
-  if (list && typeof list === "object" && Array.isArray(list.documents)) return { ...list, documents: list.documents.map(fix) } as T;
-  return fix(value) as T;
+  return fix(value, 0) as T;
 }
 
 /**

@@ -97,7 +97,9 @@ function handler(rows: readonly Row[], deps: RestRoutesDeps) {
     deps.createContext({
       requestId: c.get("requestId"),
       // A share link's token is its credential: the request is anonymous, limited per client address.
-      ...(op.auth === "share_token" ? { authorization: null, anonymous: true } : { authorization: c.req.header("authorization") }),
+      ...(op.auth === "share_token"
+        ? { authorization: null, anonymous: true }
+        : { authorization: c.req.header("authorization"), accessToken: c.req.header("x-access-token") }),
       signal: requestSignal(c),
       clientAddress: c.get("clientAddress"),
     });

@@ -64,16 +64,23 @@ export interface ProductServicesDeps {
  */
 export function requireAccessToken(ctx: RequestContext): TenantCall {
   const { principal } = ctx;
-  return { requestId: ctx.requestId, accessToken: accessTokenOf(principal), signal: ctx.signal, tenant: principal.tenant };
+  const tenant = principal.productTenant === undefined ? principal.tenant : principal.productTenant;
+  return { requestId: ctx.requestId, accessToken: accessTokenOf(principal), signal: ctx.signal, tenant };
 }
 
-/** The access token a product operation forwards; FORBIDDEN for a personal API key. */
+/**
+ * The access token a product operation forwards: the bearer's, or X-Access-Token beside a personal
+ * API key (contract §2 "Two credentials on one request"); FORBIDDEN for a key alone.
+ */
 export function accessTokenOf(principal: Principal): string {
+  if (principal.accessToken) return principal.accessToken;
   if (principal.kind === "api_key") {
-    throw new GatewayError("FORBIDDEN", "Product operations need an access token; personal API keys are never forwarded upstream");
+    throw new GatewayError(
+      "FORBIDDEN",
+      "Product operations need an access token (the bearer, or X-Access-Token beside a personal API key); personal API keys are never forwarded upstream",
+    );
   }
-  if (!principal.accessToken) throw new GatewayError("UNAUTHENTICATED", "Product operations need an access token");
-  return principal.accessToken;
+  throw new GatewayError("UNAUTHENTICATED", "Product operations need an access token");
 }
 
 /** Where the gateway streams a drive file's bytes (GET, with the same access token): src/rest/files.ts. */

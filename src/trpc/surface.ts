@@ -35,13 +35,19 @@ const pathOf = (request: Request) => procedurePath(new URL(request.url).pathname
 /** Procedure calls in a request: a batch's path lists them comma-separated ("documents.list,viewer"). */
 const callsIn = (path: string) => path.split(",").length;
 
-/** What a context needs of the HTTP request: its credential and the signal that says the caller went away. */
+/** What a context needs of the HTTP request: its credentials and the signal that says the caller went away. */
 interface Caller {
   authorization(): string | null;
+  /** X-Access-Token: the product access token beside a personal API key. */
+  accessToken(): string | null;
   signal: AbortSignal;
 }
 
-const callerOf = (request: Request): Caller => ({ authorization: () => request.headers.get("authorization"), signal: request.signal });
+const callerOf = (request: Request): Caller => ({
+  authorization: () => request.headers.get("authorization"),
+  accessToken: () => request.headers.get("x-access-token"),
+  signal: request.signal,
+});
 
 /** One tRPC request's context. */
 class SurfaceContext implements TrpcContext {
@@ -64,6 +70,7 @@ class SurfaceContext implements TrpcContext {
         options.createContext({
           requestId: env.requestId,
           authorization: http.authorization(),
+          accessToken: http.accessToken(),
           signal: http.signal,
           clientAddress: env.clientAddress,
           calls,
@@ -177,7 +184,11 @@ export function createTrpcSurface(options: TrpcSurfaceOptions): Surface {
       // Read off Node's request as it is: no platform Request for a call that has no body.
       const signal = hangUpSignal(incoming, outgoing);
       // Node's parsed headers, as the platform Request of the other path reads them (a repeated Authorization: the first).
-      const caller: Caller = { authorization: () => incoming.headers.authorization ?? null, signal };
+      const caller: Caller = {
+        authorization: () => incoming.headers.authorization ?? null,
+        accessToken: () => requestHead(incoming).headers.get("x-access-token"),
+        signal,
+      };
       return answerSingleQuery(single, new SurfaceContext(options, caller, env, 1), signal);
     },
     // Single queries are answered in memory: the server may hand them over before Hono (src/http/fast-path.ts).

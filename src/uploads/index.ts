@@ -38,6 +38,7 @@ export const authenticateFor =
     const ctx = await createContext({
       requestId: env.requestId,
       authorization: request.headers.get("authorization"),
+      accessToken: request.headers.get("x-access-token"),
       signal: request.signal,
       clientAddress: env.clientAddress,
     });
@@ -57,10 +58,12 @@ export const authenticateAnyUpload =
     const ctx = await createContext({
       requestId: env.requestId,
       authorization: request.headers.get("authorization"),
+      accessToken: request.headers.get("x-access-token"),
       signal: request.signal,
       clientAddress: env.clientAddress,
     });
-    if (ctx.principal.kind !== "api_key") return ctx;
+    // An access token (alone, or beside the key in X-Access-Token) may upload to a product.
+    if (ctx.principal.kind !== "api_key" || ctx.principal.accessToken) return ctx;
     const scopes = ops.map((op) => op.auth).filter((auth) => auth !== "access_token" && auth !== "share_token");
     if (!scopes.some((scope) => ctx.principal.scopes.has(scope))) {
       throw new GatewayError("FORBIDDEN", `Uploads need an access token (files) or an API key with the ${scopes.join(" or ")} scope`, {

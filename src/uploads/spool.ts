@@ -90,11 +90,14 @@ interface Spooling {
   openFiles: Set<Readable>;
   fileCount: { bytes: number };
   fieldBytes: number;
+  /** Set by the first failure: busboy still emits the parts of the chunk it was parsing. */
+  failed: boolean;
   fail(error: GatewayError): void;
 }
 
 /** A text field: counted against the limit, checked, kept. */
 function onField(state: Spooling, name: string, value: string, info: busboy.FieldInfo): void {
+  if (state.failed) return;
   state.fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
   const { limits } = state;
   if (info.nameTruncated || info.valueTruncated || state.fieldBytes > limits.fieldBytes) {
@@ -112,6 +115,9 @@ function onField(state: Spooling, name: string, value: string, info: busboy.Fiel
 
 /** A file part: written to a temp file under the limit, then kept as a file-backed File. */
 function onFile(state: Spooling, name: string, stream: Readable, info: busboy.FileInfo): void {
+  // A part after the refusal is not spooled: the destroyed parser may never end its stream (Node 24
+  // does not), and a pipeline waiting on it held the answer and left its temp file behind.
+  if (state.failed) return void stream.on("error", () => undefined).destroy();
   const { limits } = state;
   const path = join(state.dir, String(state.entries.length));
   state.openFiles.add(stream);
@@ -188,10 +194,12 @@ export async function spoolForm(
     openFiles: new Set(),
     fileCount: { bytes: 0 },
     fieldBytes: 0,
+    failed: false,
     // Stop at once: parsing and any file being written; the rest of the body is discarded.
     fail(error) {
       if (failure) return;
       failure = error;
+      state.failed = true;
       source.destroy(error);
       parser.destroy(error);
       for (const stream of state.openFiles) stream.destroy(error);

@@ -357,7 +357,8 @@ describe("credentials", () => {
     const error = await rejection(h.products.messages.list(ctx, {}));
     expect(error).toMatchObject({
       code: "FORBIDDEN",
-      message: "Product operations need an access token; personal API keys are never forwarded upstream",
+      message:
+        "Product operations need an access token (the bearer, or X-Access-Token beside a personal API key); personal API keys are never forwarded upstream",
     });
     expect((await rejection(h.products.meetings.transcript(ctx, { id: "m" }))).code).toBe("FORBIDDEN");
     expect(() => h.products.loaders(ctx)).toThrow(/access token/);

@@ -13,7 +13,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { root } from "../helpers/process.ts";
-import { expectDocumentRoundTrip, expectToolErrors, textOf } from "../mcp/mcp-cases.ts";
+import { expectDocumentRoundTrip, expectPairSession, expectToolErrors, textOf } from "../mcp/mcp-cases.ts";
+import { startProductsEnv } from "../products/harness.ts";
 import { refusedPort } from "../mcp/stdio-client.ts";
 
 const run = promisify(execFile);
@@ -116,6 +117,28 @@ describe("workspace-gateway-mcp, packed and installed", () => {
     }
   });
 
+  it("GATEWAY_API_KEY and GATEWAY_TOKEN together: one session creates a document, reads a spreadsheet and searches the drive", async () => {
+    const products = await startProductsEnv();
+    try {
+      const pairKey = await products.gateway.key({
+        user: "package-pair",
+        scopes: ["docs:read", "docs:write", "sheets:read", "sheets:write"],
+      });
+      const stdio = await connect({ GATEWAY_URL: products.gateway.url, GATEWAY_API_KEY: pairKey, GATEWAY_TOKEN: products.token });
+      try {
+        const file = products.sandbox.data.files[0]!;
+        products.sandbox.clearRequests();
+        await expectPairSession(stdio.client, file.name.split(/[^A-Za-z0-9]+/).find((w) => w.length > 3) ?? file.name);
+        expect(products.sandbox.requests.length).toBeGreaterThan(0);
+        for (const request of products.sandbox.requests) expect(request.headers["authorization"]).toBe(`Bearer ${products.token}`);
+      } finally {
+        await stdio.client.close();
+      }
+    } finally {
+      await products.close();
+    }
+  });
+
   it("MCP_TOOLS narrows the gateway's tools, in the list and for calls", async () => {
     const stdio = await connect({ GATEWAY_URL: tg.url, GATEWAY_TOKEN: key, MCP_TOOLS: "read-only,docs_create" });
     try {
@@ -150,7 +173,7 @@ describe("workspace-gateway-mcp, packed and installed", () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ GATEWAY_TOKEN: key }, /GATEWAY_URL is required/],
       [{ GATEWAY_URL: "not a url", GATEWAY_TOKEN: key }, /GATEWAY_URL must be the gateway's http\(s\) base URL/],
-      [{ GATEWAY_URL: tg.url }, /GATEWAY_API_KEY \(or GATEWAY_TOKEN\) is required/],
+      [{ GATEWAY_URL: tg.url }, /GATEWAY_API_KEY or GATEWAY_TOKEN is required/],
       [{ GATEWAY_URL: tg.url, GATEWAY_TOKEN: "wgk_wrong" }, /GATEWAY_TOKEN was rejected by/],
       [
         { GATEWAY_URL: tg.url, GATEWAY_TOKEN: key, MCP_TOOLS: "docs_nope" },

@@ -122,6 +122,30 @@ describe("GRAPHQL_TRUSTED_DOCUMENTS_ONLY=true", () => {
     );
   });
 
+  it("the refusal's status follows the Accept header, as docs/configuration.md says: 400 for graphql-response+json, 200 for application/json", async () => {
+    for (const [accept, status] of [
+      ["application/graphql-response+json", 400],
+      ["application/json", 200],
+    ] as const) {
+      for (const body of [{ query: VIEWER }, { documentId: `sha256:${"2".repeat(64)}` }]) {
+        const response = await fetch(`${strict.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept, authorization: `Bearer ${strictKey}` },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(status);
+        expect(((await response.json()) as Body).errors?.[0]?.extensions?.code).toMatch(/^PERSISTED_QUERY_(ID_REQUIRED|NOT_FOUND)$/);
+      }
+    }
+  });
+
+  it("registers nothing an APQ client sends: its hash with the text is refused, and the hash alone stays PersistedQueryNotFound", async () => {
+    const text = "query NotTrusted { viewer { id tenant } }";
+    const sent = await post(strict, strictKey, { query: text, extensions: apq(text) });
+    expect(sent.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_ID_REQUIRED");
+    expect((await post(strict, strictKey, { extensions: apq(text) })).body.errors?.[0]?.message).toBe("PersistedQueryNotFound");
+  });
+
   it("an unauthenticated request by hash is still UNAUTHENTICATED", async () => {
     const response = await fetch(`${strict.url}/graphql`, {
       method: "POST",

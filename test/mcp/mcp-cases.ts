@@ -214,3 +214,87 @@ export async function expectReadScopeRequired(client: Client): Promise<void> {
     expect(textOf(result), name).toMatch(/^FORBIDDEN: .*docs:read/);
   }
 }
+
+/**
+ * One MCP session configured with a personal API key and a product access token (contract §2 "Two
+ * credentials on one request"): it is offered every tool the pair allows, creates a document and
+ * reads a spreadsheet (authorised by the key: they are the key's user's) and searches the drive
+ * (the token forwarded upstream). `driveWord` must match a seeded drive file; the caller checks
+ * what the upstream received.
+ */
+export async function expectPairSession(client: Client, driveWord: string): Promise<{ documentId: string; spreadsheetId: string }> {
+  const listed = (await client.listTools()).tools.map((tool) => tool.name);
+  for (const name of ["docs_create", "sheets_create", "sheets_read", "drive_search", "mail_list"]) expect(listed).toContain(name);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+    expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+    return result.structuredContent as Record<string, unknown>;
+  };
+  const document = await call("docs_create", { name: "Pair plan", markdown: "# Pair plan\n\nWritten with the key." });
+  const sheet = await call("sheets_create", {
+    name: "Pair numbers",
+    sheets: [
+      {
+        name: "First",
+        values: [
+          ["item", "qty"],
+          ["pens", 3],
+        ],
+      },
+    ],
+  });
+  const read = await call("sheets_read", { id: sheet["id"], range: "A1:B2" });
+  expect(JSON.stringify(read)).toContain("pens");
+  const found = await call("drive_search", { query: driveWord });
+  expect((found["files"] as unknown[]).length).toBeGreaterThan(0);
+  return { documentId: document["id"] as string, spreadsheetId: sheet["id"] as string };
+}
+
+/** Every `url`/`downloadUrl` string anywhere in a value (records, lists, nested records). */
+export function linksIn(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) linksIn(item, found);
+  else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if ((key === "url" || key === "downloadUrl") && typeof item === "string") found.push(item);
+      else linksIn(item, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * The documents and spreadsheet tools that answer with records, one call each; every link in each
+ * result (its structuredContent and its JSON text) must start with `origin`. `key` is a credential
+ * with every documents and spreadsheet scope.
+ */
+export async function expectAbsoluteLinks(client: Client, origin: string): Promise<void> {
+  const results: [string, ToolResult][] = [];
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+    expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+    results.push([name, result]);
+    return result.structuredContent as Record<string, unknown>;
+  };
+  const doc = await call("docs_create", { name: "Links", markdown: "# Links" });
+  await call("docs_update", { id: doc["id"], name: "Links, renamed" });
+  await call("docs_list", {});
+  await call("docs_share", { id: doc["id"] });
+  const sheet = await call("sheets_create", { name: "Links", sheets: [{ name: "S", values: [["a", 1]] }] });
+  const id = sheet["id"];
+  await call("sheets_list", {});
+  await call("sheets_describe", { id });
+  await call("sheets_write", { id, range: "A2:B2", values: [["b", 2]] });
+  await call("sheets_append", { id, values: [["c", 3]] });
+  await call("sheets_edit", { id, operations: [{ addSheet: { name: "T" } }] });
+  await call("sheets_share", { id });
+  for (const [name, result] of results) {
+    const text = result.content.map((block) => block.text ?? "").join("\n");
+    const fromText = text.trimStart().startsWith("{") ? linksIn(JSON.parse(text)) : [];
+    const links = [...linksIn(result.structuredContent), ...fromText];
+    for (const link of links) expect(link.startsWith(`${origin}/`), `${name}: ${link}`).toBe(true);
+  }
+  const linked = results.filter(([, result]) => linksIn(result.structuredContent).length > 0).map(([name]) => name);
+  expect(linked).toEqual(
+    expect.arrayContaining(["docs_create", "sheets_create", "sheets_write", "sheets_append", "sheets_edit", "sheets_share"]),
+  );
+}

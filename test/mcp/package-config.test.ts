@@ -12,12 +12,20 @@ describe("workspace-gateway-mcp configuration", () => {
     expect(readConfig({ GATEWAY_URL: "https://host/gw/", GATEWAY_TOKEN: "t" }).endpoint.href).toBe("https://host/gw/mcp");
   });
 
+  it("GATEWAY_API_KEY and GATEWAY_TOKEN together: the key is the bearer, the token goes beside it (X-Access-Token)", () => {
+    expect(readConfig({ GATEWAY_URL: "http://x", GATEWAY_API_KEY: "wgk_a", GATEWAY_TOKEN: "tok" })).toMatchObject({
+      token: "wgk_a",
+      accessToken: "tok",
+      tokenVar: "GATEWAY_API_KEY or GATEWAY_TOKEN",
+    });
+    expect(readConfig({ GATEWAY_URL: "http://x", GATEWAY_TOKEN: "tok" })).toMatchObject({ token: "tok", accessToken: undefined });
+  });
+
   it("says every problem at once", () => {
     expect(() => readConfig({ GATEWAY_STARTUP_TIMEOUT_MS: "soon" })).toThrow(ConfigError);
     expect(() => readConfig({ GATEWAY_STARTUP_TIMEOUT_MS: "soon" })).toThrow(
-      /GATEWAY_URL is required[^]*GATEWAY_API_KEY \(or GATEWAY_TOKEN\) is required[^]*GATEWAY_STARTUP_TIMEOUT_MS/,
+      /GATEWAY_URL is required[^]*GATEWAY_API_KEY or GATEWAY_TOKEN is required[^]*GATEWAY_STARTUP_TIMEOUT_MS/,
     );
-    expect(() => readConfig({ GATEWAY_URL: "http://x", GATEWAY_API_KEY: "a", GATEWAY_TOKEN: "b" })).toThrow(/not both/);
     expect(() => readConfig({ GATEWAY_URL: "file:///tmp", GATEWAY_TOKEN: "b" })).toThrow(/http\(s\) base URL/);
   });
 

@@ -1,7 +1,7 @@
 // The tool results themselves, with a stub backend: what a text-only host would show.
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../src/core/errors.ts";
-import { errorResult, tools, type McpBackend } from "../../src/mcp/tools.ts";
+import { allTools, errorResult, tools, type McpBackend } from "../../src/mcp/tools.ts";
 
 const doc = {
   id: "doc_1",
@@ -78,5 +78,15 @@ describe("advertised input schemas are the ones the service validates with", () 
 
   it("docs_create takes an idempotencyKey", () => {
     expect(input("docs_create").parse({ name: "n", markdown: "m", idempotencyKey: "k" })).toMatchObject({ idempotencyKey: "k" });
+  });
+});
+
+describe("tool descriptions", () => {
+  it("each creating tool's idempotencyKey names that tool (docs_import's once said docs_create)", () => {
+    for (const name of ["docs_create", "docs_import"]) {
+      const descriptor = allTools.descriptors.find((tool) => tool.name === name)!;
+      const key = (descriptor.inputSchema.properties as Record<string, { description?: string }>)["idempotencyKey"];
+      expect(key?.description).toMatch(new RegExp(`retrying a ${name} whose answer`));
+    }
   });
 });

@@ -15,9 +15,10 @@ describe("worker heap limits", () => {
     );
     const { plain, sized } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { plain: number; sized: number };
     const mb = 1024 * 1024;
-    // The control: the process-wide flag wins over resourceLimits (new space grows to 64 MB on
-    // Node 22, 128 MB on Node 20, either way far past the 8 MB asked for).
-    expect(plain).toBeGreaterThanOrEqual(32 * mb);
+    // The control: the process-wide flag wins over resourceLimits, past the 8 MB asked for. Node 22
+    // sizes the new space at the flag's 64 MB (Node 20: 128 MB); Node 24 and 26 grow it toward
+    // the flag's bound as the churn asks, by how fast it runs (12–126 MB seen on a loaded machine).
+    expect(plain).toBeGreaterThan(8 * mb);
     // Through workerHeap: the 8 MB young generation asked for.
     expect(sized).toBeLessThanOrEqual(8 * mb);
   });

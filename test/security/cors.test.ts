@@ -117,14 +117,15 @@ describe(`CORS_ORIGINS=${allowedOrigin}`, () => {
       headers: {
         origin: allowedOrigin,
         "access-control-request-method": method,
-        "access-control-request-headers": "authorization, content-type, if-match, if-none-match, idempotency-key",
+        "access-control-request-headers": "authorization, x-access-token, content-type, if-match, if-none-match, idempotency-key",
       },
     });
     expect(response.status).toBe(204);
     const methods = (response.headers.get("access-control-allow-methods") ?? "").split(/,\s*/);
     expect(methods).toContain(method);
     const headers = (response.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
-    for (const name of ["authorization", "content-type", "if-match", "if-none-match", "idempotency-key"]) expect(headers).toContain(name);
+    for (const name of ["authorization", "x-access-token", "content-type", "if-match", "if-none-match", "idempotency-key"])
+      expect(headers).toContain(name);
   });
 
   it("an allowed origin may read ETag, Location, Idempotent-Replayed, Retry-After and X-Request-Id", async () => {

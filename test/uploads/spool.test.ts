@@ -114,6 +114,26 @@ describe("spoolForm", () => {
     expect((await failure(spoolForm(await requestOf(fields), { ...limits, fields: 3 }, root))).code).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  it("a field check that refuses stops there: the parts after it in the same chunk are not spooled, and the refusal settles", async () => {
+    // The whole body in one chunk: busboy still emits the file after the refusal, and a destroyed
+    // parser need not end that file's stream (Node 24 does not), so spooling it hung the request.
+    const form = new FormData();
+    form.append("operations", '{"query":"mutation { uploadFile }"}');
+    form.append("map", '{"0":["variables.file"]}');
+    form.append("0", new Blob(["x"]), "x.txt");
+    const seen: string[] = [];
+    const refuse = (name: string) => {
+      seen.push(name);
+      if (name === "operations") throw new GatewayError("FORBIDDEN", "no");
+    };
+    const settled = spoolForm(await requestOf(form), limits, root, refuse);
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still pending after 10 s"), 10_000).unref());
+    const error = await Promise.race([failure(settled), timeout]);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).code).toBe("FORBIDDEN");
+    expect(seen).toEqual(["operations"]);
+  });
+
   it("malformed bodies → BAD_USER_INPUT", async () => {
     // No boundary: refused before a temp dir exists.
     expect((await failure(spoolForm(rawRequest("", "multipart/form-data"), limits, root))).code).toBe("BAD_USER_INPUT");

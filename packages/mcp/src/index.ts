@@ -29,14 +29,18 @@ export interface ProxyConfig {
   endpoint: URL;
   /** The gateway's base URL as given. */
   url: string;
+  /** The bearer: GATEWAY_API_KEY, else GATEWAY_TOKEN. */
   token: string;
-  tokenVar: "GATEWAY_API_KEY" | "GATEWAY_TOKEN";
+  /** GATEWAY_TOKEN beside GATEWAY_API_KEY: sent as X-Access-Token, what the product tools forward. */
+  accessToken: string | undefined;
+  tokenVar: "GATEWAY_API_KEY" | "GATEWAY_TOKEN" | "GATEWAY_API_KEY or GATEWAY_TOKEN";
   timeoutMs: number;
   /** MCP_TOOLS: tool names and/or `read-only`, narrowing what the gateway offers; undefined = all. */
   toolNames: string[] | undefined;
 }
 
-const tokenHelp = "a personal API key wgk_… for the docs tools, or an access token for the product tools";
+const tokenHelp =
+  "a personal API key wgk_… for the documents and spreadsheet tools, an access token (GATEWAY_TOKEN) for the product tools, or both";
 
 /** The same variables as `workspace-gateway mcp` (src/mcp/stdio.ts); empty ones count as unset. */
 export function readConfig(env: Record<string, string | undefined>): ProxyConfig {
@@ -56,8 +60,7 @@ export function readConfig(env: Record<string, string | undefined>): ProxyConfig
   }
   const apiKey = get("GATEWAY_API_KEY");
   const token = get("GATEWAY_TOKEN");
-  if (!apiKey && !token) problems.push(`GATEWAY_API_KEY (or GATEWAY_TOKEN) is required: ${tokenHelp}`);
-  else if (apiKey && token) problems.push("set GATEWAY_API_KEY or GATEWAY_TOKEN, not both");
+  if (!apiKey && !token) problems.push(`GATEWAY_API_KEY or GATEWAY_TOKEN is required: ${tokenHelp}`);
   const rawTimeout = get("GATEWAY_STARTUP_TIMEOUT_MS") ?? "10000";
   const timeoutMs = Number(rawTimeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) {
@@ -73,7 +76,9 @@ export function readConfig(env: Record<string, string | undefined>): ProxyConfig
     endpoint,
     url,
     token: (apiKey ?? token)!,
-    tokenVar: apiKey ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN",
+    // Both: the key is the bearer and the token goes beside it, as the gateway takes them (X-Access-Token).
+    accessToken: apiKey ? token : undefined,
+    tokenVar: apiKey && token ? "GATEWAY_API_KEY or GATEWAY_TOKEN" : apiKey ? "GATEWAY_API_KEY" : "GATEWAY_TOKEN",
     timeoutMs,
     toolNames: toolNames?.length ? toolNames : undefined,
   };
@@ -131,7 +136,9 @@ export function toolFilter(names: string[] | undefined, offered: readonly Tool[]
 /** Connects to the gateway's /mcp with the bearer credential; throws ConfigError on any failure. */
 export async function connectGateway(config: ProxyConfig): Promise<{ upstream: Client; tools: ListToolsResult }> {
   const transport = new StreamableHTTPClientTransport(config.endpoint, {
-    requestInit: { headers: { authorization: `Bearer ${config.token}` } },
+    requestInit: {
+      headers: { authorization: `Bearer ${config.token}`, ...(config.accessToken ? { "x-access-token": config.accessToken } : {}) },
+    },
   });
   const client = new Client({ name: "workspace-gateway-mcp", version });
   const signal = AbortSignal.timeout(config.timeoutMs);

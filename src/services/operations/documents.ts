@@ -77,13 +77,15 @@ function readResult(body: DocumentText): CallToolResult {
   return { content, structuredContent: body };
 }
 
-const docsCreateInput = createDocumentInputSchema.extend({
-  idempotencyKey: createDocumentInputSchema.shape.idempotencyKey.meta({
+/** An idempotency key's description for the tool that creates (each tool names itself). */
+const idempotencyKeyFor = (tool: string) =>
+  createDocumentInputSchema.shape.idempotencyKey.meta({
     description:
-      "Optional, up to 255 characters. Send the same key when retrying a docs_create whose answer you did not get: " +
+      `Optional, up to 255 characters. Send the same key when retrying a ${tool} whose answer you did not get: ` +
       "within 24 hours it returns the first document instead of creating another.",
-  }),
-});
+  });
+
+const docsCreateInput = createDocumentInputSchema.extend({ idempotencyKey: idempotencyKeyFor("docs_create") });
 
 const docsReadInput = readDocumentInputSchema.extend({
   version: restoreVersionInputSchema.shape.version
@@ -99,7 +101,7 @@ const docsImportInput = strictObject({
     .max(64 * 1024 * 1024)
     .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, "must be base64")
     .meta({ description: "The .docx file's bytes, base64-encoded" }),
-  idempotencyKey: docsCreateInput.shape.idempotencyKey,
+  idempotencyKey: idempotencyKeyFor("docs_import"),
 });
 
 const docsRestoreInput = strictObject({
