@@ -1,0 +1,122 @@
+// The formula cells of a workbook as its writer saved them: each cell with an <f> element and a
+// cached <v>, read straight from the package's XML (not through the engine's reader, so that a
+// workbook the reader refuses still counts all its cells), and the same package with those cached
+// values removed, so that whatever imports it has to compute every formula itself.
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
+import { decodeXstring } from "../../../src/spreadsheets/xlsx/xstring.ts";
+
+export type Expected = number | string | boolean | { error: string };
+
+export interface FormulaCell {
+  sheet: string;
+  /** A1 address in the sheet. */
+  address: string;
+  /** The <f> element's text (empty for the members of a shared formula). */
+  text: string;
+  /** The <f> element's t attribute: normal, shared, array or dataTable. */
+  kind: string;
+  expected: Expected;
+}
+
+export interface PackageCells {
+  cells: FormulaCell[];
+  date1904: boolean;
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+export const decodeXml = (text: string): string =>
+  text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, name: string) =>
+    name.startsWith("#x")
+      ? String.fromCodePoint(parseInt(name.slice(2), 16))
+      : name.startsWith("#")
+        ? String.fromCodePoint(Number(name.slice(1)))
+        : (ENTITIES[name] ?? whole),
+  );
+
+const attribute = (attributes: string, name: string): string | undefined => {
+  const match = new RegExp(`(?:^|\\s)${name.replace(".", "\\.")}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(attributes);
+  return match ? decodeXml(match[2] ?? match[3] ?? "") : undefined;
+};
+
+/** Worksheet part path → sheet name, in the workbook's order. */
+function worksheetParts(files: Record<string, Uint8Array>): [path: string, name: string][] {
+  const workbook = strFromU8(files["xl/workbook.xml"] ?? new Uint8Array());
+  const rels = strFromU8(files["xl/_rels/workbook.xml.rels"] ?? new Uint8Array());
+  const targets = new Map<string, string>();
+  for (const [, attributes] of rels.matchAll(/<Relationship\b([^>]*)>/g)) {
+    const id = attribute(attributes!, "Id");
+    const target = attribute(attributes!, "Target");
+    if (id && target) targets.set(id, target.startsWith("/") ? target.slice(1) : `xl/${target}`);
+  }
+  const parts: [string, string][] = [];
+  for (const [, attributes] of workbook.matchAll(/<(?:\w+:)?sheet\b([^>]*)>/g)) {
+    const name = attribute(attributes!, "name");
+    const target = targets.get(attribute(attributes!, "r:id") ?? "");
+    if (name !== undefined && target && files[target]) parts.push([target, name]);
+  }
+  return parts;
+}
+
+function sharedStrings(files: Record<string, Uint8Array>): string[] {
+  const xml = files["xl/sharedStrings.xml"];
+  if (!xml) return [];
+  return [...strFromU8(xml).matchAll(/<si>([\s\S]*?)<\/si>/g)].map(([, si]) =>
+    [...si!.replace(/<rPh\b[\s\S]*?<\/rPh>/g, "").matchAll(/<t\b[^>]*>([^<]*)<\/t>/g)]
+      .map(([, t]) => decodeXstring(decodeXml(t!)))
+      .join(""),
+  );
+}
+
+const CELL = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
+const FORMULA = /<f\b([^>]*?)(?:\/>|>([\s\S]*?)<\/f>)/;
+const VALUE = /<v>([\s\S]*?)<\/v>|<v\/>/;
+
+function expectedOf(type: string, raw: string, strings: string[]): Expected {
+  switch (type) {
+    case "str":
+    case "inlineStr":
+      return decodeXstring(decodeXml(raw));
+    case "s":
+      return strings[Number(raw)] ?? "";
+    case "b":
+      return raw.trim() === "1" || raw.trim() === "true";
+    case "e":
+      return { error: raw.trim() };
+    default:
+      return Number(raw);
+  }
+}
+
+/** Every formula cell that carries a cached value. */
+export function formulaCells(bytes: Uint8Array): PackageCells {
+  const files = unzipSync(bytes);
+  const strings = sharedStrings(files);
+  const date1904 = /<workbookPr\b[^>]*date1904\s*=\s*"(1|true)"/.test(strFromU8(files["xl/workbook.xml"] ?? new Uint8Array()));
+  const cells: FormulaCell[] = [];
+  for (const [path, sheet] of worksheetParts(files)) {
+    for (const [, attributes, body] of strFromU8(files[path]!).matchAll(CELL)) {
+      if (!body) continue;
+      const f = FORMULA.exec(body);
+      const v = VALUE.exec(body);
+      if (!f || !v) continue;
+      const address = attribute(attributes!, "r");
+      if (!address) continue;
+      const expected = expectedOf(attribute(attributes!, "t") ?? "n", v[1] ?? "", strings);
+      if (typeof expected === "number" && !Number.isFinite(expected)) continue;
+      cells.push({ sheet, address, text: decodeXml(f[2] ?? ""), kind: attribute(f[1]!, "t") ?? "normal", expected });
+    }
+  }
+  return { cells, date1904 };
+}
+
+/** The same package with every formula cell's cached value taken out (the formulas are kept). */
+export function withoutCachedValues(bytes: Uint8Array): Uint8Array {
+  const files = unzipSync(bytes);
+  for (const [path] of worksheetParts(files)) {
+    const xml = strFromU8(files[path]!).replace(CELL, (cell: string, _attributes: string, body: string | undefined) =>
+      body && FORMULA.test(body) ? cell.replace(/<v>[\s\S]*?<\/v>|<v\/>/, "") : cell,
+    );
+    files[path] = strToU8(xml);
+  }
+  return zipSync(files, { level: 1 });
+}
