@@ -2,6 +2,7 @@
 // cached <v>, read straight from the package's XML (not through the engine's reader, so that a
 // workbook the reader refuses still counts all its cells), and the same package with those cached
 // values removed, so that whatever imports it has to compute every formula itself.
+import { stringifyTokens, tokenize, translateTokensToA1, translateTokensToR1C1 } from "@borgar/fx/xlsx";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { decodeXstring } from "../../../src/spreadsheets/xlsx/xstring.ts";
 
@@ -11,7 +12,7 @@ export interface FormulaCell {
   sheet: string;
   /** A1 address in the sheet. */
   address: string;
-  /** The <f> element's text (empty for the members of a shared formula). */
+  /** The formula without "=" (a shared formula's members: the anchor's, moved as Excel fills it). */
   text: string;
   /** The <f> element's t attribute: normal, shared, array or dataTable. */
   kind: string;
@@ -87,6 +88,16 @@ function expectedOf(type: string, raw: string, strings: string[]): Expected {
   }
 }
 
+/** A shared formula's anchor text as it reads at `address`. */
+function shifted(anchor: { text: string; address: string }, address: string): string {
+  try {
+    const relative = translateTokensToR1C1(tokenize(anchor.text, { mergeRefs: true }), anchor.address);
+    return stringifyTokens(translateTokensToA1(relative, address, { wrapEdges: false }));
+  } catch {
+    return anchor.text;
+  }
+}
+
 /** Every formula cell that carries a cached value. */
 export function formulaCells(bytes: Uint8Array): PackageCells {
   const files = unzipSync(bytes);
@@ -94,6 +105,7 @@ export function formulaCells(bytes: Uint8Array): PackageCells {
   const date1904 = /<workbookPr\b[^>]*date1904\s*=\s*"(1|true)"/.test(strFromU8(files["xl/workbook.xml"] ?? new Uint8Array()));
   const cells: FormulaCell[] = [];
   for (const [path, sheet] of worksheetParts(files)) {
+    const anchors = new Map<string, { text: string; address: string }>();
     for (const [, attributes, body] of strFromU8(files[path]!).matchAll(CELL)) {
       if (!body) continue;
       const f = FORMULA.exec(body);
@@ -101,9 +113,16 @@ export function formulaCells(bytes: Uint8Array): PackageCells {
       if (!f || !v) continue;
       const address = attribute(attributes!, "r");
       if (!address) continue;
+      const kind = attribute(f[1]!, "t") ?? "normal";
+      let text = decodeXml(f[2] ?? "");
+      const si = attribute(f[1]!, "si");
+      if (kind === "shared" && si !== undefined) {
+        if (text) anchors.set(si, { text, address });
+        else if (anchors.has(si)) text = shifted(anchors.get(si)!, address);
+      }
       const expected = expectedOf(attribute(attributes!, "t") ?? "n", v[1] ?? "", strings);
       if (typeof expected === "number" && !Number.isFinite(expected)) continue;
-      cells.push({ sheet, address, text: decodeXml(f[2] ?? ""), kind: attribute(f[1]!, "t") ?? "normal", expected });
+      cells.push({ sheet, address, text, kind, expected });
     }
   }
   return { cells, date1904 };

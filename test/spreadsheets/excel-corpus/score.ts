@@ -7,14 +7,12 @@
 // the engine lacks (the first such, in writing order: #NAME? FN); it links another workbook; it reads
 // a cell that itself disagrees; it is volatile; it uses a workbook feature; else a wrong value from
 // its outermost function.
-import { readFileSync } from "node:fs";
 import { Workbook } from "../../../src/spreadsheets/model.ts";
 import { cellAddress, parseCellAddress } from "../../../src/spreadsheets/cells.ts";
 import { dateKindOf } from "../../../src/spreadsheets/formats.ts";
 import { readXlsx } from "../../../src/spreadsheets/xlsx/read.ts";
 import { analyseFormula, type FormulaAnalysis } from "./analysis.ts";
-import { formulaCells, withoutCachedValues, type Expected, type FormulaCell } from "./cells.ts";
-import type { CorpusWorkbook } from "./manifest.ts";
+import { withoutCachedValues, type Expected, type FormulaCell } from "./cells.ts";
 
 /** What an engine gave for a cell: a value, an empty cell (null), or nothing computed (why). */
 export type Got = Expected | null | { notComputed: string };
@@ -22,8 +20,6 @@ export type Got = Expected | null | { notComputed: string };
 export interface EngineResult {
   /** "Sheet!A1" → value; absent: the engine has no formula there. */
   values: Map<string, Got>;
-  /** The formula text as the engine holds it (shared formulas expanded), when it says. */
-  formulas?: Map<string, string>;
   /** Cells whose number format is a date's (their serials are 1900-system). */
   dated?: Set<string>;
   /** Set when the engine could not open the workbook at all. */
@@ -60,7 +56,6 @@ export function same(expected: Expected, got: Got): boolean {
 /** Our engine on one workbook, imported as the service imports an upload, cached values removed. */
 export function ourEngine(bytes: Uint8Array): EngineResult {
   const values = new Map<string, Got>();
-  const formulas = new Map<string, string>();
   const dated = new Set<string>();
   try {
     const { workbook } = Workbook.fromData(readXlsx(withoutCachedValues(bytes)));
@@ -71,12 +66,11 @@ export function ourEngine(bytes: Uint8Array): EngineResult {
           if (!cell?.formula) return;
           const key = cellKey(sheet.name, cellAddress(row, column));
           values.set(key, cell.value === null || typeof cell.value !== "object" ? cell.value : { error: cell.value.error });
-          formulas.set(key, cell.formula);
           if (cell.numFmt !== undefined && dateKindOf(cell.numFmt) !== null) dated.add(key);
         });
       }
     }
-    return { values, formulas, dated };
+    return { values, dated };
   } catch (failure) {
     return { values, failed: failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure) };
   }
@@ -86,7 +80,7 @@ export function ourEngine(bytes: Uint8Array): EngineResult {
 export function scoreCells(name: string, cells: FormulaCell[], result: EngineResult, date1904 = false): ScoredCell[] {
   return cells.map((cell) => {
     const key = cellKey(cell.sheet, cell.address);
-    const formula = result.formulas?.get(key) ?? cell.text;
+    const formula = cell.text;
     let got: Got = result.failed ? { notComputed: "import failed" } : (result.values.get(key) ?? { notComputed: "no formula here" });
     // A 1904-system workbook caches dates as 1904 serials; the engine holds 1900-system serials.
     if (date1904 && typeof got === "number" && result.dated?.has(key)) got -= OFFSET_1904;
@@ -101,14 +95,6 @@ export function scoreCells(name: string, cells: FormulaCell[], result: EngineRes
       agree: same(cell.expected, got),
     };
   });
-}
-
-/** Reads a corpus workbook and scores our engine on it. */
-export function scoreOurs(workbook: CorpusWorkbook): { cells: ScoredCell[]; failed?: string } {
-  const bytes = readFileSync(workbook.file);
-  const { cells, date1904 } = formulaCells(bytes);
-  const result = ourEngine(bytes);
-  return { cells: scoreCells(workbook.name, cells, result, date1904), ...(result.failed ? { failed: result.failed } : {}) };
 }
 
 /** Whether our engine knows a function: `=FN()` gives anything but #NAME? (an arity error counts as known). */
