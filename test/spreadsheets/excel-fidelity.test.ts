@@ -13,24 +13,37 @@ import { corpusWorkbooks, loadManifest } from "./excel-corpus/manifest.ts";
 import { categoryRows, reasonCounts } from "./excel-corpus/report.ts";
 import { runCorpus, type CorpusRun } from "./excel-corpus/run.ts";
 
-/** Our share of formula cells equal to Excel's cached values, across the corpus (4,308 / 4,358 when set). */
-export const AGREEMENT_FLOOR = 0.988;
+/** Our share of formula cells equal to Excel's cached values, across the corpus (23,443 / 31,334 when set). */
+export const AGREEMENT_FLOOR = 0.748;
 
 /** Per category, our agreement when last raised (a cell counts in every category it calls). */
 const CATEGORY_FLOORS: Partial<Record<CellCategory, number>> = {
-  "Math & Trig": 0.327,
-  Statistical: 0,
-  "Lookup & Reference": 1,
-  Text: 1,
-  "Date & Time": 1,
-  [NO_FUNCTION]: 0.997,
+  "Math & Trig": 0.177,
+  Statistical: 0.529,
+  Financial: 0.818,
+  "Lookup & Reference": 0.271,
+  Text: 0.787,
+  "Date & Time": 0.652,
+  Logical: 0.34,
+  Information: 0.69,
+  Engineering: 0,
+  [NO_FUNCTION]: 0.994,
 };
 
 /** Categories where LibreOffice agrees with Excel on more cells than we do (issue 38 wants none). */
-const BEHIND_LIBREOFFICE = new Set<string>(["Math & Trig", "Statistical", NO_FUNCTION]);
+const BEHIND_LIBREOFFICE = new Set<string>([
+  "Math & Trig",
+  "Statistical",
+  "Financial",
+  "Lookup & Reference",
+  "Logical",
+  "Information",
+  "Engineering",
+  NO_FUNCTION,
+]);
 
-/** The corpus as the manifest defines it today: at least this much (issue 38 asks for 50 / 5,000 / 4). */
-const CORPUS_AT_LEAST = { workbooks: 26, cells: 4358, sources: 7 };
+/** The corpus as the manifest defines it today, at least (issue 38 asks for 50 workbooks, 5,000 cells, 4 sources). */
+const CORPUS_AT_LEAST = { workbooks: 126, cells: 31_334, sources: 8 };
 
 const manifest = loadManifest();
 const { workbooks, missing } = corpusWorkbooks(manifest);
@@ -53,7 +66,7 @@ describe.skipIf(!corpusPresent() || !soffice)("the engine against Excel's cached
 
   beforeAll(async () => {
     run = await runCorpus(workbooks, { soffice, nice: findProgram("nice") });
-  }, 600_000);
+  }, 1_200_000);
 
   it("has the corpus the manifest pins, each workbook saved by Excel", () => {
     const sources = new Set(workbooks.map((w) => w.source.id));

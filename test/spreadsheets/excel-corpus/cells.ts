@@ -70,7 +70,7 @@ function sharedStrings(files: Record<string, Uint8Array>): string[] {
 
 const CELL = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
 const FORMULA = /<f\b([^>]*?)(?:\/>|>([\s\S]*?)<\/f>)/;
-const VALUE = /<v>([\s\S]*?)<\/v>|<v\/>/;
+const VALUE = /<v\b[^>]*?(?:\/>|>([\s\S]*?)<\/v>)/;
 
 function expectedOf(type: string, raw: string, strings: string[]): Expected {
   switch (type) {
@@ -133,7 +133,7 @@ export function withoutCachedValues(bytes: Uint8Array): Uint8Array {
   const files = unzipSync(bytes);
   for (const [path] of worksheetParts(files)) {
     const xml = strFromU8(files[path]!).replace(CELL, (cell: string, _attributes: string, body: string | undefined) =>
-      body && FORMULA.test(body) ? cell.replace(/<v>[\s\S]*?<\/v>|<v\/>/, "") : cell,
+      body && FORMULA.test(body) ? cell.replace(VALUE, "") : cell,
     );
     files[path] = strToU8(xml);
   }

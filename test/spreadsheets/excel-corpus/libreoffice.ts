@@ -56,7 +56,7 @@ export async function libreOfficeValues(soffice: string, workbooks: CorpusWorkbo
       join(dir, "out"),
     ];
     const started = performance.now();
-    await run(command[0]!, [...command.slice(1), ...args, ...inputs], { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
+    await run(command[0]!, [...command.slice(1), ...args, ...inputs], { timeout: 1_200_000, maxBuffer: 16 * 1024 * 1024 });
     const seconds = (performance.now() - started) / 1000;
     const { stdout } = await run(soffice, [`-env:UserInstallation=${pathToFileURL(profile).href}`, "--version"], { timeout: 60_000 });
     const results = new Map<string, EngineResult>();
