@@ -25,7 +25,7 @@ import { categoryTable, type Column } from "../test/spreadsheets/excel-corpus/re
 import { peerHas, runCorpus } from "../test/spreadsheets/excel-corpus/run.ts";
 import { engineHasFunction, explain, same, scoreCells, type ScoredCell } from "../test/spreadsheets/excel-corpus/score.ts";
 import { evaluateWithFormulaJs, formulaJsFunction, type FormulaJs, type SheetValues } from "./engines/formulajs.ts";
-import { ironCalcWorkbook, loadIronCalc, type IronModelClass } from "./engines/ironcalc.ts";
+import { IronCalcWorker, loadIronCalc, type IronModelClass } from "./engines/ironcalc.ts";
 import { FORMULA_CELLS, recalcWorkbook, recalcWorkbookXlsx } from "./recalc-workbook.ts";
 import type { OursRecalc } from "./sheets-recalc.ts";
 
@@ -104,6 +104,41 @@ function savedValues(bytes: Uint8Array): Map<string, SheetValues> {
   return sheets;
 }
 
+/** Excel's functions each engine has, per category, as a markdown table. */
+function coverage(has: ((fn: string) => boolean)[]): string {
+  const count = (test: (fn: string) => boolean) =>
+    CATEGORIES.map((c) => [...EXCEL_FUNCTIONS].filter(([fn, cat]) => cat === c && test(fn)).length);
+  const totals = CATEGORIES.map((c) => [...EXCEL_FUNCTIONS.values()].filter((cat) => cat === c).length);
+  const counts = has.map(count);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return [
+    "| category | Excel | ours | IronCalc | formula.js |",
+    "|---|---:|---:|---:|---:|",
+    `| all | ${EXCEL_FUNCTIONS.size} | ${counts.map(sum).join(" | ")} |`,
+    ...CATEGORIES.map((c, i) => `| ${c} | ${totals[i]} | ${counts.map((x) => x[i]).join(" | ")} |`),
+  ].join("\n");
+}
+
+/** formula.js's agreement per category on the cells it can compute, beside ours on the same cells. */
+function formulaJsTable(fjs: { cell: ScoredCell; agree: boolean }[]): string {
+  const rows = ["| category | cells formula.js can compute | formula.js (Excel's inputs) | ours on those cells |", "|---|---:|---:|---:|"];
+  for (const category of ["All", ...CATEGORIES]) {
+    const cells = fjs.filter((f) => category === "All" || f.cell.analysis.categories.includes(category as never));
+    if (cells.length === 0) continue;
+    const a = cells.filter((r) => r.agree).length;
+    const o = cells.filter((r) => r.cell.agree).length;
+    rows.push(
+      `| ${category} | ${cells.length} | ${a} (${((100 * a) / cells.length).toFixed(1)}%) | ${o} (${((100 * o) / cells.length).toFixed(1)}%) |`,
+    );
+  }
+  return rows.join("\n");
+}
+
+/** A workbook IronCalc has not computed in this time counts as not computed (every cell disagrees). */
+const IRONCALC_SECONDS = 120;
+/** Likewise for the large workbook's full evaluation. */
+const IRONCALC_RECALC_MS = 20 * 60_000;
+
 const SKIPPED_FEATURES = new Set(["defined names", "structured table refs", "3-D refs", "external links"]);
 
 async function main(): Promise<void> {
@@ -113,20 +148,8 @@ async function main(): Promise<void> {
     await install(dir);
     const [Model, F] = [await ironCalc(dir), await formulaJs(dir)];
 
-    // Coverage of Excel's functions.
-    const ironHas = ironCalcHas(Model);
     const fjsHas = (fn: string) => formulaJsFunction(F, fn) !== undefined;
-    const coverage = (has: (fn: string) => boolean) =>
-      CATEGORIES.map((c) => [...EXCEL_FUNCTIONS].filter(([fn, cat]) => cat === c && has(fn)).length);
-    const totals = CATEGORIES.map((c) => [...EXCEL_FUNCTIONS.values()].filter((cat) => cat === c).length);
-    const cov = [engineHasFunction, ironHas, fjsHas].map(coverage);
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    const coverageTable = [
-      "| category | Excel | ours | IronCalc | formula.js |",
-      "|---|---:|---:|---:|---:|",
-      `| all | ${EXCEL_FUNCTIONS.size} | ${cov.map(sum).join(" | ")} |`,
-      ...CATEGORIES.map((c, i) => `| ${c} | ${totals[i]} | ${cov.map((x) => x[i]).join(" | ")} |`),
-    ].join("\n");
+    const coverageTable = coverage([engineHasFunction, ironCalcHas(Model), fjsHas]);
 
     // The corpus: ours and IronCalc in full; formula.js cell by cell with Excel's inputs.
     const { workbooks, missing } = corpusWorkbooks();
@@ -137,12 +160,16 @@ async function main(): Promise<void> {
     const iron: ScoredCell[] = [];
     const fjs: { cell: ScoredCell; agree: boolean; index: number }[] = [];
     let ironMs = 0;
+    const ironFailed: string[] = [];
+    const ironWorker = new IronCalcWorker(dir);
     let index = 0;
     for (const workbook of workbooks) {
       const bytes = readFileSync(workbook.file);
       const { cells, date1904 } = formulaCells(bytes);
       const started = performance.now();
-      iron.push(...scoreCells(workbook.name, cells, ironCalcWorkbook(Model, bytes), date1904));
+      const result = await ironWorker.run(workbook.file, IRONCALC_SECONDS);
+      if (result.failed) ironFailed.push(`${workbook.name}: ${result.failed}`);
+      iron.push(...scoreCells(workbook.name, cells, result, date1904));
       ironMs += performance.now() - started;
       const saved = savedValues(bytes);
       for (const cell of cells) {
@@ -158,35 +185,32 @@ async function main(): Promise<void> {
         index++;
       }
     }
+    await ironWorker.close();
     explain(iron, peerHas(iron));
     const columns: Column[] = [
       { name: "ours", cells: ours },
       { name: "IronCalc 0.8.4", cells: iron },
     ];
-    const fjsRows = [
-      "| category | cells formula.js can compute | formula.js (Excel's inputs) | ours on those cells |",
-      "|---|---:|---:|---:|",
-    ];
-    for (const category of ["All", ...CATEGORIES]) {
-      const rows = fjs.filter((f) => category === "All" || f.cell.analysis.categories.includes(category as never));
-      if (rows.length === 0) continue;
-      const a = rows.filter((r) => r.agree).length;
-      const o = rows.filter((r) => r.cell.agree).length;
-      fjsRows.push(
-        `| ${category} | ${rows.length} | ${a} (${((100 * a) / rows.length).toFixed(1)}%) | ${o} (${((100 * o) / rows.length).toFixed(1)}%) |`,
-      );
-    }
     const gains = fjs.filter((f) => f.agree && !f.cell.agree && f.cell.reason?.startsWith("#NAME?")).length;
 
     // Full recalculation of the large workbook, each engine in its own process.
     const file = join(dir, "recalc.xlsx");
     writeFileSync(file, await recalcWorkbookXlsx());
     process.stderr.write("bench:sheets:engines: full recalculation of the large workbook (ours, then IronCalc)…\n");
-    const child = async <T>(args: string[]): Promise<T> =>
-      JSON.parse((await run(process.execPath, ["--import", "tsx", ...args], { timeout: 3_600_000, maxBuffer: 1 << 20 })).stdout) as T;
+    const child = async <T>(args: string[], timeout = 3_600_000): Promise<T> =>
+      JSON.parse((await run(process.execPath, ["--import", "tsx", ...args], { timeout, maxBuffer: 1 << 20 })).stdout) as T;
     const mine = await child<OursRecalc>([join(import.meta.dirname, "sheets-recalc.ts"), "--ours", file]);
-    const theirs = await child<{ loadMs: number; recalcMs: number; peakRssMb: number }>([import.meta.filename, "--ironcalc-recalc", dir]);
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    let iron202: string;
+    try {
+      const theirs = await child<{ loadMs: number; recalcMs: number; peakRssMb: number }>(
+        [import.meta.filename, "--ironcalc-recalc", dir],
+        IRONCALC_RECALC_MS,
+      );
+      iron202 = `load ${s(theirs.loadMs)}, evaluation ${s(theirs.recalcMs)}, peak RSS ${theirs.peakRssMb.toFixed(0)} MB`;
+    } catch (failure) {
+      iron202 = `did not finish within ${IRONCALC_RECALC_MS / 60_000} minutes (${String(failure).split("\n")[0]!.slice(0, 120)})`;
+    }
 
     console.log(`
 bench:sheets:engines — our engine, IronCalc 0.8.4 and formula.js 4.6.1
@@ -198,12 +222,13 @@ Agreement with Excel on the corpus (${workbooks.length} workbooks, ${ours.length
 ${categoryTable(columns)}
 
 formula.js, cell by cell with Excel's inputs (cells whose functions formula.js all has, no names, tables, 3-D or external refs):
-${fjsRows.join("\n")}
+${formulaJsTable(fjs)}
 cells ours gets wrong for a missing function that formula.js gets right: ${gains}
+${ironFailed.length ? `workbooks IronCalc did not compute:\n${ironFailed.map((f) => `  ${f}`).join("\n")}\n` : ""}
 
 Full recalculation of ${FORMULA_CELLS} formulas (bench/recalc-workbook.ts), each engine in a child process:
   ours:     read ${s(mine.readMs)}, recalculation ${s(mine.recalcMs)}, peak RSS ${mine.peakRssMb.toFixed(0)} MB
-  IronCalc: load ${s(theirs.loadMs)}, evaluation ${s(theirs.recalcMs)}, peak RSS ${theirs.peakRssMb.toFixed(0)} MB
+  IronCalc: ${iron202}
 `);
   } finally {
     rmSync(dir, { recursive: true, force: true });

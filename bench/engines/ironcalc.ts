@@ -5,6 +5,7 @@
 // (ListObject) definitions cannot be given through its API, so structured references fail there.
 // Values are read back through a scientific number format on each formula cell (its General format
 // shows nine decimals), which keeps 15 significant digits.
+import { Worker } from "node:worker_threads";
 import { strFromU8, unzipSync } from "fflate";
 import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
 import type { WorkbookData } from "../../src/spreadsheets/types.ts";
@@ -133,5 +134,37 @@ export function ironCalcWorkbook(Model: IronModelClass, bytes: Uint8Array): Engi
     return { values, failed: `IronCalc: ${String(failure)}` };
   } finally {
     model.free();
+  }
+}
+
+/** ironCalcWorkbook in a worker thread, given up after a time (then every cell counts as not computed). */
+export class IronCalcWorker {
+  private worker: Worker | undefined;
+
+  constructor(private readonly peers: string) {}
+
+  run(file: string, seconds: number): Promise<EngineResult> {
+    const worker = (this.worker ??= new Worker(new URL("./ironcalc-worker.ts", import.meta.url), { workerData: { peers: this.peers } }));
+    return new Promise((resolve) => {
+      const done = (result: EngineResult, restart: boolean) => {
+        clearTimeout(timer);
+        worker.removeAllListeners("message").removeAllListeners("error");
+        if (restart) {
+          void worker.terminate();
+          this.worker = undefined;
+        }
+        resolve(result);
+      };
+      const timer = setTimeout(() => done({ values: new Map(), failed: `IronCalc took more than ${seconds} s` }, true), seconds * 1000);
+      worker.once("message", (message: { values: [string, Got][]; failed?: string }) =>
+        done({ values: new Map(message.values), ...(message.failed ? { failed: message.failed } : {}) }, false),
+      );
+      worker.once("error", (error) => done({ values: new Map(), failed: `IronCalc worker: ${error.message}` }, true));
+      worker.postMessage(file);
+    });
+  }
+
+  close(): Promise<number> | undefined {
+    return this.worker?.terminate();
   }
 }
