@@ -100,18 +100,25 @@ export function scoreCells(name: string, cells: FormulaCell[], result: EngineRes
   });
 }
 
-/** Whether our engine knows a function: `=FN()` gives anything but #NAME? (an arity error counts as known). */
 const known = new Map<string, boolean>();
 const probe = Workbook.create([{ name: "Probe", values: [[1]] }], "raw").workbook;
+/** `=FN(args)` through the engine: "name" (#NAME?), "refused" (the engine will not compute it), or "known". */
+function probeCall(call: string): "name" | "refused" | "known" {
+  try {
+    const value = probe.evaluate(call);
+    return value !== null && typeof value === "object" && "error" in value && value.error === "#NAME?" ? "name" : "known";
+  } catch (failure) {
+    // An arity error means the engine knows the function; a refusal (WEBSERVICE, CALL, …) that it does not compute it.
+    return /refused/i.test(failure instanceof Error ? failure.message : String(failure)) ? "refused" : "known";
+  }
+}
+/** Whether our engine computes a function: `=FN()` gives anything but #NAME? (an arity error counts as known, a refusal not). */
 export function engineHasFunction(name: string): boolean {
   let answer = known.get(name);
   if (answer === undefined) {
-    try {
-      const value = probe.evaluate(`${name}()`);
-      answer = !(value !== null && typeof value === "object" && "error" in value && value.error === "#NAME?");
-    } catch {
-      answer = true;
-    }
+    const bare = probeCall(`${name}()`);
+    // A function refused only for its argument (one that wants a web link) is known.
+    answer = bare === "known" || (bare === "refused" && probeCall(`${name}("https://example.com")`) === "known");
     known.set(name, answer);
   }
   return answer;
