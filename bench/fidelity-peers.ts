@@ -1,4 +1,4 @@
-// The npm peers `npm run bench:fidelity` scores next to ours and pandoc: markdown → .docx packages,
+// The npm peers `npm run bench:fidelity:docs` scores next to ours and pandoc: markdown → .docx packages,
 // installed at bench time into a temporary folder (never into package.json or the repo) and loaded
 // from there by path. Each adapter is (markdown) => Promise<Uint8Array> through the package's
 // documented API (its README), with its defaults except where `note` says. No adapter fetches

@@ -1,4 +1,4 @@
-// npm run bench:fidelity [FILES] — word fidelity of our renderer, of pandoc and of the npm peers
+// npm run bench:fidelity:docs [FILES] — word fidelity of our renderer, of pandoc and of the npm peers
 // (bench/fidelity-peers.ts: remark-docx 0.3, @mohtasham/md-to-docx, markdown-docx, mdast2docx,
 // installed at bench time into a temporary folder) on the README corpus of
 // test/documents/render/corpus.test.ts (FILES of the node_modules READMEs, default 40; `all` for

@@ -1,6 +1,6 @@
 // Word fidelity on real-world markdown: the README.md files of the project's own node_modules,
 // rendered by us and read back by pandoc, against pandoc's reading of the markdown as a reader
-// sees it on GitHub. Shared by test/documents/render/corpus.test.ts and `npm run bench:fidelity`.
+// sees it on GitHub. Shared by test/documents/render/corpus.test.ts and `npm run bench:fidelity:docs`.
 //
 // Method:
 //   - reference: `pandoc -f gfm -t html` then `pandoc -f html -t plain`. Going through HTML renders
