@@ -13,6 +13,30 @@ const box = z.object({
 });
 const tileMap = z.record(z.string().regex(/^\d+\.\d+$/), z.string().min(1));
 
+/** A defined name: its scope by sheet name (null: the workbook). */
+export const definedNameSchema = z.object({
+  name: z.string().min(1).max(255),
+  sheet: z.string().nullable(),
+  formula: z.string().max(8192),
+  hidden: z.boolean().optional(),
+  comment: z.string().optional(),
+});
+
+/** A table (ListObject) on the sheet it names. */
+export const tableSchema = z.object({
+  name: z.string().min(1).max(255),
+  sheet: z.string(),
+  box,
+  header: z.number().int().min(0).max(1),
+  totals: z.number().int().min(0).max(1),
+  columns: z.array(z.string()),
+  style: z
+    .object({ name: z.string(), firstColumn: z.boolean(), lastColumn: z.boolean(), rowStripes: z.boolean(), columnStripes: z.boolean() })
+    .nullable(),
+  autoFilter: z.boolean(),
+  totalsRow: z.array(z.object({ fn: z.string().optional(), label: z.string().optional() }).nullable()),
+});
+
 export const manifestSchema = z.object({
   format: z.literal(1),
   tileRows: z.literal(TILE_ROWS),
@@ -28,6 +52,9 @@ export const manifestSchema = z.object({
       }),
     )
     .min(1),
+  /** Defined names and tables (absent in versions stored before they were kept). */
+  names: z.array(definedNameSchema).optional(),
+  tables: z.array(tableSchema).optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;

@@ -2,12 +2,14 @@
 // 100,000-row sheet names ~1,600 tiles; written whole, its manifest (~90 KB of incompressible
 // hashes) would cost more per write than the tiles the write changed. A page covers a band of
 // tile rows, so a one-cell write stores the one or few pages whose tiles changed and a new root;
-// every other page is shared with the version before (content-addressed, like the tiles).
+// every other page is shared with the version before (content-addressed, like the tiles). Defined
+// names and tables are one more page (the "book page", named by the root's `book`), shared between
+// versions that do not change them; roots stored before they were kept have none.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { SheetsError } from "./errors.ts";
 import { TILE_COLS, TILE_ROWS } from "./grid.ts";
-import type { Manifest, ManifestSheet } from "./manifest.ts";
+import { definedNameSchema, tableSchema, type Manifest, type ManifestSheet } from "./manifest.ts";
 
 /** Tile rows per page: 32 × 128 = 4,096 rows of a sheet. */
 export const PAGE_TILE_ROWS = 32;
@@ -21,6 +23,11 @@ interface Page {
 
 const entry = z.tuple([z.string().min(1), z.number().int().min(0)]);
 const pageSchema = z.object({ input: z.record(z.string(), entry), values: z.record(z.string(), entry) });
+/** The book page: a page naming no tiles, with the workbook's names and tables. */
+const bookPageSchema = pageSchema.extend({
+  names: z.array(definedNameSchema).optional(),
+  tables: z.array(tableSchema).optional(),
+});
 const box = z.object({ top: z.number().int(), left: z.number().int(), bottom: z.number().int(), right: z.number().int() });
 const rootSchema = z.object({
   format: z.literal(2),
@@ -37,6 +44,8 @@ const rootSchema = z.object({
       }),
     )
     .min(1),
+  /** The book page (names and tables), when the workbook has any. */
+  book: entry.optional(),
 });
 export type StoredRoot = z.infer<typeof rootSchema>;
 
@@ -83,7 +92,14 @@ export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => numb
     }
     return { name: sheet.name, used: sheet.used, cells: sheet.cells, pages: refs };
   });
-  const root = json({ format: 2, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets });
+  let book: Entry | undefined;
+  if (manifest.names?.length || manifest.tables?.length) {
+    const bytes = json({ input: {}, values: {}, names: manifest.names ?? [], tables: manifest.tables ?? [] });
+    const hash = blobHash(bytes);
+    pages.set(hash, bytes);
+    book = [hash, 0];
+  }
+  const root = json({ format: 2, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets, ...(book ? { book } : {}) });
   return { root, rootHash: blobHash(root), pages, bytes: total };
 }
 
@@ -106,11 +122,12 @@ export function pagesOf(root: StoredRoot, only?: { sheet: number; top: number; b
   const sheets = only ? [root.sheets[only.sheet]].filter((s) => s !== undefined) : root.sheets;
   const first = only ? Math.floor(only.top / (TILE_ROWS * PAGE_TILE_ROWS)) : 0;
   const last = only ? Math.floor(only.bottom / (TILE_ROWS * PAGE_TILE_ROWS)) : Number.POSITIVE_INFINITY;
-  return sheets.flatMap((sheet) =>
+  const pages = sheets.flatMap((sheet) =>
     Object.entries(sheet.pages)
       .filter(([index]) => Number(index) >= first && Number(index) <= last)
       .map(([, [hash]]) => hash),
   );
+  return !only && root.book ? [...pages, root.book[0]] : pages;
 }
 
 /**
@@ -140,7 +157,14 @@ export function loadManifest(
     }
     return { name: sheet.name, used: sheet.used, cells: sheet.cells, input, values };
   });
-  return { manifest: { format: 1, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets }, sizes };
+  const manifest: Manifest = { format: 1, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets };
+  const bookBytes = root.book ? page(root.book[0]) : undefined;
+  if (bookBytes) {
+    const parts = parse(bookBytes, bookPageSchema, "page");
+    if (parts.names?.length) manifest.names = parts.names;
+    if (parts.tables?.length) manifest.tables = parts.tables;
+  }
+  return { manifest, sizes };
 }
 
 /** Every blob a stored manifest names (its pages, and their tiles), for the store's garbage collection. */

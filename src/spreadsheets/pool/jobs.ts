@@ -4,12 +4,11 @@
 import { readCsv } from "../csv-read.ts";
 import { SheetsError } from "../errors.ts";
 import { sheetCsv } from "../csv-write.ts";
-import { toXlsxFormula } from "../formula/xlsx.ts";
 import { parseMarkdownTable } from "../markdown.ts";
 import { Workbook, type WriteResult } from "../model.ts";
 import { childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../stored-manifest.ts";
 import { loadTiles, saveTiles } from "../tiles.ts";
-import type { Cell, SheetData, WorkbookData } from "../types.ts";
+import type { Cell, SheetData } from "../types.ts";
 import { renderValue, type InputMode, type JsonCellInput } from "../values.ts";
 import { readXlsx } from "../xlsx/read.ts";
 import { writeXlsx } from "../xlsx/write.ts";
@@ -155,19 +154,6 @@ export function applyChange(model: Held, change: Change, options: Options): Save
   return save(model, result);
 }
 
-/** The workbook as the .xlsx writer takes it: formulas with the `_xlfn.` prefixes Excel wants. */
-function forXlsx(data: WorkbookData): WorkbookData {
-  const cell = (c: Cell | undefined): Cell | undefined => (c?.formula === undefined ? c : { ...c, formula: toXlsxFormula(c.formula) });
-  return {
-    sheets: data.sheets.map((sheet) => ({
-      name: sheet.name,
-      *rows() {
-        for (const [row, cells] of sheet.rows()) yield [row, cells.map(cell)] as const;
-      },
-    })),
-  };
-}
-
 /** What a cell reads as in CSV: render=value (dates as ISO text, errors as their text). */
 const showValue = (cell: Cell): Cell["value"] =>
   typeof cell.value === "object" && cell.value !== null ? cell.value : (renderValue(cell.value, cell.numFmt) as Cell["value"]);
@@ -184,8 +170,8 @@ export function firstSheetCsv(bytes: Uint8Array, options: Options): string {
 }
 
 export async function render(model: Held, format: "xlsx" | "csv", sheet: string | undefined, title: string): Promise<JobOutput> {
+  if (format === "xlsx") return { kind: "bytes", bytes: await writeXlsx(model.workbook.toData({ xlsx: true }), { title }) };
   const data = model.workbook.toData();
-  if (format === "xlsx") return { kind: "bytes", bytes: await writeXlsx(forXlsx(data), { title }) };
   const chosen = sheet === undefined ? data.sheets[0] : data.sheets.find((s) => s.name.toLowerCase() === sheet.toLowerCase());
   if (!chosen)
     throw new SheetsError("UNKNOWN_SHEET", `No sheet is named ${sheet}; the sheets are ${data.sheets.map((s) => s.name).join(", ")}.`, {

@@ -12,7 +12,9 @@ import type { CellContext } from "./cell-store.ts";
 import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
 import { readSharedStrings } from "./read-shared-strings.ts";
 import { readSheet, type SheetContext } from "./read-sheet.ts";
+import { dynamicArrayBlocks } from "./read-metadata.ts";
 import { readStyles } from "./read-styles.ts";
+import { readTables } from "./read-tables.ts";
 import { readWorkbook } from "./read-workbook.ts";
 
 const ISO_DATE = 0xfffe;
@@ -31,7 +33,7 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
   const workbook = readWorkbook(pkg, limits);
   // What the directory declares is a hint only (bytes are counted as they come), but a package
   // that declares more than a bound is refused before anything more is inflated.
-  const parsed = [workbook.styles, workbook.sharedStrings, ...workbook.sheets.map((sheet) => sheet.item)];
+  const parsed = [workbook.styles, workbook.sharedStrings, workbook.metadata, ...workbook.sheets.map((sheet) => sheet.item)];
   const declared = (items: readonly (ZipItem | undefined)[]) => items.reduce((sum, item) => sum + (item?.declaredSize ?? 0), 0);
   pkg.budget.declared(declared(pkg.items), declared(parsed));
   const styles = readStyles(workbook.styles, pkg.budget);
@@ -51,11 +53,13 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
     isoDate: ISO_DATE,
     isoDateTime: ISO_DATE_TIME,
     cells: { count: 0 },
+    dynamicBlocks: dynamicArrayBlocks(workbook.metadata, pkg.budget),
   };
   const cellContext: CellContext = { sharedStrings, format: (style) => iso.get(style) ?? styles.formats[style] };
   const sheets: SheetData[] = workbook.sheets.map(({ name, item }) => {
     const store = readSheet(name, item, context);
-    return { name, rows: () => store.rowsOf(cellContext) };
+    const tables = readTables(pkg, item.name);
+    return { name, rows: () => store.rowsOf(cellContext), ...(tables.length > 0 ? { tables } : {}) };
   });
-  return { sheets };
+  return { sheets, ...(workbook.names.length > 0 ? { names: workbook.names } : {}) };
 }
