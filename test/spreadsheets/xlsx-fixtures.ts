@@ -31,6 +31,10 @@ export interface WorkbookSpec {
   workbookType?: string;
   /** More entries, raw. */
   extra?: Record<string, string | Uint8Array>;
+  /** XML after <sheets> in xl/workbook.xml (<definedNames> …). */
+  workbookExtra?: string;
+  /** More relationships of the workbook part, raw <Relationship> elements. */
+  workbookRels?: string[];
 }
 
 export const sheetXml = (data: string) =>
@@ -82,11 +86,11 @@ export function buildXlsx(spec: WorkbookSpec): Uint8Array {
   );
   put(
     "xl/workbook.xml",
-    `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${MAIN}" xmlns:r="${REL}">${pr}<sheets>${sheetEntries.join("")}</sheets></workbook>`,
+    `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${MAIN}" xmlns:r="${REL}">${pr}<sheets>${sheetEntries.join("")}</sheets>${spec.workbookExtra ?? ""}</workbook>`,
   );
   put(
     "xl/_rels/workbook.xml.rels",
-    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL}">${relationships.join("")}</Relationships>`,
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL}">${[...relationships, ...(spec.workbookRels ?? [])].join("")}</Relationships>`,
   );
   if (spec.stringsFirst) for (const [name, xml] of shared) put(name, xml);
   for (const [name, xml] of parts) put(name, xml);
