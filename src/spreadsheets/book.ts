@@ -236,7 +236,7 @@ export class Book {
     const at = { sid: sheet.sid, row, col };
     const { text, program } = this.compiler.compile(formula, at, { strict, legacy: input.legacy === true && !input.fixed });
     const cell: FormulaCell = { text, program, value: null, state: DIRTY, sid: sheet.sid, row, col, deps: depsOf(program, sheet.sid, row, col) };
-    if (input.fixed && (input.fixed.rows > 1 || input.fixed.cols > 1)) cell.fixed = { rows: input.fixed.rows, cols: input.fixed.cols };
+    if (input.fixed) cell.fixed = { rows: input.fixed.rows, cols: input.fixed.cols };
     const slot = slotOf(row, col);
     tile.kinds[slot] = K_FORMULA;
     (tile.formulas ??= new Map()).set(slot, cell);

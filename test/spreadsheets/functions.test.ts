@@ -142,9 +142,9 @@ describe("formulas", () => {
     }
   });
 
-  it("normalize function names and cell letters", () => {
+  it("normalize function names and cell letters, without .xlsx's _xlfn. prefixes (as Excel shows them)", () => {
     const w = book();
-    w.write("Data!D1", [["=sum(a1:a3)+_xlfn.stdev.s(1,2)"]]);
-    expect(w.read("Data!D1", { render: "formula" }).values).toEqual([["=SUM(A1:A3)+_XLFN.STDEV.S(1,2)"]]);
+    w.write("Data!D1", [["=sum(a1:a3)+_xlfn.stdev.s(1,2)+_xlfn._xlws.sort(1)"]]);
+    expect(w.read("Data!D1", { render: "formula" }).values).toEqual([["=SUM(A1:A3)+STDEV.S(1,2)+SORT(1)"]]);
   });
 });

@@ -125,8 +125,8 @@ export class FormulaCompiler {
       const name = token.value.toUpperCase();
       const canonical = canonicalName(name);
       if (REFUSED_FUNCTIONS.has(canonical)) throw refused(source, `${canonical} reaches outside the workbook`);
-      // Not a function: a defined name holding a LAMBDA, which may be local to the sheet.
-      return [name, name, !this.functions[canonical] && !SYNTAX.has(canonical)];
+      // Written as Excel shows it (without .xlsx's _xlfn.); not a function: a defined name holding a LAMBDA, which may be local to the sheet.
+      return [canonical, canonical, !this.functions[canonical] && !SYNTAX.has(canonical)];
     }
     if (token.type === "range" || token.type === "range_beam") {
       const ref = parseRefToken(token.value);
