@@ -12,7 +12,21 @@ import { FUNCTIONS } from "./formula/functions/index.ts";
 import { NO_SHEET, OWN_SHEET, resolveRef, type Program } from "./formula/program.ts";
 import { errorCode, isError, type Scalar } from "./formula/values.ts";
 import { DependencyGraph } from "./graph.ts";
-import { CLEAN, DIRTY, K_BOOLEAN, K_EMPTY, K_ERROR, K_FORMULA, K_NUMBER, K_SPILL, K_STRING, slotOf, type FormulaCell, type Grid, type Tile } from "./grid.ts";
+import {
+  CLEAN,
+  DIRTY,
+  K_BOOLEAN,
+  K_EMPTY,
+  K_ERROR,
+  K_FORMULA,
+  K_NUMBER,
+  K_SPILL,
+  K_STRING,
+  slotOf,
+  type FormulaCell,
+  type Grid,
+  type Tile,
+} from "./grid.ts";
 import { Names } from "./names.ts";
 import { Sheet } from "./sheet.ts";
 import { clearSpill, spillBox } from "./spill.ts";
@@ -181,7 +195,11 @@ export class Book {
     const anchor = tile.spills?.get(slot);
     if (anchor?.fixed) {
       const where = this.where(anchor.sid, row, col);
-      throw new SheetsError("BAD_INPUT", `${where} is part of the array formula at ${this.where(anchor.sid, anchor.row, anchor.col)}; change the array formula's cell instead (Excel refuses to change part of an array).`, { subject: where });
+      throw new SheetsError(
+        "BAD_INPUT",
+        `${where} is part of the array formula at ${this.where(anchor.sid, anchor.row, anchor.col)}; change the array formula's cell instead (Excel refuses to change part of an array).`,
+        { subject: where },
+      );
     }
     // The cell stays counted: the value written takes its place.
     tile.spills?.delete(slot);
@@ -225,7 +243,14 @@ export class Book {
   }
 
   /** Compiles and registers a formula; the cell's value stays unknown until the recalculation. */
-  private storeFormula(sheet: Sheet, tile: Tile, row: number, col: number, input: Extract<CellInput, { kind: "formula" }>, strict: boolean): FormulaCell {
+  private storeFormula(
+    sheet: Sheet,
+    tile: Tile,
+    row: number,
+    col: number,
+    input: Extract<CellInput, { kind: "formula" }>,
+    strict: boolean,
+  ): FormulaCell {
     const { formula, numFmt } = input;
     const where = formatRange(sheet.name, { top: row, left: col, bottom: row, right: col });
     if (formula.length > MAX_FORMULA_LENGTH)
@@ -235,7 +260,16 @@ export class Book {
       });
     const at = { sid: sheet.sid, row, col };
     const { text, program } = this.compiler.compile(formula, at, { strict, legacy: input.legacy === true && !input.fixed });
-    const cell: FormulaCell = { text, program, value: null, state: DIRTY, sid: sheet.sid, row, col, deps: depsOf(program, sheet.sid, row, col) };
+    const cell: FormulaCell = {
+      text,
+      program,
+      value: null,
+      state: DIRTY,
+      sid: sheet.sid,
+      row,
+      col,
+      deps: depsOf(program, sheet.sid, row, col),
+    };
     if (input.fixed) cell.fixed = { rows: input.fixed.rows, cols: input.fixed.cols };
     const slot = slotOf(row, col);
     tile.kinds[slot] = K_FORMULA;

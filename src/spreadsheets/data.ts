@@ -94,7 +94,8 @@ export function loadData(book: Book, data: WorkbookData): void {
   });
 }
 
-const planOf = (book: Book, cell: FormulaCell) => (cell.program.xlsx ??= planXlsx(cell.text, { functions: FUNCTIONS, env: book.env, sid: cell.sid }));
+const planOf = (book: Book, cell: FormulaCell) =>
+  (cell.program.xlsx ??= planXlsx(cell.text, { functions: FUNCTIONS, env: book.env, sid: cell.sid }));
 
 /** Whether any formula is a dynamic array in .xlsx terms (it spills, or needs dynamic arrays to mean what it does). */
 function anyDynamic(book: Book): boolean {

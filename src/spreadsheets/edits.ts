@@ -94,7 +94,16 @@ export function recompileAll(book: Book): void {
       const cell = tile.kinds[slot] === K_FORMULA ? tile.formulas?.get(slot) : undefined;
       if (!cell) return;
       const { text, program } = book.compiler.compile(cell.text, { sid: sheet.sid, row, col }, { strict: false });
-      Object.assign(cell, { text, program, state: DIRTY, sid: sheet.sid, row, col, deps: depsOf(program, sheet.sid, row, col), spill: null });
+      Object.assign(cell, {
+        text,
+        program,
+        state: DIRTY,
+        sid: sheet.sid,
+        row,
+        col,
+        deps: depsOf(program, sheet.sid, row, col),
+        spill: null,
+      });
       book.graph.add(cell);
       if (program.volatile) book.volatile.add(cell);
       book.fresh.push(cell);

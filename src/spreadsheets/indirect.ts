@@ -44,7 +44,16 @@ function r1c1(book: Book, text: string, ctx: EvalContext): RangeValue | FormulaE
   if (context.length > 1 || context.some((c) => c.includes(":") || /[[\]]/.test(c))) return ERR.REF;
   const sid = sheetSid(book, context[0] ?? null, ctx.sid);
   if (sid < 0) return ERR.REF;
-  const r = parsed.range as { r0?: number; c0?: number; r1?: number; c1?: number; $r0?: boolean; $c0?: boolean; $r1?: boolean; $c1?: boolean };
+  const r = parsed.range as {
+    r0?: number;
+    c0?: number;
+    r1?: number;
+    c1?: number;
+    $r0?: boolean;
+    $c0?: boolean;
+    $r1?: boolean;
+    $c1?: boolean;
+  };
   // R1C1 numbers are 1-based when absolute (R2 is row 2) and offsets when relative (R[1]); fx gives 0-based absolutes.
   const edge = (n: number | undefined, abs: boolean | undefined, own: number, whole: number): number =>
     n === undefined || n === null ? whole : abs ? n : own + n;

@@ -107,7 +107,9 @@ export function defineName(book: Book, input: DefinedName): NameDef {
       });
     }
     if (book.tables.byName(input.name))
-      throw new SheetsError("BAD_INPUT", `"${input.name}" is the name of a table; a defined name cannot share it.`, { subject: input.name });
+      throw new SheetsError("BAD_INPUT", `"${input.name}" is the name of a table; a defined name cannot share it.`, {
+        subject: input.name,
+      });
   }
   const def: NameDef = { name: input.name, sid, formula };
   if (input.hidden) def.hidden = true;
@@ -134,7 +136,11 @@ export function listNames(book: Book): DefinedName[] {
   return book.names
     .all()
     .map((def) => {
-      const out: DefinedName = { name: def.name, sheet: def.sid === WORKBOOK_SCOPE ? null : (book.sheetById(def.sid)?.name ?? null), formula: def.formula };
+      const out: DefinedName = {
+        name: def.name,
+        sheet: def.sid === WORKBOOK_SCOPE ? null : (book.sheetById(def.sid)?.name ?? null),
+        formula: def.formula,
+      };
       if (def.hidden) out.hidden = true;
       if (def.comment) out.comment = def.comment;
       return out;

@@ -67,7 +67,8 @@ export function tableProblem(tables: Tables, table: TableDef): string | null {
   if (tables.byName(table.name)) return `a table named "${table.name}" already exists`;
   const { box } = table;
   if (box.top > box.bottom || box.left > box.right) return `table "${table.name}" has an empty range`;
-  if (table.columns.length !== box.right - box.left + 1) return `table "${table.name}" names ${table.columns.length} columns for ${box.right - box.left + 1}`;
+  if (table.columns.length !== box.right - box.left + 1)
+    return `table "${table.name}" names ${table.columns.length} columns for ${box.right - box.left + 1}`;
   if (box.bottom - box.top + 1 - table.header - table.totals < 1) return `table "${table.name}" has no data row`;
   return null;
 }

@@ -49,8 +49,7 @@ function inputCells(book: Book, tile: Tile): InputCell[] {
     if (kind === K_FORMULA) {
       const cell = formulas?.get(slot);
       cells.push({ slot, value: null, formula: cell?.text ?? "", numFmt, fixed: cell?.fixed ?? undefined });
-    }
-    else if (kind === K_NUMBER) cells.push({ slot, value: nums[slot] as number, numFmt });
+    } else if (kind === K_NUMBER) cells.push({ slot, value: nums[slot] as number, numFmt });
     else if (kind === K_STRING) cells.push({ slot, value: strs?.[slot] ?? "", numFmt });
     else if (kind === K_BOOLEAN) cells.push({ slot, value: nums[slot] === 1, numFmt });
     else cells.push({ slot, value: errorFromCode(nums[slot] as number), numFmt });
@@ -186,7 +185,13 @@ function loadInput(book: Book, sheet: Sheet, name: string, bytes: Uint8Array): v
     const col = baseCol + (cell.slot % TILE_COLS);
     const fmt = cell.numFmt ? { numFmt: cell.numFmt } : {};
     if (cell.formula !== undefined)
-      book.setCell(sheet, row, col, { kind: "formula", formula: cell.formula, ...fmt, ...(cell.fixed ? { fixed: cell.fixed } : {}) }, false);
+      book.setCell(
+        sheet,
+        row,
+        col,
+        { kind: "formula", formula: cell.formula, ...fmt, ...(cell.fixed ? { fixed: cell.fixed } : {}) },
+        false,
+      );
     else if (cell.value !== null) book.setCell(sheet, row, col, { kind: "value", value: cell.value, ...fmt }, false);
   }
 }

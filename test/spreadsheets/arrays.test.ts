@@ -13,7 +13,14 @@ import { readWritten } from "./xlsx-written.ts";
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 function sheet(values: (string | number | null)[][] = []) {
-  return Workbook.create([{ name: "S", values }, { name: "T", values: [[10]] }, { name: "U", values: [[100]] }], "raw").workbook;
+  return Workbook.create(
+    [
+      { name: "S", values },
+      { name: "T", values: [[10]] },
+      { name: "U", values: [[100]] },
+    ],
+    "raw",
+  ).workbook;
 }
 
 describe("dynamic arrays", () => {
@@ -28,7 +35,11 @@ describe("dynamic arrays", () => {
     ]);
     expect(wb.read("S!A1:B2", { render: "both" }).values[0]).toEqual([{ value: 1, formula: "=SEQUENCE(3,2)" }, 2]);
     wb.write("S!B3", [["x"]]);
-    expect(wb.read("S!A1:B3").values).toEqual([[{ error: "#SPILL!" }, null], [null, null], [null, "x"]]);
+    expect(wb.read("S!A1:B3").values).toEqual([
+      [{ error: "#SPILL!" }, null],
+      [null, null],
+      [null, "x"],
+    ]);
     // Clearing a spilled cell changes nothing; clearing the cell in the way lets the array spill.
     wb.write("S!B3", [[null]]);
     expect(wb.read("S!A1:B3").values).toEqual([
@@ -63,7 +74,10 @@ describe("dynamic arrays", () => {
   });
 
   it("a range or an operation on ranges spills; empty cells spill as 0", () => {
-    const wb = sheet([[1, 2], [3, null]]);
+    const wb = sheet([
+      [1, 2],
+      [3, null],
+    ]);
     wb.write("S!D1", [["=A1:B2*10"]]);
     wb.write("S!F1", [["=LEN(A1:A2)"]]);
     expect(wb.read("S!D1:F2").values).toEqual([
@@ -84,7 +98,9 @@ describe("dynamic arrays", () => {
     const saved = saveTiles(wb);
     const get = (hash: string) => saved.tiles.get(hash)!;
     expect(readTiles(saved.manifest, "S!A199:A200", get).values).toEqual([[199], [200]]);
-    expect(readTiles(saved.manifest, "S!C1:D1", get, { render: "both" }).values).toEqual([[{ value: { error: "#SPILL!" }, formula: "=SEQUENCE(1,2)" }, "x"]]);
+    expect(readTiles(saved.manifest, "S!C1:D1", get, { render: "both" }).values).toEqual([
+      [{ value: { error: "#SPILL!" }, formula: "=SEQUENCE(1,2)" }, "x"],
+    ]);
     const loaded = loadTiles(saved.manifest, get);
     expect(loaded.result.recalculatedCells).toBe(0);
     expect(loaded.workbook.read("S!A150:A151").values).toEqual([[150], [151]]);
@@ -225,7 +241,9 @@ describe("array (CSE) formulas from files", () => {
     const loaded = loadTiles(saved.manifest, (hash) => saved.tiles.get(hash)!).workbook;
     loaded.write("A!C1", [[4]]);
     expect(loaded.read("A!C2:C3").values).toEqual([[8], [8]]);
-    const xml = (await readWritten(await writeXlsx(loaded.toData({ xlsx: true }), { title: "cse" }))).parts.get("xl/worksheets/sheet1.xml")!;
+    const xml = (await readWritten(await writeXlsx(loaded.toData({ xlsx: true }), { title: "cse" }))).parts.get(
+      "xl/worksheets/sheet1.xml",
+    )!;
     expect(xml).toContain('<c r="A2"><f t="array" ref="A2:D3">A1:C1*2</f><v>2</v></c>');
     expect(xml).toContain('<f t="array" ref="A5">SUM(A1:C1*A1:C1)</f>');
     expect(xml).not.toContain("cm=");

@@ -13,7 +13,13 @@ import { buildXlsx } from "./xlsx-fixtures.ts";
 function book() {
   const { workbook } = Workbook.create(
     [
-      { name: "Rates", values: [["Tax", 0.2], ["Fee", 5]] },
+      {
+        name: "Rates",
+        values: [
+          ["Tax", 0.2],
+          ["Fee", 5],
+        ],
+      },
       { name: "Sales", values: [["Amount"], [100], [200], [300]] },
       { name: "Other", values: [[1]] },
     ],
@@ -33,7 +39,14 @@ describe("defined names", () => {
     wb.defineName({ name: "Total", formula: "SUM(Sales!$A$2:$A$4)" });
     wb.defineName({ name: "Local", formula: "Other!$A$1", sheet: "Other" });
     wb.defineName({ name: "Local", formula: "7" });
-    wb.write("Sales!B1:B6", [["=SUM(Amounts)*TaxRate"], ["=Total*(1-Discount)"], ["=COUNT(Amounts)"], ["=Local"], ["=Other!Local"], ["=ROWS(Amounts)"]]);
+    wb.write("Sales!B1:B6", [
+      ["=SUM(Amounts)*TaxRate"],
+      ["=Total*(1-Discount)"],
+      ["=COUNT(Amounts)"],
+      ["=Local"],
+      ["=Other!Local"],
+      ["=ROWS(Amounts)"],
+    ]);
     wb.write("Other!B1", [["=Local*10"]]);
     expect(wb.read("Sales!B1:B6").values.map((r) => r[0])).toEqual([120, 540, 3, 7, 1, 3]);
     expect(value(wb, "Other!B1")).toBe(10);
@@ -73,7 +86,10 @@ describe("defined names", () => {
     wb.defineName({ name: "AddTax", formula: "LAMBDA(x,x*(1+Rates!$B$1))" });
     wb.defineName({ name: "Fact", formula: "LAMBDA(n,IF(n<=1,1,n*Fact(n-1)))" });
     wb.defineName({ name: "LeftCell", formula: "Sales!XFD1" });
-    wb.write("Sales!B2:C3", [["=AddTax(A2)", "=Fact(5)"], ["=LeftCell*2", "=Fact(2000)"]]);
+    wb.write("Sales!B2:C3", [
+      ["=AddTax(A2)", "=Fact(5)"],
+      ["=LeftCell*2", "=Fact(2000)"],
+    ]);
     expect(wb.read("Sales!B2:C3").values).toEqual([
       [120, 120],
       [400, { error: "#NUM!" }],

@@ -16,7 +16,9 @@ const CITIES = ["Paris", "Lyon", "Nice", "Lille", "Nantes", "Rennes", "Metz", "D
 const str = (v: string) => `<is><t>${v}</t></is>`;
 /** BigCity on A1:C14: a header row, 12 cities with populations and a rank, a totals row (SUM: SUBTOTAL is another branch's function). */
 function bigCityXlsx(formulas: Record<string, string>): Uint8Array {
-  const rows = [`<row r="1"><c r="A1" t="inlineStr">${str("City")}</c><c r="B1" t="inlineStr">${str("Pop")}</c><c r="C1" t="inlineStr">${str("Rank")}</c></row>`];
+  const rows = [
+    `<row r="1"><c r="A1" t="inlineStr">${str("City")}</c><c r="B1" t="inlineStr">${str("Pop")}</c><c r="C1" t="inlineStr">${str("Rank")}</c></row>`,
+  ];
   CITIES.forEach((city, i) => {
     const r = i + 2;
     rows.push(
@@ -55,7 +57,7 @@ const FORMULAS: [string, string, unknown][] = [
   ["ROWS(BigCity)", "A", 12],
   ["ROWS(BigCity[])", "A", 12],
   ["INDEX(BigCity[City],3)", "A", "Nice"],
-  ["XLOOKUP(\"Metz\",BigCity[City],BigCity[Pop])", "A", 700],
+  ['XLOOKUP("Metz",BigCity[City],BigCity[Pop])', "A", 700],
   ["BigCity[Nope]", "A", { error: "#REF!" }],
   ["Other[City]", "A", { error: "#REF!" }],
 ];
@@ -89,7 +91,7 @@ describe("tables and structured references", () => {
 
   it("[#This Row] outside the table's data rows is #VALUE!, and a change in a column recomputes what reads it", () => {
     const { workbook } = Workbook.fromData(readXlsx(bigCityXlsx({})));
-    workbook.write("Data!G2:G3", [["=BigCity[[#This Row],[City]]&\"!\""], ["=SUM(BigCity[Pop])"]]);
+    workbook.write("Data!G2:G3", [['=BigCity[[#This Row],[City]]&"!"'], ["=SUM(BigCity[Pop])"]]);
     workbook.write("Data!H1", [["=BigCity[@Pop]"]]);
     expect(workbook.read("Data!G2:H2").values).toEqual([["Paris!", null]]);
     expect(workbook.read("Data!H1").values).toEqual([[{ error: "#VALUE!" }]]);

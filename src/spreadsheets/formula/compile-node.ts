@@ -147,7 +147,9 @@ function callNode(node: AstNode, c: NodeCompiler): Thunk {
   const nodes = node.arguments ?? [];
   const omitted = spec.keepOmitted ? constant(undefined as unknown as Value) : constant(null);
   const guard = spec.call !== undefined && !spec.lambda;
-  const args = nodes.map((arg) => (arg === null ? omitted : guard && mayBeLambda(arg) ? noLambda(compileNode(arg, c)) : compileNode(arg, c)));
+  const args = nodes.map((arg) =>
+    arg === null ? omitted : guard && mayBeLambda(arg) ? noLambda(compileNode(arg, c)) : compileNode(arg, c),
+  );
   if (args.length < spec.min || args.length > spec.max) {
     const range = spec.min === spec.max ? `${spec.min}` : spec.max === Infinity ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
     throw new CompileProblem(`${name} takes ${range} argument${spec.max === 1 && spec.min === 1 ? "" : "s"}, not ${args.length}`);

@@ -70,7 +70,12 @@ export function cellThunk(spec: RefSpec): Thunk {
   if (spec.sid === NO_SHEET) return constant(ERR.REF);
   const { top, left, topAbs, leftAbs, sid } = spec;
   if (spec.wrap)
-    return (ctx) => ctx.value(sid === OWN_SHEET ? ctx.sid : sid, topAbs ? top : (ctx.row + top) % MAX_ROWS, leftAbs ? left : (ctx.col + left) % MAX_COLUMNS);
+    return (ctx) =>
+      ctx.value(
+        sid === OWN_SHEET ? ctx.sid : sid,
+        topAbs ? top : (ctx.row + top) % MAX_ROWS,
+        leftAbs ? left : (ctx.col + left) % MAX_COLUMNS,
+      );
   return (ctx) => {
     const r = topAbs ? top : ctx.row + top;
     const c = leftAbs ? left : ctx.col + left;

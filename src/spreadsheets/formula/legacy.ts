@@ -109,7 +109,9 @@ const VALUE_ARGS: Record<string, Args> = {
 const ARRAY_RESULTS = new Set([
   ..."OFFSET INDIRECT TRANSPOSE MMULT MINVERSE MUNIT FREQUENCY LINEST LOGEST TREND GROWTH ANCHORARRAY".split(" "),
   // Dynamic-array functions: a formula with one where one value is wanted needs the dynamic-array flag in .xlsx.
-  ..."FILTER SORT SORTBY UNIQUE SEQUENCE RANDARRAY TAKE DROP CHOOSEROWS CHOOSECOLS VSTACK HSTACK TOCOL TOROW WRAPROWS WRAPCOLS EXPAND MAP SCAN BYROW BYCOL MAKEARRAY".split(" "),
+  ..."FILTER SORT SORTBY UNIQUE SEQUENCE RANDARRAY TAKE DROP CHOOSEROWS CHOOSECOLS VSTACK HSTACK TOCOL TOROW WRAPROWS WRAPCOLS EXPAND MAP SCAN BYROW BYCOL MAKEARRAY".split(
+    " ",
+  ),
 ]);
 
 const has = (args: Args | undefined, i: number) => args !== undefined && (args === ALL || args.includes(i));
@@ -119,7 +121,8 @@ const canonical = (name: string) => name.toUpperCase().replace(/^_XLFN\.(_XLWS\.
 export function argClass(name: string, i: number, functions: FnTable): Context {
   if (has(ARRAY_ARGS[name], i)) return "array";
   if (has(VALUE_ARGS[name], i)) return "value";
-  if (/IFS$/.test(name) && name !== "IFS") return name === "COUNTIFS" ? (i % 2 === 1 ? "value" : "ref") : i >= 2 && i % 2 === 0 ? "value" : "ref";
+  if (/IFS$/.test(name) && name !== "IFS")
+    return name === "COUNTIFS" ? (i % 2 === 1 ? "value" : "ref") : i >= 2 && i % 2 === 0 ? "value" : "ref";
   const spec = functions[name];
   if (!spec) return "value";
   if (spec.liftArgs?.includes(i)) return "value";
@@ -127,7 +130,8 @@ export function argClass(name: string, i: number, functions: FnTable): Context {
 }
 
 const isReferenceOp = (node: AstNode) =>
-  (node.type === "BinaryExpression" && [":", " ", ","].includes(node.operator ?? "")) || (node.type === "UnaryExpression" && node.operator === "#");
+  (node.type === "BinaryExpression" && [":", " ", ","].includes(node.operator ?? "")) ||
+  (node.type === "UnaryExpression" && node.operator === "#");
 
 /** Whether a reference or an expression can give more than one value (a range, an array, a name for either). */
 export function mayBeMulti(node: AstNode, env: LegacyEnv, depth = 0): boolean {

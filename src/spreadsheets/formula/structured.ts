@@ -85,7 +85,17 @@ export function resolveStructured(
   if (!cols) return ERR.REF;
   const sections = (parsed.sections ?? []).map((s) => s.toLowerCase());
   if (sections.includes("this row")) {
-    const spec: RefSpec = { sid: t.sid, top: 0, bottom: 0, left: cols[0], right: cols[1], topAbs: false, bottomAbs: false, leftAbs: true, rightAbs: true };
+    const spec: RefSpec = {
+      sid: t.sid,
+      top: 0,
+      bottom: 0,
+      left: cols[0],
+      right: cols[1],
+      topAbs: false,
+      bottomAbs: false,
+      leftAbs: true,
+      rightAbs: true,
+    };
     return { spec, rows: dataRows(t) };
   }
   const rows = rowSpan(t, sections);

@@ -139,7 +139,8 @@ export function applyXlsxPlan(text: string, plan: XlsxPlan): string {
       let value = t.value;
       if (t.type === "func") {
         const name = canonicalName(value);
-        if (FUTURE_FUNCTIONS.has(name) && !/^_xlfn\./i.test(value)) value = `${WORKSHEET_FUNCTIONS.has(name) ? "_xlfn._xlws." : "_xlfn."}${value}`;
+        if (FUTURE_FUNCTIONS.has(name) && !/^_xlfn\./i.test(value))
+          value = `${WORKSHEET_FUNCTIONS.has(name) ? "_xlfn._xlws." : "_xlfn."}${value}`;
       } else if (t.type === "range_named" && params.has(value.toLowerCase())) value = `_xlpm.${value}`;
       const replaced = replace.has(i) ? (replace.get(i) as string) : value;
       return `${before.get(i) ?? ""}${replaced}${after.get(i) ?? ""}`;

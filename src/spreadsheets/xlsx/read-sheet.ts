@@ -95,7 +95,12 @@ class SheetReader {
         break;
       case "f":
         if (this.cell) {
-          this.cell.formula = { type: element.attribute("t") ?? "normal", shared: element.attribute("si"), ref: element.attribute("ref"), text: "" };
+          this.cell.formula = {
+            type: element.attribute("t") ?? "normal",
+            shared: element.attribute("si"),
+            ref: element.attribute("ref"),
+            text: "",
+          };
           this.sink = Sink.Formula;
         }
         break;

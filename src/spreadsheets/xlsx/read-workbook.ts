@@ -47,7 +47,8 @@ function namesOf(declared: DeclaredName[], sheets: { name: string }[], kept: Set
   for (const d of declared) {
     const sheet = d.local === null ? null : sheets[d.local]?.name;
     // A name on a chartsheet, or one pointing into another workbook ([1]Sheet1!A1): nothing here can compute it.
-    if (sheet === undefined || (sheet !== null && !kept.has(sheet)) || /(^|[^'])\[\d+\]/.test(d.formula) || d.formula.trim() === "") continue;
+    if (sheet === undefined || (sheet !== null && !kept.has(sheet)) || /(^|[^'])\[\d+\]/.test(d.formula) || d.formula.trim() === "")
+      continue;
     out.push({
       name: d.name,
       sheet,

@@ -14,7 +14,7 @@ describe("LET and LAMBDA", () => {
   it.each([
     ["=LET(x,1,x+1)", 2],
     ["=LET(x,5,y,x*2,x+y)", 15],
-    ['=LET(total,SUM(A1:C2),count,COUNT(A1:C2),total/count)', 3.5],
+    ["=LET(total,SUM(A1:C2),count,COUNT(A1:C2),total/count)", 3.5],
     ["=LET(r,A1:C1,SUM(r)*ROWS(r))", 6],
     ["=LAMBDA(x,x+1)(1)", 2],
     ["=LAMBDA(x,y,x*y)(6,7)", 42],
@@ -33,18 +33,43 @@ describe("LET and LAMBDA", () => {
 
 describe("MAP, REDUCE, SCAN, BYROW, BYCOL, MAKEARRAY", () => {
   it.each([
-    ["=MAP(A1:C2,LAMBDA(a,IF(a>4,a*a,a)))", [[1, 2, 3], [4, 25, 36]]],
+    [
+      "=MAP(A1:C2,LAMBDA(a,IF(a>4,a*a,a)))",
+      [
+        [1, 2, 3],
+        [4, 25, 36],
+      ],
+    ],
     ["=MAP(A1:C1,A2:C2,LAMBDA(a,b,a*b))", [[4, 10, 18]]],
     ["=MAP({1,2},LAMBDA(a,{1,2}))", [[{ error: "#CALC!" }, { error: "#CALC!" }]]],
     ["=REDUCE(,A1:C2,LAMBDA(a,b,IF(b>4,a+b^2,a)))", 61],
     ["=REDUCE(1,A1:C2,LAMBDA(a,b,a*b))", 720],
     ['=REDUCE("",A3:C4,LAMBDA(a,b,a&b))', "abcdef"],
-    ["=SCAN(1,A1:C2,LAMBDA(a,b,a*b))", [[1, 2, 6], [24, 120, 720]]],
-    ['=SCAN("",A3:C4,LAMBDA(a,b,a&b))', [["a", "ab", "abc"], ["abcd", "abcde", "abcdef"]]],
+    [
+      "=SCAN(1,A1:C2,LAMBDA(a,b,a*b))",
+      [
+        [1, 2, 6],
+        [24, 120, 720],
+      ],
+    ],
+    [
+      '=SCAN("",A3:C4,LAMBDA(a,b,a&b))',
+      [
+        ["a", "ab", "abc"],
+        ["abcd", "abcde", "abcdef"],
+      ],
+    ],
     ["=BYROW(A1:C2,LAMBDA(array,MAX(array)))", [[3], [6]]],
     ["=BYCOL(A1:C2,LAMBDA(array,MAX(array)))", [[4, 5, 6]]],
     ["=BYROW(A1:C2,LAMBDA(r,r))", [[{ error: "#CALC!" }], [{ error: "#CALC!" }]]],
-    ["=MAKEARRAY(3,3,LAMBDA(r,c,r*c))", [[1, 2, 3], [2, 4, 6], [3, 6, 9]]],
+    [
+      "=MAKEARRAY(3,3,LAMBDA(r,c,r*c))",
+      [
+        [1, 2, 3],
+        [2, 4, 6],
+        [3, 6, 9],
+      ],
+    ],
     ["=MAKEARRAY(0,3,LAMBDA(r,c,r))", { error: "#VALUE!" }],
     ["=MAP(A1:B1,5)", { error: "#VALUE!" }],
   ])("%s is %j", (formula, expected) => expect(result(wb, formula)).toEqual(expected));

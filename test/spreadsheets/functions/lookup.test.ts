@@ -37,7 +37,13 @@ describe("LOOKUP", () => {
 });
 
 describe("MATCH, XMATCH", () => {
-  const wb = workbook([["Product", "Count"], ["Bananas", 25], ["Oranges", 38], ["Apples", 40], ["Pears", 41]]);
+  const wb = workbook([
+    ["Product", "Count"],
+    ["Bananas", 25],
+    ["Oranges", 38],
+    ["Apples", 40],
+    ["Pears", 41],
+  ]);
   it.each([
     ["=MATCH(39,B2:B5,1)", 2],
     ["=MATCH(41,B2:B5,0)", 4],

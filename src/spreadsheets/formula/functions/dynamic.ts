@@ -10,7 +10,8 @@ import type { FnTable } from "./spec.ts";
 
 type Args = (Value | undefined)[];
 
-const int = (v: Value | undefined, ctx: EvalContext, fallback: number) => integer(v === undefined ? undefined : scalarArg(v, ctx), fallback);
+const int = (v: Value | undefined, ctx: EvalContext, fallback: number) =>
+  integer(v === undefined ? undefined : scalarArg(v, ctx), fallback);
 
 function transpose(a: ArrayValue, ctx: EvalContext): ArrayValue | FormulaError {
   return build(colsOf(a), rowsOf(a), (r, c) => a[c]?.[r] ?? null, ctx);
@@ -118,7 +119,9 @@ function sortby(args: Args, ctx: EvalContext): Value {
 
 /** A row's (or column's) values as a key: text ignoring case, as UNIQUE compares. */
 const keyOf = (values: Scalar[]) =>
-  values.map((v) => (typeof v === "string" ? `s${v.toLowerCase()}` : isError(v) ? `e${v.error}` : `${typeof v}${String(v)}`)).join("\u0000");
+  values
+    .map((v) => (typeof v === "string" ? `s${v.toLowerCase()}` : isError(v) ? `e${v.error}` : `${typeof v}${String(v)}`))
+    .join("\u0000");
 
 function unique(args: Args, ctx: EvalContext): Value {
   const a = arrayOf(args[0], ctx);

@@ -33,7 +33,20 @@ function map(args: Value[], ctx: EvalContext): Value {
   // Arrays of another size are padded with #N/A (a single value repeats), as Excel's MAP does.
   const at = (a: ArrayValue, r: number, c: number): Scalar =>
     rowsOf(a) === 1 && colsOf(a) === 1 ? (a[0]?.[0] ?? null) : r < rowsOf(a) && c < colsOf(a) ? (a[r]?.[c] ?? null) : ERR.NA;
-  return build(rows, cols, (r, c) => one(invoke(fn, arrays.map((a) => at(a, r, c)), ctx), ctx), ctx);
+  return build(
+    rows,
+    cols,
+    (r, c) =>
+      one(
+        invoke(
+          fn,
+          arrays.map((a) => at(a, r, c)),
+          ctx,
+        ),
+        ctx,
+      ),
+    ctx,
+  );
 }
 
 /** REDUCE and SCAN: an accumulator through the array's values, row by row. */
@@ -64,7 +77,9 @@ function by(rows: boolean) {
     if (isRange(src) && !src.areas) {
       const n = rows ? src.rows : src.columns;
       const line = (i: number) =>
-        rows ? new RangeValue(src.sid, src.top + i, src.left, src.top + i, src.right) : new RangeValue(src.sid, src.top, src.left + i, src.bottom, src.left + i);
+        rows
+          ? new RangeValue(src.sid, src.top + i, src.left, src.top + i, src.right)
+          : new RangeValue(src.sid, src.top, src.left + i, src.bottom, src.left + i);
       const at = (i: number) => one(invoke(fn, [line(i)], ctx), ctx);
       return rows ? build(n, 1, (r) => at(r), ctx) : build(1, n, (_, c) => at(c), ctx);
     }

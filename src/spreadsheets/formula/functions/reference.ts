@@ -35,7 +35,9 @@ function lookup(args: Value[], ctx: EvalContext): Value {
   if (isRange(result) && !result.areas) {
     // Excel reads a shorter result vector on, past its end, in its own direction.
     const down = result.rows > 1 || result.columns === 1;
-    return down ? new RangeValue(result.sid, result.top + i, result.left, result.top + i, result.left) : new RangeValue(result.sid, result.top, result.left + i, result.top, result.left + i);
+    return down
+      ? new RangeValue(result.sid, result.top + i, result.left, result.top + i, result.left)
+      : new RangeValue(result.sid, result.top, result.left + i, result.top, result.left + i);
   }
   const r = gridOf(result, ctx);
   if (isError(r)) return r;

@@ -77,7 +77,7 @@ export function findBinary(line: Line, value: Scalar, mode: number, descending: 
   const before = at;
   const after = nextOfType(line, at + 1, value);
   // Ascending: what lies before is smaller; descending: larger.
-  return (mode < 0) !== descending ? before : after;
+  return mode < 0 !== descending ? before : after;
 }
 
 /** XLOOKUP / XMATCH match modes -1 and 1 over any data: the exact match, else the next smaller / larger value. */
