@@ -14,7 +14,7 @@ import { legacySpots, type Spot } from "./legacy.ts";
 import { NO_SHEET, OWN_SHEET, type Program, type RefSpec } from "./program.ts";
 import { formatRefToken, parseRefToken } from "./refs.ts";
 import { resolveStructured } from "./structured.ts";
-import { formulaTokens, parseTokens } from "./tokens.ts";
+import { displayForm, formulaTokens, parseTokens } from "./tokens.ts";
 import { ERR } from "./values.ts";
 
 /** Functions that reach outside the workbook: refused wherever they appear. */
@@ -88,7 +88,7 @@ export class FormulaCompiler {
    * otherwise (an import) compiles to #NAME? with its problem noted.
    */
   compile(formula: string, at: FormulaAt, options: CompileOptions): CompiledFormula {
-    const source = formula.startsWith("=") ? formula.slice(1) : formula;
+    const source = displayForm(formula.startsWith("=") ? formula.slice(1) : formula);
     const tokens = formulaTokens(source, options.legacy === true);
     const shape: string[] = [];
     const text: string[] = [];

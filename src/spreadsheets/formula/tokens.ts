@@ -20,3 +20,48 @@ export function formulaTokens(source: string, withLocation = false): Token[] {
 
 /** The syntax tree of tokens from formulaTokens; throws when they do not parse. */
 export const parseTokens = (tokens: Token[]): AstNode => parse(tokens) as unknown as AstNode;
+
+/**
+ * .xlsx's spellings of "@" and "#" as Excel shows them: _xlfn.SINGLE(x) → @x, _xlfn.ANCHORARRAY(A1) →
+ * A1#. Text without either comes back as it is; text that does not parse too.
+ */
+export function displayForm(source: string): string {
+  if (!/SINGLE|ANCHORARRAY/i.test(source)) return source;
+  let tokens: Token[];
+  let ast: AstNode;
+  try {
+    tokens = formulaTokens(source, true);
+    ast = parseTokens(tokens);
+  } catch {
+    return source;
+  }
+  const offset = source.startsWith("=") ? 0 : 1;
+  const edits: [number, number, string][] = [];
+  const visit = (node: AstNode | null | undefined): void => {
+    if (!node) return;
+    const name = (node.callee?.name ?? "").toUpperCase().replace(/^_XLFN\./, "");
+    const arg = node.arguments?.[0];
+    if (
+      node.type === "CallExpression" &&
+      node.arguments?.length === 1 &&
+      arg?.loc &&
+      node.loc &&
+      (name === "SINGLE" || name === "ANCHORARRAY")
+    ) {
+      const inner = source.slice(arg.loc[0] - offset, arg.loc[1] - offset);
+      const atomic = arg.type === "ReferenceIdentifier" || arg.type === "CallExpression";
+      if (name === "SINGLE")
+        edits.push([node.loc[0] - offset, node.loc[1] - offset, atomic ? `@${displayForm(inner)}` : `@(${displayForm(inner)})`]);
+      else if (arg.type === "ReferenceIdentifier") edits.push([node.loc[0] - offset, node.loc[1] - offset, `${inner}#`]);
+      if (name === "SINGLE" || arg.type === "ReferenceIdentifier") return;
+    }
+    for (const a of node.arguments ?? []) visit(a);
+    for (const row of node.elements ?? []) for (const el of row) visit(el);
+    for (const d of node.declarations ?? []) visit(d.init);
+    visit(node.body);
+  };
+  visit(ast);
+  let out = source;
+  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
+  return out;
+}
