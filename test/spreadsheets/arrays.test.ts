@@ -257,6 +257,8 @@ describe("3-D references", () => {
     expect(wb.read("S!D1:I1").values).toEqual([[111, 4, 37, 100, 1, { error: "#VALUE!" }]]);
     wb.write("T!A1", [[1000]]);
     expect(wb.read("S!D1").values).toEqual([[1101]]);
+    // The same text from another cell: its relative reference is relative to that cell.
+    expect(wb.evaluate("=SUM(S:U!A1)")).toBe(1101);
     // A sheet added between them joins the span; renaming an end renames it in the formula.
     wb.edit([{ addSheet: { name: "Mid", index: 1 } }, { write: { range: "Mid!A1", values: [[5]] } }]);
     expect(wb.read("S!D1").values).toEqual([[1106]]);

@@ -131,7 +131,11 @@ export class FormulaCompiler {
     if (token.type === "range" || token.type === "range_beam") {
       const ref = parseRefToken(token.value);
       if (ref?.external) throw refused(source, "it references another workbook");
-      if (ref && ref.threeD) return [`3d:${token.value.toLowerCase()}`, token.value, false];
+      if (ref && ref.threeD) {
+        // The span by name (its sheets are found when compiling), the cells relative to the formula's cell as for any reference.
+        const spec = specOf(ref, OWN_SHEET, at.row, at.col);
+        return [`3d:${(ref.sheet as string).toLowerCase()}${shapeOf(spec, null)}`, formatRefToken(ref), false];
+      }
       if (ref) {
         const spec = specOf(ref, ref.sheet === null ? OWN_SHEET : this.sheetOf(ref.sheet), at.row, at.col);
         return [shapeOf(spec, ref.sheet), formatRefToken(ref), false];
