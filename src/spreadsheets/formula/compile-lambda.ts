@@ -92,6 +92,10 @@ export function invoke(fn: unknown, args: unknown[], ctx: EvalContext): Value {
   ctx.depth = depth + 1;
   try {
     return fn.body(ctx);
+  } catch (error) {
+    // Recursion deeper than the thread's stack, before the depth bound: #NUM!, never an exception.
+    if (depth === 0 && error instanceof RangeError && /call stack/i.test(error.message)) return ERR.NUM;
+    throw error;
   } finally {
     ctx.frame = outer;
     ctx.depth = depth;
