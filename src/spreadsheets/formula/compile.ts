@@ -19,8 +19,8 @@ import { ERR } from "./values.ts";
 
 /** Functions that reach outside the workbook: refused wherever they appear. */
 const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
-/** HYPERLINK targets allowed when written in the formula: web and mail addresses, and places in this workbook ("#Sheet2!A1"). */
-export const SAFE_LINK = /^\s*(https?:|mailto:|#)/i;
+/** HYPERLINK targets allowed when written in the formula (CONTRACT §11): web and mail addresses. */
+const SAFE_LINK = /^\s*(https?:|mailto:)/i;
 /** Written as calls, compiled as syntax (LET, LAMBDA) or from their argument (ISOMITTED). */
 const SYNTAX = new Set(["LET", "LAMBDA", "ISOMITTED"]);
 
@@ -216,13 +216,13 @@ function failed(problem: string): Program {
   return { run: () => ERR.NAME, refs: [], unknown: [], names: [], problem, volatile: false, format: null, formatFrom: null };
 }
 
-/** HYPERLINK only to http(s):, mailto: and this workbook's places when its target is written in the formula. */
+/** HYPERLINK only to http(s): and mailto: when its target is written in the formula. */
 function checkLinks(node: AstNode | null | undefined, source: string): void {
   if (!node) return;
   if (node.type === "CallExpression" && canonicalName(node.callee?.name ?? "") === "HYPERLINK") {
     const target = node.arguments?.[0];
     if (target?.type === "Literal" && typeof target.value === "string" && !SAFE_LINK.test(target.value))
-      throw refused(source, "HYPERLINK may only link to http:, https: or mailto: addresses, or to a place in this workbook (#Sheet2!A1)");
+      throw refused(source, "HYPERLINK may only link to http:, https: or mailto: addresses");
   }
   for (const arg of node.arguments ?? []) checkLinks(arg, source);
   for (const row of node.elements ?? []) for (const el of row) checkLinks(el, source);

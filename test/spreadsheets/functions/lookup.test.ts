@@ -256,7 +256,8 @@ describe("CHOOSE, HYPERLINK", () => {
     ['=CHOOSE(2,"1st","2nd","3rd")', "2nd"],
     ["=SUM(CHOOSE(2,A1,A1:B1,A1:C1))", 3],
     ["=CHOOSE(4,1,2,3)", VALUE],
-    ['=HYPERLINK("#S!A1","Go")', "Go"],
+    ['=HYPERLINK("mailto:a@example.com","Write")', "Write"],
+    ['=HYPERLINK(A1&"")', VALUE],
     ['=HYPERLINK("https://example.com")', "https://example.com"],
   ])("%s is %j", (formula, expected) => expect(result(wb, formula)).toEqual(expected));
 
