@@ -26,13 +26,6 @@ export const spillBox = (anchor: FormulaCell, spill: Pick<Spill, "rows" | "cols"
 
 const within = (box: Box, row: number, col: number) => row >= box.top && row <= box.bottom && col >= box.left && col <= box.right;
 
-/** The anchor whose spill fills (sid, row, col), or null. */
-export function spillAnchor(book: Book, sid: number, row: number, col: number): FormulaCell | null {
-  const tile = book.sheetById(sid)?.grid.tile(row, col);
-  const slot = slotOf(row, col);
-  return tile?.kinds[slot] === K_SPILL ? (tile.spills?.get(slot) ?? null) : null;
-}
-
 /** Empties the cells of `spill` that are still the anchor's, except those within `keep`; returns them. */
 function release(book: Book, anchor: FormulaCell, spill: Spill, keep: Box | null): Cell[] {
   const grid = book.sheetById(anchor.sid)?.grid;

@@ -6,7 +6,7 @@ import type { EvalContext } from "./context.ts";
 import type { CompileEnv, NameDef } from "./env.ts";
 import type { FnSpec, FnTable, Thunk } from "./functions/spec.ts";
 import { BINARY, binary, intersectOp, lift, negate, percent, rangeOp, toOperand, unionOp } from "./ops.ts";
-import { cellThunk, compileReference, implicitIntersection, isSingle, singleRef, spillThunk } from "./compile-refs.ts";
+import { cellThunk, compileReference, implicitIntersection, singleRef, spillThunk } from "./compile-refs.ts";
 import { callValue, compileLambda, compileLet, isOmittedCall, lambdaCall, variable } from "./compile-lambda.ts";
 import type { RefSpec } from "./program.ts";
 import { ERR, errorOf, isArray, isError, isLambda, isRange, RangeValue, type Scalar, type Value } from "./values.ts";
@@ -253,5 +253,3 @@ export function compileNode(node: AstNode, c: NodeCompiler): Thunk {
       throw new CompileProblem(`${node.type} is not supported`);
   }
 }
-
-export { isSingle };
