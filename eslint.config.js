@@ -26,6 +26,7 @@ const rooms = [
   "mcp",
   "uploads",
   "client",
+  "app",
   "cli",
   "resolvers",
   "adapters",
@@ -74,6 +75,13 @@ const outOfMcpPackage = forbid(
   "packages/mcp imports only ./ within packages/mcp/src and the MCP SDK: it talks to the gateway over HTTP, and anything from src/ would be bundled into it.",
 );
 
+// The application's browser code imports only ./ within src/app/client: anything else would be
+// bundled into the pages' scripts.
+const outOfClientLayer = forbid(
+  "^\\.\\./",
+  "src/app/client runs in the browser: import only ./ within src/app/client (the server's modules would be bundled into every page)",
+);
+
 const zones = [
   { files: ["packages/mcp/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfMcpPackage] }] } },
   { files: ["src/core/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
@@ -113,6 +121,18 @@ const zones = [
       "A surface reaches adapters, stores and engines through the service layer (src/services): import its types and helpers from there",
     ),
   ),
+  // The owner's application (src/app/) is a surface too: it runs operations through the service
+  // layer, renders with the contract's types and reuses the HTTP pieces (downloads, uploads).
+  zone(
+    ["src/app/**/*.ts"],
+    [...surfaces, "app"],
+    "The owner's application reaches documents and spreadsheets through the service layer (src/services), as every surface does",
+  ),
+  // Its client layer runs in the browser, bundled by esbuild: nothing of the server may be pulled in.
+  {
+    files: ["src/app/client/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [outOfClientLayer] }] },
+  },
   zone(
     ["resolvers/**/*.ts"],
     ["services", "contract", "core", "resolvers"],

@@ -101,6 +101,18 @@ export type CalendarEventEdge = {
   node: CalendarEvent;
 };
 
+/** A formula cell whose value differs from the one the file's writer saved. */
+export type CellDifference = {
+  __typename?: 'CellDifference';
+  /** e.g. Sheet1!B2. */
+  cell: Scalars['String']['output'];
+  /** The writer's value (number, text, boolean, null or {error}), no number format applied. */
+  expected?: Maybe<Scalars['JSON']['output']>;
+  formula: Scalars['String']['output'];
+  /** The gateway's value, no number format applied. */
+  got?: Maybe<Scalars['JSON']['output']>;
+};
+
 /** How text cells are written. */
 export type CellInput =
   /** As a person types: numbers, TRUE/FALSE, ISO dates, 12%, and a leading = makes a formula. */
@@ -125,6 +137,8 @@ export type CellRender =
   | 'both'
   /** The formula text where a cell has one, the value elsewhere. */
   | 'formula'
+  /** Values with no number format applied: a date cell's serial number, numbers unrounded. */
+  | 'raw'
   /** Computed values (dates as ISO 8601, errors as {error}). */
   | 'value';
 
@@ -215,6 +229,32 @@ export type DataQueryResult = {
   answer?: Maybe<Scalars['String']['output']>;
   columns: Array<DataQueryColumn>;
   rows: Array<Array<Maybe<Scalars['JSON']['output']>>>;
+};
+
+export type DefineNameInput = {
+  comment?: InputMaybe<Scalars['String']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  /** Hidden from Excel's Name Manager. */
+  hidden?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
+  /** A letter, _ or \ first, then letters, digits, . or _; not a cell reference. */
+  name: Scalars['String']['input'];
+  /** What the name stands for, as a formula: =Data!$B$2:$B$20, =0.07. */
+  refersTo: Scalars['String']['input'];
+  /** The sheet the name is local to; leave it out for the whole workbook. */
+  sheet?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A name a formula may use for what it refers to. */
+export type DefinedName = {
+  __typename?: 'DefinedName';
+  comment?: Maybe<Scalars['String']['output']>;
+  hidden?: Maybe<Scalars['Boolean']['output']>;
+  name: Scalars['String']['output'];
+  /** What it stands for, as a formula: =Data!$B$2:$B$20, =0.07. */
+  refersTo: Scalars['String']['output'];
+  /** The sheet the name is local to; null for the whole workbook. */
+  sheet?: Maybe<Scalars['String']['output']>;
 };
 
 /** A Word document owned by the caller: rendered from markdown or imported from a .docx, versioned, shareable. */
@@ -473,10 +513,14 @@ export type Mutation = {
   createSpreadsheet: Spreadsheet;
   /** A link that reads the spreadsheet without a credential. expiresInSeconds: 60..31,536,000, default 7 days. */
   createSpreadsheetShare: CreatedDocumentShare;
+  /** Creates or replaces a defined name; the formulas using it are computed again, as one new version. */
+  defineSpreadsheetName: SpreadsheetWriteResult;
   /** Moves the document to the trash (restorable for 30 days). Always true; a failure is an error (NOT_FOUND, PRECONDITION_FAILED). */
   deleteDocument: Scalars['Boolean']['output'];
   /** Moves the spreadsheet to the trash (restorable for 30 days). Always true; a failure is an error. */
   deleteSpreadsheet: Scalars['Boolean']['output'];
+  /** Deletes a defined name (with sheet: the one local to that sheet); formulas using it compute #NAME?. */
+  deleteSpreadsheetName: SpreadsheetWriteResult;
   /** Structure edits (addSheet, renameSheet, deleteSheet, insertRows, deleteRows, insertColumns, deleteColumns, clear, write), in order, all or nothing. */
   editSpreadsheet: SpreadsheetWriteResult;
   /** A new document from a .docx (GraphQL multipart request spec; at most 25 MB); its text is extracted from the file. */
@@ -557,6 +601,11 @@ export type MutationCreateSpreadsheetShareArgs = {
 };
 
 
+export type MutationDefineSpreadsheetNameArgs = {
+  input: DefineNameInput;
+};
+
+
 export type MutationDeleteDocumentArgs = {
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
@@ -566,6 +615,14 @@ export type MutationDeleteDocumentArgs = {
 export type MutationDeleteSpreadsheetArgs = {
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteSpreadsheetNameArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+  sheet?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -865,6 +922,8 @@ export type Spreadsheet = {
   downloadUrl: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** The spreadsheet's defined names, sorted by name. */
+  names: Array<DefinedName>;
   /**
    * Cells of an A1 range (A1, B2:D10, Sheet2!A1:C3, 'Q1 Sales'!B2, A:C, 2:5, A5:C; a bare range is the
    * first sheet), at most maxCells of them (1..100,000, default 10,000); nextCursor continues it.
@@ -881,6 +940,12 @@ export type Spreadsheet = {
   version: Scalars['Int']['output'];
   /** Earlier contents, newest first (the current version included). first: 1..100, default 50. */
   versions: SpreadsheetVersionConnection;
+  /**
+   * What the gateway did not do as the file's writer (Excel, LibreOffice…) did: formula cells whose value
+   * differs from the one the file saved, functions it does not compute, links and parts of the file not
+   * kept. Saved with each version; later writes update it. Empty when there is nothing to say.
+   */
+  warnings: Array<SpreadsheetWarning>;
 };
 
 
@@ -944,6 +1009,51 @@ export type SpreadsheetVersionSource =
   | 'rename'
   | 'restore'
   | 'write';
+
+/** One thing the gateway did not do as the file's writer did. */
+export type SpreadsheetWarning = {
+  __typename?: 'SpreadsheetWarning';
+  /** The first cells (or ranges) concerned, e.g. Sheet1!B2; at most 5. */
+  cells: Array<Scalars['String']['output']>;
+  /** VALUE_DIFFERS: formula cells compared with the writer's values at the import. */
+  checked?: Maybe<Scalars['Int']['output']>;
+  code: SpreadsheetWarningCode;
+  /** Cells concerned (NOT_KEPT: items of the file). */
+  count: Scalars['Int']['output'];
+  /** VALUE_DIFFERS: the first 10 differing cells with both values. */
+  differences?: Maybe<Array<CellDifference>>;
+  /** NOT_KEPT: charts, images, pivotTables, comments, dataConnections, conditionalFormatting… */
+  feature?: Maybe<Scalars['String']['output']>;
+  /** UNSUPPORTED_FUNCTION: the function. */
+  function?: Maybe<Scalars['String']['output']>;
+  /** EXTERNAL_LINK: the other workbooks, as [1] path. */
+  links?: Maybe<Array<Scalars['String']['output']>>;
+  /** What happened and what it means for the values, in one sentence. */
+  message: Scalars['String']['output'];
+  /** UNKNOWN_NAME: the name. */
+  name?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a warning is about. */
+export type SpreadsheetWarningCode =
+  /** What-if data tables: their cells keep the file's values and are not computed again. */
+  | 'DATA_TABLE'
+  /** Cells that referred to other workbooks: they keep the value the file saved, without their formulas. */
+  | 'EXTERNAL_LINK'
+  /** Cells whose formula the gateway refuses (DDE, WEBSERVICE…): they keep the value the file saved. */
+  | 'FORMULA_REFUSED'
+  /** Formula cells the file saved no value for: nothing to compare the gateway's value with. */
+  | 'NOT_CHECKED'
+  /** Formulas kept but not computed (they read #NAME?), with the reason. */
+  | 'NOT_COMPUTED'
+  /** A part of the file the gateway does not keep (charts, pivot tables, comments…): see feature. */
+  | 'NOT_KEPT'
+  /** A name that is neither a function the gateway computes nor a name the workbook defines: its cells read #NAME?. */
+  | 'UNKNOWN_NAME'
+  /** A function the gateway does not compute: its cells read #NAME? (Excel computes it on open). */
+  | 'UNSUPPORTED_FUNCTION'
+  /** Formula cells whose value differs from the one the file's writer saved (see differences): distrust them. */
+  | 'VALUE_DIFFERS';
 
 /** What a change to a spreadsheet did. */
 export type SpreadsheetWriteResult = {
@@ -1132,6 +1242,7 @@ export type ResolversTypes = {
   CalendarEvent: ResolverTypeWrapper<CalendarEvent>;
   CalendarEventConnection: ResolverTypeWrapper<CalendarEventConnection>;
   CalendarEventEdge: ResolverTypeWrapper<CalendarEventEdge>;
+  CellDifference: ResolverTypeWrapper<CellDifference>;
   CellInput: null;
   CellRange: ResolverTypeWrapper<CellRange>;
   CellRender: null;
@@ -1147,6 +1258,8 @@ export type ResolversTypes = {
   DataQueryColumn: ResolverTypeWrapper<DataQueryColumn>;
   DataQueryResult: ResolverTypeWrapper<DataQueryResult>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DefineNameInput: DefineNameInput;
+  DefinedName: ResolverTypeWrapper<DefinedName>;
   Document: ResolverTypeWrapper<DocumentParent>;
   DocumentConnection: ResolverTypeWrapper<Omit<DocumentConnection, 'edges'> & { edges: Array<ResolversTypes['DocumentEdge']> }>;
   DocumentEdge: ResolverTypeWrapper<Omit<DocumentEdge, 'node'> & { node: ResolversTypes['Document'] }>;
@@ -1190,6 +1303,8 @@ export type ResolversTypes = {
   SpreadsheetVersionConnection: ResolverTypeWrapper<SpreadsheetVersionConnection>;
   SpreadsheetVersionEdge: ResolverTypeWrapper<SpreadsheetVersionEdge>;
   SpreadsheetVersionSource: null;
+  SpreadsheetWarning: ResolverTypeWrapper<SpreadsheetWarning>;
+  SpreadsheetWarningCode: SpreadsheetWarningCode;
   SpreadsheetWriteResult: ResolverTypeWrapper<Omit<SpreadsheetWriteResult, 'spreadsheet'> & { spreadsheet: ResolversTypes['Spreadsheet'] }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Thread: ResolverTypeWrapper<Thread>;
@@ -1216,6 +1331,7 @@ export type ResolversParentTypes = {
   CalendarEvent: CalendarEvent;
   CalendarEventConnection: CalendarEventConnection;
   CalendarEventEdge: CalendarEventEdge;
+  CellDifference: CellDifference;
   CellRange: CellRange;
   Citation: Citation;
   CreateBookingInput: CreateBookingInput;
@@ -1228,6 +1344,8 @@ export type ResolversParentTypes = {
   DataQueryColumn: DataQueryColumn;
   DataQueryResult: DataQueryResult;
   DateTime: Scalars['DateTime']['output'];
+  DefineNameInput: DefineNameInput;
+  DefinedName: DefinedName;
   Document: DocumentParent;
   DocumentConnection: Omit<DocumentConnection, 'edges'> & { edges: Array<ResolversParentTypes['DocumentEdge']> };
   DocumentEdge: Omit<DocumentEdge, 'node'> & { node: ResolversParentTypes['Document'] };
@@ -1267,6 +1385,7 @@ export type ResolversParentTypes = {
   SpreadsheetVersion: SpreadsheetVersion;
   SpreadsheetVersionConnection: SpreadsheetVersionConnection;
   SpreadsheetVersionEdge: SpreadsheetVersionEdge;
+  SpreadsheetWarning: SpreadsheetWarning;
   SpreadsheetWriteResult: Omit<SpreadsheetWriteResult, 'spreadsheet'> & { spreadsheet: ResolversParentTypes['Spreadsheet'] };
   String: Scalars['String']['output'];
   Thread: Thread;
@@ -1333,6 +1452,14 @@ export type CalendarEventEdgeResolvers<ContextType = GraphQLContext, ParentType 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type CellDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CellDifference'] = ResolversParentTypes['CellDifference']> = {
+  cell?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expected?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  formula?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  got?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type CellInputResolvers = { PARSE: 'parse', RAW: 'raw' };
 
 export type CellRangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CellRange'] = ResolversParentTypes['CellRange']> = {
@@ -1343,7 +1470,7 @@ export type CellRangeResolvers<ContextType = GraphQLContext, ParentType extends 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type CellRenderResolvers = { BOTH: 'both', FORMULA: 'formula', VALUE: 'value' };
+export type CellRenderResolvers = { BOTH: 'both', FORMULA: 'formula', RAW: 'raw', VALUE: 'value' };
 
 export type CitationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Citation'] = ResolversParentTypes['Citation']> = {
   snippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1377,6 +1504,15 @@ export type DataQueryResultResolvers<ContextType = GraphQLContext, ParentType ex
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DefinedNameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DefinedName'] = ResolversParentTypes['DefinedName']> = {
+  comment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hidden?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refersTo?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sheet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type DocumentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Document'] = ResolversParentTypes['Document']> = {
   characters?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1571,8 +1707,10 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createShare?: Resolver<ResolversTypes['Share'], ParentType, ContextType, RequireFields<MutationCreateShareArgs, 'input'>>;
   createSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationCreateSpreadsheetArgs, 'input'>>;
   createSpreadsheetShare?: Resolver<ResolversTypes['CreatedDocumentShare'], ParentType, ContextType, RequireFields<MutationCreateSpreadsheetShareArgs, 'id'>>;
+  defineSpreadsheetName?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationDefineSpreadsheetNameArgs, 'input'>>;
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'id'>>;
   deleteSpreadsheet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteSpreadsheetArgs, 'id'>>;
+  deleteSpreadsheetName?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationDeleteSpreadsheetNameArgs, 'id' | 'name'>>;
   editSpreadsheet?: Resolver<ResolversTypes['SpreadsheetWriteResult'], ParentType, ContextType, RequireFields<MutationEditSpreadsheetArgs, 'id' | 'operations'>>;
   importDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationImportDocumentArgs, 'file' | 'name'>>;
   importSpreadsheet?: Resolver<ResolversTypes['Spreadsheet'], ParentType, ContextType, RequireFields<MutationImportSpreadsheetArgs, 'file'>>;
@@ -1641,6 +1779,7 @@ export type SpreadsheetResolvers<ContextType = GraphQLContext, ParentType extend
   downloadUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  names?: Resolver<Array<ResolversTypes['DefinedName']>, ParentType, ContextType>;
   range?: Resolver<ResolversTypes['CellRange'], ParentType, ContextType, RequireFields<SpreadsheetRangeArgs, 'range' | 'render'>>;
   shares?: Resolver<Array<ResolversTypes['DocumentShare']>, ParentType, ContextType>;
   sheets?: Resolver<Array<ResolversTypes['Worksheet']>, ParentType, ContextType>;
@@ -1649,6 +1788,7 @@ export type SpreadsheetResolvers<ContextType = GraphQLContext, ParentType extend
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   versions?: Resolver<ResolversTypes['SpreadsheetVersionConnection'], ParentType, ContextType, Partial<SpreadsheetVersionsArgs>>;
+  warnings?: Resolver<Array<ResolversTypes['SpreadsheetWarning']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1688,6 +1828,20 @@ export type SpreadsheetVersionEdgeResolvers<ContextType = GraphQLContext, Parent
 };
 
 export type SpreadsheetVersionSourceResolvers = { APPEND: 'append', CREATE: 'create', EDIT: 'edit', IMPORT: 'import', RENAME: 'rename', RESTORE: 'restore', WRITE: 'write' };
+
+export type SpreadsheetWarningResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetWarning'] = ResolversParentTypes['SpreadsheetWarning']> = {
+  cells?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  checked?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  code?: Resolver<ResolversTypes['SpreadsheetWarningCode'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  differences?: Resolver<Maybe<Array<ResolversTypes['CellDifference']>>, ParentType, ContextType>;
+  feature?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  function?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  links?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type SpreadsheetWriteResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpreadsheetWriteResult'] = ResolversParentTypes['SpreadsheetWriteResult']> = {
   recalculatedCells?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1774,6 +1928,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CalendarEvent?: CalendarEventResolvers<ContextType>;
   CalendarEventConnection?: CalendarEventConnectionResolvers<ContextType>;
   CalendarEventEdge?: CalendarEventEdgeResolvers<ContextType>;
+  CellDifference?: CellDifferenceResolvers<ContextType>;
   CellInput?: CellInputResolvers;
   CellRange?: CellRangeResolvers<ContextType>;
   CellRender?: CellRenderResolvers;
@@ -1782,6 +1937,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DataQueryColumn?: DataQueryColumnResolvers<ContextType>;
   DataQueryResult?: DataQueryResultResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DefinedName?: DefinedNameResolvers<ContextType>;
   Document?: DocumentResolvers<ContextType>;
   DocumentConnection?: DocumentConnectionResolvers<ContextType>;
   DocumentEdge?: DocumentEdgeResolvers<ContextType>;
@@ -1817,6 +1973,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SpreadsheetVersionConnection?: SpreadsheetVersionConnectionResolvers<ContextType>;
   SpreadsheetVersionEdge?: SpreadsheetVersionEdgeResolvers<ContextType>;
   SpreadsheetVersionSource?: SpreadsheetVersionSourceResolvers;
+  SpreadsheetWarning?: SpreadsheetWarningResolvers<ContextType>;
   SpreadsheetWriteResult?: SpreadsheetWriteResultResolvers<ContextType>;
   Thread?: ThreadResolvers<ContextType>;
   ThreadMessage?: ThreadMessageResolvers<ContextType>;

@@ -7,12 +7,14 @@
 //   dist/docs/*.md                   src/http/docs.ts serves ../../docs/ at GET /docs/<name>.md
 //   dist/src/documents/pool/worker-bootstrap.mjs   the render worker's entry
 //   dist/src/spreadsheets/pool/worker-bootstrap.mjs the spreadsheets worker's entry
+//   dist/src/app/bundles/*.js        the owner's application's client scripts, bundled by esbuild
+//                                    (src/app/bundle.ts), so that running dist/ needs no bundler
 // `--if-stale` (npm's prestart) builds only when dist/ is missing or older than a source, so that
 // `npm install && npm start` works on a fresh clone and after a `git pull`.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const dist = join(root, "dist");
@@ -100,6 +102,17 @@ function emit(out) {
     mkdirSync(dirname(join(out, bootstrap)), { recursive: true });
     copyFileSync(join(root, bootstrap), join(out, bootstrap));
   }
+  // The application's client bundles, by the compiled bundler module over the compiled client code.
+  const bundler = pathToFileURL(join(out, "src", "app", "bundle.js")).href;
+  const bundled = spawnSync(
+    process.execPath,
+    ["--input-type=module", "-e", `await (await import(${JSON.stringify(bundler)})).writeBundles();`],
+    {
+      cwd: root,
+      stdio: "inherit",
+    },
+  );
+  if (bundled.status !== 0) throw new Error(`bundling the application's scripts failed (exit ${bundled.status ?? bundled.signal})`);
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   writeFileSync(
     join(out, "package.json"),

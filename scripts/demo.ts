@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SignJWT } from "jose";
 import { createApiKey } from "../src/auth/api-keys.ts";
+import { createSignInLink, signInLinkUrl } from "../src/auth/sessions.ts";
 import { createGatewayClient } from "../src/client/index.ts";
 import { loadConfig } from "../src/core/config.ts";
 import { createGateway } from "../src/gateway.ts";
@@ -254,12 +255,14 @@ function mcpStdioConfig(gw: string, token: string) {
 
 /** What the demo prints once everything it prints has been run. */
 function readyText(
-  info: { gw: string; sandboxUrl: string; tenantUrl: string; dataDir: string; apiKey: string; accessToken: string },
+  info: { gw: string; sandboxUrl: string; tenantUrl: string; dataDir: string; apiKey: string; accessToken: string; signInLink: string },
   sections: Section[],
 ): string {
-  const { gw, sandboxUrl, tenantUrl, dataDir, apiKey, accessToken } = info;
+  const { gw, sandboxUrl, tenantUrl, dataDir, apiKey, accessToken, signInLink } = info;
   const out: string[] = [];
   out.push("", "workspace-gateway demo", "======================", "");
+  out.push(`Application  ${gw}/app   (your documents and spreadsheets in a browser)`);
+  out.push(`  Sign in as ${USER} with this one-time link (valid 1 hour): ${signInLink}`, "");
   out.push(`Gateway   ${gw}   (GraphiQL: open ${gw}/graphql in a browser)`);
   out.push(`Sandbox   ${sandboxUrl}   (mail, drive, search, meetings; tenant ${TENANT} at ${tenantUrl})`);
   out.push(`Data dir  ${dataDir} (removed on exit)`, "");
@@ -365,6 +368,7 @@ async function main(): Promise<void> {
       running = await listen(gateway, { port: 0, host, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
     }
     const { key: apiKey } = await createApiKey(gateway.store, { userId: USER, tenant: TENANT, scopes: SCOPES, expiresInMs: null });
+    const link = await createSignInLink(gateway.store, { userId: USER, tenant: TENANT, scopes: SCOPES, expiresInMs: 3_600_000 });
 
     const gw = running.url;
     const sections = demoSections(gw, apiKey, accessToken, sandbox.url);
@@ -387,7 +391,15 @@ async function main(): Promise<void> {
 
     process.stdout.write(
       readyText(
-        { gw, sandboxUrl: sandbox.url, tenantUrl: sandbox.tenantBaseUrl(TENANT), dataDir: config.DATA_DIR, apiKey, accessToken },
+        {
+          gw,
+          sandboxUrl: sandbox.url,
+          tenantUrl: sandbox.tenantBaseUrl(TENANT),
+          dataDir: config.DATA_DIR,
+          apiKey,
+          accessToken,
+          signInLink: signInLinkUrl(gw, link.token),
+        },
         sections,
       ),
     );

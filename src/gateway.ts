@@ -31,6 +31,11 @@ import { createMcpSurface, mcpRequestGuard } from "./mcp/http.ts";
 import { selectTools } from "./mcp/tools.ts";
 import { readTracingSettings, startTracing } from "./observability/tracing.ts";
 import { tracingMiddleware } from "./http/tracing.ts";
+import { createSessionAuthority } from "./auth/sessions.ts";
+import { createOidcSignIn } from "./auth/oidc.ts";
+import { APP_BASE, appOwnsBodyLimit, createAppRoutes, createPaths, loadAppAssets, SHARED_BASE, sharedPageRoutes } from "./app/index.ts";
+import type { AppAssets } from "./app/assets.ts";
+import type { AppDeps } from "./app/env.ts";
 
 export interface Gateway {
   app: Hono<HttpEnv>;
@@ -68,17 +73,48 @@ function graphqlDocuments(config: Config) {
   };
 }
 
-/** The REST routes and the GraphQL, tRPC and MCP surfaces, over the services. */
+/** The owner's application (src/app/): its sessions in the store, OpenID Connect when OIDC_ISSUER is set. */
+function applicationOf(config: Config, store: Store, services: Services, createContext: ContextFactory, assets: AppAssets) {
+  const publicUrl = config.PUBLIC_URL ?? "";
+  const deps: AppDeps = {
+    services,
+    createContext,
+    sessions: createSessionAuthority({ store, ttlMs: config.APP_SESSION_TTL }),
+    oidc:
+      config.OIDC_ISSUER && config.OIDC_CLIENT_ID
+        ? createOidcSignIn({
+            issuer: config.OIDC_ISSUER,
+            clientId: config.OIDC_CLIENT_ID,
+            clientSecret: config.OIDC_CLIENT_SECRET,
+            scopes: config.OIDC_SCOPES,
+            providerName: config.OIDC_PROVIDER_NAME,
+            tenantClaim: config.JWT_TENANT_CLAIM,
+          })
+        : undefined,
+    paths: createPaths(publicUrl),
+    secureCookies: publicUrl.startsWith("https:"),
+    sessionTtlMs: config.APP_SESSION_TTL,
+    assets,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+  };
+  return { routes: createAppRoutes(deps), sharedPage: sharedPageRoutes(deps) };
+}
+
+/** The application, the REST routes and the GraphQL, tRPC and MCP surfaces, over the services. */
 function surfacesOf(
   config: Config,
   services: Services,
   createContext: ContextFactory,
   logger: Logger,
   mcpTools: ReturnType<typeof selectTools>,
+  application: ReturnType<typeof applicationOf>,
 ): Pick<HttpAppDeps, "routes" | "surfaces"> {
   const { BODY_LIMIT_BYTES: bodyLimit, UPLOAD_LIMIT_BYTES: uploadLimitBytes } = config;
   return {
     routes: [
+      { path: APP_BASE, app: application.routes, ownsBodyLimit: appOwnsBodyLimit },
+      // A share link opened in a browser: the recipient's page; other requests go on to REST's JSON.
+      { path: SHARED_BASE, app: application.sharedPage },
       {
         path: REST_BASE,
         app: operationRoutes({ services, createContext, bodyLimit, uploadLimitBytes }),
@@ -105,6 +141,8 @@ function surfacesOf(
 export async function createGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   // Checked before anything is opened: an unknown MCP_TOOLS name stops start-up (ConfigError).
   const mcpTools = selectTools(config.MCP_TOOLS);
+  // The application's client bundles, before anything is opened (bundled once from the sources when run from them).
+  const assets = await loadAppAssets();
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const metrics = createMetrics();
   const tracingSettings = readTracingSettings(options.tracingEnv ?? process.env);
@@ -150,6 +188,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
   );
   const sheetsPool = createSheetsPool(config);
   const services: Services = createServices({ config, store, renderer, sheetsPool, upstream });
+  const application = applicationOf(config, store, services, createContext, assets);
 
   let draining = false;
   const httpDeps: HttpAppDeps = {
@@ -169,7 +208,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     openapi: buildOpenApiDocument(packageVersion),
     index: { version: packageVersion, publicUrl: services.publicUrl },
     tracing: tracing ? tracingMiddleware(tracing.tracer) : undefined,
-    ...surfacesOf(config, services, createContext, logger, mcpTools),
+    ...surfacesOf(config, services, createContext, logger, mcpTools, application),
   };
   const app = createHttpApp(httpDeps);
   const fastPath = createNodeFastPath(httpDeps);

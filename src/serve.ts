@@ -41,6 +41,8 @@ async function main(): Promise<void> {
   gateway.logger.info(
     {
       url: running.url,
+      // The owner's application (docs/app.md): where a person opens it.
+      app: `${config.PUBLIC_URL ?? running.url}/app`,
       store: gateway.store.kind,
       storeLocation: describeStore(config),
       ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),

@@ -14,13 +14,7 @@ export const hashApiKey = (key: string): string => createHash("sha256").update(k
 
 export const looksLikeApiKey = (token: string): boolean => token.startsWith(API_KEY_PREFIX);
 
-/** `90d`, `12h`, `30m`, `3600s` → milliseconds. */
-export function parseDuration(text: string): number {
-  const match = /^(\d{1,6})([smhdw])$/.exec(text.trim());
-  if (!match) throw new GatewayError("BAD_USER_INPUT", `Invalid duration "${text}" (use e.g. 90d, 12h, 30m)`);
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[match[2] as "s"];
-  return Number(match[1]) * unit;
-}
+export { parseDuration } from "../core/duration.ts";
 
 export interface CreateApiKeyInput {
   userId: string;
@@ -30,11 +24,16 @@ export interface CreateApiKeyInput {
   now?: Date;
 }
 
-const idPattern = /^[A-Za-z0-9._@:-]{1,128}$/;
-const tenantPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** A user id as keys, sign-in links and sessions take it. */
+export const userIdPattern = /^[A-Za-z0-9._@:-]{1,128}$/;
+export const tenantPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-export async function createApiKey(store: KeyStore, input: CreateApiKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
-  if (!idPattern.test(input.userId)) throw new GatewayError("BAD_USER_INPUT", "user id must be 1-128 of [A-Za-z0-9._@:-]");
+/**
+ * Checks who a credential is for (a key, a sign-in link): the user id, the tenant, the scopes
+ * (default all of keyScopes); returns the scopes without repeats.
+ */
+export function checkIdentity(input: { userId: string; tenant?: string | null; scopes?: string[] }): string[] {
+  if (!userIdPattern.test(input.userId)) throw new GatewayError("BAD_USER_INPUT", "user id must be 1-128 of [A-Za-z0-9._@:-]");
   if (input.tenant && !tenantPattern.test(input.tenant)) {
     throw new GatewayError("BAD_USER_INPUT", "tenant must match [a-z0-9][a-z0-9-]{0,62}");
   }
@@ -44,13 +43,18 @@ export async function createApiKey(store: KeyStore, input: CreateApiKeyInput): P
       throw new GatewayError("BAD_USER_INPUT", `Unknown scope "${scope}" (known: ${keyScopes.join(", ")})`);
     }
   }
+  return [...new Set(scopes)];
+}
+
+export async function createApiKey(store: KeyStore, input: CreateApiKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
+  const scopes = checkIdentity(input);
   const now = input.now ?? new Date();
   const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const record: ApiKeyRecord = {
     id: `key_${ulid()}`,
     userId: input.userId,
     tenant: input.tenant ?? null,
-    scopes: [...new Set(scopes)],
+    scopes,
     hash: hashApiKey(key),
     prefix: key.slice(0, 10),
     createdAt: now.toISOString(),

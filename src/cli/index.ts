@@ -1,5 +1,5 @@
 // Entry of the `workspace-gateway` command.
-import { ConfigError, loadConfig } from "../core/config.ts";
+import { ConfigError, loadConfig, type Config } from "../core/config.ts";
 import { loadEnvFile } from "../core/env-file.ts";
 import { GatewayError } from "../core/errors.ts";
 import { describeStore, openStore } from "../store/index.ts";
@@ -10,11 +10,20 @@ const usage = `workspace-gateway <command>
 Commands:
   keys create|list|revoke   manage personal API keys in the server's store (DATA_DIR or DATABASE_URL;
                             --init creates an empty store when DATA_DIR has none yet)
+  keys sign-in-link         print a one-time link that signs a user in to the owner's application
+  keys sessions             list the application's live sessions (keys revoke <sessionId> ends one)
   mcp                       MCP server on stdio, talking to a running gateway (GATEWAY_URL; GATEWAY_API_KEY
                             or GATEWAY_TOKEN for an access token; GATEWAY_STARTUP_TIMEOUT_MS)
   serve                     run the gateway (same as npm start)
 
 ${keysUsage}`;
+
+/** Where the server is reached: PUBLIC_URL, or HOST:PORT (a wildcard address as localhost). */
+function serverUrl(config: Pick<Config, "PUBLIC_URL" | "HOST" | "PORT">): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  const host = ["0.0.0.0", "::", "[::]", ""].includes(config.HOST) ? "localhost" : config.HOST;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${config.PORT}`;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -45,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
         store,
         rest.filter((arg) => arg !== "--init"),
         (line) => process.stdout.write(`${line}\n`),
+        { baseUrl: serverUrl(config) },
       );
     } finally {
       await store.close();

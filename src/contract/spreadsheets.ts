@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../core/paging.ts";
 import { strictObject } from "../core/strict-object.ts";
-import { editOperationSchema } from "../spreadsheets/index.ts";
+import { editOperationSchema, WARNING_CODES } from "../spreadsheets/index.ts";
 import {
   documentNameSchema,
   documentTextSchema,
@@ -39,9 +39,11 @@ export const inputModeSchema = z.enum(["parse", "raw"]).meta({
   description:
     "parse (default): as a person types (numbers, TRUE/FALSE, ISO dates, 12%, a leading = is a formula); raw: every string stays a string",
 });
-export const renderModeSchema = z
-  .enum(["value", "formula", "both"])
-  .meta({ description: 'value (default): computed values; formula: "=…" where a cell has one; both: {value, formula} for formula cells' });
+export const renderModeSchema = z.enum(["value", "formula", "both", "raw"]).meta({
+  description:
+    'value (default): computed values (dates as ISO 8601, numbers to 15 digits); formula: "=…" where a cell has one; both: {value, formula} for formula cells; ' +
+    "raw: values with no number format applied (a date cell's serial number, every number unrounded)",
+});
 export const rangeFormatSchema = z.enum(["json", "csv", "markdown"]).meta({ description: "json (default), csv or markdown (a GFM table)" });
 
 /** A cell as a caller writes it: null clears it. */
@@ -167,6 +169,34 @@ export const evaluateInputSchema = strictObject({
   sheet: sheetNameSchema.optional().meta({ description: "Relative references start at this sheet's A1; default the first sheet" }),
 }).meta({ id: "EvaluateInput" });
 
+export const definedNameTextSchema = z.string().min(1).max(255).meta({
+  description: 'A defined name: a letter, "_" or "\\" first, then letters, digits, "." or "_"; not a cell reference',
+  example: "TaxRate",
+});
+const nameScopeSchema = sheetNameSchema
+  .optional()
+  .meta({ description: "The sheet the name is local to; leave it out for the whole workbook" });
+
+export const defineNameInputSchema = strictObject({
+  id: spreadsheetIdSchema,
+  name: definedNameTextSchema,
+  refersTo: z.string().min(1).max(8192).meta({
+    description:
+      'What the name stands for, as a formula: "=Data!$B$2:$B$20", "=0.07", "=SUM(Data!$B:$B)", or "=LAMBDA(x, x*1.07)" (then called like a function)',
+  }),
+  sheet: nameScopeSchema,
+  comment: z.string().max(255).optional(),
+  hidden: z.boolean().optional().meta({ description: "Hidden from Excel's Name Manager" }),
+  expectedVersion: expectedVersionSchema,
+}).meta({ id: "DefineNameInput" });
+
+export const deleteNameInputSchema = strictObject({
+  id: spreadsheetIdSchema,
+  name: definedNameTextSchema,
+  sheet: nameScopeSchema,
+  expectedVersion: expectedVersionSchema,
+}).meta({ id: "DeleteNameInput" });
+
 export const downloadSpreadsheetInputSchema = strictObject({
   id: spreadsheetIdSchema,
   format: z.enum(["xlsx", "csv"]).default("xlsx"),
@@ -224,6 +254,51 @@ export const spreadsheetSchema = z
   })
   .meta({ id: "Spreadsheet" });
 
+const rawCellSchema = z
+  .union([z.string(), z.number(), z.boolean(), z.null(), cellErrorSchema])
+  .meta({ description: "A cell's value with no number format applied (as render=raw reads it)" });
+
+export const spreadsheetWarningSchema = z
+  .object({
+    code: z.enum(WARNING_CODES).meta({
+      description:
+        "VALUE_DIFFERS: formula cells whose value differs from the one the file's writer saved; UNSUPPORTED_FUNCTION: a function the gateway does not compute (#NAME?); " +
+        "UNKNOWN_NAME: a name that is neither a function the gateway computes nor a name the workbook defines; NOT_COMPUTED: formulas kept but not computed; EXTERNAL_LINK: links to other workbooks (values kept, formulas not); " +
+        "FORMULA_REFUSED: DDE, WEBSERVICE… (values kept, formulas not); DATA_TABLE: what-if data tables kept as values; NOT_CHECKED: no saved value to compare with; NOT_KEPT: a part of the file not kept",
+    }),
+    message: z.string().meta({ description: "What happened and what it means for the values, in one sentence" }),
+    count: z.number().int().meta({ description: "Cells concerned (NOT_KEPT: items of the file)" }),
+    cells: z.array(z.string()).meta({ description: 'The first cells (or ranges) concerned, e.g. "Sheet1!B2", at most 5' }),
+    function: z.string().optional().meta({ description: "UNSUPPORTED_FUNCTION: the function" }),
+    name: z.string().optional().meta({ description: "UNKNOWN_NAME: the name" }),
+    feature: z
+      .string()
+      .optional()
+      .meta({ description: "NOT_KEPT: charts, images, pivotTables, comments, dataConnections, conditionalFormatting…" }),
+    checked: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "VALUE_DIFFERS: formula cells compared with the writer's values at the import" }),
+    differences: z
+      .array(
+        z.object({ cell: z.string(), formula: z.string(), expected: rawCellSchema, got: rawCellSchema }).meta({ id: "CellDifference" }),
+      )
+      .optional()
+      .meta({ description: "VALUE_DIFFERS: the first 10 cells, each with the writer's value (expected) and the gateway's (got)" }),
+    links: z.array(z.string()).optional().meta({ description: 'EXTERNAL_LINK: the other workbooks, "[1] path"' }),
+  })
+  .meta({ id: "SpreadsheetWarning" });
+export const spreadsheetWarningsSchema = z.array(spreadsheetWarningSchema).meta({
+  description:
+    "What the gateway did not do as the file's writer (Excel, LibreOffice…) did: distrust the cells named. Kept with the spreadsheet; later writes update it.",
+});
+
+/** An import's or a create's answer, and describe's: the record with the spreadsheet's warnings. */
+export const spreadsheetWithWarningsSchema = spreadsheetSchema
+  .extend({ warnings: spreadsheetWarningsSchema })
+  .meta({ id: "SpreadsheetWithWarnings" });
+
 export const spreadsheetListSchema = z
   .object({ spreadsheets: z.array(spreadsheetSchema), nextCursor: z.string().nullable() })
   .meta({ id: "SpreadsheetList" });
@@ -257,6 +332,17 @@ export const writeResultSchema = z
   })
   .meta({ id: "SpreadsheetWriteResult" });
 
+export const definedNameSchema = z
+  .object({
+    name: z.string(),
+    sheet: z.string().nullable().meta({ description: "The sheet the name is local to; null for the whole workbook" }),
+    refersTo: z.string().meta({ description: 'What it stands for, e.g. "=Data!$B$2:$B$20"' }),
+    hidden: z.boolean().optional(),
+    comment: z.string().optional(),
+  })
+  .meta({ id: "DefinedName" });
+export const definedNameListSchema = z.object({ names: z.array(definedNameSchema) }).meta({ id: "DefinedNameList" });
+
 export const evaluateResultSchema = z.object({ value: cellOutputSchema }).meta({ id: "EvaluateResult" });
 
 export const spreadsheetVersionSchema = z
@@ -279,11 +365,14 @@ export const spreadsheetVersionListSchema = z
 export const spreadsheetAtVersionSchema = spreadsheetSchema.extend({ versionInfo: spreadsheetVersionSchema });
 
 export type Spreadsheet = z.output<typeof spreadsheetSchema>;
+export type SpreadsheetWarning = z.output<typeof spreadsheetWarningSchema>;
+export type SpreadsheetWithWarnings = z.output<typeof spreadsheetWithWarningsSchema>;
 export type Worksheet = z.output<typeof worksheetSchema>;
 export type SpreadsheetList = z.output<typeof spreadsheetListSchema>;
 export type CellRange = z.output<typeof cellRangeSchema>;
 export type CellRangeText = z.output<typeof cellRangeTextSchema>;
 export type WriteResult = z.output<typeof writeResultSchema>;
+export type DefinedName = z.output<typeof definedNameSchema>;
 export type SpreadsheetVersion = z.output<typeof spreadsheetVersionSchema>;
 export type SpreadsheetVersionList = z.output<typeof spreadsheetVersionListSchema>;
 

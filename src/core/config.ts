@@ -2,6 +2,7 @@
 // A bad value stops the process with a message naming the variable.
 import { z } from "zod";
 import { isAddressOrCidr } from "./address.ts";
+import { durationPattern, parseDuration } from "./duration.ts";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -176,6 +177,19 @@ export const configSchema = z
             .map((entry) => entry.trim())
             .filter(Boolean),
     ),
+    // The owner's application (docs/app.md): how long a session lasts, and OpenID Connect sign-in
+    // (authorization code + PKCE) when OIDC_ISSUER is set.
+    APP_SESSION_TTL: z
+      .preprocess(emptyToUndefined, z.string().regex(durationPattern, "must be a duration like 7d, 12h or 30m").default("7d"))
+      .transform(parseDuration)
+      .refine((ms) => ms >= 60_000 && ms <= 366 * 86_400_000, "must be between 1m and 366d"),
+    OIDC_ISSUER: optionalUrl,
+    OIDC_CLIENT_ID: optionalString,
+    // Absent: a public client (PKCE alone, token_endpoint_auth_method none).
+    OIDC_CLIENT_SECRET: optionalString,
+    OIDC_SCOPES: z.preprocess(emptyToUndefined, z.string().default("openid docs:read docs:write sheets:read sheets:write")),
+    // The name on the sign-in button ("Sign in with <provider>"); default the issuer's host.
+    OIDC_PROVIDER_NAME: optionalString,
     GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
     // Trusted documents (docs/configuration.md "GraphQL: trusted documents"): a manifest of operations by sha256 hash, sent as
     // `documentId` or Apollo's `extensions.persistedQuery.sha256Hash`; ONLY refuses anything else.
@@ -189,6 +203,10 @@ export const configSchema = z
   .refine((c) => !c.GRAPHQL_TRUSTED_DOCUMENTS_ONLY || c.GRAPHQL_TRUSTED_DOCUMENTS_FILE, {
     message: "GRAPHQL_TRUSTED_DOCUMENTS_ONLY=true needs GRAPHQL_TRUSTED_DOCUMENTS_FILE (the manifest of allowed operations)",
     path: ["GRAPHQL_TRUSTED_DOCUMENTS_ONLY"],
+  })
+  .refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, {
+    message: "OIDC_ISSUER needs OIDC_CLIENT_ID (the client registered with the provider)",
+    path: ["OIDC_CLIENT_ID"],
   })
   .refine((c) => !(c.JWT_JWKS_URL && c.JWT_SECRET), {
     message: "set JWT_JWKS_URL or JWT_SECRET, not both",

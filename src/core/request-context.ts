@@ -26,6 +26,11 @@ export interface ContextInput {
    * authenticated; the request counts against its client address's limit, like an unverified token.
    */
   anonymous?: boolean;
+  /**
+   * A principal already established by other means (the owner's application's session cookie):
+   * nothing is authenticated, and the request counts against the principal's limit as usual.
+   */
+  principal?: Principal;
 }
 
 /** The principal of a credential-free route: no user, no scope, nothing to forward. */
@@ -42,21 +47,23 @@ export function createContextFactory(deps: {
 }): ContextFactory {
   const { limits } = deps;
   const budget = deps.readBudgetChars === undefined ? {} : { readBudgetChars: deps.readBudgetChars };
-  return async ({ requestId, authorization, signal, clientAddress, calls = 1, anonymous = false }) => {
-    if (anonymous) {
-      await limits.addresses.consume(clientAddress, calls);
-      return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map(), ...budget };
-    }
+  const authenticate = async (authorization: string | null | undefined, clientAddress: string): Promise<Principal> => {
     // An address over its failed-authentication budget is refused before its credential is looked at.
     if (authorization) limits.failures.check(clientAddress);
-    let principal;
     try {
-      principal = await deps.authenticator.authenticate(authorization);
+      return await deps.authenticator.authenticate(authorization);
     } catch (error) {
       // A credential was presented and refused (no credential at all is not a guess).
       if (authorization && isGatewayError(error) && error.code === "UNAUTHENTICATED") await limits.failures.record(clientAddress);
       throw error;
     }
+  };
+  return async ({ requestId, authorization, signal, clientAddress, calls = 1, anonymous = false, principal: established }) => {
+    if (anonymous) {
+      await limits.addresses.consume(clientAddress, calls);
+      return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map(), ...budget };
+    }
+    const principal = established ?? (await authenticate(authorization, clientAddress));
     const subject =
       principal.keyId ??
       (principal.userId

@@ -9,6 +9,7 @@ export interface IndexInfo {
 }
 
 const links = (base: string) => ({
+  app: { href: `${base}/app`, title: "The owner's application: open, edit and share documents and spreadsheets in a browser" },
   graphql: { href: `${base}/graphql`, title: "GraphQL endpoint; GraphiQL in a browser" },
   openapi: { href: `${base}/api/v1/openapi.json`, title: "OpenAPI 3.1 description of the REST API" },
   rest: { href: `${base}/api/v1/documents`, title: "REST documents interface (bearer credential)" },

@@ -10,10 +10,12 @@ import { createDocumentsService } from "./documents.ts";
 import { driveFiles } from "./drive-files.ts";
 import { createDriveReader } from "./drive-read.ts";
 import type { Services } from "./index.ts";
+import { createItemsService } from "./items.ts";
+import { markdownPreview } from "./preview.ts";
 import { createProductBackend } from "./products.ts";
 import { createOperationRunner } from "./runner.ts";
 import { createSharedService } from "./shared.ts";
-import { createSpreadsheetsService, ManifestCache, RenderedCache } from "./spreadsheets/index.ts";
+import { createSpreadsheetsService, ManifestCache, RenderedCache, WarningsCache } from "./spreadsheets/index.ts";
 import { createTrashService } from "./trash.ts";
 
 export interface ServicesDeps {
@@ -38,6 +40,7 @@ export function createServices(deps: ServicesDeps): Services {
     pool: deps.sheetsPool,
     manifests: new ManifestCache(),
     rendered: new RenderedCache(RENDERED_CACHE_BYTES),
+    warnings: new WarningsCache(),
     publicUrl,
     driveFile,
   });
@@ -54,5 +57,7 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     documents,
     publicUrl,
+    items: createItemsService(store),
+    preview: markdownPreview,
   };
 }

@@ -2,6 +2,7 @@
 // handed. Surfaces import these types from here, never from the wiring file (src/gateway.ts),
 // which imports the surfaces in turn.
 import type { DocumentsService } from "./documents.ts";
+import type { ItemsService } from "./items.ts";
 import type { OperationRunner } from "./runner.ts";
 
 export interface Services {
@@ -11,4 +12,10 @@ export interface Services {
   documents: DocumentsService;
   /** PUBLIC_URL without its trailing slash, or "" when unset: what links the gateway builds start with. */
   publicUrl: string;
+  /** Documents and spreadsheets together, newest first (the owner's application's list). */
+  items: ItemsService;
+  /** Markdown as the sanitised HTML a reader sees (./preview.ts). */
+  preview(markdown: string): string;
 }
+
+export type { ItemKind, ItemsPage, WorkspaceItem } from "./items.ts";

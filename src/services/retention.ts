@@ -1,7 +1,8 @@
 // Retention rules, run on a schedule: expired idempotency records (24 h), versions past
 // VERSION_RETENTION_DAYS beyond each document's (and workbook's) VERSION_KEEP_MIN newest, the
-// trash after TRASH_RETENTION_DAYS, expired share links. Every replica runs it; each rule is one idempotent
-// DELETE, so replicas running it at once only repeat work.
+// trash after TRASH_RETENTION_DAYS, expired share links, expired or ended sessions and sign-in
+// links. Every replica runs it; each rule is one idempotent DELETE, so replicas running it at
+// once only repeat work.
 import type { Logger } from "../core/logger.ts";
 import type { Store } from "../store/types.ts";
 
@@ -23,6 +24,7 @@ export interface RetentionResult {
   shares: number;
   workbookVersions: number;
   workbookTrash: number;
+  sessions: number;
 }
 
 /** One pass of every rule, as of `now`. */
@@ -35,6 +37,7 @@ export async function runRetention(store: Store, settings: RetentionSettings, no
     shares: await store.pruneShares(before(0)),
     workbookVersions: await store.pruneWorkbookVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
     workbookTrash: await store.purgeWorkbookTrash(before(settings.trashDays * DAY_MS)),
+    sessions: await store.pruneSessions(before(0)),
   };
 }
 

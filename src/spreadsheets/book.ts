@@ -28,6 +28,7 @@ import {
   type Tile,
 } from "./grid.ts";
 import { Names } from "./names.ts";
+import { WorkbookReport } from "./report/report.ts";
 import { Sheet } from "./sheet.ts";
 import { clearSpill, spillBox } from "./spill.ts";
 import { Tables } from "./tables.ts";
@@ -69,6 +70,8 @@ export class Book {
   changed: { sid: number; row: number; col: number }[] = [];
   fresh: FormulaCell[] = [];
   warnings = new Set<string>();
+  /** What the gateway does not compute as the file's writer did, kept with every version (report/). */
+  readonly report = new WorkbookReport();
   /** The stored tiles' hashes per sheet id, once the model was saved or loaded as tiles (tiles.ts). */
   tileIndex: Map<number, { input: Map<string, string>; values: Map<string, string> }> | null = null;
 
@@ -281,6 +284,7 @@ export class Book {
     if (numFmt !== undefined) this.setFormat(tile, slot, numFmt);
     else if (!tile.fmts?.[slot]) this.setFormat(tile, slot, this.impliedFormat(program, sheet.sid, row, col));
     this.warn(program, where);
+    this.report.flag(cell);
     return cell;
   }
 
@@ -305,6 +309,7 @@ export class Book {
       this.fresh.push(cell);
     }
     this.warn(program, this.where(cell.sid, cell.row, cell.col));
+    this.report.flag(cell);
   }
 
   /** The format a new formula's result takes: its outer function's (DATE…), or that of a dated cell it adds to. */

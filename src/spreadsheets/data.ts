@@ -1,6 +1,7 @@
 // The model to and from WorkbookData, what the .xlsx/.csv readers produce and the writers consume.
 // Imported formulas are recomputed rather than trusting their cached values: the values callers
-// read are then always the engine's, consistent with what later writes compute.
+// read are then always the engine's, consistent with what later writes compute (report/import.ts
+// compares the two and says where they differ).
 import { formatBox } from "./a1.ts";
 import type { Book } from "./book.ts";
 import { bookTables, loadBookParts } from "./book-parts.ts";
@@ -14,6 +15,7 @@ import { SheetsError } from "./errors.ts";
 import { errorOf, type Scalar } from "./formula/values.ts";
 import { slotOf, TILE_COLS, TILE_ROWS, tileCol, tileRow, type Tile } from "./grid.ts";
 import { tileCell } from "./read.ts";
+import { countKept, refusedOnImport } from "./report/kept.ts";
 import type { Sheet } from "./sheet.ts";
 import {
   isErrorValue,
@@ -55,19 +57,26 @@ function fixedOf(cell: Cell, row: number, col: number): { rows: number; cols: nu
   return { rows: bottom - top + 1, cols: right - left + 1 };
 }
 
-/** Loads one imported cell (formulas compiled leniently: what the engine cannot parse computes #NAME? with a warning). */
+/**
+ * Loads one imported cell (formulas compiled leniently: what the engine cannot parse computes #NAME?
+ * with a warning). A formula the gateway never stores (another workbook, DDE…) keeps the file's value.
+ */
 function loadCell(book: Book, sheet: Sheet, row: number, col: number, cell: Cell): void {
   if (cell.formula) {
     const formula = cell.formula.startsWith("=") ? cell.formula.slice(1) : cell.formula;
-    const fixed = fixedOf(cell, row, col);
-    const input: CellInput = {
-      kind: "formula",
-      formula,
-      ...(cell.numFmt ? { numFmt: cell.numFmt } : {}),
-      ...(fixed ? { fixed } : {}),
-      ...(cell.legacy ? { legacy: true } : {}),
-    };
-    return book.setCell(sheet, row, col, input, false);
+    const refused = refusedOnImport(book, formula, { sid: sheet.sid, row, col });
+    if (!refused) {
+      const fixed = fixedOf(cell, row, col);
+      const input: CellInput = {
+        kind: "formula",
+        formula,
+        ...(cell.numFmt ? { numFmt: cell.numFmt } : {}),
+        ...(fixed ? { fixed } : {}),
+        ...(cell.legacy ? { legacy: true } : {}),
+      };
+      return book.setCell(sheet, row, col, input, false);
+    }
+    countKept(book, refused, () => book.where(sheet.sid, row, col));
   }
   const value = scalarOf(cell.value, () => book.where(sheet.sid, row, col));
   if (value === null) return;

@@ -106,6 +106,7 @@ export function recompileAll(book: Book): void {
       });
       book.graph.add(cell);
       if (program.volatile) book.volatile.add(cell);
+      book.report.flag(cell);
       book.fresh.push(cell);
     });
   }

@@ -11,6 +11,7 @@ export { serialFrom1904, isoFromSerial, serialFromIso, OFFSET_1904 } from "./dat
 export { dateKindOf } from "./formats.ts";
 export { toXlsxFormula } from "./formula/xlsx.ts";
 export { DEFAULT_MAX_CELLS } from "./book.ts";
+export { WARNING_CODES, type WarningCode, type WorkbookWarning, type CellDifference, type RawValue } from "./report/types.ts";
 export { saveTiles, loadTiles, dirtyTiles, type SavedTiles } from "./tiles.ts";
 export { readTiles, tilesForRead } from "./tile-read.ts";
 export { encodeManifest, decodeManifest, tileHash, type Manifest, type ManifestSheet } from "./manifest.ts";

@@ -134,7 +134,7 @@ export class Workbook {
    * "LAMBDA(x,x*1.07)") is what it refers to; `sheet` the sheet it is local to (null or absent: the
    * whole workbook). The formulas using the name are computed again, as for any write. BAD_INPUT for
    * an invalid name (or one a table has), BAD_FORMULA for a definition that does not parse,
-   * UNKNOWN_SHEET for the scope's sheet.
+   * REFUSED_FORMULA for one reaching outside the workbook, UNKNOWN_SHEET for the scope's sheet.
    */
   defineName(
     input: { name: string; formula: string; sheet?: string | null; hidden?: boolean; comment?: string },

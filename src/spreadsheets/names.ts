@@ -91,7 +91,8 @@ export function recompileUsers(book: Book, names: Set<string>): void {
 /**
  * Defines (or redefines) a name: `formula` is what it refers to, with or without "="; `sheet` the
  * sheet it is local to (null: the workbook). The formulas using it are recomputed by the next
- * recalculation. BAD_INPUT for an invalid name, BAD_FORMULA for a definition that does not parse.
+ * recalculation. BAD_INPUT for an invalid name, BAD_FORMULA for a definition that does not parse,
+ * REFUSED_FORMULA for one the gateway would refuse in a cell (another workbook, DDE…).
  */
 export function defineName(book: Book, input: DefinedName): NameDef {
   const problem = nameProblem(input.name);
@@ -106,6 +107,9 @@ export function defineName(book: Book, input: DefinedName): NameDef {
         subject: input.name,
       });
     }
+    // Refused as in any formula: a definition reaching another workbook or outside it (DDE, WEBSERVICE…).
+    const at = { sid: sid === WORKBOOK_SCOPE ? (book.sheets[0]?.sid ?? sid) : sid, row: 0, col: 0 };
+    book.compiler.compile(formula, at, { strict: false });
     if (book.tables.byName(input.name))
       throw new SheetsError("BAD_INPUT", `"${input.name}" is the name of a table; a defined name cannot share it.`, {
         subject: input.name,
@@ -131,7 +135,9 @@ export function deleteName(book: Book, name: string, sheet: string | null = null
   recompileUsers(book, new Set([name.toLowerCase()]));
 }
 
-/** The names as callers see them, sorted by name then scope. */
+const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** The names as callers see them, sorted by name ignoring case, then scope (the workbook's first, then by sheet name). */
 export function listNames(book: Book): DefinedName[] {
   return book.names
     .all()
@@ -145,5 +151,5 @@ export function listNames(book: Book): DefinedName[] {
       if (def.comment) out.comment = def.comment;
       return out;
     })
-    .sort((a, b) => a.name.localeCompare(b.name) || (a.sheet ?? "").localeCompare(b.sheet ?? ""));
+    .sort((a, b) => order(a.name.toLowerCase(), b.name.toLowerCase()) || order(a.sheet?.toLowerCase() ?? "", b.sheet?.toLowerCase() ?? ""));
 }

@@ -215,6 +215,11 @@ export class Calculator implements EvalContext {
     return new RangeValue(sid, box.top, box.left, box.bottom, box.right);
   }
 
+  isSubtotal(sid: number, row: number, col: number): boolean {
+    const tile = this.book.sheetById(sid)?.grid.tiles.get(Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS));
+    return tile?.formulas?.get(slotOf(row, col))?.program.subtotal === true;
+  }
+
   /** Computes one formula cell for this context; NeedCell escapes when it reads one not yet computed. */
   compute(cell: FormulaCell): Scalar | ArrayValue {
     this.sid = cell.sid;

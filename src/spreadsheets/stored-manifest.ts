@@ -46,6 +46,8 @@ const rootSchema = z.object({
     .min(1),
   /** The book page (names and tables), when the workbook has any. */
   book: entry.optional(),
+  /** The hash of the version's report blob (report/codec.ts), when it has warnings. */
+  report: z.string().min(1).optional(),
 });
 export type StoredRoot = z.infer<typeof rootSchema>;
 
@@ -67,8 +69,8 @@ export interface StoredManifest {
   bytes: number;
 }
 
-/** Splits a manifest into pages; `sizeOf` gives a tile's size by hash. */
-export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => number): StoredManifest {
+/** Splits a manifest into pages; `sizeOf` gives a tile's size by hash; `report` the hash of the version's report blob. */
+export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => number, report?: string): StoredManifest {
   const pages = new Map<string, Uint8Array>();
   let total = 0;
   const sheets = manifest.sheets.map((sheet) => {
@@ -99,7 +101,15 @@ export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => numb
     pages.set(hash, bytes);
     book = [hash, 0];
   }
-  const root = json({ format: 2, tileRows: TILE_ROWS, tileCols: TILE_COLS, sheets, ...(book ? { book } : {}) });
+  // A version without names or a report has the root it had before they were kept.
+  const root = json({
+    format: 2,
+    tileRows: TILE_ROWS,
+    tileCols: TILE_COLS,
+    sheets,
+    ...(book ? { book } : {}),
+    ...(report === undefined ? {} : { report }),
+  });
   return { root, rootHash: blobHash(root), pages, bytes: total };
 }
 

@@ -2,6 +2,7 @@
 // .xlsx/.csv readers and writers, and the store's tiles. Rows and columns are 0-based here
 // (A1 is row 0, column 0); A1 notation is for what callers read and write (cells.ts, a1.ts).
 import type { DefinedName } from "./names.ts";
+import type { ImportFacts } from "./report/types.ts";
 import type { TableData } from "./tables.ts";
 
 /** The error values a cell can hold (Excel's spelling). */
@@ -55,6 +56,11 @@ export interface SheetData {
   rows(): Iterable<SheetRow>;
   /** The sheet's tables (Excel ListObjects). */
   tables?: TableData[] | undefined;
+  /**
+   * An imported sheet's formula cells with the value the file's writer saved for each (null: none
+   * saved), in any order; read again after the import is computed, to compare (report/import.ts).
+   */
+  formulaValues?(): Iterable<readonly [row: number, col: number, value: CellValue]>;
 }
 
 /** A workbook as the readers produce it and the writers consume it. */
@@ -64,4 +70,6 @@ export interface WorkbookData {
   names?: DefinedName[] | undefined;
   /** Some formula is a dynamic array (Cell.array.dynamic): the .xlsx writer adds the cell metadata that marks them. */
   dynamicArrays?: boolean | undefined;
+  /** What an imported package held that the workbook does not keep (the .xlsx reader's). */
+  facts?: ImportFacts;
 }

@@ -7,7 +7,7 @@ import { errorOf, isError, type Scalar } from "./formula/values.ts";
 import { isErrorValue, MAX_CELL_TEXT, type CellError } from "./types.ts";
 
 export type InputMode = "parse" | "raw";
-export type RenderMode = "value" | "formula" | "both";
+export type RenderMode = "value" | "formula" | "both" | "raw";
 
 /** A cell as a caller writes it. */
 export type JsonCellInput = string | number | boolean | null;
@@ -109,8 +109,14 @@ export function renderValue(value: Scalar, numFmt: string | undefined): JsonCell
   return round15(value);
 }
 
-/** A cell as JSON in one of the three renders. */
+/** A cell's value with no number format applied (render=raw): a date cell's serial, a number unrounded. */
+export function rawValue(value: Scalar): JsonCellValue {
+  return isError(value) ? { error: value.error } : value;
+}
+
+/** A cell as JSON in one of the four renders. */
 export function renderCell(value: Scalar, numFmt: string | undefined, formula: string | undefined, render: RenderMode): JsonCellValue {
+  if (render === "raw") return rawValue(value);
   if (formula === undefined || render === "value") return renderValue(value, numFmt);
   if (render === "formula") return `=${formula}`;
   return { value: renderValue(value, numFmt) as string | number | boolean | null | CellError, formula: `=${formula}` };

@@ -10,6 +10,7 @@ import { createPostgresDocuments } from "./postgres/documents.ts";
 import { createPostgresIdempotency } from "./postgres/idempotency.ts";
 import { createPostgresKeys } from "./postgres/keys.ts";
 import { migrate } from "./postgres/migrations.ts";
+import { createPostgresSessions } from "./postgres/sessions.ts";
 import { createPostgresShares } from "./postgres/shares.ts";
 import { createPostgresVersions } from "./postgres/versions.ts";
 import { createPostgresWorkbookVersions } from "./postgres/workbook-versions.ts";
@@ -45,6 +46,7 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     ...createPostgresVersions(ctx),
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),
+    ...createPostgresSessions(ctx),
     ...createPostgresIdempotency(ctx),
     ...createPostgresStorage(ctx),
     async ping() {

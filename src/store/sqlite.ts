@@ -8,6 +8,7 @@ import { sqliteContext } from "./sqlite/context.ts";
 import { createSqliteDocuments } from "./sqlite/documents.ts";
 import { createSqliteIdempotency } from "./sqlite/idempotency.ts";
 import { createSqliteKeys } from "./sqlite/keys.ts";
+import { createSqliteSessions } from "./sqlite/sessions.ts";
 import { createSqliteShares } from "./sqlite/shares.ts";
 import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteVersions } from "./sqlite/versions.ts";
@@ -33,6 +34,7 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
     ...createSqliteVersions(ctx),
     ...createSqliteShares(ctx),
     ...createSqliteKeys(ctx),
+    ...createSqliteSessions(ctx),
     ...createSqliteIdempotency(ctx),
     ...createSqliteStorage(ctx),
     async ping() {

@@ -6,6 +6,7 @@
 import type { DocumentStore } from "./types/documents.ts";
 import type { IdempotencyStore } from "./types/idempotency.ts";
 import type { KeyStore } from "./types/keys.ts";
+import type { SessionStore } from "./types/sessions.ts";
 import type { ShareStore } from "./types/shares.ts";
 import type { StorageStore } from "./types/storage.ts";
 import type { TrashStore } from "./types/trash.ts";
@@ -16,6 +17,7 @@ import type { QuotaSettings } from "./quota.ts";
 export * from "./types/documents.ts";
 export * from "./types/idempotency.ts";
 export type * from "./types/keys.ts";
+export type * from "./types/sessions.ts";
 export type * from "./types/shares.ts";
 export type * from "./types/storage.ts";
 export type * from "./types/trash.ts";
@@ -25,7 +27,7 @@ export type * from "./types/versions.ts";
 
 /** Everything one database holds: what SQLite and PostgreSQL each implement. */
 export interface Store
-  extends DocumentStore, VersionStore, ShareStore, KeyStore, IdempotencyStore, StorageStore, WorkbookStore, TrashStore {
+  extends DocumentStore, VersionStore, ShareStore, KeyStore, SessionStore, IdempotencyStore, StorageStore, WorkbookStore, TrashStore {
   readonly kind: "sqlite" | "postgres";
   ping(): Promise<void>;
   /** The connection pool's state, for /readyz (PostgreSQL only). */

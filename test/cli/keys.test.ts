@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppClient } from "../helpers/app.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 const run = promisify(execFile);
@@ -74,6 +75,37 @@ describe("workspace-gateway keys", () => {
     // (Before it: which store, and how the command runs; never the usage.)
     expect(lines.at(-1)).toBe("No key with id key_nope in this store (keys list shows the ids)");
     expect((unknownKey as { stderr: string }).stderr).not.toMatch(/Usage/);
+  });
+
+  it("sign-in-link prints an absolute one-time link (on PUBLIC_URL); sessions lists it; revoking the key or the session ends it", async () => {
+    const linked = await run(process.execPath, [bin, "keys", "sign-in-link", "--user", "cli-owner", "--expires-in", "5m"], {
+      env: { ...process.env, DATA_DIR: tg.dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "https://docs.example.com/gw" },
+    });
+    const url = linked.stdout.trim();
+    expect(url).toMatch(/^https:\/\/docs\.example\.com\/gw\/app\/sign-in\/link\?token=wgl_[A-Za-z0-9_-]{43}$/);
+    expect(linked.stderr).toMatch(/once/);
+    const client = new AppClient(tg.url);
+    expect((await client.get(`/app/sign-in/link${new URL(url).search}`)).location).toBe("/app");
+    const sessions = JSON.parse((await cli("keys", "sessions", "--user", "cli-owner", "--json")).stdout) as {
+      id: string;
+      method: string;
+    }[];
+    expect(sessions).toEqual([expect.objectContaining({ method: "sign_in_link" })]);
+    expect((await cli("keys", "revoke", sessions[0]!.id)).stdout.trim()).toBe(`Ended ${sessions[0]!.id}`);
+    expect((await client.get("/app")).status).toBe(303);
+
+    // A key's sessions end with it.
+    const key = (await cli("keys", "create", "--user", "cli-owner")).stdout.trim();
+    await client.signInWithKey(key);
+    expect((await client.get("/app")).status).toBe(200);
+    const [record] = JSON.parse((await cli("keys", "list", "--user", "cli-owner", "--json")).stdout) as { id: string }[];
+    expect((await cli("keys", "revoke", record!.id)).stdout.trim()).toBe(`Revoked ${record!.id} (and ended 1 session it opened)`);
+    expect((await client.get("/app")).status).toBe(303);
+    // Without PUBLIC_URL the link is on the server's HOST and PORT.
+    const local = await run(process.execPath, [bin, "keys", "sign-in-link", "--user", "cli-owner"], {
+      env: { ...process.env, DATA_DIR: tg.dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "", HOST: "0.0.0.0", PORT: "4123" },
+    });
+    expect(local.stdout.trim()).toMatch(/^http:\/\/localhost:4123\/app\/sign-in\/link\?token=wgl_/);
   });
 
   it("a bad configuration value stops with a message naming the variable", async () => {

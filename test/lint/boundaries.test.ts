@@ -16,11 +16,20 @@ const planted = [
   "adapters/upstream/zz-planted.ts",
   "src/ooxml/zz-planted.ts",
   "src/spreadsheets/xlsx/zz-planted.ts",
+  "src/app/zz-planted.ts",
+  "src/app/client/zz-planted.ts",
 ];
 const eslint = new ESLint({
   cwd: root,
   overrideConfig: [
-    { files: ["**/zz-planted.ts"], languageOptions: { parserOptions: { projectService: { allowDefaultProject: planted } } } },
+    {
+      files: ["**/zz-planted.ts"],
+      languageOptions: {
+        parserOptions: {
+          projectService: { allowDefaultProject: planted, maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16 },
+        },
+      },
+    },
   ],
 });
 
@@ -127,4 +136,15 @@ describe("layer boundaries (eslint.config.js)", () => {
     );
     expect(messages.map((m) => m.rule)).toEqual(["@typescript-eslint/no-floating-promises", "@typescript-eslint/no-misused-promises"]);
   }, 60_000);
+
+  it("the owner's application reaches no store; its client layer imports nothing of the server", async () => {
+    expect(await lint(planted[8]!, `import type { Store } from "../store/types.ts";\nexport type S = Store;\n`)).toEqual(
+      restricted(/through the service layer/),
+    );
+    expect(await lint(planted[8]!, `import type { Services } from "../services/index.ts";\nexport type S = Services;\n`)).toEqual([]);
+    expect(await lint(planted[9]!, `import { page } from "../layout.ts";\nexport const p = page;\n`)).toEqual(
+      restricted(/runs in the browser/),
+    );
+    expect(await lint(planted[9]!, `import { startPage } from "./common.ts";\nexport const s = startPage;\n`)).toEqual([]);
+  }, 120_000);
 });

@@ -35,6 +35,10 @@ export const ALL_TOOLS = [
   "sheets_append",
   "sheets_edit",
   "sheets_evaluate",
+  // Issue 38: defined names through the API.
+  "sheets_names",
+  "sheets_define_name",
+  "sheets_delete_name",
   "sheets_delete",
   "sheets_versions",
   "sheets_restore",

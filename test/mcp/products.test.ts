@@ -26,6 +26,7 @@ const READ_ONLY = [
   "sheets_describe",
   "sheets_read",
   "sheets_evaluate",
+  "sheets_names",
   "sheets_versions",
   "drive_search",
   "drive_get",

@@ -116,6 +116,12 @@ async function trashedSheet(f: Fixtures): Promise<string> {
   await client(f).sheets!.delete!.mutate({ id });
   return id;
 }
+/** A fresh spreadsheet with the workbook-scoped name Rate (=0.07). */
+async function namedSheet(f: Fixtures): Promise<string> {
+  const id = await sheet(f);
+  await client(f).sheets!.defineName!.mutate({ id, name: "Rate", refersTo: "=0.07" });
+  return id;
+}
 async function sheetShare(f: Fixtures): Promise<{ id: string; shareId: string; token: string }> {
   const id = await sheet(f);
   const created = (await client(f).sheets!.share!.mutate({ id })) as { id: string; url: string };
@@ -306,6 +312,25 @@ const spreadsheetCases: Record<Extract<OperationName, `sheets.${string}`>, Case>
   "sheets.evaluate": {
     input: async (f) => ({ id: await sheet(f), formula: "=SUM(Data!B2:B3)" }),
     rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/evaluate`, init: json("POST", { formula: "=SUM(Data!B2:B3)" }) }),
+  },
+  "sheets.names": {
+    input: async (f) => ({ id: await namedSheet(f) }),
+    graphql: async (f) => ({ query: `{ spreadsheet(id: "${await namedSheet(f)}") { names { name sheet refersTo } } }` }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await namedSheet(f)}/names` }),
+  },
+  "sheets.defineName": {
+    input: async (f) => ({ id: await sheet(f), name: "Rate", refersTo: "=Data!$B$2", sheet: "Data" }),
+    graphql: async (f) => ({
+      query: `mutation { defineSpreadsheetName(input: { id: "${await sheet(f)}", name: "Rate", refersTo: "=0.07" }) { recalculatedCells } }`,
+    }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/names/Rate`, init: json("PUT", { refersTo: "=0.07" }) }),
+  },
+  "sheets.deleteName": {
+    input: async (f) => ({ id: await namedSheet(f), name: "Rate" }),
+    graphql: async (f) => ({
+      query: `mutation { deleteSpreadsheetName(id: "${await namedSheet(f)}", name: "Rate") { recalculatedCells } }`,
+    }),
+    rest: async (f) => ({ path: `/api/v1/spreadsheets/${await namedSheet(f)}/names/Rate`, init: { method: "DELETE" } }),
   },
   "sheets.download": { rest: async (f) => ({ path: `/api/v1/spreadsheets/${await sheet(f)}/content` }) },
   "sheets.rename": {

@@ -233,6 +233,8 @@ describe("the rest of the HTTP surface", () => {
       "/api/v1/spreadsheets/{id}/content",
       "/api/v1/spreadsheets/{id}/edit",
       "/api/v1/spreadsheets/{id}/evaluate",
+      "/api/v1/spreadsheets/{id}/names",
+      "/api/v1/spreadsheets/{id}/names/{name}",
       "/api/v1/spreadsheets/{id}/shares",
       "/api/v1/spreadsheets/{id}/shares/{shareId}",
       "/api/v1/spreadsheets/{id}/values/{range}",

@@ -173,7 +173,7 @@ describe("formulas saved before dynamic arrays", () => {
             `<row r="2"><c r="D2"><f>A1:B1*10</f><v>10</v></c></row>`,
         },
       ],
-      workbookRels: [`<Relationship Id="rIdM" Type="${REL}/sheetMetadata" Target="metadata.xml"/>`],
+      workbookRelationships: [`<Relationship Id="rIdM" Type="${REL}/sheetMetadata" Target="metadata.xml"/>`],
       extra: { "xl/metadata.xml": metadata },
     });
     const data = readXlsx(xlsx);

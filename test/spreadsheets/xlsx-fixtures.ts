@@ -31,10 +31,12 @@ export interface WorkbookSpec {
   workbookType?: string;
   /** More entries, raw. */
   extra?: Record<string, string | Uint8Array>;
-  /** XML after <sheets> in xl/workbook.xml (<definedNames> …). */
+  /** Content types of more parts, by part name ("/xl/charts/chart1.xml"). */
+  overrides?: Record<string, string>;
+  /** More of the workbook part, after <sheets> (<definedNames>, <externalReferences> …). */
   workbookExtra?: string;
-  /** More relationships of the workbook part, raw <Relationship> elements. */
-  workbookRels?: string[];
+  /** More relationships of the workbook part, as <Relationship …/> elements. */
+  workbookRelationships?: string[];
 }
 
 export const sheetXml = (data: string) =>
@@ -74,6 +76,8 @@ export function buildXlsx(spec: WorkbookSpec): Uint8Array {
     shared.push(["xl/styles.xml", `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${MAIN}">${spec.styles}</styleSheet>`]);
   }
   const pr = spec.date1904 ? `<workbookPr date1904="1"/>` : "";
+  for (const [part, type] of Object.entries(spec.overrides ?? {})) overrides.push(`<Override PartName="${part}" ContentType="${type}"/>`);
+  relationships.push(...(spec.workbookRelationships ?? []));
   const files: Zippable = {};
   const put = (name: string, content: string | Uint8Array) => (files[name] = typeof content === "string" ? strToU8(content) : content);
   put(
@@ -90,7 +94,7 @@ export function buildXlsx(spec: WorkbookSpec): Uint8Array {
   );
   put(
     "xl/_rels/workbook.xml.rels",
-    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL}">${[...relationships, ...(spec.workbookRels ?? [])].join("")}</Relationships>`,
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL}">${relationships.join("")}</Relationships>`,
   );
   if (spec.stringsFirst) for (const [name, xml] of shared) put(name, xml);
   for (const [name, xml] of parts) put(name, xml);

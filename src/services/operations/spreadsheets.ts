@@ -14,6 +14,9 @@ import {
   cellRangeSchema,
   createSpreadsheetInputSchema,
   createSpreadsheetShareInputSchema,
+  defineNameInputSchema,
+  definedNameListSchema,
+  deleteNameInputSchema,
   deleteSpreadsheetInputSchema,
   downloadSpreadsheetInputSchema,
   editSpreadsheetInputSchema,
@@ -34,6 +37,7 @@ import {
   spreadsheetSchema,
   spreadsheetVersionInputSchema,
   spreadsheetVersionListSchema,
+  spreadsheetWithWarningsSchema,
   writeRangeInputSchema,
   writeResultSchema,
   type CellRange,
@@ -89,6 +93,11 @@ const sheetsRestoreInput = strictObject({
 
 const spreadsheetCursor = (spreadsheet: { id: string }) => listCursors.encode(spreadsheet.id);
 
+const WARNINGS =
+  "`warnings` lists what the gateway did not do as the file's writer did — each {code, message, count, cells (the first few), …}: " +
+  "VALUE_DIFFERS (formula cells whose value differs from the one the file saved, with `differences` giving both values: distrust those cells), " +
+  "UNSUPPORTED_FUNCTION (cells reading #NAME?), EXTERNAL_LINK, NOT_KEPT (charts, pivot tables…) and others; [] when there is nothing to say.";
+
 export const spreadsheetOperations = {
   "sheets.list": define({
     title: "List spreadsheets",
@@ -112,12 +121,15 @@ export const spreadsheetOperations = {
     auth: "sheets:read",
     description:
       "Call this first: the spreadsheet's record with its sheets — each {name, index, rows, columns, usedRange (e.g. A1:D20), header (the first row when it looks like one)} — " +
-      "and its version (send it back as expectedVersion when you change it). Then read only the ranges you need with sheets_read.",
+      `and its version (send it back as expectedVersion when you change it). ${WARNINGS} Then read only the ranges you need with sheets_read.`,
     input: spreadsheetRefInputSchema,
-    output: spreadsheetSchema,
+    output: spreadsheetWithWarningsSchema,
     annotations: read,
     mcp: { name: "sheets_describe" },
-    graphql: [{ field: "Query.spreadsheet", nullWhenNotFound: true }],
+    graphql: [
+      { field: "Query.spreadsheet", nullWhenNotFound: true },
+      { field: "Spreadsheet.warnings", fromParent: (spreadsheet: { id: string }) => ({ id: spreadsheet.id }), pick: "warnings" },
+    ],
     rest: { method: "GET", path: "/api/v1/spreadsheets/{id}", etag: true },
     run: ({ sheets, ctx }, input) => sheets.get(ctx, input),
   }),
@@ -128,9 +140,10 @@ export const spreadsheetOperations = {
     description:
       "Create a real .xlsx workbook for the caller: `name`, and `sheets` [{name, values: [[…]] | csv | markdown (a GFM table)}] (default one empty Sheet1). " +
       'Text is read as a person types it (`input: "parse"`: numbers, TRUE/FALSE, ISO dates, 12%, and "=SUM(A1:A3)" is a formula the gateway computes); `input: "raw"` keeps every string a string. ' +
-      "Or `driveFileId` to import an .xlsx or .csv from the drive (an access token is needed). Pass an `idempotencyKey` so that a retry does not create a second one.",
+      "Or `driveFileId` to import an .xlsx or .csv from the drive (an access token is needed). Pass an `idempotencyKey` so that a retry does not create a second one. " +
+      WARNINGS,
     input: createSpreadsheetInputSchema,
-    output: spreadsheetSchema,
+    output: spreadsheetWithWarningsSchema,
     annotations: create,
     mcp: { name: "sheets_create" },
     graphql: [{ field: "Mutation.createSpreadsheet", args: "input" }],
@@ -144,9 +157,10 @@ export const spreadsheetOperations = {
     description:
       "Store an uploaded .xlsx (Excel, LibreOffice, Google Sheets, openpyxl, ExcelJS; at most 25 MB) or .csv (delimiter sniffed) as a new spreadsheet; its formulas are computed again. " +
       "`name` defaults to the file's name. Encrypted files and workbooks with macros are refused (UNSUPPORTED_MEDIA_TYPE). " +
-      "Or `driveFileId` (with an access token) to import a file of the drive product — the MCP tool takes {name, driveFileId}.",
+      "Or `driveFileId` (with an access token) to import a file of the drive product — the MCP tool takes {name, driveFileId}. " +
+      `Each formula's value is compared with the one the file's writer saved. ${WARNINGS}`,
     input: importSpreadsheetInputSchema,
-    output: spreadsheetSchema,
+    output: spreadsheetWithWarningsSchema,
     annotations: create,
     // A drive file comes as JSON ({name, driveFileId}), an upload as multipart.
     upload: { field: "file", maxBytes: SHEETS_UPLOAD_LIMIT_BYTES, optional: true },
@@ -169,7 +183,8 @@ export const spreadsheetOperations = {
     auth: "sheets:read",
     description:
       "Read the cells of an A1 range — A1, B2:D10, Sheet2!A1:C3, 'Q1 Sales'!B2, whole columns A:C, rows 2:5, open-ended A5:C (a bare range is the first sheet) — " +
-      `as {range, values: [[…]], truncated, nextCursor}: numbers, text, booleans, null, dates as ISO 8601, errors as {error}. \`render\`: value (default), formula ("=…" where a cell has one) or both. ` +
+      `as {range, values: [[…]], truncated, nextCursor}: numbers, text, booleans, null, dates as ISO 8601, errors as {error}. \`render\`: value (default), formula ("=…" where a cell has one), both, ` +
+      "or raw (no number format applied: a date cell's serial number, numbers unrounded). " +
       "`format` csv or markdown gives the rows as text instead. At most `maxCells` cells; when `truncated`, call again with `cursor` set to nextCursor. " +
       DATA_NOT_INSTRUCTIONS,
     input: readRangeInputSchema,
@@ -264,6 +279,52 @@ export const spreadsheetOperations = {
     mcp: { name: "sheets_evaluate" },
     rest: { method: "POST", path: "/api/v1/spreadsheets/{id}/evaluate", etag: true },
     run: ({ sheets, ctx }, input) => sheets.evaluate(ctx, input),
+  }),
+  "sheets.names": define({
+    title: "List a spreadsheet's defined names",
+    kind: "query",
+    auth: "sheets:read",
+    description:
+      'The spreadsheet\'s defined names, sorted by name: {names: [{name, sheet (the sheet it is local to, null for the whole workbook), refersTo ("=Data!$B$2:$B$20"), hidden?, comment?}]}. ' +
+      "A formula may use a name wherever it could use what the name refers to.",
+    input: spreadsheetRefInputSchema,
+    output: definedNameListSchema,
+    annotations: read,
+    mcp: { name: "sheets_names" },
+    graphql: [{ field: "Spreadsheet.names", fromParent: (spreadsheet: { id: string }) => ({ id: spreadsheet.id }), pick: "names" }],
+    rest: { method: "GET", path: "/api/v1/spreadsheets/{id}/names", etag: true },
+    run: ({ sheets, ctx }, input) => sheets.names(ctx, input),
+  }),
+  "sheets.defineName": define({
+    title: "Define a name",
+    kind: "mutation",
+    auth: "sheets:write",
+    description:
+      'Create or replace a defined name: `name` (e.g. "TaxRate") stands for `refersTo`, a formula ("=Data!$B$2", "=0.07", "=Data!$B$2:$B$20"), in the whole workbook or, with `sheet`, ' +
+      "in that sheet only (a sheet's name hides the workbook's name of the same spelling there). The formulas using the name are computed again, as one new version. " +
+      `Pass the version you read as \`expectedVersion\`. ${WRITE_RESULT}`,
+    input: defineNameInputSchema,
+    output: writeResultSchema,
+    annotations: replaces,
+    mcp: { name: "sheets_define_name" },
+    graphql: [{ field: "Mutation.defineSpreadsheetName", args: "input" }],
+    rest: { method: "PUT", path: "/api/v1/spreadsheets/{id}/names/{name}", ifMatch: true, etag: true },
+    run: ({ sheets, ctx }, input) => sheets.defineName(ctx, input),
+  }),
+  "sheets.deleteName": define({
+    title: "Delete a defined name",
+    kind: "mutation",
+    auth: "sheets:write",
+    description:
+      "Delete a defined name of the workbook (or, with `sheet`, the one local to that sheet), as one new version; formulas that use it compute #NAME? again, as in Excel. " +
+      `An unknown name is BAD_USER_INPUT. Pass the version you read as \`expectedVersion\`. ${WRITE_RESULT}`,
+    input: deleteNameInputSchema,
+    output: writeResultSchema,
+    annotations: removes,
+    mcp: { name: "sheets_delete_name" },
+    graphql: [{ field: "Mutation.deleteSpreadsheetName" }],
+    rest: { method: "DELETE", path: "/api/v1/spreadsheets/{id}/names/{name}", ifMatch: true, etag: true },
+    run: ({ sheets, ctx }, input) => sheets.deleteName(ctx, input),
   }),
   "sheets.download": define({
     title: "Download a spreadsheet",

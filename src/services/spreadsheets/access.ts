@@ -9,6 +9,7 @@ import {
   isSpreadsheetId,
   type Spreadsheet,
   type SpreadsheetVersion,
+  type SpreadsheetWithWarnings,
   type Worksheet,
   type WriteResult,
 } from "../../contract/spreadsheets.ts";
@@ -18,6 +19,7 @@ import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
 import type { Store, WorkbookChangeResult, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
+import type { WarningsCache } from "./warnings.ts";
 
 /** What the spreadsheets operations work with. */
 export interface SheetsDeps {
@@ -25,6 +27,7 @@ export interface SheetsDeps {
   pool: SheetsPool;
   manifests: ManifestCache;
   rendered: RenderedCache;
+  warnings: WarningsCache;
   /** PUBLIC_URL without its trailing slash, or "". */
   publicUrl: string;
   /** A drive file's bytes with the caller's access token (the drive product), at most `limit` bytes. */
@@ -69,6 +72,11 @@ export const spreadsheetNotFound = () => notFound("Spreadsheet");
 export function knownId(id: string): string {
   if (!isSpreadsheetId(id)) throw spreadsheetNotFound();
   return id;
+}
+
+/** The record with the warnings saved with its version (describe, an import's answer replayed). */
+export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
+  return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
 }
 
 /** `base` is PUBLIC_URL (absolute links) or "" (paths). */

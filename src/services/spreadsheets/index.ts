@@ -9,6 +9,7 @@ import type {
   Spreadsheet,
   SpreadsheetList,
   SpreadsheetVersionList,
+  SpreadsheetWithWarnings,
   WriteResult,
 } from "../../contract/spreadsheets.ts";
 import type { EditOperation } from "../../spreadsheets/edits.ts";
@@ -24,6 +25,7 @@ import {
   shareSpreadsheet,
   type SharedSpreadsheet,
 } from "./shares.ts";
+import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, listVersions, readVersion, restoreVersion } from "./versions.ts";
 import {
   createSpreadsheet,
@@ -39,6 +41,7 @@ import {
 
 export type { SheetsDeps } from "./access.ts";
 export { ManifestCache, RenderedCache } from "./stored.ts";
+export { WarningsCache } from "./warnings.ts";
 export type { SharedSpreadsheet } from "./shares.ts";
 
 type Ctx = RequestContext;
@@ -47,9 +50,10 @@ type Expected = { expectedVersion?: number | undefined };
 export interface SpreadsheetsService {
   list(ctx: Ctx, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<SpreadsheetList>;
   trash(ctx: Ctx, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<SpreadsheetList>;
-  get(ctx: Ctx, input: { id: string }): Promise<Spreadsheet>;
+  /** The record with the spreadsheet's warnings (describe). */
+  get(ctx: Ctx, input: { id: string }): Promise<SpreadsheetWithWarnings>;
   /** null when missing or someone else's (GraphQL `spreadsheet`). */
-  find(ctx: Ctx, input: { id: string }): Promise<Spreadsheet | null>;
+  find(ctx: Ctx, input: { id: string }): Promise<SpreadsheetWithWarnings | null>;
   create: typeof createSpreadsheet extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
   import: typeof importSpreadsheet extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
   read(ctx: Ctx, input: ReadInput): Promise<CellRange | CellRangeText>;
@@ -70,6 +74,9 @@ export interface SpreadsheetsService {
   ): Promise<WriteResult>;
   edit(ctx: Ctx, input: { id: string; operations: EditOperation[] } & Expected): Promise<WriteResult>;
   evaluate(ctx: Ctx, input: { id: string; formula: string; sheet?: string | undefined }): Promise<{ value: JsonCellValue }>;
+  names: typeof listNames extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
+  defineName: typeof defineName extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
+  deleteName: typeof deleteName extends (deps: SheetsDeps, ...rest: infer A) => infer R ? (...args: A) => R : never;
   download(ctx: Ctx, input: { id: string; format: "xlsx" | "csv"; sheet?: string | undefined }): Promise<StoredDownload>;
   rename(ctx: Ctx, input: { id: string; name: string } & Expected): Promise<Spreadsheet>;
   delete(ctx: Ctx, input: { id: string } & Expected): Promise<void>;
@@ -91,7 +98,7 @@ export function createSpreadsheetsService(deps: SheetsDeps): SpreadsheetsService
   return {
     list: (ctx, input) => listSpreadsheets(deps, ctx, input),
     trash: (ctx, input) => listSpreadsheets(deps, ctx, input, true),
-    get: async (ctx, input) => (await getSpreadsheet(deps, ctx, input)) as Spreadsheet,
+    get: async (ctx, input) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     find: (ctx, input) => getSpreadsheet(deps, ctx, input, true),
     create: (ctx, input) => createSpreadsheet(deps, ctx, input),
     import: (ctx, input) => importSpreadsheet(deps, ctx, input),
@@ -115,6 +122,9 @@ export function createSpreadsheetsService(deps: SheetsDeps): SpreadsheetsService
     edit: (ctx, { id, operations, expectedVersion }) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
     evaluate: (ctx, input) => evaluateFormula(deps, ctx, input),
+    names: (ctx, input) => listNames(deps, ctx, input),
+    defineName: (ctx, input) => defineName(deps, ctx, input),
+    deleteName: (ctx, input) => deleteName(deps, ctx, input),
     download: (ctx, input) => downloadSpreadsheet(deps, ctx, input),
     rename: (ctx, input) => renameSpreadsheet(deps, ctx, input),
     delete: (ctx, input) => deleteSpreadsheet(deps, ctx, input),

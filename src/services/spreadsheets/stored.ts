@@ -17,13 +17,14 @@ async function fetchAll(store: Blobs, ownerId: string, hashes: readonly string[]
   return found;
 }
 
-/** Every blob of a version: root, pages, tiles (for a worker that loads the model). */
+/** Every blob of a version: root, pages, tiles and its report (for a worker that loads the model). */
 export async function allBlobs(store: Blobs, ownerId: string, base: Base): Promise<[string, Uint8Array][]> {
   const rootBytes = (await fetchAll(store, ownerId, [base.rootHash], "manifest")).get(base.rootHash)!;
-  const pageHashes = pagesOf(decodeRoot(rootBytes));
-  const pages = await fetchAll(store, ownerId, pageHashes, "pages");
+  const root = decodeRoot(rootBytes);
+  const pages = await fetchAll(store, ownerId, pagesOf(root), "pages");
   const tiles = await fetchAll(store, ownerId, [...new Set([...pages.values()].flatMap(childrenOfPage))], "tiles");
-  return [[base.rootHash, rootBytes], ...pages, ...tiles];
+  const report = root.report === undefined ? [] : await fetchAll(store, ownerId, [root.report], "report");
+  return [[base.rootHash, rootBytes], ...pages, ...tiles, ...report];
 }
 
 /** Decoded manifests by root hash, least recently used first out. */

@@ -10,7 +10,8 @@ import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
 import { foldName } from "../../store/types.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/values.ts";
 import type { Job, Saved } from "../../spreadsheets/pool/index.ts";
-import type { Spreadsheet, SpreadsheetList } from "../../contract/spreadsheets.ts";
+import type { Spreadsheet, SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { WorkbookRecord } from "../../store/types.ts";
 import { pageOf } from "../../core/paging.ts";
 import {
   actorOf,
@@ -22,6 +23,7 @@ import {
   sheetsOwner,
   spreadsheetNotFound,
   toSpreadsheet,
+  withWarnings,
   type SheetsDeps,
 } from "./access.ts";
 import { contentOf } from "./changes.ts";
@@ -59,7 +61,10 @@ async function runBuild(deps: SheetsDeps, job: Job): Promise<Saved> {
   return output.saved;
 }
 
-/** Creates the workbook from what `build` saves, or answers with what an earlier request with the same key created. */
+/**
+ * Creates the workbook from what `build` saves, or answers with what an earlier request with the
+ * same key created; either answer carries the workbook's warnings (an import's, a formula's).
+ */
 async function createOnce(
   deps: SheetsDeps,
   ctx: RequestContext,
@@ -67,7 +72,7 @@ async function createOnce(
   fingerprint: () => string,
   source: "create" | "import",
   build: () => Promise<Saved>,
-): Promise<Spreadsheet> {
+): Promise<SpreadsheetWithWarnings> {
   const ownerId = sheetsOwner(ctx, "write");
   const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
   const claim = input.idempotencyKey
@@ -77,7 +82,8 @@ async function createOnce(
     const hit = await deps.store.findIdempotent(ownerId, claim.key, notBefore, "sheets.create");
     if (hit?.response) {
       markReplayed(ctx);
-      return hit.response as Spreadsheet;
+      // The store keeps the record it created as the first answer.
+      return withWarnings(deps, hit.response as WorkbookRecord);
     }
   }
   const saved = await build();
@@ -87,8 +93,11 @@ async function createOnce(
     { id: newWorkbookId(), ownerId, name: input.name, createdAt: now, createdBy: actorOf(ctx), source, ...contentOf(saved) },
     claim,
   );
-  if (created.replayed) markReplayed(ctx);
-  return toSpreadsheet(created.workbook, deps.publicUrl);
+  if (created.replayed) {
+    markReplayed(ctx);
+    return withWarnings(deps, created.workbook);
+  }
+  return { ...toSpreadsheet(created.workbook, deps.publicUrl), warnings: saved.warnings };
 }
 
 export async function createSpreadsheet(
@@ -101,7 +110,7 @@ export async function createSpreadsheet(
     driveFileId?: string | undefined;
     idempotencyKey?: string | undefined;
   },
-): Promise<Spreadsheet> {
+): Promise<SpreadsheetWithWarnings> {
   const mode = input.input ?? "parse";
   const fingerprint = () =>
     createHash("sha256")
@@ -134,7 +143,7 @@ export async function importSpreadsheet(
     input?: InputMode | undefined;
     idempotencyKey?: string | undefined;
   },
-): Promise<Spreadsheet> {
+): Promise<SpreadsheetWithWarnings> {
   sheetsOwner(ctx, "write");
   if (input.driveFileId !== undefined) {
     if (!input.name) throw new GatewayError("BAD_USER_INPUT", "name: required with driveFileId");
@@ -184,12 +193,12 @@ export async function getSpreadsheet(
   ctx: RequestContext,
   input: { id: string },
   nullWhenMissing = false,
-): Promise<Spreadsheet | null> {
+): Promise<SpreadsheetWithWarnings | null> {
   const ownerId = sheetsOwner(ctx, "read");
   const record = await deps.store.getWorkbook(ownerId, input.id);
   if (!record && nullWhenMissing) return null;
   if (!record) throw spreadsheetNotFound();
-  return toSpreadsheet(record, deps.publicUrl);
+  return withWarnings(deps, record);
 }
 
 /** A version's .xlsx or CSV, written by the pool once and kept (by its manifest) for the next download. */

@@ -121,7 +121,8 @@ export function callValue(written: string, nodes: (AstNode | null)[], c: NodeCom
   c.names.add(written.toLowerCase());
   const def = isBuiltInName(written) ? null : c.env.name(written, c.sid);
   if (def) return lambdaCall(compileName(def, c), nodes, c);
-  c.unknown.push(written.toUpperCase());
+  // Named as the formula shows it (a function Excel added later: without its _xlfn. prefix).
+  c.unknown.push(c.fnName(written));
   return constant(ERR.NAME);
 }
 

@@ -18,11 +18,12 @@ import { displayForm, formulaTokens, parseTokens } from "./tokens.ts";
 import { ERR } from "./values.ts";
 
 /** Functions that reach outside the workbook: refused wherever they appear. */
-const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
+export const REFUSED_FUNCTIONS = new Set(["WEBSERVICE", "RTD", "CALL", "REGISTER.ID", "REGISTER", "FILTERXML", "DDE", "DDEAUTO", "EXEC"]);
 /** HYPERLINK targets allowed when written in the formula (CONTRACT §11): web and mail addresses. */
 const SAFE_LINK = /^\s*(https?:|mailto:)/i;
 /** Written as calls, compiled as syntax (LET, LAMBDA) or from their argument (ISOMITTED). */
 const SYNTAX = new Set(["LET", "LAMBDA", "ISOMITTED"]);
+const SUBTOTALS = new Set(["SUBTOTAL", "AGGREGATE"]);
 
 export interface CompiledFormula {
   /** The formula without "=", function names and cell letters in upper case. */
@@ -193,6 +194,7 @@ export class FormulaCompiler {
         volatile: c.volatile,
         format: outer?.format ?? null,
         formatFrom: this.formatSource(ast, at),
+        subtotal: tokens.some((t) => t.type === "func" && SUBTOTALS.has(canonicalName(t.value))),
       };
       return { program, spots: null };
     } catch (error) {

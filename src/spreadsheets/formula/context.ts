@@ -44,4 +44,6 @@ export interface EvalContext {
   reference?(text: string, a1: boolean): RangeValue | FormulaError;
   /** The cells a dynamic array formula at (sid, row, col) spills into (A1#), or #REF! when it spills nothing. */
   spillRange?(sid: number, row: number, col: number): RangeValue | FormulaError;
+  /** Whether a cell holds a formula calling SUBTOTAL or AGGREGATE (which those two skip, against double counting). */
+  isSubtotal?(sid: number, row: number, col: number): boolean;
 }

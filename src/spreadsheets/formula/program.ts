@@ -43,6 +43,8 @@ export interface Program {
   formatFrom: RefSpec | null;
   /** How the formula is written into .xlsx, worked out the first time one of its shape is (formula/xlsx.ts). */
   xlsx?: XlsxPlan;
+  /** The formula calls SUBTOTAL or AGGREGATE: those functions skip its cell in their ranges. */
+  subtotal?: boolean;
 }
 
 /** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */

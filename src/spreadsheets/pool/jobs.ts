@@ -6,7 +6,10 @@ import { SheetsError } from "../errors.ts";
 import { sheetCsv } from "../csv-write.ts";
 import { parseMarkdownTable } from "../markdown.ts";
 import { Workbook, type WriteResult } from "../model.ts";
-import { childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../stored-manifest.ts";
+import { decodeReport, encodeReport, restoreReport } from "../report/codec.ts";
+import { reviewImport } from "../report/import.ts";
+import { summarize } from "../report/summary.ts";
+import { blobHash, childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../stored-manifest.ts";
 import { loadTiles, saveTiles } from "../tiles.ts";
 import type { Cell, SheetData } from "../types.ts";
 import { renderValue, type InputMode, type JsonCellInput } from "../values.ts";
@@ -60,9 +63,18 @@ function sourceValues(source: NewSheetSource, options: Options): JsonCellInput[]
 export function save(model: Held, result: WriteResult): Saved {
   const saved = saveTiles(model.workbook);
   for (const [hash, bytes] of saved.tiles) model.sizes.set(hash, bytes.byteLength);
-  const stored = storeManifest(saved.manifest, (hash) => model.sizes.get(hash) ?? 0);
+  const warnings = summarize(model.workbook.book);
+  const report = encodeReport(model.workbook.book, warnings);
+  const reportHash = report ? blobHash(report) : undefined;
+  const stored = storeManifest(saved.manifest, (hash) => model.sizes.get(hash) ?? 0, reportHash);
   const blobs: Saved["blobs"] = [[stored.rootHash, stored.root]];
   const refs: Saved["refs"] = [];
+  if (report && reportHash) {
+    refs.push([stored.rootHash, reportHash]);
+    // The store has the report of the version this one was changed from: not sent again.
+    if (model.report !== reportHash) blobs.push([reportHash, report]);
+    model.report = reportHash;
+  }
   const referred = new Set<string>();
   for (const [hash, bytes] of stored.pages) {
     refs.push([stored.rootHash, hash]);
@@ -86,6 +98,7 @@ export function save(model: Held, result: WriteResult): Saved {
     cells: model.workbook.cells,
     sheets: model.workbook.describe(),
     result,
+    warnings,
   };
 }
 
@@ -117,6 +130,7 @@ export function importWorkbook(
   }
   const data = readXlsx(bytes, { limits: { cells: options.maxCells } });
   const { workbook, result } = Workbook.fromData(data, { maxCells: options.maxCells, budget: options.budget });
+  reviewImport(workbook.book, data);
   const model = fresh(workbook);
   return { model, saved: save(model, result) };
 }
@@ -132,26 +146,34 @@ export function loadWorkbook(base: Base, options: Options): Held {
   const root = decodeRoot(get(base.rootHash));
   const { manifest, sizes } = loadManifest(root, get);
   const { workbook } = loadTiles(manifest, get, { maxCells: options.maxCells, budget: options.budget });
-  return { workbookId: base.workbookId, version: base.version, workbook, sizes, pages: new Set(pagesOf(root)) };
+  if (root.report !== undefined) restoreReport(workbook.book, decodeReport(get(root.report)));
+  return { workbookId: base.workbookId, version: base.version, workbook, sizes, pages: new Set(pagesOf(root)), report: root.report };
 }
 
-/** Applies a write, an append or an edit; the model is changed in place (dropped by the caller on an error). */
+function changed(workbook: Workbook, change: Change, budget: Options["budget"]): WriteResult {
+  switch (change.kind) {
+    case "write":
+      return workbook.write(change.range, change.values, { input: change.input, budget });
+    case "append":
+      return workbook.append({
+        ...(change.sheet === undefined ? {} : { sheet: change.sheet }),
+        ...(change.values === undefined ? {} : { values: change.values }),
+        ...(change.records === undefined ? {} : { records: change.records }),
+        input: change.input,
+        budget,
+      });
+    case "edit":
+      return workbook.edit(change.operations, { budget });
+    case "defineName":
+      return workbook.defineName(change.name, { budget });
+    case "deleteName":
+      return workbook.deleteName({ name: change.name, sheet: change.sheet }, { budget });
+  }
+}
+
+/** Applies a write, an append, an edit or a name change; the model is changed in place (dropped by the caller on an error). */
 export function applyChange(model: Held, change: Change, options: Options): Saved {
-  const { workbook } = model;
-  const budget = options.budget;
-  const result =
-    change.kind === "write"
-      ? workbook.write(change.range, change.values, { input: change.input, budget })
-      : change.kind === "append"
-        ? workbook.append({
-            ...(change.sheet === undefined ? {} : { sheet: change.sheet }),
-            ...(change.values === undefined ? {} : { values: change.values }),
-            ...(change.records === undefined ? {} : { records: change.records }),
-            input: change.input,
-            budget,
-          })
-        : workbook.edit(change.operations, { budget });
-  return save(model, result);
+  return save(model, changed(model.workbook, change, options.budget));
 }
 
 /** What a cell reads as in CSV: render=value (dates as ISO text, errors as their text). */

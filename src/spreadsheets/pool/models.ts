@@ -12,6 +12,8 @@ export interface Held {
   sizes: Map<string, number>;
   /** Pages the store has: their children need no new refs. */
   pages: Set<string>;
+  /** The hash of the report blob the store has for this model's version, if any. */
+  report?: string | undefined;
 }
 
 export class Models {

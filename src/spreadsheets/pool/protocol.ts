@@ -3,9 +3,11 @@
 // it again; when it lacks one, it asks for the stored blobs and the pool sends the job again with them.
 import type { ErrorCode } from "../../core/errors.ts";
 import type { EditOperation } from "../edits.ts";
+import type { DefinedName } from "../names.ts";
 import type { SheetDescription } from "../read.ts";
 import type { InputMode, JsonCellInput, JsonCellValue, RenderMode } from "../values.ts";
 import type { WriteResult } from "../model.ts";
+import type { WorkbookWarning } from "../report/types.ts";
 
 /** A sheet of a new workbook, as callers send it: values, CSV or a GFM table. */
 export interface NewSheetSource {
@@ -26,7 +28,10 @@ export interface Base {
 export type Change =
   | { kind: "write"; range: string; values: JsonCellInput[][]; input: InputMode }
   | { kind: "append"; sheet?: string; values?: JsonCellInput[][]; records?: Record<string, JsonCellInput>[]; input: InputMode }
-  | { kind: "edit"; operations: EditOperation[] };
+  | { kind: "edit"; operations: EditOperation[] }
+  /** A defined name set (created or replaced) or deleted; `sheet` null: the workbook's scope. */
+  | { kind: "defineName"; name: DefinedName }
+  | { kind: "deleteName"; name: string; sheet: string | null };
 
 export type Job =
   | { kind: "create"; sheets: NewSheetSource[]; input: InputMode }
@@ -34,6 +39,7 @@ export type Job =
   | { kind: "change"; base: Base; change: Change; token: number }
   | { kind: "evaluate"; base: Base; formula: string; sheet?: string }
   | { kind: "read"; base: Base; range: string; render: RenderMode; maxCells: number; offset: number }
+  | { kind: "names"; base: Base }
   | { kind: "render"; base: Base; format: "xlsx" | "csv"; sheet?: string; title: string }
   /** An .xlsx not stored (a drive file drive_read reads): its first sheet as CSV text, nothing kept. */
   | { kind: "csv"; bytes: Uint8Array };
@@ -49,12 +55,15 @@ export interface Saved {
   cells: number;
   sheets: SheetDescription[];
   result: WriteResult;
+  /** The workbook's warnings as saved with this version (report/summary.ts). */
+  warnings: WorkbookWarning[];
 }
 
 export type JobOutput =
   | { kind: "saved"; saved: Saved }
   | { kind: "value"; value: JsonCellValue }
   | { kind: "read"; range: string; values: JsonCellValue[][]; truncated: boolean; nextOffset: number | null }
+  | { kind: "names"; names: DefinedName[] }
   | { kind: "bytes"; bytes: Uint8Array };
 
 export type ToWorker =

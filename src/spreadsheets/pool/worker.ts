@@ -64,6 +64,8 @@ async function run(job: Job): Promise<JobOutput> {
       const read = modelOf(job.base, "peek").workbook.read(job.range, { render: job.render, maxCells: job.maxCells, offset: job.offset });
       return { kind: "read", range: read.range, values: read.values, truncated: read.truncated, nextOffset: read.nextOffset };
     }
+    case "names":
+      return { kind: "names", names: modelOf(job.base, "peek").workbook.names() };
     case "render": {
       const model = modelOf(job.base, "once");
       collectAfter = model.workbook.cells >= COLLECT_AFTER_CELLS;

@@ -136,6 +136,11 @@ export class CellStore {
     return cell;
   }
 
+  /** The formula cells with the value the writer saved for each (null: none), in the order read. */
+  *formulaValuesOf(context: CellContext): Generator<readonly [row: number, column: number, value: CellValue]> {
+    for (let i = 0; i < this.count; i++) if (this.formulaIds[i]! >= 0) yield [this.rows[i]!, this.columns[i]!, this.value(i, context)];
+  }
+
   /** The sheet's rows in ascending order, each built when it is reached. */
   *rowsOf(context: CellContext): Generator<SheetRow> {
     const order = this.order();

@@ -7,8 +7,10 @@
 // 1904-system dates are moved to the 1900 system. Counts cells and checks their text
 // against the workbook's limits as they come (413).
 import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../ooxml/index.ts";
+import { quoteSheetName } from "../a1.ts";
 import { cellAddress, parseCellAddress } from "../cells.ts";
 import { serialFrom1904, serialFromIso } from "../dates.ts";
+import { FIRST_CELLS, type ImportFacts } from "../report/types.ts";
 import { ERROR_VALUES, MAX_COLUMNS, MAX_ROWS } from "../types.ts";
 import { CellStore, Kind } from "./cell-store.ts";
 import { cellTooLong, tooManyCells, type XlsxLimits } from "./read-limits.ts";
@@ -28,6 +30,8 @@ export interface SheetContext {
   cells: { count: number };
   /** Cell metadata blocks (`cm`) that mark dynamic-array formulas (./read-metadata.ts). */
   dynamicBlocks: ReadonlySet<number>;
+  /** What the workbook will not keep, counted as it is met (data tables, sheet items). */
+  facts: ImportFacts;
 }
 
 interface PendingCell {
@@ -41,6 +45,14 @@ interface PendingCell {
   /** The cell metadata block (cm), 0 for none. */
   cm: number;
 }
+
+/** Worksheet elements the gateway does not keep, by the feature a warning names. */
+const SHEET_ITEMS: Record<string, string> = {
+  conditionalFormatting: "conditionalFormatting",
+  dataValidation: "dataValidation",
+  mergeCell: "mergedCells",
+  hyperlink: "hyperlinks",
+};
 
 /** Where text goes: nowhere, a cell's <v>, its <f>, or an inline string's <t> (not its phonetic runs). */
 const enum Sink {
@@ -113,6 +125,10 @@ class SheetReader {
       case "t":
         if (this.cell?.inline !== undefined && this.phonetic === 0) this.sink = Sink.Inline;
         break;
+      default: {
+        const item = SHEET_ITEMS[element.local];
+        if (item) this.context.facts.sheetItems[item] = (this.context.facts.sheetItems[item] ?? 0) + 1;
+      }
     }
   }
 
@@ -183,9 +199,18 @@ class SheetReader {
     this.store.add(cell.row, cell.column, kind, value, formula, style);
   }
 
+  /** Counts a what-if data table: the workbook keeps its cells' values and does not compute it. */
+  private countDataTable(f: NonNullable<PendingCell["formula"]>, cell: PendingCell): void {
+    const facts = this.context.facts.dataTables;
+    const ref = f.ref ?? cellAddress(cell.row, cell.column);
+    facts.count++;
+    if (facts.ranges.length < FIRST_CELLS) facts.ranges.push(`${quoteSheetName(this.sheet)}!${ref.slice(0, 40)}`);
+  }
+
   /** The cell's formula entry: its own, its shared group's, or -1. */
   private formulaOf(cell: PendingCell): number {
     const f = cell.formula;
+    if (f?.type === "dataTable") this.countDataTable(f, cell);
     if (!f || f.type === "dataTable") return -1;
     const text = f.text;
     const dynamic = cell.cm > 0 && this.context.dynamicBlocks.has(cell.cm);

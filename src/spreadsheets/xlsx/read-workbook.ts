@@ -25,6 +25,10 @@ export interface SheetPart {
 export interface WorkbookInfo {
   date1904: boolean;
   sheets: SheetPart[];
+  /** Chartsheets and dialog sheets, by name: they hold no cells. */
+  skipped: string[];
+  /** The other workbooks its formulas link to ([1], [2]… in this order), as the file names them. */
+  externalLinks: string[];
   sharedStrings: ZipItem | undefined;
   styles: ZipItem | undefined;
   /** Cell metadata (which formulas are dynamic arrays), when the workbook has it. */
@@ -81,6 +85,12 @@ function checkType(pkg: OpcPackage, workbook: ZipItem): void {
   }
 }
 
+/** The file an externalLink part stands for (its external relationship's target), or "(unknown)". */
+function linkTarget(pkg: OpcPackage, part: string | undefined): string {
+  const target = part === undefined ? undefined : pkg.relationships(part).find((r) => r.external)?.target;
+  return target ?? "(unknown)";
+}
+
 export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo {
   const workbook = pkg.mainPart();
   checkType(pkg, workbook);
@@ -88,6 +98,7 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
   const declared: { name: string; id: string }[] = [];
   const names: DeclaredName[] = [];
   let name: DeclaredName | null = null;
+  const externalReferences: string[] = [];
   let date1904 = false;
   parseXmlPart(workbook, pkg.budget, {
     open(element) {
@@ -97,6 +108,8 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
       } else if (element.local === "sheet") {
         if (declared.length >= limits.sheets) throw tooManySheets(limits.sheets);
         declared.push({ name: element.attribute("name") ?? "", id: element.attribute("id") ?? "" });
+      } else if (element.local === "externalReference" && externalReferences.length < limits.sheets) {
+        externalReferences.push(element.attribute("id") ?? "");
       } else if (element.local === "definedName") {
         const local = element.attribute("localSheetId");
         const hidden = element.attribute("hidden");
@@ -121,12 +134,16 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
   });
   const relationships = pkg.relationships(workbook.name);
   const sheets: SheetPart[] = [];
+  const skipped: string[] = [];
   for (const sheet of declared) {
     const relationship = relationships.find((r) => r.id === sheet.id);
     if (!relationship)
       throw unsupported("malformed", XLSX, `its sheet ${JSON.stringify(sheet.name)} has no part (relationship ${sheet.id} is missing)`);
     const type = typeName(relationship.type);
-    if (SKIPPED_SHEETS.has(type)) continue;
+    if (SKIPPED_SHEETS.has(type)) {
+      skipped.push(sheet.name);
+      continue;
+    }
     if (type !== "worksheet")
       throw unsupported("malformed", XLSX, `its sheet ${JSON.stringify(sheet.name)} is a ${type || "part of no type"}, not a worksheet`);
     const item = relationship.part === undefined ? undefined : pkg.get(relationship.part);
@@ -142,6 +159,8 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
   return {
     date1904,
     sheets,
+    skipped,
+    externalLinks: externalReferences.map((id) => linkTarget(pkg, relationships.find((r) => r.id === id)?.part)),
     sharedStrings: item("sharedStrings"),
     styles: item("styles"),
     metadata: item("sheetMetadata"),

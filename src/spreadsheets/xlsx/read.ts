@@ -4,9 +4,12 @@
 // styles and the shared strings (wherever they lie in the zip), and each worksheet streamed into
 // a compact store. Sheets come in the workbook's order, hidden ones too; chartsheets and dialog
 // sheets are skipped. Refused (UnsupportedPackage, 415): not a zip, encrypted, macros, no
-// workbook; past a limit (PackageTooLarge, 413): ./read-limits.ts.
+// workbook; past a limit (PackageTooLarge, 413): ./read-limits.ts. What the workbook will not keep
+// (charts, pivot tables, links to other workbooks, data tables…) is counted as `facts`, and each
+// formula cell's saved value can be read again (`formulaValues`) for the import's report.
 import { OpcPackage, XLSX, type ZipItem } from "../../ooxml/index.ts";
 import { DATE_FORMAT, DATETIME_FORMAT } from "../formats.ts";
+import { noFacts, type ImportFacts } from "../report/types.ts";
 import type { SheetData, WorkbookData } from "../types.ts";
 import type { CellContext } from "./cell-store.ts";
 import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
@@ -25,12 +28,36 @@ export interface ReadXlsxOptions {
   limits?: Partial<XlsxLimits>;
 }
 
+/** Parts of a package the workbook does not keep, by content type, and the feature a warning names. */
+const PART_FEATURES: [type: RegExp, feature: string][] = [
+  [/drawingml\.chart\+xml$/i, "charts"],
+  [/^image\//i, "images"],
+  [/spreadsheetml\.pivotTable\+xml$/i, "pivotTables"],
+  [/spreadsheetml\.comments\+xml$/i, "comments"],
+  [/spreadsheetml\.connections\+xml$/i, "dataConnections"],
+  [/spreadsheetml\.queryTable\+xml$/i, "queryTables"],
+  [/ms-excel\.(slicer|timeline)\+xml$/i, "slicers"],
+  [/(ctrlProp\+xml|activeX\+xml)$/i, "formControls"],
+];
+
+function packageFacts(pkg: OpcPackage, facts: ImportFacts): void {
+  for (const item of pkg.items) {
+    const type = pkg.contentType(item.name) ?? "";
+    const feature = PART_FEATURES.find(([pattern]) => pattern.test(type))?.[1];
+    if (feature) facts.parts[feature] = (facts.parts[feature] ?? 0) + 1;
+  }
+}
+
 export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): WorkbookData {
   const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.limits };
   // External relationships are never followed by this reader, and the package is not stored: a
   // workbook linking other workbooks or web pages is read for its cells.
   const pkg = OpcPackage.open(bytes, { kind: XLSX, limits, allowExternal: () => true });
   const workbook = readWorkbook(pkg, limits);
+  const facts = noFacts();
+  packageFacts(pkg, facts);
+  facts.externalLinks = workbook.externalLinks;
+  facts.skippedSheets = workbook.skipped;
   // What the directory declares is a hint only (bytes are counted as they come), but a package
   // that declares more than a bound is refused before anything more is inflated.
   const parsed = [workbook.styles, workbook.sharedStrings, workbook.metadata, ...workbook.sheets.map((sheet) => sheet.item)];
@@ -54,12 +81,18 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
     isoDateTime: ISO_DATE_TIME,
     cells: { count: 0 },
     dynamicBlocks: dynamicArrayBlocks(workbook.metadata, pkg.budget),
+    facts,
   };
   const cellContext: CellContext = { sharedStrings, format: (style) => iso.get(style) ?? styles.formats[style] };
   const sheets: SheetData[] = workbook.sheets.map(({ name, item }) => {
     const store = readSheet(name, item, context);
     const tables = readTables(pkg, item.name);
-    return { name, rows: () => store.rowsOf(cellContext), ...(tables.length > 0 ? { tables } : {}) };
+    return {
+      name,
+      rows: () => store.rowsOf(cellContext),
+      formulaValues: () => store.formulaValuesOf(cellContext),
+      ...(tables.length > 0 ? { tables } : {}),
+    };
   });
-  return { sheets, ...(workbook.names.length > 0 ? { names: workbook.names } : {}) };
+  return { sheets, facts, ...(workbook.names.length > 0 ? { names: workbook.names } : {}) };
 }

@@ -243,6 +243,33 @@ export const postgresMigrations: string[] = [
    ALTER INDEX document_shares_token_hash_key RENAME TO shares_token_hash_key;
    ALTER INDEX document_shares_document RENAME TO shares_target;
    ALTER INDEX document_shares_expires_at RENAME TO shares_expires_at;`,
+  // The owner's application (types/sessions.ts): sessions behind its cookie, and one-time sign-in
+  // links. A session opened by an API key names it, so a revoked key ends its sessions at once.
+  `CREATE TABLE sessions (
+     id text COLLATE "C" PRIMARY KEY,
+     token_hash text COLLATE "C" NOT NULL UNIQUE,
+     user_id text COLLATE "C" NOT NULL,
+     tenant text,
+     scopes text[] NOT NULL,
+     method text NOT NULL,
+     key_id text COLLATE "C",
+     created_at text COLLATE "C" NOT NULL,
+     expires_at text COLLATE "C" NOT NULL,
+     ended_at text COLLATE "C"
+   );
+   CREATE INDEX sessions_key ON sessions (key_id) WHERE key_id IS NOT NULL;
+   CREATE INDEX sessions_expires_at ON sessions (expires_at);
+   CREATE TABLE sign_in_links (
+     id text COLLATE "C" PRIMARY KEY,
+     token_hash text COLLATE "C" NOT NULL UNIQUE,
+     user_id text COLLATE "C" NOT NULL,
+     tenant text,
+     scopes text[] NOT NULL,
+     created_at text COLLATE "C" NOT NULL,
+     expires_at text COLLATE "C" NOT NULL,
+     used_at text COLLATE "C"
+   );
+   CREATE INDEX sign_in_links_expires_at ON sign_in_links (expires_at);`,
 ];
 
 /**

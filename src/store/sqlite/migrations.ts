@@ -252,6 +252,33 @@ export const sqliteMigrations: string[] = [
    DROP TABLE document_shares;
    CREATE INDEX shares_target ON shares (target_id, created_at DESC);
    CREATE INDEX shares_expires_at ON shares (expires_at);`,
+  // The owner's application (types/sessions.ts): sessions behind its cookie, and one-time sign-in
+  // links. A session opened by an API key names it, so a revoked key ends its sessions at once.
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL UNIQUE,
+     user_id TEXT NOT NULL,
+     tenant TEXT,
+     scopes TEXT NOT NULL,
+     method TEXT NOT NULL,
+     key_id TEXT,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     ended_at TEXT
+   ) STRICT;
+   CREATE INDEX sessions_key ON sessions (key_id) WHERE key_id IS NOT NULL;
+   CREATE INDEX sessions_expires_at ON sessions (expires_at);
+   CREATE TABLE sign_in_links (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL UNIQUE,
+     user_id TEXT NOT NULL,
+     tenant TEXT,
+     scopes TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     used_at TEXT
+   ) STRICT;
+   CREATE INDEX sign_in_links_expires_at ON sign_in_links (expires_at);`,
 ];
 
 /** Migrations that free much of the file: a VACUUM after them gives the space back. */
