@@ -1036,8 +1036,6 @@ export type SpreadsheetWarning = {
 
 /** What a warning is about. */
 export type SpreadsheetWarningCode =
-  /** Array (CSE) formulas: computed in their first cell only; the rest of each range keeps the file's values. */
-  | 'ARRAY_FORMULA'
   /** What-if data tables: their cells keep the file's values and are not computed again. */
   | 'DATA_TABLE'
   /** Cells that referred to other workbooks: they keep the value the file saved, without their formulas. */
@@ -1050,7 +1048,7 @@ export type SpreadsheetWarningCode =
   | 'NOT_COMPUTED'
   /** A part of the file the gateway does not keep (charts, pivot tables, comments…): see feature. */
   | 'NOT_KEPT'
-  /** A name the gateway computes neither as a function nor as a defined name: its cells read #NAME?. */
+  /** A name that is neither a function the gateway computes nor a name the workbook defines: its cells read #NAME?. */
   | 'UNKNOWN_NAME'
   /** A function the gateway does not compute: its cells read #NAME? (Excel computes it on open). */
   | 'UNSUPPORTED_FUNCTION'

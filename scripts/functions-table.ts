@@ -2,14 +2,17 @@
 // functions (scripts/excel-functions.ts): each function's state and the totals per category.
 // `npm run docs:functions` writes it; test/docs/spreadsheets-functions.test.ts fails when stale.
 import { REFUSED_FUNCTIONS } from "../src/spreadsheets/formula/compile.ts";
-import { FUNCTIONS } from "../src/spreadsheets/formula/functions/index.ts";
+import { FUNCTIONS, SYNTAX_FUNCTIONS } from "../src/spreadsheets/formula/functions/index.ts";
 import { EXCEL_FUNCTIONS, type ExcelFunction } from "./excel-functions.ts";
+
+/** LET, LAMBDA, ISOMITTED: computed, though compiled as syntax rather than listed in FUNCTIONS. */
+const SYNTAX: ReadonlySet<string> = new Set(SYNTAX_FUNCTIONS);
 
 export type State = "implemented" | "not implemented" | "refused";
 
 export function stateOf(name: string): State {
   if (REFUSED_FUNCTIONS.has(name)) return "refused";
-  return FUNCTIONS[name] ? "implemented" : "not implemented";
+  return FUNCTIONS[name] || SYNTAX.has(name) ? "implemented" : "not implemented";
 }
 
 const STATE_TEXT: Record<State, string> = {
@@ -25,6 +28,10 @@ const NOTES: Record<string, string> = {
   RAND: "volatile: recomputed on every write",
   RANDBETWEEN: "volatile: recomputed on every write",
   RANDARRAY: "volatile: recomputed on every write",
+  INDIRECT: "volatile: recomputed on every write; references within the workbook only",
+  OFFSET: "volatile: recomputed on every write",
+  GETPIVOTDATA: "always `#REF!`: the workbook keeps no pivot tables",
+  HYPERLINK: "shows its label; never fetches",
 };
 
 export function renderFunctionTable(): string {

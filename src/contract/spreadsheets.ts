@@ -180,11 +180,10 @@ const nameScopeSchema = sheetNameSchema
 export const defineNameInputSchema = strictObject({
   id: spreadsheetIdSchema,
   name: definedNameTextSchema,
-  refersTo: z
-    .string()
-    .min(1)
-    .max(8192)
-    .meta({ description: 'What the name stands for, as a formula: "=Data!$B$2:$B$20", "=0.07", "=SUM(Data!$B:$B)"' }),
+  refersTo: z.string().min(1).max(8192).meta({
+    description:
+      'What the name stands for, as a formula: "=Data!$B$2:$B$20", "=0.07", "=SUM(Data!$B:$B)", or "=LAMBDA(x, x*1.07)" (then called like a function)',
+  }),
   sheet: nameScopeSchema,
   comment: z.string().max(255).optional(),
   hidden: z.boolean().optional().meta({ description: "Hidden from Excel's Name Manager" }),
@@ -264,8 +263,8 @@ export const spreadsheetWarningSchema = z
     code: z.enum(WARNING_CODES).meta({
       description:
         "VALUE_DIFFERS: formula cells whose value differs from the one the file's writer saved; UNSUPPORTED_FUNCTION: a function the gateway does not compute (#NAME?); " +
-        "UNKNOWN_NAME: a name the gateway computes neither as a function nor as a defined name; NOT_COMPUTED: formulas kept but not computed; EXTERNAL_LINK: links to other workbooks (values kept, formulas not); " +
-        "FORMULA_REFUSED: DDE, WEBSERVICE… (values kept, formulas not); ARRAY_FORMULA, DATA_TABLE: computed in part; NOT_CHECKED: no saved value to compare with; NOT_KEPT: a part of the file not kept",
+        "UNKNOWN_NAME: a name that is neither a function the gateway computes nor a name the workbook defines; NOT_COMPUTED: formulas kept but not computed; EXTERNAL_LINK: links to other workbooks (values kept, formulas not); " +
+        "FORMULA_REFUSED: DDE, WEBSERVICE… (values kept, formulas not); DATA_TABLE: what-if data tables kept as values; NOT_CHECKED: no saved value to compare with; NOT_KEPT: a part of the file not kept",
     }),
     message: z.string().meta({ description: "What happened and what it means for the values, in one sentence" }),
     count: z.number().int().meta({ description: "Cells concerned (NOT_KEPT: items of the file)" }),

@@ -7,13 +7,31 @@ import { Dirt } from "./dirt.ts";
 import { SheetsError } from "./errors.ts";
 import { dateKindOf, FormatTable } from "./formats.ts";
 import { FormulaCompiler } from "./formula/compile.ts";
+import type { CompileEnv } from "./formula/env.ts";
 import { FUNCTIONS } from "./formula/functions/index.ts";
 import { NO_SHEET, OWN_SHEET, resolveRef, type Program } from "./formula/program.ts";
 import { errorCode, isError, type Scalar } from "./formula/values.ts";
 import { DependencyGraph } from "./graph.ts";
-import { DIRTY, K_BOOLEAN, K_EMPTY, K_ERROR, K_FORMULA, K_NUMBER, K_STRING, slotOf, type FormulaCell, type Tile } from "./grid.ts";
+import {
+  CLEAN,
+  DIRTY,
+  K_BOOLEAN,
+  K_EMPTY,
+  K_ERROR,
+  K_FORMULA,
+  K_NUMBER,
+  K_SPILL,
+  K_STRING,
+  slotOf,
+  type FormulaCell,
+  type Grid,
+  type Tile,
+} from "./grid.ts";
+import { Names } from "./names.ts";
 import { WorkbookReport } from "./report/report.ts";
 import { Sheet } from "./sheet.ts";
+import { clearSpill, spillBox } from "./spill.ts";
+import { Tables } from "./tables.ts";
 import { MAX_SHEETS } from "./types.ts";
 import type { CellInput } from "./values.ts";
 
@@ -36,8 +54,14 @@ export class Book {
   private nextSid = 1;
   readonly formats = new FormatTable();
   readonly graph = new DependencyGraph();
-  readonly compiler = new FormulaCompiler({ sheetId: (name) => this.byName.get(name.toLowerCase())?.sid ?? -1 }, FUNCTIONS);
+  readonly names = new Names();
+  readonly tables = new Tables();
+  /** What formulas compile against: sheets, names, tables. */
+  readonly env: CompileEnv = this.compileEnv();
+  readonly compiler = new FormulaCompiler(this.env, FUNCTIONS);
   readonly volatile = new Set<FormulaCell>();
+  /** Formulas whose array result is blocked (#SPILL!): computed again when a cell in the way changes. */
+  readonly blocked = new Set<FormulaCell>();
   readonly dirt = new Dirt();
   readonly maxCells: number;
   readonly now: () => number;
@@ -54,6 +78,21 @@ export class Book {
   constructor(options: BookOptions = {}) {
     this.maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
     this.now = options.now ?? Date.now;
+  }
+
+  private compileEnv(): CompileEnv {
+    return {
+      sheetId: (name) => this.byName.get(name.toLowerCase())?.sid ?? -1,
+      sheetSpan: (first, last) => {
+        const a = this.sheets.findIndex((s) => s.name.toLowerCase() === first.toLowerCase());
+        const b = this.sheets.findIndex((s) => s.name.toLowerCase() === last.toLowerCase());
+        if (a < 0 || b < 0) return null;
+        return this.sheets.slice(Math.min(a, b), Math.max(a, b) + 1).map((s) => s.sid);
+      },
+      name: (name, sid) => this.names.get(name, sid),
+      table: (name) => this.tables.byName(name),
+      tableAt: (sid, row, col) => this.tables.at(sid, row, col),
+    };
   }
 
   /** A sheet by name (case-insensitive), or the first sheet for null; UNKNOWN_SHEET otherwise. */
@@ -106,6 +145,8 @@ export class Book {
     this.sheets.splice(this.sheets.indexOf(sheet), 1);
     this.byId.delete(sheet.sid);
     this.byName.delete(sheet.name.toLowerCase());
+    this.names.dropSheet(sheet.sid);
+    this.tables.dropSheet(sheet.sid);
     this.totalCells -= sheet.grid.cells;
     this.compiler.clear();
     this.dirt.sheetsChanged = true;
@@ -121,8 +162,14 @@ export class Book {
     }
     const slot = slotOf(row, col);
     const old = tile.kinds[slot] as number;
+    if (old === K_SPILL) {
+      // A cell an array fills: clearing it changes nothing; writing it blocks the array (#SPILL!).
+      if (input.kind === "clear") return;
+      this.writeOverSpill(tile, slot, row, col);
+    }
     if (old === K_FORMULA) this.dropFormula(tile, slot);
     if (old === K_STRING && tile.strs) tile.strs[slot] = undefined;
+    if (this.blocked.size > 0) this.unblock(sheet.sid, row, col);
     this.dirt.markInput(sheet.sid, row, col);
     // Nothing can depend on a cell while no formula is registered (a workbook built from rows), and
     // a model loaded from tiles has every value already.
@@ -143,10 +190,47 @@ export class Book {
       if (input.numFmt) this.setFormat(tile, slot, input.numFmt);
       return;
     }
-    this.storeFormula(sheet, tile, row, col, input.formula, strict, input.numFmt);
+    this.storeFormula(sheet, tile, row, col, input, strict);
   }
 
-  private count(grid: Sheet["grid"], tile: Tile, row: number, col: number): void {
+  /** A cell of an array's spill is written: the array is computed again (and shows #SPILL!); part of an array formula's range is refused. */
+  private writeOverSpill(tile: Tile, slot: number, row: number, col: number): void {
+    const anchor = tile.spills?.get(slot);
+    if (anchor?.fixed) {
+      const where = this.where(anchor.sid, row, col);
+      throw new SheetsError(
+        "BAD_INPUT",
+        `${where} is part of the array formula at ${this.where(anchor.sid, anchor.row, anchor.col)}; change the array formula's cell instead (Excel refuses to change part of an array).`,
+        { subject: where },
+      );
+    }
+    // The cell stays counted: the value written takes its place.
+    tile.spills?.delete(slot);
+    if (anchor) this.again(anchor);
+  }
+
+  /** Marks a formula to be computed by the next recalculation. */
+  again(cell: FormulaCell): void {
+    if (cell.state !== CLEAN) return;
+    cell.state = DIRTY;
+    this.fresh.push(cell);
+  }
+
+  /** A cell changed where a blocked array would spill: the array tries again. */
+  private unblock(sid: number, row: number, col: number): void {
+    for (const anchor of this.blocked) {
+      if (anchor.sid !== sid || !anchor.spill) continue;
+      const box = spillBox(anchor, anchor.spill);
+      if (row >= box.top && row <= box.bottom && col >= box.left && col <= box.right) this.again(anchor);
+    }
+  }
+
+  /** Counts a cell an array spills into (LIMIT past SHEETS_MAX_CELLS, as any cell). */
+  countSpill(grid: Grid, tile: Tile, row: number, col: number): void {
+    this.count(grid, tile, row, col);
+  }
+
+  private count(grid: Grid, tile: Tile, row: number, col: number): void {
     grid.counted(tile, row, col, 1);
     if (++this.totalCells > this.maxCells)
       throw new SheetsError("LIMIT", `A workbook holds at most ${this.maxCells} non-empty cells (SHEETS_MAX_CELLS).`, {
@@ -162,14 +246,23 @@ export class Book {
   }
 
   /** Compiles and registers a formula; the cell's value stays unknown until the recalculation. */
-  private storeFormula(sheet: Sheet, tile: Tile, row: number, col: number, formula: string, strict: boolean, numFmt?: string): FormulaCell {
+  private storeFormula(
+    sheet: Sheet,
+    tile: Tile,
+    row: number,
+    col: number,
+    input: Extract<CellInput, { kind: "formula" }>,
+    strict: boolean,
+  ): FormulaCell {
+    const { formula, numFmt } = input;
     const where = formatRange(sheet.name, { top: row, left: col, bottom: row, right: col });
     if (formula.length > MAX_FORMULA_LENGTH)
       throw new SheetsError("LIMIT", `A formula holds at most ${MAX_FORMULA_LENGTH} characters (${where}).`, {
         limit: "MAX_FORMULA_LENGTH",
         subject: where,
       });
-    const { text, program } = this.compiler.compile(formula, row, col, strict);
+    const at = { sid: sheet.sid, row, col };
+    const { text, program } = this.compiler.compile(formula, at, { strict, legacy: input.legacy === true && !input.fixed });
     const cell: FormulaCell = {
       text,
       program,
@@ -180,6 +273,7 @@ export class Book {
       col,
       deps: depsOf(program, sheet.sid, row, col),
     };
+    if (input.fixed) cell.fixed = { rows: input.fixed.rows, cols: input.fixed.cols };
     const slot = slotOf(row, col);
     tile.kinds[slot] = K_FORMULA;
     (tile.formulas ??= new Map()).set(slot, cell);
@@ -189,13 +283,33 @@ export class Book {
     this.dirt.markValue(sheet.sid, row, col);
     if (numFmt !== undefined) this.setFormat(tile, slot, numFmt);
     else if (!tile.fmts?.[slot]) this.setFormat(tile, slot, this.impliedFormat(program, sheet.sid, row, col));
+    this.warn(program, where);
+    this.report.flag(cell);
+    return cell;
+  }
+
+  private warn(program: Program, where: string): void {
     for (const name of program.unknown)
       this.warnings.add(
         `${where}: ${name} is not a function or name the gateway computes; the cell shows #NAME? here (Excel computes it on open).`,
       );
     if (program.problem) this.warnings.add(`${where}: the formula is kept but not computed: ${program.problem}.`);
+  }
+
+  /** Compiles a formula cell again (names, tables or sheets changed) and marks it for the recalculation. */
+  recompile(cell: FormulaCell): void {
+    this.graph.remove(cell);
+    this.volatile.delete(cell);
+    const { text, program } = this.compiler.compile(cell.text, cell, { strict: false });
+    Object.assign(cell, { text, program, deps: depsOf(program, cell.sid, cell.row, cell.col) });
+    this.graph.add(cell);
+    if (program.volatile) this.volatile.add(cell);
+    if (cell.state === CLEAN) {
+      cell.state = DIRTY;
+      this.fresh.push(cell);
+    }
+    this.warn(program, this.where(cell.sid, cell.row, cell.col));
     this.report.flag(cell);
-    return cell;
   }
 
   /** The format a new formula's result takes: its outer function's (DATE…), or that of a dated cell it adds to. */
@@ -223,6 +337,10 @@ export class Book {
     this.volatile.delete(cell);
     tile.formulas?.delete(slot);
     this.dirt.markValue(cell.sid, cell.row, cell.col);
+    if (cell.spill) {
+      const emptied = clearSpill(this, cell);
+      if (!this.graph.empty && !this.dirt.paused) this.changed.push(...emptied);
+    }
   }
 
   /** "Sheet1!B2" for warnings. */

@@ -12,6 +12,7 @@ import {
   DIRTY,
   K_EMPTY,
   K_FORMULA,
+  K_SPILL,
   K_STRING,
   slotOf,
   TILE_COLS,
@@ -24,6 +25,8 @@ import {
 } from "./grid.ts";
 import type { Sheet } from "./sheet.ts";
 import { MAX_COLUMNS, MAX_ROWS } from "./types.ts";
+import { WORKBOOK_SCOPE } from "./formula/env.ts";
+import { shiftTables } from "./tables.ts";
 import { writeRange } from "./write.ts";
 
 const sheetName = z.string().min(1);
@@ -59,8 +62,13 @@ export function eachCell(sheet: Sheet, fn: (row: number, col: number, tile: Tile
   }
 }
 
-/** Rewrites every formula's text for `change` (before the change is made to the sheets). */
+/** Rewrites every formula's text, and every defined name's, for `change` (before the change is made to the sheets). */
 function rewriteAll(book: Book, change: StructureChange): void {
+  for (const def of book.names.all()) {
+    const own = def.sid === WORKBOOK_SCOPE ? "" : (book.sheetById(def.sid)?.name ?? "");
+    const formula = rewriteFormula(def.formula, own, change);
+    if (formula !== def.formula) book.names.set({ ...def, formula });
+  }
   for (const sheet of book.sheets) {
     eachCell(sheet, (row, col, tile, slot) => {
       const cell = tile.kinds[slot] === K_FORMULA ? tile.formulas?.get(slot) : undefined;
@@ -73,24 +81,47 @@ function rewriteAll(book: Book, change: StructureChange): void {
   }
 }
 
-/** Compiles every formula again and marks them all for the recalculation. */
+/** Compiles every formula again and marks them all for the recalculation (arrays spill again). */
 export function recompileAll(book: Book): void {
   book.graph.clear();
   book.volatile.clear();
   book.compiler.clear();
+  book.blocked.clear();
   book.fresh = [];
+  for (const sheet of book.sheets) dropSpills(book, sheet);
   for (const sheet of book.sheets) {
     eachCell(sheet, (row, col, tile, slot) => {
       const cell = tile.kinds[slot] === K_FORMULA ? tile.formulas?.get(slot) : undefined;
       if (!cell) return;
-      const { text, program } = book.compiler.compile(cell.text, row, col, false);
-      Object.assign(cell, { text, program, state: DIRTY, sid: sheet.sid, row, col, deps: depsOf(program, sheet.sid, row, col) });
+      const { text, program } = book.compiler.compile(cell.text, { sid: sheet.sid, row, col }, { strict: false });
+      Object.assign(cell, {
+        text,
+        program,
+        state: DIRTY,
+        sid: sheet.sid,
+        row,
+        col,
+        deps: depsOf(program, sheet.sid, row, col),
+        spill: null,
+      });
       book.graph.add(cell);
       if (program.volatile) book.volatile.add(cell);
       book.report.flag(cell);
       book.fresh.push(cell);
     });
   }
+}
+
+/** Empties every cell an array fills on a sheet (the arrays are computed again after a structure edit). */
+function dropSpills(book: Book, sheet: Sheet): void {
+  eachCell(sheet, (row, col, tile, slot) => {
+    if (tile.kinds[slot] !== K_SPILL) return;
+    tile.kinds[slot] = K_EMPTY;
+    tile.spills?.delete(slot);
+    sheet.grid.counted(tile, row, col, -1);
+    book.totalCells--;
+    book.dirt.markValue(sheet.sid, row, col);
+  });
 }
 
 interface Moved {
@@ -104,6 +135,8 @@ interface Moved {
 function moveCells(book: Book, sheet: Sheet, axis: "row" | "col", at: number, count: number): void {
   const moved: Moved[] = [];
   eachCell(sheet, (row, col, tile, slot) => {
+    // Cells arrays fill are not moved: the arrays spill again once recomputed.
+    if (tile.kinds[slot] === K_SPILL) return;
     const pos = axis === "row" ? row : col;
     if (count < 0 && pos >= at && pos < at - count) return;
     const next = pos >= at ? pos + count : pos;
@@ -166,6 +199,7 @@ function shift(book: Book, spec: { sheet: string; at: unknown; count: unknown },
     );
   const signed = insert ? count : -Math.min(count, limit - at);
   rewriteAll(book, { kind: axis === "row" ? "rows" : "columns", sheet: sheet.name, at, count: signed });
+  shiftTables(book.tables, sheet.sid, axis, at, signed);
   moveCells(book, sheet, axis, at, signed);
 }
 
@@ -200,7 +234,7 @@ export function applyOperation(book: Book, input: EditOperation): { structural: 
   }
   if ("deleteSheet" in op) {
     const sheet = book.sheet(op.deleteSheet.sheet);
-    rewriteAll(book, { kind: "deleteSheet", sheet: sheet.name });
+    rewriteAll(book, { kind: "deleteSheet", sheet: sheet.name, order: book.sheets.map((s) => s.name) });
     book.removeSheet(sheet);
     return { structural: true, cells: 0 };
   }

@@ -2,17 +2,19 @@
 import type { Book } from "./book.ts";
 import type { Meter } from "./budget.ts";
 import { dateKindOf } from "./formats.ts";
-import { cellResult } from "./formula/compile-node.ts";
+import { cellResult } from "./formula/result.ts";
 import { OWN_SHEET, resolveRef } from "./formula/program.ts";
 import { Calculator } from "./recalc.ts";
 import { renderValue, type JsonCellValue } from "./values.ts";
 
 export function evaluateFormula(book: Book, formula: string, sheetName: string | null, meter: Meter): JsonCellValue {
   const sheet = book.sheet(sheetName);
-  const { program } = book.compiler.compile(formula.trim(), 0, 0, true);
+  const { program } = book.compiler.compile(formula.trim(), { sid: sheet.sid, row: 0, col: 0 }, { strict: true });
   const calc = new Calculator(book, meter);
   calc.sid = sheet.sid;
-  const value = cellResult(program.run(calc), calc);
+  const result = cellResult(program.run(calc), calc);
+  // An array result reads as its first value (a write would spill it).
+  const value = Array.isArray(result) ? (result[0]?.[0] ?? null) : result;
   let format = program.format ?? undefined;
   if (!format && program.formatFrom) {
     const box = resolveRef(program.formatFrom, 0, 0);

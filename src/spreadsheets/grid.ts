@@ -3,7 +3,7 @@
 // persists (tiles.ts), so a write dirties exactly the tiles of the cells it touches.
 import type { Box } from "./a1.ts";
 import type { Program } from "./formula/program.ts";
-import type { Scalar } from "./formula/values.ts";
+import type { ArrayValue, Scalar } from "./formula/values.ts";
 
 export const TILE_ROWS = 128;
 export const TILE_COLS = 32;
@@ -17,6 +17,8 @@ export const K_STRING = 2;
 export const K_BOOLEAN = 3;
 export const K_ERROR = 4;
 export const K_FORMULA = 5;
+/** A cell a dynamic array (or an array formula's range) fills: its value is its anchor formula's. */
+export const K_SPILL = 6;
 
 export const tileKeyOf = (row: number, col: number): number => Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS);
 export const slotOf = (row: number, col: number): number => (row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS);
@@ -41,6 +43,19 @@ export interface FormulaCell {
   col: number;
   /** The cells it reads, resolved from program.refs for this cell: what the graph registered. */
   deps: { sid: number; box: Box }[];
+  /** An array result: the rectangle from this cell it fills (or would, when blocked), and its values. */
+  spill?: Spill | null;
+  /** An array formula's fixed range (CSE, `t="array"` in .xlsx), rows × columns from this cell. */
+  fixed?: { rows: number; cols: number } | null;
+}
+
+export interface Spill {
+  rows: number;
+  cols: number;
+  /** The values, rows × cols (this cell's at [0][0]); empty when blocked. */
+  values: ArrayValue;
+  /** Another cell is in the way: the formula shows #SPILL! and fills nothing. */
+  blocked: boolean;
 }
 
 export class Tile {
@@ -51,6 +66,8 @@ export class Tile {
   /** Index into the workbook's format table (0: General), when any cell of the tile has a format. */
   fmts: Uint16Array | null = null;
   formulas: Map<number, FormulaCell> | null = null;
+  /** Cells filled by an array result (K_SPILL), by slot: the formula cell whose result they show. */
+  spills: Map<number, FormulaCell> | null = null;
   /** Non-empty cells. */
   count = 0;
 }

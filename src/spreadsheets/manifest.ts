@@ -22,6 +22,21 @@ export const definedNameSchema = z.object({
   comment: z.string().optional(),
 });
 
+/** A table (ListObject) on the sheet it names. */
+export const tableSchema = z.object({
+  name: z.string().min(1).max(255),
+  sheet: z.string(),
+  box,
+  header: z.number().int().min(0).max(1),
+  totals: z.number().int().min(0).max(1),
+  columns: z.array(z.string()),
+  style: z
+    .object({ name: z.string(), firstColumn: z.boolean(), lastColumn: z.boolean(), rowStripes: z.boolean(), columnStripes: z.boolean() })
+    .nullable(),
+  autoFilter: z.boolean(),
+  totalsRow: z.array(z.object({ fn: z.string().optional(), label: z.string().optional() }).nullable()),
+});
+
 export const manifestSchema = z.object({
   format: z.literal(1),
   tileRows: z.literal(TILE_ROWS),
@@ -37,8 +52,9 @@ export const manifestSchema = z.object({
       }),
     )
     .min(1),
-  /** Defined names (absent in versions stored before they were kept). */
+  /** Defined names and tables (absent in versions stored before they were kept). */
   names: z.array(definedNameSchema).optional(),
+  tables: z.array(tableSchema).optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;

@@ -8,6 +8,7 @@ import { loadData, toData } from "./data.ts";
 import { applyOperation, recompileAll, type EditOperation } from "./edits.ts";
 import { SheetsError } from "./errors.ts";
 import { evaluateFormula } from "./evaluate.ts";
+import { defineName, deleteName, listNames, type DefinedName } from "./names.ts";
 import { describeSheets, readRange, type ReadOptions, type ReadResult, type SheetDescription } from "./read.ts";
 import { recalculate } from "./recalc.ts";
 import type { WorkbookData } from "./types.ts";
@@ -123,14 +124,43 @@ export class Workbook {
     return describeSheets(this.book);
   }
 
+  /** The workbook's defined names (workbook-scoped: sheet null), sorted by name. */
+  names(): DefinedName[] {
+    return listNames(this.book);
+  }
+
+  /**
+   * Defines a name, or redefines it: `formula` ("Sheet1!$B$2", "0.07", "=SUM(Sheet1!A:A)",
+   * "LAMBDA(x,x*1.07)") is what it refers to; `sheet` the sheet it is local to (null or absent: the
+   * whole workbook). The formulas using the name are computed again, as for any write. BAD_INPUT for
+   * an invalid name (or one a table has), BAD_FORMULA for a definition that does not parse,
+   * REFUSED_FORMULA for one reaching outside the workbook, UNKNOWN_SHEET for the scope's sheet.
+   */
+  defineName(
+    input: { name: string; formula: string; sheet?: string | null; hidden?: boolean; comment?: string },
+    options: { budget?: Budget } = {},
+  ): WriteResult {
+    defineName(this.book, { ...input, sheet: input.sheet ?? null });
+    return this.finish(null, 0, options.budget);
+  }
+
+  /** Deletes a name (in `sheet`'s scope, or the workbook's): formulas using it compute #NAME?, as in Excel. BAD_INPUT when there is none. */
+  deleteName(input: { name: string; sheet?: string | null }, options: { budget?: Budget } = {}): WriteResult {
+    deleteName(this.book, input.name, input.sheet ?? null);
+    return this.finish(null, 0, options.budget);
+  }
+
   /** Non-empty cells of the whole workbook. */
   get cells(): number {
     return this.book.totalCells;
   }
 
-  /** The workbook for the .xlsx/.csv writers: values computed, formulas without "=", number formats. */
-  toData(): WorkbookData {
-    return toData(this.book);
+  /**
+   * The workbook for the .xlsx/.csv writers: values computed, formulas without "=", number formats,
+   * names and tables; `xlsx`: formulas and array ranges as an .xlsx file writes them.
+   */
+  toData(options: { xlsx?: boolean } = {}): WorkbookData {
+    return toData(this.book, options);
   }
 
   /** Recalculates after changes and gathers the write's result. */

@@ -4,7 +4,7 @@ import { clipRange, formatBox, formatRange, parseRange, type Box } from "./a1.ts
 import type { Book } from "./book.ts";
 import { SheetsError } from "./errors.ts";
 import { errorFromCode, type Scalar } from "./formula/values.ts";
-import { K_BOOLEAN, K_EMPTY, K_ERROR, K_NUMBER, K_STRING, slotOf, type Tile } from "./grid.ts";
+import { K_BOOLEAN, K_EMPTY, K_ERROR, K_NUMBER, K_SPILL, K_STRING, slotOf, type Tile } from "./grid.ts";
 import type { Sheet } from "./sheet.ts";
 import { renderCell, type JsonCellValue, type RenderMode } from "./values.ts";
 
@@ -14,10 +14,11 @@ export interface StoredCell {
   numFmt?: string;
 }
 
-/** One cell of a tile: its value (computed for formulas), formula text and format code. */
-export function tileCell(book: Book, tile: Tile, slot: number): StoredCell | null {
+/** One cell of a tile: its value (computed for formulas, or the array's that fills it), formula text and format code. */
+export function tileCell(book: Book, tile: Tile, slot: number, row: number, col: number): StoredCell | null {
   const kind = tile.kinds[slot];
   if (kind === K_EMPTY) return null;
+  if (kind === K_SPILL) return spilledCell(tile, slot, row, col);
   const fmt = tile.fmts?.[slot] ?? 0;
   const numFmt = fmt === 0 ? undefined : book.formats.code(fmt);
   let value: Scalar;
@@ -34,9 +35,16 @@ export function tileCell(book: Book, tile: Tile, slot: number): StoredCell | nul
   return { value, ...(formula === undefined ? {} : { formula }), ...(numFmt === undefined ? {} : { numFmt }) };
 }
 
+/** A cell an array fills: its value, General (the array's formula is its anchor's; the store keeps no format under a spill). */
+function spilledCell(tile: Tile, slot: number, row: number, col: number): StoredCell | null {
+  const anchor = tile.spills?.get(slot);
+  const value = anchor?.spill?.values[row - anchor.row]?.[col - anchor.col];
+  return value === undefined ? null : { value };
+}
+
 export function cellAt(book: Book, sheet: Sheet, row: number, col: number): StoredCell | null {
   const tile = sheet.grid.tile(row, col);
-  return tile ? tileCell(book, tile, slotOf(row, col)) : null;
+  return tile ? tileCell(book, tile, slotOf(row, col), row, col) : null;
 }
 
 export interface ReadOptions {

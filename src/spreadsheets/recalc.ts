@@ -8,8 +8,10 @@ import type { Book } from "./book.ts";
 import type { Meter } from "./budget.ts";
 import { serialFromInstant } from "./dates.ts";
 import type { EvalContext, Totals } from "./formula/context.ts";
-import { cellResult } from "./formula/compile-node.ts";
-import { ERR, errorFromCode, NeedCell, type RangeValue, type Scalar } from "./formula/values.ts";
+import { cellResult } from "./formula/result.ts";
+import { ERR, errorFromCode, NeedCell, RangeValue, type ArrayValue, type FormulaError, type Frame, type Scalar } from "./formula/values.ts";
+import { indirectReference } from "./indirect.ts";
+import { placeResult, spillBox } from "./spill.ts";
 import {
   CLEAN,
   DIRTY,
@@ -17,6 +19,7 @@ import {
   K_EMPTY,
   K_ERROR,
   K_NUMBER,
+  K_SPILL,
   K_STRING,
   PENDING,
   RUNNING,
@@ -27,7 +30,6 @@ import {
   type FormulaCell,
   type Tile,
 } from "./grid.ts";
-import { MAX_CELL_TEXT } from "./types.ts";
 
 /** The cell values formulas read, from the book's grids. */
 export class Calculator implements EvalContext {
@@ -38,6 +40,8 @@ export class Calculator implements EvalContext {
   /** Cells found in a circular reference during this run. */
   readonly circular = new Set<FormulaCell>();
   current: FormulaCell | null = null;
+  frame: Frame | null = null;
+  depth = 0;
 
   constructor(
     private readonly book: Book,
@@ -48,10 +52,10 @@ export class Calculator implements EvalContext {
 
   value(sid: number, row: number, col: number): Scalar {
     const tile = this.book.sheetById(sid)?.grid.tiles.get(Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS));
-    return tile ? this.slotValue(tile, (row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS)) : null;
+    return tile ? this.slotValue(tile, (row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS), row, col) : null;
   }
 
-  private slotValue(tile: Tile, slot: number): Scalar {
+  private slotValue(tile: Tile, slot: number, row: number, col: number): Scalar {
     switch (tile.kinds[slot]) {
       case K_EMPTY:
         return null;
@@ -63,6 +67,8 @@ export class Calculator implements EvalContext {
         return tile.nums[slot] === 1;
       case K_ERROR:
         return errorFromCode(tile.nums[slot] as number);
+      case K_SPILL:
+        return this.spilled(tile.spills?.get(slot), row, col);
       default:
         return this.formulaValue(tile.formulas?.get(slot));
     }
@@ -70,11 +76,22 @@ export class Calculator implements EvalContext {
 
   private formulaValue(cell: FormulaCell | undefined): Scalar {
     if (!cell || cell.state === CLEAN) return cell?.value ?? null;
+    return this.waiting(cell);
+  }
+
+  /** A formula not computed yet: computed first (DIRTY), or a circular reference (it waits, directly or not, for the reader). */
+  private waiting(cell: FormulaCell): Scalar {
     if (cell.state === DIRTY) throw new NeedCell(cell);
-    // PENDING or RUNNING: the cell waits, directly or not, for the one reading it.
     if (this.current) this.circular.add(this.current);
     this.circular.add(cell);
     return ERR.REF;
+  }
+
+  /** A cell an array fills: its anchor's value there, once the anchor is computed. */
+  private spilled(anchor: FormulaCell | undefined, row: number, col: number): Scalar {
+    if (!anchor) return null;
+    if (anchor.state !== CLEAN) return this.waiting(anchor);
+    return anchor.spill?.values[row - anchor.row]?.[col - anchor.col] ?? null;
   }
 
   forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void {
@@ -105,7 +122,7 @@ export class Calculator implements EvalContext {
             const slot = slotOf(r, c);
             if (tile.kinds[slot] === K_EMPTY) continue;
             visited++;
-            if (fn(this.slotValue(tile, slot), r, c) === false) return void this.meter.charge(visited);
+            if (fn(this.slotValue(tile, slot, r, c), r, c) === false) return void this.meter.charge(visited);
           }
         }
       }
@@ -132,13 +149,18 @@ export class Calculator implements EvalContext {
         const c0 = Math.max(left, tc * TILE_COLS) - tc * TILE_COLS;
         const c1 = Math.min(right, tc * TILE_COLS + TILE_COLS - 1) - tc * TILE_COLS;
         visited += (r1 - r0 + 1) * (c1 - c0 + 1);
-        this.tileTotals(tile, r0, r1, c0, c1, totals);
+        this.tileTotals(tile, band * TILE_ROWS + r0, band * TILE_ROWS + r1, tc * TILE_COLS + c0, tc * TILE_COLS + c1, totals);
       }
     }
     this.meter.charge(visited);
   }
 
-  private tileTotals(tile: Tile, r0: number, r1: number, c0: number, c1: number, t: Totals): void {
+  /** Totals of a tile's cells from (top, left) to (bottom, right), sheet coordinates. */
+  private tileTotals(tile: Tile, top: number, bottom: number, left: number, right: number, t: Totals): void {
+    const r0 = top % TILE_ROWS;
+    const r1 = bottom % TILE_ROWS;
+    const c0 = left % TILE_COLS;
+    const c1 = right % TILE_COLS;
     const { kinds, nums } = tile;
     for (let r = r0; r <= r1; r++) {
       const base = r * TILE_COLS;
@@ -148,7 +170,7 @@ export class Calculator implements EvalContext {
         if (kind === K_NUMBER) n = nums[slot] as number;
         else if (kind === K_EMPTY || kind === K_STRING || kind === K_BOOLEAN) continue;
         else {
-          const v = this.slotValue(tile, slot);
+          const v = this.slotValue(tile, slot, top - r0 + r, left - c0 + slot - base);
           if (typeof v !== "number") {
             if (v !== null && typeof v === "object") t.error ??= v;
             continue;
@@ -179,21 +201,47 @@ export class Calculator implements EvalContext {
     this.meter.charge(count);
   }
 
+  reference(text: string, a1: boolean): RangeValue | FormulaError {
+    return indirectReference(this.book, text, a1, this);
+  }
+
+  spillRange(sid: number, row: number, col: number): RangeValue | FormulaError {
+    const tile = this.book.sheetById(sid)?.grid.tile(row, col);
+    const cell = tile?.formulas?.get((row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS));
+    if (!cell) return ERR.REF;
+    if (cell.state !== CLEAN) return this.waiting(cell) as FormulaError;
+    if (cell.spill?.blocked) return ERR.SPILL;
+    const box = cell.spill ? spillBox(cell, cell.spill) : { top: row, left: col, bottom: row, right: col };
+    return new RangeValue(sid, box.top, box.left, box.bottom, box.right);
+  }
+
   isSubtotal(sid: number, row: number, col: number): boolean {
     const tile = this.book.sheetById(sid)?.grid.tiles.get(Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS));
     return tile?.formulas?.get(slotOf(row, col))?.program.subtotal === true;
   }
 
   /** Computes one formula cell for this context; NeedCell escapes when it reads one not yet computed. */
-  compute(cell: FormulaCell): Scalar {
+  compute(cell: FormulaCell): Scalar | ArrayValue {
     this.sid = cell.sid;
     this.row = cell.row;
     this.col = cell.col;
     this.current = cell;
+    this.frame = null;
+    this.depth = 0;
     this.meter.charge(1);
-    const result = cellResult(cell.program.run(this), this);
-    return typeof result === "string" && result.length > MAX_CELL_TEXT ? ERR.VALUE : result;
+    return cellResult(cell.program.run(this), this);
   }
+}
+
+/** Places an array result (or clears a former one); what its cells' change makes dirty goes on the stack. */
+function spill(book: Book, cell: FormulaCell, result: Scalar | ArrayValue, stack: FormulaCell[], meter: Meter): Scalar {
+  const placed = placeResult(book, cell, result);
+  if (cell.spill) meter.charge(cell.spill.rows * cell.spill.cols);
+  if (placed.changed.length > 0) {
+    const dirty = book.graph.markDependents(placed.changed);
+    for (let i = dirty.length - 1; i >= 0; i--) stack.push(dirty[i] as FormulaCell);
+  }
+  return placed.value;
 }
 
 const same = (a: Scalar, b: Scalar) => a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b));
@@ -226,9 +274,9 @@ export function recalculate(book: Book, meter: Meter): number {
       continue;
     }
     cell.state = RUNNING;
-    let value: Scalar;
+    let result: Scalar | ArrayValue;
     try {
-      value = calc.compute(cell);
+      result = calc.compute(cell);
     } catch (error) {
       if (!(error instanceof NeedCell)) throw error;
       cell.state = PENDING;
@@ -238,6 +286,7 @@ export function recalculate(book: Book, meter: Meter): number {
     stack.pop();
     cell.state = CLEAN;
     computed++;
+    const value = Array.isArray(result) || cell.spill || cell.fixed ? spill(book, cell, result, stack, meter) : (result as Scalar);
     if (!same(cell.value, value)) {
       cell.value = value;
       book.dirt.markValue(cell.sid, cell.row, cell.col);

@@ -3,13 +3,13 @@
 // hashes) would cost more per write than the tiles the write changed. A page covers a band of
 // tile rows, so a one-cell write stores the one or few pages whose tiles changed and a new root;
 // every other page is shared with the version before (content-addressed, like the tiles). Defined
-// names are one more page (the "book page", named by the root's `book`), shared between versions
-// that do not change them; roots stored before they were kept have none.
+// names and tables are one more page (the "book page", named by the root's `book`), shared between
+// versions that do not change them; roots stored before they were kept have none.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { SheetsError } from "./errors.ts";
 import { TILE_COLS, TILE_ROWS } from "./grid.ts";
-import { definedNameSchema, type Manifest, type ManifestSheet } from "./manifest.ts";
+import { definedNameSchema, tableSchema, type Manifest, type ManifestSheet } from "./manifest.ts";
 
 /** Tile rows per page: 32 × 128 = 4,096 rows of a sheet. */
 export const PAGE_TILE_ROWS = 32;
@@ -23,8 +23,11 @@ interface Page {
 
 const entry = z.tuple([z.string().min(1), z.number().int().min(0)]);
 const pageSchema = z.object({ input: z.record(z.string(), entry), values: z.record(z.string(), entry) });
-/** The book page: a page naming no tiles, with the workbook's names. */
-const bookPageSchema = pageSchema.extend({ names: z.array(definedNameSchema).optional() });
+/** The book page: a page naming no tiles, with the workbook's names and tables. */
+const bookPageSchema = pageSchema.extend({
+  names: z.array(definedNameSchema).optional(),
+  tables: z.array(tableSchema).optional(),
+});
 const box = z.object({ top: z.number().int(), left: z.number().int(), bottom: z.number().int(), right: z.number().int() });
 const rootSchema = z.object({
   format: z.literal(2),
@@ -41,7 +44,7 @@ const rootSchema = z.object({
       }),
     )
     .min(1),
-  /** The book page (defined names), when the workbook has any. */
+  /** The book page (names and tables), when the workbook has any. */
   book: entry.optional(),
   /** The hash of the version's report blob (report/codec.ts), when it has warnings. */
   report: z.string().min(1).optional(),
@@ -92,8 +95,8 @@ export function storeManifest(manifest: Manifest, sizeOf: (hash: string) => numb
     return { name: sheet.name, used: sheet.used, cells: sheet.cells, pages: refs };
   });
   let book: Entry | undefined;
-  if (manifest.names?.length) {
-    const bytes = json({ input: {}, values: {}, names: manifest.names });
+  if (manifest.names?.length || manifest.tables?.length) {
+    const bytes = json({ input: {}, values: {}, names: manifest.names ?? [], tables: manifest.tables ?? [] });
     const hash = blobHash(bytes);
     pages.set(hash, bytes);
     book = [hash, 0];
@@ -169,6 +172,7 @@ export function loadManifest(
   if (bookBytes) {
     const parts = parse(bookBytes, bookPageSchema, "page");
     if (parts.names?.length) manifest.names = parts.names;
+    if (parts.tables?.length) manifest.tables = parts.tables;
   }
   return { manifest, sizes };
 }

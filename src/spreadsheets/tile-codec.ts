@@ -1,7 +1,10 @@
 // The bytes of a tile, deterministic (same cells → same bytes, so tiles can be stored by hash) and
 // compact (numbers with up to four decimals as scaled varints, then raw deflate). Two kinds:
 //   input tile — every non-empty cell: constant or formula text, and its number format: what a version is;
-//   value tile — the computed value of each formula cell: recomputable, kept for the current version.
+//   value tile — the computed value of each formula cell, and of each cell an array result fills
+//                (the anchor's entry says how far it spills): recomputable, kept for the current version.
+// Tags 12 and 13 (an array formula's range, a spill) came with dynamic arrays; tiles without them
+// decode as before.
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { ByteReader, ByteWriter } from "./bytes.ts";
 import { SheetsError } from "./errors.ts";
@@ -18,6 +21,10 @@ const T_TRUE = 8;
 const T_ERROR = 9;
 const T_FORMULA = 10;
 const T_EMPTY = 11;
+/** Input tiles: an array formula (CSE) with its range's rows and columns, then its text. */
+const T_ARRAY_FORMULA = 12;
+/** Value tiles: a formula whose array result spills, with its rows, columns and whether it is blocked, then its own value. */
+const T_SPILL = 13;
 
 const SCALES = [1, 10, 100, 1000, 10000];
 
@@ -59,6 +66,15 @@ export interface InputCell {
   value: Scalar;
   formula?: string | undefined;
   numFmt?: string | undefined;
+  /** An array formula's range, rows × columns from the cell. */
+  fixed?: { rows: number; cols: number } | undefined;
+}
+
+/** A value tile's entry: a formula's value (and the extent of its spill), or the value of a cell an array fills. */
+export interface ValueCell {
+  slot: number;
+  value: Scalar;
+  spill?: { rows: number; cols: number; blocked: boolean } | undefined;
 }
 
 // Level 1: on the bench a sixth less CPU per write than level 6, for tiles about 4% larger.
@@ -107,7 +123,12 @@ export function encodeInputTile(cells: InputCell[]): Uint8Array {
     cells.map((c) => c.slot),
   );
   for (const cell of cells) {
-    if (cell.formula !== undefined) {
+    if (cell.formula !== undefined && cell.fixed) {
+      w.byte(T_ARRAY_FORMULA);
+      w.uint(cell.fixed.rows);
+      w.uint(cell.fixed.cols);
+      w.text(cell.formula);
+    } else if (cell.formula !== undefined) {
       w.byte(T_FORMULA);
       w.text(cell.formula);
     } else writeScalar(w, cell.value);
@@ -139,7 +160,10 @@ export function decodeInputTile(bytes: Uint8Array): InputCell[] {
     for (const cell of cells) {
       const tag = r.byte();
       if (tag === T_FORMULA) cell.formula = r.text();
-      else cell.value = readScalar(r, tag);
+      else if (tag === T_ARRAY_FORMULA) {
+        cell.fixed = { rows: r.uint(), cols: r.uint() };
+        cell.formula = r.text();
+      } else cell.value = readScalar(r, tag);
     }
     const codes = Array.from({ length: r.uint() }, () => r.text());
     let index = -1;
@@ -157,22 +181,37 @@ export function decodeInputTile(bytes: Uint8Array): InputCell[] {
   }
 }
 
-/** Encodes the computed values of a tile's formula cells (slots ascending). */
-export function encodeValueTile(cells: { slot: number; value: Scalar }[]): Uint8Array {
+/** Encodes the computed values of a tile's formula cells and spilled cells (slots ascending). */
+export function encodeValueTile(cells: ValueCell[]): Uint8Array {
   const w = new ByteWriter();
   w.byte(VERSION);
   writeSlots(
     w,
     cells.map((c) => c.slot),
   );
-  for (const cell of cells) writeScalar(w, cell.value);
+  for (const cell of cells) {
+    if (cell.spill) {
+      w.byte(T_SPILL);
+      w.uint(cell.spill.rows);
+      w.uint(cell.spill.cols);
+      w.byte(cell.spill.blocked ? 1 : 0);
+    }
+    writeScalar(w, cell.value);
+  }
   return pack(w);
 }
 
-export function decodeValueTile(bytes: Uint8Array): { slot: number; value: Scalar }[] {
+function readValueCell(r: ByteReader, slot: number): ValueCell {
+  const tag = r.byte();
+  if (tag !== T_SPILL) return { slot, value: readScalar(r, tag) };
+  const spill = { rows: r.uint(), cols: r.uint(), blocked: r.byte() === 1 };
+  return { slot, value: readScalar(r, r.byte()), spill };
+}
+
+export function decodeValueTile(bytes: Uint8Array): ValueCell[] {
   try {
     const r = unpack(bytes);
-    return readSlots(r).map((slot) => ({ slot, value: readScalar(r, r.byte()) }));
+    return readSlots(r).map((slot) => readValueCell(r, slot));
   } catch (error) {
     if (error instanceof SheetsError) throw error;
     throw new SheetsError("BAD_TILE", `A stored value tile does not decode: ${(error as Error).message}.`);

@@ -71,7 +71,8 @@ class TileView {
 
   cell(slot: number, render: NonNullable<ReadOptions["render"]>): JsonCellValue {
     const i = this.at[slot] as number;
-    if (i < 0) return null;
+    // Not an input cell: one an array fills, when the value tile has it.
+    if (i < 0) return this.values.has(slot) ? renderCell(this.values.get(slot) ?? null, undefined, undefined, render) : null;
     const cell = this.cells[i] as InputCell;
     const value = cell.formula === undefined ? cell.value : (this.values.get(slot) ?? null);
     return renderCell(value, cell.numFmt, cell.formula, render);
@@ -90,9 +91,13 @@ export function readTiles(manifest: Manifest, range: string, tile: (hash: string
     const input = sheet.input[name];
     const values = sheet.values[name];
     v =
-      input === undefined
+      input === undefined && values === undefined
         ? null
-        : new TileView(decodeInputTile(tile(input)), values === undefined ? null : decodeValueTile(tile(values)), `${sheet.name}!${name}`);
+        : new TileView(
+            input === undefined ? [] : decodeInputTile(tile(input)),
+            values === undefined ? null : decodeValueTile(tile(values)),
+            `${sheet.name}!${name}`,
+          );
     views.set(name, v);
     return v;
   };

@@ -10,6 +10,7 @@ import {
   K_EMPTY,
   K_FORMULA,
   K_NUMBER,
+  K_SPILL,
   K_STRING,
   TILE_COLS,
   TILE_ROWS,
@@ -17,14 +18,17 @@ import {
   TILES_ACROSS,
   tileCol,
   tileRow,
+  type FormulaCell,
   type Tile,
 } from "./grid.ts";
 import { tileHash, tileName, type Manifest } from "./manifest.ts";
 import { Workbook, type WorkbookOptions, type WriteResult } from "./model.ts";
-import { listDefinedNames, loadDefinedNames } from "./defined-names.ts";
 import { recalculate } from "./recalc.ts";
 import type { Sheet } from "./sheet.ts";
-import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile, type InputCell } from "./tile-codec.ts";
+import { bookParts, loadBookParts } from "./book-parts.ts";
+import { restoreSpill } from "./spill.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "./types.ts";
+import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile, type InputCell, type ValueCell } from "./tile-codec.ts";
 
 export interface SavedTiles {
   manifest: Manifest;
@@ -38,11 +42,14 @@ function inputCells(book: Book, tile: Tile): InputCell[] {
   const { kinds, nums, strs, fmts, formulas } = tile;
   for (let slot = 0; slot < TILE_SIZE; slot++) {
     const kind = kinds[slot];
-    if (kind === K_EMPTY) continue;
+    // Cells an array fills are its result, not input.
+    if (kind === K_EMPTY || kind === K_SPILL) continue;
     const fmt = fmts?.[slot] ?? 0;
     const numFmt = fmt === 0 ? undefined : book.formats.code(fmt);
-    if (kind === K_FORMULA) cells.push({ slot, value: null, formula: formulas?.get(slot)?.text ?? "", numFmt });
-    else if (kind === K_NUMBER) cells.push({ slot, value: nums[slot] as number, numFmt });
+    if (kind === K_FORMULA) {
+      const cell = formulas?.get(slot);
+      cells.push({ slot, value: null, formula: cell?.text ?? "", numFmt, fixed: cell?.fixed ?? undefined });
+    } else if (kind === K_NUMBER) cells.push({ slot, value: nums[slot] as number, numFmt });
     else if (kind === K_STRING) cells.push({ slot, value: strs?.[slot] ?? "", numFmt });
     else if (kind === K_BOOLEAN) cells.push({ slot, value: nums[slot] === 1, numFmt });
     else cells.push({ slot, value: errorFromCode(nums[slot] as number), numFmt });
@@ -50,9 +57,20 @@ function inputCells(book: Book, tile: Tile): InputCell[] {
   return cells;
 }
 
-function valueCells(tile: Tile): { slot: number; value: Scalar }[] {
-  if (!tile.formulas || tile.formulas.size === 0) return [];
-  return [...tile.formulas].sort((a, b) => a[0] - b[0]).map(([slot, cell]) => ({ slot, value: cell.value }));
+/** The values of a tile's formula cells (with how far each array spills) and of the cells arrays fill. */
+function valueCells(tile: Tile, key: number): ValueCell[] {
+  const cells: ValueCell[] = [];
+  for (const [slot, cell] of tile.formulas ?? []) {
+    const spill = cell.spill ? { rows: cell.spill.rows, cols: cell.spill.cols, blocked: cell.spill.blocked } : undefined;
+    cells.push({ slot, value: cell.value, spill });
+  }
+  const [baseRow, baseCol] = [tileRow(key) * TILE_ROWS, tileCol(key) * TILE_COLS];
+  for (const [slot, anchor] of tile.spills ?? []) {
+    const row = baseRow + Math.floor(slot / TILE_COLS) - anchor.row;
+    const col = baseCol + (slot % TILE_COLS) - anchor.col;
+    cells.push({ slot, value: anchor.spill?.values[row]?.[col] ?? null });
+  }
+  return cells.sort((a, b) => a.slot - b.slot);
 }
 
 const keyName = (key: number): string => tileName(tileRow(key), tileCol(key));
@@ -73,11 +91,13 @@ class Saver {
 
   input(sheet: Sheet, key: number, map: Map<string, string>): void {
     const tile = sheet.grid.tiles.get(key);
-    this.put(map, keyName(key), tile && tile.count > 0 ? encodeInputTile(inputCells(this.book, tile)) : null, "inputTiles");
+    const cells = tile && tile.count > 0 ? inputCells(this.book, tile) : [];
+    this.put(map, keyName(key), cells.length > 0 ? encodeInputTile(cells) : null, "inputTiles");
   }
 
   values(sheet: Sheet, key: number, map: Map<string, string>): void {
-    const cells = valueCells(sheet.grid.tiles.get(key) ?? ({} as Tile));
+    const tile = sheet.grid.tiles.get(key);
+    const cells = tile ? valueCells(tile, key) : [];
     this.put(map, keyName(key), cells.length > 0 ? encodeValueTile(cells) : null, "valueTiles");
   }
 }
@@ -103,15 +123,15 @@ export function saveTiles(workbook: Workbook): SavedTiles {
     for (const key of book.dirt.values.get(sheet.sid) ?? []) saver.values(sheet, key, entry.values);
   }
   book.dirt.clear();
-  return { manifest: manifestOf(workbook), tiles: saver.tiles, written: saver.written };
+  return { manifest: manifestOf(book), tiles: saver.tiles, written: saver.written };
 }
 
-function manifestOf(workbook: Workbook): Manifest {
-  const book = workbook.book;
+function manifestOf(book: Book): Manifest {
   const index = book.tileIndex as NonNullable<Book["tileIndex"]>;
-  const names = listDefinedNames(workbook);
+  const { names, tables } = bookParts(book);
   return {
-    ...(names.length > 0 ? { names } : {}),
+    ...(names && names.length > 0 ? { names } : {}),
+    ...(tables && tables.length > 0 ? { tables } : {}),
     format: 1,
     tileRows: TILE_ROWS,
     tileCols: TILE_COLS,
@@ -148,9 +168,80 @@ const parseKey = (name: string): number => {
   return r * TILES_ACROSS + c;
 };
 
+interface Loading {
+  /** Formulas whose values say they spill, with how far. */
+  anchors: [FormulaCell, NonNullable<ValueCell["spill"]>][];
+  /** Values of the cells arrays fill, by sheet id and cell key. */
+  spilled: Map<string, Scalar>;
+}
+
+const spilledKey = (sid: number, row: number, col: number) => `${sid}:${row}:${col}`;
+
+function loadInput(book: Book, sheet: Sheet, name: string, bytes: Uint8Array): void {
+  const key = parseKey(name);
+  const [baseRow, baseCol] = [tileRow(key) * TILE_ROWS, tileCol(key) * TILE_COLS];
+  for (const cell of decodeInputTile(bytes)) {
+    const row = baseRow + Math.floor(cell.slot / TILE_COLS);
+    const col = baseCol + (cell.slot % TILE_COLS);
+    const fmt = cell.numFmt ? { numFmt: cell.numFmt } : {};
+    if (cell.formula !== undefined)
+      book.setCell(
+        sheet,
+        row,
+        col,
+        { kind: "formula", formula: cell.formula, ...fmt, ...(cell.fixed ? { fixed: cell.fixed } : {}) },
+        false,
+      );
+    else if (cell.value !== null) book.setCell(sheet, row, col, { kind: "value", value: cell.value, ...fmt }, false);
+  }
+}
+
+function loadValues(sheet: Sheet, name: string, bytes: Uint8Array, loading: Loading): void {
+  const key = parseKey(name);
+  const grid = sheet.grid.tiles.get(key);
+  const [baseRow, baseCol] = [tileRow(key) * TILE_ROWS, tileCol(key) * TILE_COLS];
+  for (const { slot, value, spill } of decodeValueTile(bytes)) {
+    const cell = grid?.kinds[slot] === K_FORMULA ? grid.formulas?.get(slot) : undefined;
+    if (!cell) {
+      loading.spilled.set(spilledKey(sheet.sid, baseRow + Math.floor(slot / TILE_COLS), baseCol + (slot % TILE_COLS)), value);
+      continue;
+    }
+    cell.value = value;
+    cell.state = CLEAN;
+    if (spill) loading.anchors.push([cell, spill]);
+  }
+}
+
+/** Puts stored arrays back where they spill; one whose cells are not all stored is computed again. */
+function restoreSpills(book: Book, loading: Loading): void {
+  for (const [anchor, { rows, cols, blocked }] of loading.anchors) {
+    const fits = rows >= 1 && cols >= 1 && anchor.row + rows <= MAX_ROWS && anchor.col + cols <= MAX_COLUMNS;
+    if (!fits) {
+      book.again(anchor);
+      continue;
+    }
+    if (blocked) {
+      restoreSpill(book, anchor, { rows, cols, values: [], blocked: true });
+      continue;
+    }
+    let complete = true;
+    const values = Array.from({ length: rows }, (_, r) =>
+      Array.from({ length: cols }, (_, c): Scalar => {
+        if (r === 0 && c === 0) return anchor.value;
+        const v = loading.spilled.get(spilledKey(anchor.sid, anchor.row + r, anchor.col + c));
+        if (v === undefined) complete = false;
+        return v ?? null;
+      }),
+    );
+    if (complete) restoreSpill(book, anchor, { rows, cols, values, blocked: false });
+    else book.again(anchor);
+  }
+}
+
 /**
- * A model from a manifest and a function giving a tile's bytes by hash. Formula values come from
- * the value tiles; formulas without one are computed (and their value tiles become dirty).
+ * A model from a manifest and a function giving a tile's bytes by hash. Names and tables come first
+ * (formulas compile against them); formula values come from the value tiles, arrays spill where the
+ * value tiles say; formulas without a value are computed (and their value tiles become dirty).
  */
 export function loadTiles(
   manifest: Manifest,
@@ -160,31 +251,15 @@ export function loadTiles(
   const workbook = Workbook.empty(options);
   const book = workbook.book;
   for (const entry of manifest.sheets) book.addSheet(entry.name);
-  if (manifest.names) loadDefinedNames(book, manifest.names);
+  loadBookParts(book, manifest);
   book.dirt.paused = true;
+  const loading: Loading = { anchors: [], spilled: new Map() };
   manifest.sheets.forEach((entry, i) => {
     const sheet = book.sheets[i] as Sheet;
-    for (const [name, hash] of Object.entries(entry.input)) {
-      const key = parseKey(name);
-      const [baseRow, baseCol] = [tileRow(key) * TILE_ROWS, tileCol(key) * TILE_COLS];
-      for (const cell of decodeInputTile(tile(hash))) {
-        const row = baseRow + Math.floor(cell.slot / TILE_COLS);
-        const col = baseCol + (cell.slot % TILE_COLS);
-        const fmt = cell.numFmt ? { numFmt: cell.numFmt } : {};
-        if (cell.formula !== undefined) book.setCell(sheet, row, col, { kind: "formula", formula: cell.formula, ...fmt }, false);
-        else if (cell.value !== null) book.setCell(sheet, row, col, { kind: "value", value: cell.value, ...fmt }, false);
-      }
-    }
-    for (const [name, hash] of Object.entries(entry.values)) {
-      const grid = sheet.grid.tiles.get(parseKey(name));
-      for (const { slot, value } of decodeValueTile(tile(hash))) {
-        const cell = grid?.kinds[slot] === K_FORMULA ? grid.formulas?.get(slot) : undefined;
-        if (!cell) continue;
-        cell.value = value;
-        cell.state = CLEAN;
-      }
-    }
+    for (const [name, hash] of Object.entries(entry.input)) loadInput(book, sheet, name, tile(hash));
+    for (const [name, hash] of Object.entries(entry.values)) loadValues(sheet, name, tile(hash), loading);
   });
+  restoreSpills(book, loading);
   book.dirt.paused = false;
   const missing = book.fresh.filter((cell) => cell.state !== CLEAN);
   book.fresh = missing;

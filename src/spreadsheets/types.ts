@@ -1,7 +1,9 @@
 // The spreadsheet cell model as every part of src/spreadsheets/ sees it: the formula engine, the
 // .xlsx/.csv readers and writers, and the store's tiles. Rows and columns are 0-based here
 // (A1 is row 0, column 0); A1 notation is for what callers read and write (cells.ts, a1.ts).
+import type { DefinedName } from "./names.ts";
 import type { ImportFacts } from "./report/types.ts";
+import type { TableData } from "./tables.ts";
 
 /** The error values a cell can hold (Excel's spelling). */
 export const ERROR_VALUES = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!"] as const;
@@ -26,6 +28,14 @@ export interface Cell {
   formula?: string | undefined;
   /** The number format code ("yyyy-mm-dd", "0.00%"); absent means General. */
   numFmt?: string | undefined;
+  /**
+   * An array formula's range, on its cell (the range's top-left): "A1:C3" from the cell, and whether
+   * it is a dynamic array (its result spills there) or a fixed array formula (CSE). The other cells
+   * of the range carry only values.
+   */
+  array?: { ref: string; dynamic: boolean } | undefined;
+  /** A formula read from a file that saved it without dynamic arrays: Excel intersected implicitly in it. */
+  legacy?: boolean | undefined;
 }
 
 /** Limits of a worksheet, as Excel's (docs/api.md "Spreadsheets"). */
@@ -44,6 +54,8 @@ export type SheetRow = readonly [row: number, cells: readonly (Cell | undefined)
 export interface SheetData {
   name: string;
   rows(): Iterable<SheetRow>;
+  /** The sheet's tables (Excel ListObjects). */
+  tables?: TableData[] | undefined;
   /**
    * An imported sheet's formula cells with the value the file's writer saved for each (null: none
    * saved), in any order; read again after the import is computed, to compare (report/import.ts).
@@ -54,6 +66,10 @@ export interface SheetData {
 /** A workbook as the readers produce it and the writers consume it. */
 export interface WorkbookData {
   sheets: SheetData[];
+  /** Defined names, workbook-scoped (sheet null) and sheet-scoped, Excel's built-in ones (_xlnm.) included. */
+  names?: DefinedName[] | undefined;
+  /** Some formula is a dynamic array (Cell.array.dynamic): the .xlsx writer adds the cell metadata that marks them. */
+  dynamicArrays?: boolean | undefined;
   /** What an imported package held that the workbook does not keep (the .xlsx reader's). */
   facts?: ImportFacts;
 }

@@ -19,7 +19,15 @@ export type JsonCellValue =
 export type CellInput =
   | { kind: "clear" }
   | { kind: "value"; value: Exclude<Scalar, null>; numFmt?: string }
-  | { kind: "formula"; formula: string; numFmt?: string };
+  | {
+      kind: "formula";
+      formula: string;
+      numFmt?: string;
+      /** From a file saved before dynamic arrays: implicit intersection where Excel made it (formula/legacy.ts). */
+      legacy?: boolean;
+      /** An array formula's range (CSE): rows × columns from the cell. */
+      fixed?: { rows: number; cols: number };
+    };
 
 const CLEAR: CellInput = { kind: "clear" };
 const NUMBER = /^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$/;

@@ -1,7 +1,7 @@
 // The application's spreadsheet pages over HTTP (docs/app.md "Spreadsheets"): the grid of one
 // range (ARIA grid, column headers, computed values), sheet tabs, paging by range, a cell written
-// as typed with If-Match and the shown range recalculated, a stale write refused, history and the
-// recipient's read-only grid.
+// as typed with If-Match and the shown range recalculated, a stale write refused, a dynamic array
+// spilling into the grid, history and the recipient's read-only grid.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppClient, csrfOf } from "../helpers/app.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -88,6 +88,36 @@ describe("a spreadsheet", () => {
       (await client.get(`/app/spreadsheets/${sheet.id}/cells?range=Sheet1!A1:C1`, { accept: "application/json" })).text,
     );
     expect(cells).toEqual({ version: 3, values: [[7, { value: 70, formula: "=A1*10" }, { value: 71, formula: "=B1+1" }]] });
+  });
+
+  it("shows a dynamic array's spill in the grid; the spill follows its inputs, and a cell written in its way makes it #SPILL!", async () => {
+    const sheet = await createSheet({ name: "Spill", sheets: [{ name: "Sheet1", values: [[3]] }] });
+    const page = await client.get(`/app/spreadsheets/${sheet.id}`);
+    let version = sheet.version;
+    const write = async (cell: string, text: string) => {
+      const answer = await client.request(`/app/spreadsheets/${sheet.id}/cells`, {
+        method: "POST",
+        headers: {
+          origin: tg.url,
+          "content-type": "application/json",
+          accept: "application/json",
+          "x-csrf-token": csrfOf(page.text),
+          "if-match": `"v${version}"`,
+        },
+        body: JSON.stringify({ sheet: "Sheet1", cell, text, view: "Sheet1!A1:H20" }),
+      });
+      expect(answer.status, answer.text).toBe(200);
+      const body = JSON.parse(answer.text) as { version: number; values: unknown[][] };
+      version = body.version;
+      return body.values.slice(0, 5).map((row) => row[1] ?? null);
+    };
+    const formula = "=SEQUENCE(A1)*10";
+    expect(await write("B1", formula)).toEqual([{ value: 10, formula }, 20, 30, null, null]);
+    const shown = cellsOf((await client.get(`/app/spreadsheets/${sheet.id}`)).text);
+    expect(shown).toContainEqual(["B1", formula, "10"]);
+    expect(shown).toContainEqual(["B3", "30", "30"]);
+    expect(await write("A1", "4")).toEqual([{ value: 10, formula }, 20, 30, 40, null]);
+    expect(await write("B3", "x")).toEqual([{ value: { error: "#SPILL!" }, formula }, null, "x", null, null]);
   });
 
   it("reads only the range shown: 100 rows a page, Next rows moves the range", async () => {

@@ -217,6 +217,19 @@ describe.skipIf(!executablePath)("the owner's application in a browser", () => {
     await page.getByLabel("Formula").press("Enter");
     await expect.poll(() => row2.getByRole("gridcell").nth(1).innerText()).toBe("70");
     await expect.poll(() => grid.getByRole("row").nth(3).getByRole("gridcell").nth(1).innerText()).toBe("71");
+    // A dynamic array spills into the grid; Enter on a spilled cell without typing writes nothing (the spill stays).
+    await row2.getByRole("gridcell").nth(2).click();
+    await page.getByLabel("Formula").fill("=SEQUENCE(2)*5");
+    await page.getByLabel("Formula").press("Enter");
+    const spilled = grid.getByRole("row").nth(3).getByRole("gridcell").nth(2);
+    await expect.poll(() => spilled.innerText()).toBe("10");
+    const version = await page.locator("#sheet-version").innerText();
+    await spilled.click();
+    await expect(page.getByLabel("Formula").inputValue()).resolves.toBe("10");
+    await page.getByLabel("Formula").press("Enter");
+    await expect.poll(() => grid.getByRole("row").nth(4).getByRole("gridcell").nth(2).getAttribute("aria-selected")).toBe("true");
+    await expect(page.locator("#sheet-version").innerText()).resolves.toBe(version);
+    await expect(row2.getByRole("gridcell").nth(2).innerText()).resolves.toBe("5");
     await page.getByRole("tab", { name: "Notes" }).click();
     await expect.poll(() => page.getByRole("tab", { name: "Notes" }).getAttribute("aria-selected")).toBe("true");
     await page.getByRole("link", { name: "History" }).click();

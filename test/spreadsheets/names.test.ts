@@ -1,159 +1,173 @@
-// Defined names through the API (docs/spreadsheets-names.md): listed, created or replaced, and
-// deleted on REST, GraphQL, tRPC and MCP, each change a new version with If-Match/expectedVersion
-// like any write; workbook and sheet scope; refused names, definitions and sheets; a sheet's rename
-// carrying its local names; a restored version bringing its names back from the store.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { graphql, mcp, rest, SHEETS_SCOPES, trpc, trpcOutcome, type Mcp, type Rest } from "./surfaces.ts";
+// Defined names as Excel has them: workbook- and sheet-scoped, referring to ranges, constants,
+// formulas and LAMBDAs; dependencies through them (a change to a name's target or to its definition
+// recomputes what uses it); kept through structure edits, the store's tiles and .xlsx.
+import { describe, expect, it } from "vitest";
+import { SheetsError } from "../../src/spreadsheets/errors.ts";
+import { Workbook } from "../../src/spreadsheets/model.ts";
+import { decodeRoot, loadManifest, storeManifest } from "../../src/spreadsheets/stored-manifest.ts";
+import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles.ts";
+import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
+import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
+import { buildXlsx } from "./xlsx-fixtures.ts";
 
-interface Name {
-  name: string;
-  sheet: string | null;
-  refersTo: string;
-  comment?: string;
-}
-interface WriteAnswer {
-  spreadsheet: { id: string; version: number };
-  updatedRange: string | null;
-  warnings: string[];
-}
-
-let tg: TestGateway;
-let api: Rest;
-let gql: ReturnType<typeof graphql>;
-let client: ReturnType<typeof trpc>;
-let agent: Mcp;
-
-beforeAll(async () => {
-  tg = await startTestGateway();
-  const key = await tg.key({ user: "names", scopes: SHEETS_SCOPES });
-  api = rest(tg.url, key);
-  gql = graphql(tg.url, key);
-  client = trpc(tg.url, key);
-  agent = await mcp(tg.url, key);
-});
-afterAll(async () => {
-  await agent?.close();
-  await tg?.close();
-});
-
-async function workbook(): Promise<string> {
-  const created = await api.call<{ id: string }>("POST", "/api/v1/spreadsheets", {
-    name: "Rates",
-    sheets: [
-      { name: "Data", values: [[100, 0.07]] },
+function book() {
+  const { workbook } = Workbook.create(
+    [
+      {
+        name: "Rates",
+        values: [
+          ["Tax", 0.2],
+          ["Fee", 5],
+        ],
+      },
+      { name: "Sales", values: [["Amount"], [100], [200], [300]] },
       { name: "Other", values: [[1]] },
     ],
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.body.id;
+    "raw",
+  );
+  return workbook;
 }
 
-const names = async (id: string) => (await api.call<{ names: Name[] }>("GET", `/api/v1/spreadsheets/${id}/names`)).body.names;
+const value = (wb: Workbook, range: string) => wb.read(range).values[0]?.[0];
 
-describe("defined names over REST", () => {
-  it("are created, replaced and deleted as new versions, with If-Match, in the workbook's or a sheet's scope", async () => {
-    const id = await workbook();
-    expect(await names(id)).toEqual([]);
-    const put = await api.call<WriteAnswer>(
-      "PUT",
-      `/api/v1/spreadsheets/${id}/names/Rate`,
-      { refersTo: "=Data!$B$1" },
-      { "if-match": '"v1"' },
-    );
-    expect(put.status, put.text).toBe(200);
-    expect(put.headers.get("etag")).toBe('"v2"');
-    expect(put.body).toMatchObject({ spreadsheet: { id, version: 2 }, updatedRange: null, updatedCells: 0 });
-    const local = await api.call("PUT", `/api/v1/spreadsheets/${id}/names/Rate`, {
-      refersTo: "=0.05",
-      sheet: "Other",
-      comment: "Other's own",
-    });
-    expect(local.status, local.text).toBe(200);
-    expect(await names(id)).toEqual([
-      { name: "Rate", sheet: null, refersTo: "=Data!$B$1" },
-      { name: "Rate", sheet: "Other", refersTo: "=0.05", comment: "Other's own" },
+describe("defined names", () => {
+  it("refer to cells, ranges, constants and formulas, in the workbook's scope or a sheet's", () => {
+    const wb = book();
+    wb.defineName({ name: "TaxRate", formula: "Rates!$B$1" });
+    wb.defineName({ name: "Amounts", formula: "=Sales!$A$2:$A$4" });
+    wb.defineName({ name: "Discount", formula: "0.1" });
+    wb.defineName({ name: "Total", formula: "SUM(Sales!$A$2:$A$4)" });
+    wb.defineName({ name: "Local", formula: "Other!$A$1", sheet: "Other" });
+    wb.defineName({ name: "Local", formula: "7" });
+    wb.write("Sales!B1:B6", [
+      ["=SUM(Amounts)*TaxRate"],
+      ["=Total*(1-Discount)"],
+      ["=COUNT(Amounts)"],
+      ["=Local"],
+      ["=Other!Local"],
+      ["=ROWS(Amounts)"],
     ]);
-    // Replacing a name is the same PUT; a stale If-Match writes nothing.
-    expect((await api.call("PUT", `/api/v1/spreadsheets/${id}/names/Rate`, { refersTo: "=0.08" }, { "if-match": '"v1"' })).status).toBe(
-      412,
-    );
-    expect((await api.call("PUT", `/api/v1/spreadsheets/${id}/names/RATE`, { refersTo: "=0.08" })).status).toBe(200);
-    expect((await names(id))[0]).toEqual({ name: "RATE", sheet: null, refersTo: "=0.08" });
-    const deleted = await api.call<WriteAnswer>("DELETE", `/api/v1/spreadsheets/${id}/names/Rate?sheet=Other`, undefined, {
-      "if-match": '"v4"',
+    wb.write("Other!B1", [["=Local*10"]]);
+    expect(wb.read("Sales!B1:B6").values.map((r) => r[0])).toEqual([120, 540, 3, 7, 1, 3]);
+    expect(value(wb, "Other!B1")).toBe(10);
+    expect(wb.names().map((n) => [n.name, n.sheet])).toEqual([
+      ["Amounts", null],
+      ["Discount", null],
+      ["Local", null],
+      ["Local", "Other"],
+      ["TaxRate", null],
+      ["Total", null],
+    ]);
+  });
+
+  it("recompute what uses them when a cell they refer to changes, or when they are redefined or deleted", () => {
+    const wb = book();
+    wb.defineName({ name: "TaxRate", formula: "Rates!$B$1" });
+    wb.write("Sales!B2", [["=A2*TaxRate"]]);
+    expect(value(wb, "Sales!B2")).toBe(20);
+    expect(wb.write("Rates!B1", [[0.5]]).recalculatedCells).toBe(1);
+    expect(value(wb, "Sales!B2")).toBe(50);
+    expect(wb.defineName({ name: "taxrate", formula: "Rates!$B$2" }).recalculatedCells).toBe(1);
+    expect(value(wb, "Sales!B2")).toBe(500);
+    wb.write("Rates!B2", [[2]]);
+    expect(value(wb, "Sales!B2")).toBe(200);
+    const deleted = wb.deleteName({ name: "TaxRate" });
+    expect(deleted.warnings.join()).toContain("TaxRate");
+    expect(value(wb, "Sales!B2")).toEqual({ error: "#NAME?" });
+    // A name defined after the formula that uses it.
+    wb.write("Sales!C2", [["=Later+1"]]);
+    expect(value(wb, "Sales!C2")).toEqual({ error: "#NAME?" });
+    wb.defineName({ name: "Later", formula: "41" });
+    expect(value(wb, "Sales!C2")).toBe(42);
+  });
+
+  it("hold LAMBDAs, recursive ones included; relative names are relative to the cell using them", () => {
+    const wb = book();
+    wb.defineName({ name: "AddTax", formula: "LAMBDA(x,x*(1+Rates!$B$1))" });
+    wb.defineName({ name: "Fact", formula: "LAMBDA(n,IF(n<=1,1,n*Fact(n-1)))" });
+    wb.defineName({ name: "LeftCell", formula: "Sales!XFD1" });
+    wb.write("Sales!B2:C3", [
+      ["=AddTax(A2)", "=Fact(5)"],
+      ["=LeftCell*2", "=Fact(2000)"],
+    ]);
+    expect(wb.read("Sales!B2:C3").values).toEqual([
+      [120, 120],
+      [400, { error: "#NUM!" }],
+    ]);
+  });
+
+  it("refuse invalid names and definitions, and a name a table has", () => {
+    const wb = book();
+    for (const name of ["A1", "1x", "R1C1", "has space", "", "TRUE"]) {
+      expect(() => wb.defineName({ name, formula: "1" }), name).toThrow(SheetsError);
+    }
+    expect(() => wb.defineName({ name: "Bad", formula: "=1+" })).toThrow(/not valid/);
+    expect(() => wb.defineName({ name: "X", formula: "1", sheet: "Nope" })).toThrow(/no sheet/);
+    expect(() => wb.deleteName({ name: "Missing" })).toThrow(/no name/);
+    const done = wb.defineName({ name: "_xlnm.Print_Area", formula: "Sales!$A$1:$A$4", sheet: "Sales" });
+    expect(done.warnings).toEqual([]);
+    wb.write("Sales!D1", [["=_xlnm.Print_Area"]]);
+    // Excel's built-in names are kept, never computed.
+    expect(value(wb, "Sales!D1")).toEqual({ error: "#NAME?" });
+  });
+
+  it("follow renamed sheets and moved rows, and go #REF! with a deleted sheet", () => {
+    const wb = book();
+    wb.defineName({ name: "Amounts", formula: "Sales!$A$2:$A$4" });
+    wb.defineName({ name: "Local", formula: "Other!$A$1", sheet: "Other" });
+    wb.write("Rates!C1", [["=SUM(Amounts)"]]);
+    wb.edit([{ renameSheet: { sheet: "Sales", name: "Revenue" } }, { insertRows: { sheet: "Revenue", at: 3, count: 2 } }]);
+    wb.write("Revenue!A3", [[1000]]);
+    expect(wb.names().find((n) => n.name === "Amounts")?.formula).toBe("Revenue!$A$2:$A$6");
+    expect(value(wb, "Rates!C1")).toBe(1600);
+    wb.edit([{ deleteSheet: { sheet: "Revenue" } }]);
+    expect(wb.names().find((n) => n.name === "Amounts")?.formula).toBe("#REF!");
+    expect(value(wb, "Rates!C1")).toEqual({ error: "#REF!" });
+    wb.edit([{ deleteSheet: { sheet: "Other" } }]);
+    expect(wb.names().some((n) => n.name === "Local")).toBe(false);
+  });
+
+  it("are kept by the store's tiles and book page, and a root without one loads as before", () => {
+    const wb = book();
+    wb.defineName({ name: "TaxRate", formula: "Rates!$B$1", comment: "VAT" });
+    wb.defineName({ name: "Local", formula: "3", sheet: "Other", hidden: true });
+    wb.write("Sales!B2", [["=A2*TaxRate+Other!Local"]]);
+    const saved = saveTiles(wb);
+    const stored = storeManifest(saved.manifest, () => 0);
+    const root = decodeRoot(stored.root);
+    expect(root.book).toBeDefined();
+    const { manifest } = loadManifest(root, (hash) => stored.pages.get(hash));
+    const loaded = loadTiles(manifest, (hash) => saved.tiles.get(hash)!).workbook;
+    expect(loaded.names()).toEqual(wb.names());
+    loaded.write("Rates!B1", [[1]]);
+    expect(value(loaded, "Sales!B2")).toBe(103);
+    // A workbook without names stores no book page.
+    const plain = Workbook.create([{ name: "S", values: [[1]] }]).workbook;
+    expect(decodeRoot(storeManifest(saveTiles(plain).manifest, () => 0).root).book).toBeUndefined();
+  });
+
+  it("are read from .xlsx with their scopes and written back", async () => {
+    const xlsx = buildXlsx({
+      sheets: [
+        { name: "A", data: `<row r="1"><c r="A1"><v>2</v></c><c r="B1"><f>Rate*A1</f><v>0</v></c><c r="C1"><f>Here</f><v>0</v></c></row>` },
+        { name: "B", data: `<row r="1"><c r="A1"><v>5</v></c><c r="B1"><f>Here</f><v>0</v></c></row>` },
+      ],
+      workbookExtra:
+        `<definedNames><definedName name="Rate">A!$A$1*10</definedName><definedName name="Here" localSheetId="1">B!$A$1</definedName>` +
+        `<definedName name="Here">100</definedName><definedName name="_xlnm.Print_Area" localSheetId="0">A!$A$1:$C$1</definedName>` +
+        `<definedName name="Linked">[1]Sheet1!$A$1</definedName></definedNames>`,
     });
-    expect(deleted.status, deleted.text).toBe(200);
-    expect(deleted.body.spreadsheet.version).toBe(5);
-    expect(await names(id)).toEqual([{ name: "RATE", sheet: null, refersTo: "=0.08" }]);
-    const versions = (await api.call<{ versions: { version: number; source: string }[] }>("GET", `/api/v1/spreadsheets/${id}/versions`))
-      .body;
-    expect(versions.versions.slice(0, 4).map((v) => v.source)).toEqual(["edit", "edit", "edit", "edit"]);
-    // Version 2's names, from the store (no worker holds that version's model).
-    expect((await api.call("POST", `/api/v1/spreadsheets/${id}/versions/2/restore`)).status).toBe(200);
-    expect(await names(id)).toEqual([{ name: "Rate", sheet: null, refersTo: "=Data!$B$1" }]);
-  });
-
-  it("refuse a name that is a cell reference, a definition that does not parse, an unknown sheet or name, and change nothing", async () => {
-    const id = await workbook();
-    const refused = async (method: string, path: string, body?: unknown) => {
-      const answer = await api.call<{ error: { code: string; message: string } }>(method, `/api/v1/spreadsheets/${id}/names/${path}`, body);
-      expect(answer.status, answer.text).toBe(400);
-      expect(answer.body.error.code).toBe("BAD_USER_INPUT");
-      return answer.body.error.message;
-    };
-    expect(await refused("PUT", "B2", { refersTo: "=1" })).toMatch(/cell reference/);
-    expect(await refused("PUT", "Rate", { refersTo: "=SUM(" })).toMatch(/not valid/);
-    expect(await refused("PUT", "Rate", { refersTo: "=[1]Sheet1!A1" })).toMatch(/another workbook/);
-    expect(await refused("PUT", "Rate", { refersTo: "=1", sheet: "Nope" })).toMatch(/Nope/);
-    expect(await refused("DELETE", "Rate")).toMatch(/no name "Rate"/);
-    expect(await names(id)).toEqual([]);
-    expect((await api.call<{ version: number }>("GET", `/api/v1/spreadsheets/${id}`)).body.version).toBe(1);
-  });
-
-  it("local to a sheet, follow the sheet's rename and go with its deletion", async () => {
-    const id = await workbook();
-    await api.call("PUT", `/api/v1/spreadsheets/${id}/names/Local`, { refersTo: "=Other!$A$1", sheet: "Other" });
-    await api.call("POST", `/api/v1/spreadsheets/${id}/edit`, { operations: [{ renameSheet: { sheet: "Other", name: "Later" } }] });
-    expect((await names(id)).map((n) => n.sheet)).toEqual(["Later"]);
-    await api.call("POST", `/api/v1/spreadsheets/${id}/edit`, { operations: [{ deleteSheet: { sheet: "Later" } }] });
-    expect(await names(id)).toEqual([]);
-  });
-});
-
-describe("defined names on GraphQL, tRPC and MCP", () => {
-  it("are the same operations: define, list, delete, with expectedVersion", async () => {
-    const id = await workbook();
-    const defined = await gql<{ defineSpreadsheetName: { spreadsheet: { version: number } } }>(
-      `mutation ($id: ID!) { defineSpreadsheetName(input: { id: $id, name: "Viagql", refersTo: "=1", expectedVersion: 1 }) { spreadsheet { version } } }`,
-      { id },
-    );
-    expect(defined.errors).toBeUndefined();
-    expect(defined.data!.defineSpreadsheetName.spreadsheet.version).toBe(2);
-    await client.sheets.defineName.mutate({ id, name: "Viatrpc", refersTo: "=2", sheet: "Data", expectedVersion: 2 });
-    const stale = await trpcOutcome(() => client.sheets.defineName.mutate({ id, name: "Late", refersTo: "=3", expectedVersion: 2 }));
-    expect(stale).toEqual({ ok: false, code: "PRECONDITION_FAILED" });
-    const viaMcp = await agent.call("sheets_define_name", { id, name: "Viamcp", refersTo: "=3" });
-    expect(viaMcp.isError, viaMcp.text).toBe(false);
-    const expected = [
-      { name: "Viagql", sheet: null, refersTo: "=1" },
-      { name: "Viamcp", sheet: null, refersTo: "=3" },
-      { name: "Viatrpc", sheet: "Data", refersTo: "=2" },
-    ];
-    const listed = await gql<{ spreadsheet: { names: (Name & { hidden: null; comment: null })[] } }>(
-      `query ($id: ID!) { spreadsheet(id: $id) { names { name sheet refersTo } } }`,
-      { id },
-    );
-    expect(listed.data!.spreadsheet.names).toEqual(expected);
-    expect(await client.sheets.names.query({ id })).toEqual({ names: expected });
-    expect((await agent.call("sheets_names", { id })).structured).toEqual({ names: expected });
-    const gone = await gql(`mutation ($id: ID!) { deleteSpreadsheetName(id: $id, name: "Viagql") { updatedCells } }`, { id });
-    expect(gone.errors).toBeUndefined();
-    await client.sheets.deleteName.mutate({ id, name: "Viatrpc", sheet: "Data" });
-    expect((await agent.call("sheets_delete_name", { id, name: "Viamcp" })).isError).toBe(false);
-    expect(await names(id)).toEqual([]);
-    const missing = await agent.call("sheets_delete_name", { id, name: "Viamcp" });
-    expect(missing.isError).toBe(true);
-    expect(missing.text).toMatch(/^BAD_USER_INPUT: /);
+    const data = readXlsx(xlsx);
+    expect(data.names).toEqual([
+      { name: "Rate", sheet: null, formula: "A!$A$1*10" },
+      { name: "Here", sheet: "B", formula: "B!$A$1" },
+      { name: "Here", sheet: null, formula: "100" },
+      { name: "_xlnm.Print_Area", sheet: "A", formula: "A!$A$1:$C$1" },
+    ]);
+    const { workbook } = Workbook.fromData(data);
+    expect(workbook.read("A!A1:C1").values).toEqual([[2, 40, 100]]);
+    expect(value(workbook, "B!B1")).toBe(5);
+    const again = readXlsx(await writeXlsx(workbook.toData({ xlsx: true }), { title: "names" }));
+    expect(again.names).toEqual(workbook.names());
   });
 });

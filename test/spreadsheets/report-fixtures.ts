@@ -1,7 +1,7 @@
 // An .xlsx as Excel would save it, for the import report's tests (./report.test.ts,
 // ./warnings-surfaces.test.ts): formulas with their saved values — some the engine computes
 // otherwise, one calling a function it lacks, one without a value, one linking another workbook, one refused —
-// an array formula, a data table, a chart, merged cells and a conditional format.
+// an array formula (computed, no warning), a data table, a chart, merged cells and a conditional format.
 import { buildXlsx } from "./xlsx-fixtures.ts";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";

@@ -82,7 +82,7 @@ function expectTheWarnings(warnings: Warning[], surface: string): void {
   expect(
     warnings.map((w) => w.code),
     surface,
-  ).toEqual(expect.arrayContaining(["EXTERNAL_LINK", "FORMULA_REFUSED", "ARRAY_FORMULA", "DATA_TABLE", "NOT_CHECKED", "NOT_KEPT"]));
+  ).toEqual(expect.arrayContaining(["EXTERNAL_LINK", "FORMULA_REFUSED", "DATA_TABLE", "NOT_CHECKED", "NOT_KEPT"]));
 }
 
 /** GraphQL answers every field of a type, absent ones as null: compared without them. */

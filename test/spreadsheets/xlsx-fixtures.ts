@@ -33,7 +33,7 @@ export interface WorkbookSpec {
   extra?: Record<string, string | Uint8Array>;
   /** Content types of more parts, by part name ("/xl/charts/chart1.xml"). */
   overrides?: Record<string, string>;
-  /** More of the workbook part, after <sheets> (e.g. <externalReferences>). */
+  /** More of the workbook part, after <sheets> (<definedNames>, <externalReferences> …). */
   workbookExtra?: string;
   /** More relationships of the workbook part, as <Relationship …/> elements. */
   workbookRelationships?: string[];

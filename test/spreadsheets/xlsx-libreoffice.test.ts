@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Workbook } from "../../src/spreadsheets/model.ts";
 import type { SheetData, SheetRow } from "../../src/spreadsheets/types.ts";
 import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
 import { requireProgram } from "../helpers/external.ts";
@@ -148,4 +150,66 @@ describe.skipIf(!soffice)("LibreOffice opens the written .xlsx", () => {
   it("saves it as .xlsx again, and that copy gives the same CSV", () => {
     expect(again).toEqual(csv);
   });
+});
+
+/** A model with defined names, a table, a 3-D reference, an array (CSE) formula and a spilling dynamic array. */
+function semanticsBook(): Workbook {
+  const { workbook } = Workbook.create(
+    [
+      {
+        name: "Data",
+        values: [
+          ["City", "Pop"],
+          ["Oslo", 10],
+          ["Bergen", 20],
+          ["Tromsø", 30],
+        ],
+      },
+      { name: "Calc", values: [[1, 2, 3]] },
+      { name: "Last", values: [[100]] },
+    ],
+    "raw",
+  );
+  workbook.defineName({ name: "Rate", formula: "Calc!$C$1" });
+  workbook.defineName({ name: "Local", formula: "Calc!$A$1:$C$1", sheet: "Calc" });
+  workbook.book.tables.add({
+    name: "Cities",
+    sid: workbook.book.sheet("Data").sid,
+    box: { top: 0, left: 0, bottom: 3, right: 1 },
+    header: 1,
+    totals: 0,
+    columns: ["City", "Pop"],
+    style: { name: "TableStyleMedium2", firstColumn: false, lastColumn: false, rowStripes: true, columnStripes: false },
+    autoFilter: true,
+    totalsRow: [null, null],
+  });
+  workbook.write("Calc!A3:E3", [["=SUM(Cities[Pop])*Rate", "=SUM(Local)", "=SUM(Data:Last!B2)", "=COUNTA(Cities[City])", "=A1:C1*10"]]);
+  return workbook;
+}
+
+describe.skipIf(!soffice)("LibreOffice computes what names, tables, 3-D references and array formulas in the written .xlsx mean", () => {
+  it("gives the engine's values with every cached value removed", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "wg-xlsx-semantics-"));
+    try {
+      const workbook = semanticsBook();
+      const xlsx = unzipSync(await writeXlsx(workbook.toData({ xlsx: true }), { title: "semantics" }));
+      for (const name of Object.keys(xlsx).filter((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n)))
+        xlsx[name] = strToU8(strFromU8(xlsx[name]!).replace(/(<f(?:\s[^>]*)?>[^<]*<\/f>)<v>[^<]*<\/v>/g, "$1"));
+      await writeFile(join(dir, "sem.xlsx"), zipSync(xlsx));
+      const profile = pathToFileURL(join(dir, "profile")).href;
+      await run(
+        soffice!,
+        [`-env:UserInstallation=${profile}`, "--headless", "--convert-to", CSV_FILTER, "--outdir", join(dir, "csv"), join(dir, "sem.xlsx")],
+        {
+          timeout: 180_000,
+        },
+      );
+      const calc = parseCsv(await readFile(join(dir, "csv", "sem-Calc.csv"), "utf8"));
+      const engine = workbook.read("Calc!A3:G3").values[0]!.map((v) => (v === null ? "" : String(v)));
+      expect(engine).toEqual(["180", "6", "10", "3", "10", "20", "30"]);
+      expect(calc[2]).toEqual(engine);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

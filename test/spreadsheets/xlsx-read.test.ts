@@ -31,7 +31,7 @@ describe("readXlsx", () => {
       C1: { value: "line\rbreak and _x0041_" },
       A2: { value: "inline" },
       B2: { value: "bold and plain" },
-      C2: { value: "ab", formula: '"a"&"b"' },
+      C2: { value: "ab", formula: '"a"&"b"', legacy: true },
     });
   });
 
@@ -56,14 +56,14 @@ describe("readXlsx", () => {
       C1: { value: true },
       D1: { value: false },
       E1: { value: { error: "#DIV/0!" } },
-      F1: { value: { error: "#N/A" }, formula: "NA()" },
-      A2: { value: null, formula: "SUM(A1:B1)" },
+      F1: { value: { error: "#N/A" }, formula: "NA()", legacy: true },
+      A2: { value: null, formula: "SUM(A1:B1)", legacy: true },
       B2: { value: 45351, numFmt: "yyyy-mm-dd" },
       C2: { value: 59.5, numFmt: "yyyy-mm-dd hh:mm:ss" },
     });
   });
 
-  it("shared formulas are expanded with relative references moved; absolute ones and strings stay; array formulas keep their text", () => {
+  it("shared formulas are expanded with relative references moved; absolute ones and strings stay; array formulas keep their text and range, their other cells left out", () => {
     const xlsx = buildXlsx({
       sheets: [
         {
@@ -76,12 +76,13 @@ describe("readXlsx", () => {
       ],
     });
     const cells = cellsOf(readXlsx(xlsx).sheets[0]!);
-    expect(cells["B1"]).toEqual({ value: 4, formula: "A1*2+$A$1+'Other sheet'!C1&\"A1\"" });
-    expect(cells["B2"]).toEqual({ value: 6, formula: "A2*2+$A$1+'Other sheet'!C2&\"A1\"" });
-    expect(cells["B3"]).toEqual({ value: 8, formula: "A3*2+$A$1+'Other sheet'!C3&\"A1\"" });
+    expect(cells["B1"]).toEqual({ value: 4, formula: "A1*2+$A$1+'Other sheet'!C1&\"A1\"", legacy: true });
+    expect(cells["B2"]).toEqual({ value: 6, formula: "A2*2+$A$1+'Other sheet'!C2&\"A1\"", legacy: true });
+    expect(cells["B3"]).toEqual({ value: 8, formula: "A3*2+$A$1+'Other sheet'!C3&\"A1\"", legacy: true });
     expect([cells["C1"]!.formula, cells["D1"]!.formula, cells["E1"]!.formula]).toEqual(["A1+B$1", "B1+C$1", "C1+D$1"]);
-    expect(cells["C3"]).toEqual({ value: 10, formula: "A1:A2*10" });
-    expect(cells["C4"]).toEqual({ value: 20 });
+    expect(cells["C3"]).toEqual({ value: 10, formula: "A1:A2*10", array: { ref: "C3:C4", dynamic: false } });
+    // The array formula's other cell holds its cached result: the engine fills it again.
+    expect(cells["C4"]).toBeUndefined();
   });
 
   it("styles give number formats (built-in ids and custom numFmts, cellXfs only); 1904 dates become 1900 serials, other numbers do not move", () => {

@@ -1,6 +1,6 @@
 // The spreadsheet grid (docs/app.md "Spreadsheets"): a cell is selected by click or the arrow
 // keys, the formula bar shows its formula (or its value), and Enter in the formula bar writes it
-// with the version the page holds (If-Match). The answer carries the shown range recalculated, so
+// with the version the page holds (If-Match), when it was changed. The answer carries the shown range recalculated, so
 // dependents change in place. A write that meets a newer version refreshes the grid and keeps
 // what was typed, to be sent again.
 import { requestJson } from "./common.ts";
@@ -141,6 +141,12 @@ class Grid {
     const cell = this.selected;
     if (!cell) return;
     const text = this.formula.value;
+    // Nothing changed: move on, as a spreadsheet does (a cell a dynamic array spills into shows its
+    // value; writing it back would block the spill).
+    if (text === (cell.dataset["formula"] ?? "")) {
+      this.move(1, 0);
+      return;
+    }
     this.say("Writing…");
     try {
       const answer = await requestJson<CellsAnswer>(this.bar.action, {

@@ -1,7 +1,7 @@
 // What a compiled formula needs from the workbook while it runs. The model implements it; the
 // functions see only this, so they never touch the grid.
 import type { Box } from "../a1.ts";
-import type { FormulaError, RangeValue, Scalar } from "./values.ts";
+import type { FormulaError, Frame, RangeValue, Scalar } from "./values.ts";
 
 /** Running totals over the numbers of ranges (SUM, AVERAGE, MIN, MAX); the first error met is kept. */
 export interface Totals {
@@ -36,6 +36,14 @@ export interface EvalContext {
   sheetId(name: string): number;
   /** Charges computation against the write's budget; throws SheetsError BUDGET past it. */
   step(count: number): void;
+  /** The LET/LAMBDA variables in scope (null outside any); set by the compiled LET and LAMBDA calls. */
+  frame?: Frame | null;
+  /** LAMBDA calls under way, for the recursion bound. */
+  depth?: number;
+  /** INDIRECT's text as a reference of this workbook (A1 or R1C1, a defined name, a table reference), or #REF!. */
+  reference?(text: string, a1: boolean): RangeValue | FormulaError;
+  /** The cells a dynamic array formula at (sid, row, col) spills into (A1#), or #REF! when it spills nothing. */
+  spillRange?(sid: number, row: number, col: number): RangeValue | FormulaError;
   /** Whether a cell holds a formula calling SUBTOTAL or AGGREGATE (which those two skip, against double counting). */
   isSubtotal?(sid: number, row: number, col: number): boolean;
 }

@@ -3,7 +3,7 @@
 // cells outside both shapes are #N/A).
 import type { EvalContext } from "./context.ts";
 import { compare, toNumber, toText } from "./coerce.ts";
-import { ERR, isArray, isError, isRange, RangeValue, type ArrayValue, type Scalar, type Value } from "./values.ts";
+import { ERR, isArray, isError, isLambda, isRange, RangeValue, type ArrayValue, type Scalar, type Value } from "./values.ts";
 
 export type BinaryOp = (a: Scalar, b: Scalar) => Scalar;
 
@@ -75,9 +75,13 @@ export function rangeToArray(range: RangeValue, ctx: EvalContext): ArrayValue {
   return rows;
 }
 
-/** A value as a scalar or an array: single cells are read, multi-cell ranges become arrays. */
+/**
+ * A value as a scalar or an array: single cells are read, multi-cell ranges become arrays. A
+ * reference of several areas is #VALUE!, a LAMBDA that is not called #CALC!.
+ */
 export function toOperand(v: Value, ctx: EvalContext): Scalar | ArrayValue {
-  if (isRange(v)) return v.single ? ctx.value(v.sid, v.top, v.left) : rangeToArray(v, ctx);
+  if (isRange(v)) return v.areas ? ERR.VALUE : v.single ? ctx.value(v.sid, v.top, v.left) : rangeToArray(v, ctx);
+  if (isLambda(v)) return ERR.CALC;
   return v;
 }
 
@@ -119,15 +123,23 @@ export function binary(op: BinaryOp, a: Value, b: Value, ctx: EvalContext): Valu
 export function rangeOp(a: Value, b: Value): Value {
   if (isError(a)) return a;
   if (isError(b)) return b;
-  if (!isRange(a) || !isRange(b) || a.sid !== b.sid) return ERR.VALUE;
+  if (!isRange(a) || !isRange(b) || a.sid !== b.sid || a.areas || b.areas) return ERR.VALUE;
   return new RangeValue(a.sid, Math.min(a.top, b.top), Math.min(a.left, b.left), Math.max(a.bottom, b.bottom), Math.max(a.right, b.right));
+}
+
+/** The union operator (A1,C1:C3): one reference of several areas, on one sheet. */
+export function unionOp(a: Value, b: Value): Value {
+  if (isError(a)) return a;
+  if (isError(b)) return b;
+  if (!isRange(a) || !isRange(b) || a.sid !== b.sid) return ERR.VALUE;
+  return RangeValue.of([...(a.areas ?? [a]), ...(b.areas ?? [b])]);
 }
 
 /** The intersection operator (a space): the cells both references cover, #NULL! when none. */
 export function intersectOp(a: Value, b: Value): Value {
   if (isError(a)) return a;
   if (isError(b)) return b;
-  if (!isRange(a) || !isRange(b)) return ERR.VALUE;
+  if (!isRange(a) || !isRange(b) || a.areas || b.areas) return ERR.VALUE;
   const top = Math.max(a.top, b.top);
   const left = Math.max(a.left, b.left);
   const bottom = Math.min(a.bottom, b.bottom);

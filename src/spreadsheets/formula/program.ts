@@ -4,6 +4,7 @@
 import type { Box } from "../a1.ts";
 import { MAX_COLUMNS, MAX_ROWS } from "../types.ts";
 import type { EvalContext } from "./context.ts";
+import type { XlsxPlan } from "./xlsx.ts";
 import type { Value } from "./values.ts";
 
 /** A reference's sheet: the formula's own sheet, or none of that name (#REF!). */
@@ -21,6 +22,8 @@ export interface RefSpec {
   leftAbs: boolean;
   bottomAbs: boolean;
   rightAbs: boolean;
+  /** Relative edges wrap around the sheet (a defined name's "the cell to the left" is stored as column XFD). */
+  wrap?: boolean;
 }
 
 export interface Program {
@@ -29,6 +32,8 @@ export interface Program {
   refs: RefSpec[];
   /** Functions and names the engine does not know (the formula computes #NAME?). */
   unknown: string[];
+  /** Defined names the formula uses, known or not (lower case): defining or deleting one recompiles it. */
+  names: string[];
   /** Why the formula could not be compiled (it computes #NAME?), when it could not. */
   problem: string | null;
   volatile: boolean;
@@ -36,16 +41,20 @@ export interface Program {
   format: string | null;
   /** For "=A1+7": the reference whose date format the result takes, or null. */
   formatFrom: RefSpec | null;
+  /** How the formula is written into .xlsx, worked out the first time one of its shape is (formula/xlsx.ts). */
+  xlsx?: XlsxPlan;
   /** The formula calls SUBTOTAL or AGGREGATE: those functions skip its cell in their ranges. */
   subtotal?: boolean;
 }
 
 /** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */
 export function resolveRef(spec: RefSpec, row: number, col: number): Box | null {
-  const top = spec.topAbs ? spec.top : row + spec.top;
-  const bottom = spec.bottomAbs ? spec.bottom : row + spec.bottom;
-  const left = spec.leftAbs ? spec.left : col + spec.left;
-  const right = spec.rightAbs ? spec.right : col + spec.right;
+  const r = (n: number) => (spec.wrap ? n % MAX_ROWS : n);
+  const c = (n: number) => (spec.wrap ? n % MAX_COLUMNS : n);
+  const top = spec.topAbs ? spec.top : r(row + spec.top);
+  const bottom = spec.bottomAbs ? spec.bottom : r(row + spec.bottom);
+  const left = spec.leftAbs ? spec.left : c(col + spec.left);
+  const right = spec.rightAbs ? spec.right : c(col + spec.right);
   if (Math.min(top, bottom) < 0 || Math.max(top, bottom) >= MAX_ROWS || Math.min(left, right) < 0 || Math.max(left, right) >= MAX_COLUMNS)
     return null;
   return { top: Math.min(top, bottom), left: Math.min(left, right), bottom: Math.max(top, bottom), right: Math.max(left, right) };

@@ -60,7 +60,8 @@ export function parseRefToken(text: string): RefToken | null {
   if (!split) return null;
   const { sheet, rest } = split;
   const external = text.startsWith("[") || (sheet !== null && /[[\]]/.test(sheet));
-  const threeD = !external && sheet !== null && !text.startsWith("'") && sheet.includes(":");
+  // A sheet name cannot hold ":", so a prefix with one is a span of sheets, quoted or not ('Q1 a:Q3 b'!A1).
+  const threeD = !external && sheet !== null && sheet.includes(":");
   const colon = rest.indexOf(":");
   const a = parsePart(colon < 0 ? rest : rest.slice(0, colon));
   const b = colon < 0 ? null : parsePart(rest.slice(colon + 1));
@@ -77,8 +78,14 @@ function formatPart(part: RefPart): string {
   return col + row;
 }
 
+/** "Sheet1:Sheet3", or quoted as one ('Q1 a:Q3 b') when either name needs quotes. */
+function quoteSpan(span: string): string {
+  const plain = span.split(":").every((name) => quoteSheetName(name) === name);
+  return plain ? span : `'${span.replaceAll("'", "''")}'`;
+}
+
 /** The token's text again (cell letters in upper case, the sheet quoted when it needs to be). */
 export function formatRefToken(ref: RefToken): string {
-  const prefix = ref.sheet === null ? "" : `${quoteSheetName(ref.sheet)}!`;
+  const prefix = ref.sheet === null ? "" : `${ref.threeD ? quoteSpan(ref.sheet) : quoteSheetName(ref.sheet)}!`;
   return prefix + formatPart(ref.a) + (ref.b ? `:${formatPart(ref.b)}` : "");
 }

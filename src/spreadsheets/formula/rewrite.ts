@@ -6,7 +6,11 @@ import { MAX_COLUMNS, MAX_ROWS } from "../types.ts";
 import { formatRefToken, parseRefToken, type RefPart, type RefToken } from "./refs.ts";
 
 export type Shift = { kind: "rows" | "columns"; sheet: string; at: number; count: number };
-export type StructureChange = Shift | { kind: "rename"; from: string; to: string } | { kind: "deleteSheet"; sheet: string };
+export type StructureChange =
+  | Shift
+  | { kind: "rename"; from: string; to: string }
+  /** `order`: the sheets before the deletion, for 3-D references whose first or last sheet goes. */
+  | { kind: "deleteSheet"; sheet: string; order?: string[] };
 
 type Axis = "row" | "col";
 
@@ -50,6 +54,30 @@ function rewriteRef(ref: RefToken, own: string, change: StructureChange): RefTok
 }
 
 /**
+ * A 3-D reference after a change of sheets: a renamed first or last sheet is renamed in it; a
+ * deleted one moves the span's end inwards (Excel's rule); a span left with no sheet is #REF!. Rows
+ * and columns inserted on one sheet of the span leave it as it is.
+ */
+function rewriteSpan(ref: RefToken, change: StructureChange): RefToken | null {
+  const [first, last] = (ref.sheet as string).split(":") as [string, string];
+  const is = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  if (change.kind === "rename") {
+    if (!is(first, change.from) && !is(last, change.from)) return ref;
+    return { ...ref, sheet: `${is(first, change.from) ? change.to : first}:${is(last, change.from) ? change.to : last}` };
+  }
+  if (change.kind !== "deleteSheet" || (!is(first, change.sheet) && !is(last, change.sheet))) return ref;
+  const order = change.order ?? [];
+  const a = order.findIndex((s) => is(s, first));
+  const b = order.findIndex((s) => is(s, last));
+  if (a < 0 || b < 0 || a === b) return null;
+  const [lo, hi] = [Math.min(a, b), Math.max(a, b)];
+  const gone = order.findIndex((s) => is(s, change.sheet));
+  const start = gone === lo ? lo + 1 : lo;
+  const end = gone === hi ? hi - 1 : hi;
+  return { ...ref, sheet: start === end ? (order[start] as string) : `${order[start]}:${order[end]}`, threeD: start !== end };
+}
+
+/**
  * The formula (without "=") after `change`; `own` is the name of the sheet the formula is on
  * (before a rename). Returns the text unchanged when no reference is touched.
  */
@@ -60,7 +88,13 @@ export function rewriteFormula(text: string, own: string, change: StructureChang
   for (const token of tokens) {
     if (token.type === "fx_prefix") continue;
     const ref = token.type === "range" || token.type === "range_beam" ? parseRefToken(token.value) : null;
-    if (!ref || ref.external || ref.threeD) {
+    if (ref?.threeD && !ref.external) {
+      const moved = rewriteSpan(ref, change);
+      touched ||= moved !== ref;
+      out.push(moved === ref ? token.value : moved ? formatRefToken(moved) : "#REF!");
+      continue;
+    }
+    if (!ref || ref.external) {
       out.push(token.value);
       continue;
     }

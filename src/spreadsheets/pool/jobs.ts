@@ -2,10 +2,8 @@
 // load one from its stored blobs, change it, and save it as blobs (tiles, pages, root); evaluate
 // and read against it; write it out as .xlsx or CSV.
 import { readCsv } from "../csv-read.ts";
-import { defineName, deleteDefinedName } from "../defined-names.ts";
 import { SheetsError } from "../errors.ts";
 import { sheetCsv } from "../csv-write.ts";
-import { toXlsxFormula } from "../formula/xlsx.ts";
 import { parseMarkdownTable } from "../markdown.ts";
 import { Workbook, type WriteResult } from "../model.ts";
 import { decodeReport, encodeReport, restoreReport } from "../report/codec.ts";
@@ -13,7 +11,7 @@ import { reviewImport } from "../report/import.ts";
 import { summarize } from "../report/summary.ts";
 import { blobHash, childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../stored-manifest.ts";
 import { loadTiles, saveTiles } from "../tiles.ts";
-import type { Cell, SheetData, WorkbookData } from "../types.ts";
+import type { Cell, SheetData } from "../types.ts";
 import { renderValue, type InputMode, type JsonCellInput } from "../values.ts";
 import { readXlsx } from "../xlsx/read.ts";
 import { writeXlsx } from "../xlsx/write.ts";
@@ -167,28 +165,15 @@ function changed(workbook: Workbook, change: Change, budget: Options["budget"]):
     case "edit":
       return workbook.edit(change.operations, { budget });
     case "defineName":
-      return defineName(workbook, change.name, budget);
+      return workbook.defineName(change.name, { budget });
     case "deleteName":
-      return deleteDefinedName(workbook, { name: change.name, sheet: change.sheet }, budget);
+      return workbook.deleteName({ name: change.name, sheet: change.sheet }, { budget });
   }
 }
 
 /** Applies a write, an append, an edit or a name change; the model is changed in place (dropped by the caller on an error). */
 export function applyChange(model: Held, change: Change, options: Options): Saved {
   return save(model, changed(model.workbook, change, options.budget));
-}
-
-/** The workbook as the .xlsx writer takes it: formulas with the `_xlfn.` prefixes Excel wants. */
-function forXlsx(data: WorkbookData): WorkbookData {
-  const cell = (c: Cell | undefined): Cell | undefined => (c?.formula === undefined ? c : { ...c, formula: toXlsxFormula(c.formula) });
-  return {
-    sheets: data.sheets.map((sheet) => ({
-      name: sheet.name,
-      *rows() {
-        for (const [row, cells] of sheet.rows()) yield [row, cells.map(cell)] as const;
-      },
-    })),
-  };
 }
 
 /** What a cell reads as in CSV: render=value (dates as ISO text, errors as their text). */
@@ -207,8 +192,8 @@ export function firstSheetCsv(bytes: Uint8Array, options: Options): string {
 }
 
 export async function render(model: Held, format: "xlsx" | "csv", sheet: string | undefined, title: string): Promise<JobOutput> {
+  if (format === "xlsx") return { kind: "bytes", bytes: await writeXlsx(model.workbook.toData({ xlsx: true }), { title }) };
   const data = model.workbook.toData();
-  if (format === "xlsx") return { kind: "bytes", bytes: await writeXlsx(forXlsx(data), { title }) };
   const chosen = sheet === undefined ? data.sheets[0] : data.sheets.find((s) => s.name.toLowerCase() === sheet.toLowerCase());
   if (!chosen)
     throw new SheetsError("UNKNOWN_SHEET", `No sheet is named ${sheet}; the sheets are ${data.sheets.map((s) => s.name).join(", ")}.`, {

@@ -3,7 +3,6 @@
 // an .xlsx) runs on the gateway's event loop.
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
-import { listDefinedNames } from "../defined-names.ts";
 import { isSheetsError } from "../errors.ts";
 import { COLLECT_AFTER_CELLS, collectGarbage } from "./collect.ts";
 import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render } from "./jobs.ts";
@@ -66,7 +65,7 @@ async function run(job: Job): Promise<JobOutput> {
       return { kind: "read", range: read.range, values: read.values, truncated: read.truncated, nextOffset: read.nextOffset };
     }
     case "names":
-      return { kind: "names", names: listDefinedNames(modelOf(job.base, "peek").workbook) };
+      return { kind: "names", names: modelOf(job.base, "peek").workbook.names() };
     case "render": {
       const model = modelOf(job.base, "once");
       collectAfter = model.workbook.cells >= COLLECT_AFTER_CELLS;

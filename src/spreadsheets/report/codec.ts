@@ -53,6 +53,19 @@ export function encodeReport(book: Book, warnings: WorkbookWarning[]): Uint8Arra
   return new TextEncoder().encode(JSON.stringify(stored));
 }
 
+const CODES: ReadonlySet<string> = new Set(WARNING_CODES);
+
+/** Leaves out warnings of a code this build no longer gives (ARRAY_FORMULA: array formulas are computed now). */
+function currentCodes(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const known = (list: unknown) =>
+    Array.isArray(list)
+      ? list.filter((w: unknown) => typeof w !== "object" || w === null || CODES.has(String((w as { code?: unknown }).code)))
+      : list;
+  const stored = value as { warnings?: unknown; facts?: unknown };
+  return { ...stored, warnings: known(stored.warnings), facts: known(stored.facts) };
+}
+
 export function decodeReport(bytes: Uint8Array): StoredReport {
   let value: unknown;
   try {
@@ -60,7 +73,7 @@ export function decodeReport(bytes: Uint8Array): StoredReport {
   } catch {
     throw new SheetsError("BAD_TILE", "A stored workbook report is not JSON.");
   }
-  const parsed = reportSchema.safeParse(value);
+  const parsed = reportSchema.safeParse(currentCodes(value));
   if (!parsed.success) throw new SheetsError("BAD_TILE", "A stored workbook report is malformed.");
   return parsed.data;
 }

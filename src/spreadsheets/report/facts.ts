@@ -61,13 +61,6 @@ function keptWarnings(kept: { external: KeptValues; refused: KeptValues } | null
 
 function partWarnings(facts: ImportFacts): WorkbookWarning[] {
   const out: WorkbookWarning[] = [];
-  if (facts.arrayFormulas.count > 0)
-    out.push({
-      code: "ARRAY_FORMULA",
-      count: facts.arrayFormulas.count,
-      cells: facts.arrayFormulas.ranges,
-      message: `${plural(facts.arrayFormulas.count, "array (CSE) formula")}: each is computed in its first cell only; the other cells of its range keep the values the file saved, as constants.`,
-    });
   if (facts.dataTables.count > 0)
     out.push({
       code: "DATA_TABLE",

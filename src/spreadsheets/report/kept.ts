@@ -3,16 +3,17 @@
 // counts it for the report. Only formulas that may be refused are compiled here first.
 import type { Book } from "../book.ts";
 import { isSheetsError } from "../errors.ts";
+import type { FormulaAt } from "../formula/compile.ts";
 import { FIRST_CELLS } from "./types.ts";
 import { First, type KeptValues } from "./report.ts";
 
 const MAY_BE_REFUSED = /[[|]|WEBSERVICE|RTD|CALL|REGISTER|FILTERXML|DDE|EXEC|HYPERLINK/i;
 
 /** Why an imported formula cannot be stored: it links another workbook, or it is refused; null when it can be. */
-export function refusedOnImport(book: Book, formula: string, row: number, col: number): "external" | "refused" | null {
+export function refusedOnImport(book: Book, formula: string, at: FormulaAt): "external" | "refused" | null {
   if (!MAY_BE_REFUSED.test(formula)) return null;
   try {
-    book.compiler.compile(formula, row, col, false);
+    book.compiler.compile(formula, at, { strict: false });
     return null;
   } catch (error) {
     if (!isSheetsError(error) || error.code !== "REFUSED_FORMULA") throw error;

@@ -90,7 +90,7 @@ function flaggedWarnings(report: WorkbookReport, summary: Summary): WorkbookWarn
     ...grouped(summary.names, (name, group) => ({
       code: "UNKNOWN_NAME",
       name,
-      message: `${plural(group.count, "cell")} use ${name}, which the gateway does not compute as a function or as a defined name: they read #NAME?.`,
+      message: `${plural(group.count, "cell")} use ${name}, which is neither a function the gateway computes nor a name the workbook defines: they read #NAME?.`,
     })),
     ...grouped(summary.problems, (problem, group) => ({
       code: "NOT_COMPUTED",

@@ -10,7 +10,6 @@ export const WARNING_CODES = [
   "NOT_COMPUTED",
   "EXTERNAL_LINK",
   "FORMULA_REFUSED",
-  "ARRAY_FORMULA",
   "DATA_TABLE",
   "NOT_CHECKED",
   "NOT_KEPT",
@@ -71,8 +70,6 @@ export interface ImportFacts {
   externalLinks: string[];
   /** Chartsheets and dialog sheets, by name: not imported. */
   skippedSheets: string[];
-  /** Array (CSE) formulas: their ranges ("Sheet1!C1:C3"), and how many. */
-  arrayFormulas: { count: number; ranges: string[] };
   /** What-if data tables: their ranges, and how many. */
   dataTables: { count: number; ranges: string[] };
 }
@@ -82,6 +79,5 @@ export const noFacts = (): ImportFacts => ({
   sheetItems: {},
   externalLinks: [],
   skippedSheets: [],
-  arrayFormulas: { count: 0, ranges: [] },
   dataTables: { count: 0, ranges: [] },
 });

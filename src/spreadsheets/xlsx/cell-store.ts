@@ -22,6 +22,10 @@ export interface FormulaEntry {
   row: number;
   column: number;
   shared: boolean;
+  /** Saved as a dynamic-array formula (its cell metadata says so). */
+  dynamic: boolean;
+  /** An array formula's range, from its cell: "A1:C3". */
+  array?: string;
 }
 
 /** What the store needs of the workbook to build cells. */
@@ -121,7 +125,11 @@ export class CellStore {
       const entry = this.formulas[f]!;
       const row = this.rows[i]!;
       const column = this.columns[i]!;
-      cell.formula = entry.shared && (row !== entry.row || column !== entry.column) ? shiftFormula(entry, row, column) : entry.text;
+      const anchor = row === entry.row && column === entry.column;
+      cell.formula = entry.shared && !anchor ? shiftFormula(entry, row, column) : entry.text;
+      if (entry.array !== undefined && anchor) cell.array = { ref: entry.array, dynamic: entry.dynamic };
+      // Saved without dynamic arrays (and not an array formula, whose cells are computed as arrays).
+      else if (!entry.dynamic) cell.legacy = true;
     }
     const format = context.format(this.formatIds[i]!);
     if (format !== undefined) cell.numFmt = format;

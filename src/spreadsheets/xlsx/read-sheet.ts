@@ -1,8 +1,10 @@
 // One worksheet part, streamed (SAX, ../../ooxml/parts.ts) into a compact store (./cell-store.ts):
 // rows and cells with or without their r attributes, every cell type (shared, inline and rich
 // strings, formula strings, numbers, booleans, errors, ISO dates), formulas (normal, the anchors
-// and members of shared groups, array formulas' text), and each cell's style for its number
-// format. 1904-system dates are moved to the 1900 system. Counts cells and checks their text
+// and members of shared groups, array formulas with their range, dynamic arrays by their cell
+// metadata), and each cell's style for its number format. The other cells of an array formula's
+// range hold its cached results: they are left out (the engine computes and fills them again).
+// 1904-system dates are moved to the 1900 system. Counts cells and checks their text
 // against the workbook's limits as they come (413).
 import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../ooxml/index.ts";
 import { quoteSheetName } from "../a1.ts";
@@ -26,7 +28,9 @@ export interface SheetContext {
   isoDateTime: number;
   /** Non-empty cells read so far across the workbook. */
   cells: { count: number };
-  /** What the workbook will not keep, counted as it is met (array formulas, data tables, sheet items). */
+  /** Cell metadata blocks (`cm`) that mark dynamic-array formulas (./read-metadata.ts). */
+  dynamicBlocks: ReadonlySet<number>;
+  /** What the workbook will not keep, counted as it is met (data tables, sheet items). */
   facts: ImportFacts;
 }
 
@@ -38,6 +42,8 @@ interface PendingCell {
   value: string | undefined;
   inline: string | undefined;
   formula: { type: string; shared: string | undefined; ref: string | undefined; text: string } | undefined;
+  /** The cell metadata block (cm), 0 for none. */
+  cm: number;
 }
 
 /** Worksheet elements the gateway does not keep, by the feature a warning names. */
@@ -66,6 +72,8 @@ class SheetReader {
   private sink = Sink.None;
   private phonetic = 0;
   private readonly shared = new Map<string, number>();
+  /** Ranges of array formulas whose other cells are still to come (their cached values are left out). */
+  private arrays: { top: number; left: number; bottom: number; right: number }[] = [];
 
   constructor(
     private readonly sheet: string,
@@ -139,7 +147,9 @@ class SheetReader {
     this.row = row;
     this.column = column;
     const style = Number(element.attribute("s") ?? 0);
+    const cm = Number(element.attribute("cm") ?? 0);
     this.cell = {
+      cm: Number.isInteger(cm) && cm > 0 ? cm : 0,
       row,
       column,
       type: element.attribute("t") ?? "n",
@@ -173,7 +183,15 @@ class SheetReader {
     return text;
   }
 
+  /** Whether a cell lies in an array formula's range (and is not its first cell). */
+  private inArray(row: number, column: number): boolean {
+    if (this.arrays.length === 0) return false;
+    this.arrays = this.arrays.filter((a) => a.bottom >= row);
+    return this.arrays.some((a) => row >= a.top && row <= a.bottom && column >= a.left && column <= a.right);
+  }
+
   private finish(cell: PendingCell): void {
+    if (!cell.formula && this.inArray(cell.row, cell.column)) return;
     const formula = this.formulaOf(cell);
     const [kind, value, style] = this.valueOf(cell);
     if (kind === Kind.Empty && formula < 0) return;
@@ -181,11 +199,10 @@ class SheetReader {
     this.store.add(cell.row, cell.column, kind, value, formula, style);
   }
 
-  /** Counts an array formula over several cells, or a data table: the workbook computes neither whole. */
-  private countRange(f: NonNullable<PendingCell["formula"]>, cell: PendingCell): void {
-    const facts = f.type === "dataTable" ? this.context.facts.dataTables : this.context.facts.arrayFormulas;
+  /** Counts a what-if data table: the workbook keeps its cells' values and does not compute it. */
+  private countDataTable(f: NonNullable<PendingCell["formula"]>, cell: PendingCell): void {
+    const facts = this.context.facts.dataTables;
     const ref = f.ref ?? cellAddress(cell.row, cell.column);
-    if (f.type === "array" && !ref.includes(":")) return;
     facts.count++;
     if (facts.ranges.length < FIRST_CELLS) facts.ranges.push(`${quoteSheetName(this.sheet)}!${ref.slice(0, 40)}`);
   }
@@ -193,16 +210,31 @@ class SheetReader {
   /** The cell's formula entry: its own, its shared group's, or -1. */
   private formulaOf(cell: PendingCell): number {
     const f = cell.formula;
-    if (f && (f.type === "dataTable" || f.type === "array")) this.countRange(f, cell);
+    if (f?.type === "dataTable") this.countDataTable(f, cell);
     if (!f || f.type === "dataTable") return -1;
     const text = f.text;
+    const dynamic = cell.cm > 0 && this.context.dynamicBlocks.has(cell.cm);
     if (f.type === "shared" && f.shared !== undefined) {
       if (text === "") return this.shared.get(f.shared) ?? -1;
-      const entry = this.store.addFormula({ text, row: cell.row, column: cell.column, shared: true });
+      const entry = this.store.addFormula({ text, row: cell.row, column: cell.column, shared: true, dynamic });
       this.shared.set(f.shared, entry);
       return entry;
     }
-    return text === "" ? -1 : this.store.addFormula({ text, row: cell.row, column: cell.column, shared: false });
+    if (text === "") return -1;
+    const array = f.type === "array" ? this.arrayRange(f.ref, cell) : undefined;
+    return this.store.addFormula({ text, row: cell.row, column: cell.column, shared: false, dynamic, ...(array ? { array } : {}) });
+  }
+
+  /** An array formula's range, which must start at its cell ("A1:C3"; one cell when none is given); remembered so its other cells are skipped. */
+  private arrayRange(ref: string | undefined, cell: PendingCell): string {
+    const [a, b] = (ref ?? "").split(":");
+    const first = a ? parseCellAddress(a) : null;
+    const last = b ? parseCellAddress(b) : first;
+    if (!first || !last || first.row !== cell.row || first.column !== cell.column || last.row < first.row || last.column < first.column)
+      return cellAddress(cell.row, cell.column);
+    if (last.row > first.row || last.column > first.column)
+      this.arrays.push({ top: first.row, left: first.column, bottom: last.row, right: last.column });
+    return `${cellAddress(first.row, first.column)}:${cellAddress(last.row, last.column)}`;
   }
 
   private valueOf(cell: PendingCell): [Kind, number, number] {

@@ -1,9 +1,11 @@
 // The workbook part of an .xlsx (ECMA-376 Part 1, §18.2): its sheets in order with their names and
 // parts (worksheets only: chartsheets and dialog sheets hold no cells and are skipped), the 1904
-// date system flag, and where its shared strings and styles are. Refuses what we do not import:
+// date system flag, its defined names, and where its shared strings, styles and cell metadata are. Refuses what we do not import:
 // a binary or macro-enabled workbook, or one carrying VBA or Excel 4 macro sheets (415).
 import { parseXmlPart, typeName, unsupported, XLSX, type OpcPackage, type ZipItem } from "../../ooxml/index.ts";
+import type { DefinedName } from "../names.ts";
 import { tooManySheets, type XlsxLimits } from "./read-limits.ts";
+import { decodeXstring } from "./xstring.ts";
 
 const WORKBOOK_TYPES = new Set([
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
@@ -29,6 +31,37 @@ export interface WorkbookInfo {
   externalLinks: string[];
   sharedStrings: ZipItem | undefined;
   styles: ZipItem | undefined;
+  /** Cell metadata (which formulas are dynamic arrays), when the workbook has it. */
+  metadata: ZipItem | undefined;
+  names: DefinedName[];
+}
+
+interface DeclaredName {
+  name: string;
+  /** Index into the workbook's <sheets>, for a name local to a sheet. */
+  local: number | null;
+  hidden: boolean;
+  comment: string | undefined;
+  formula: string;
+}
+
+/** Defined names as .xlsx writes them, with sheet-local ones on their sheet's name; those naming other workbooks are left out. */
+function namesOf(declared: DeclaredName[], sheets: { name: string }[], kept: Set<string>): DefinedName[] {
+  const out: DefinedName[] = [];
+  for (const d of declared) {
+    const sheet = d.local === null ? null : sheets[d.local]?.name;
+    // A name on a chartsheet, or one pointing into another workbook ([1]Sheet1!A1): nothing here can compute it.
+    if (sheet === undefined || (sheet !== null && !kept.has(sheet)) || /(^|[^'])\[\d+\]/.test(d.formula) || d.formula.trim() === "")
+      continue;
+    out.push({
+      name: d.name,
+      sheet,
+      formula: d.formula,
+      ...(d.hidden ? { hidden: true } : {}),
+      ...(d.comment ? { comment: d.comment } : {}),
+    });
+  }
+  return out;
 }
 
 /** Refuses a package with macros: a VBA project (by name, type or relationship) or a macro sheet. */
@@ -63,6 +96,8 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
   checkType(pkg, workbook);
   refuseMacros(pkg, workbook.name);
   const declared: { name: string; id: string }[] = [];
+  const names: DeclaredName[] = [];
+  let name: DeclaredName | null = null;
   const externalReferences: string[] = [];
   let date1904 = false;
   parseXmlPart(workbook, pkg.budget, {
@@ -75,6 +110,25 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
         declared.push({ name: element.attribute("name") ?? "", id: element.attribute("id") ?? "" });
       } else if (element.local === "externalReference" && externalReferences.length < limits.sheets) {
         externalReferences.push(element.attribute("id") ?? "");
+      } else if (element.local === "definedName") {
+        const local = element.attribute("localSheetId");
+        const hidden = element.attribute("hidden");
+        name = {
+          name: decodeXstring(element.attribute("name") ?? ""),
+          local: local === undefined || !/^\d+$/.test(local) ? null : Number(local),
+          hidden: hidden === "1" || hidden === "true",
+          comment: element.attribute("comment"),
+          formula: "",
+        };
+      }
+    },
+    text(text) {
+      if (name) name.formula += text;
+    },
+    close(_name, local) {
+      if (local === "definedName" && name) {
+        names.push({ ...name, formula: decodeXstring(name.formula) });
+        name = null;
       }
     },
   });
@@ -101,6 +155,7 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
     const relationship = part(type);
     return relationship?.part === undefined ? undefined : pkg.get(relationship.part);
   };
+  const kept = new Set(sheets.map((s) => s.name));
   return {
     date1904,
     sheets,
@@ -108,5 +163,7 @@ export function readWorkbook(pkg: OpcPackage, limits: XlsxLimits): WorkbookInfo 
     externalLinks: externalReferences.map((id) => linkTarget(pkg, relationships.find((r) => r.id === id)?.part)),
     sharedStrings: item("sharedStrings"),
     styles: item("styles"),
+    metadata: item("sheetMetadata"),
+    names: namesOf(names, declared, kept),
   };
 }

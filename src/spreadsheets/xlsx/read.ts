@@ -5,7 +5,7 @@
 // a compact store. Sheets come in the workbook's order, hidden ones too; chartsheets and dialog
 // sheets are skipped. Refused (UnsupportedPackage, 415): not a zip, encrypted, macros, no
 // workbook; past a limit (PackageTooLarge, 413): ./read-limits.ts. What the workbook will not keep
-// (charts, pivot tables, links to other workbooks, array formulas…) is counted as `facts`, and each
+// (charts, pivot tables, links to other workbooks, data tables…) is counted as `facts`, and each
 // formula cell's saved value can be read again (`formulaValues`) for the import's report.
 import { OpcPackage, XLSX, type ZipItem } from "../../ooxml/index.ts";
 import { DATE_FORMAT, DATETIME_FORMAT } from "../formats.ts";
@@ -15,7 +15,9 @@ import type { CellContext } from "./cell-store.ts";
 import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
 import { readSharedStrings } from "./read-shared-strings.ts";
 import { readSheet, type SheetContext } from "./read-sheet.ts";
+import { dynamicArrayBlocks } from "./read-metadata.ts";
 import { readStyles } from "./read-styles.ts";
+import { readTables } from "./read-tables.ts";
 import { readWorkbook } from "./read-workbook.ts";
 
 const ISO_DATE = 0xfffe;
@@ -58,7 +60,7 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
   facts.skippedSheets = workbook.skipped;
   // What the directory declares is a hint only (bytes are counted as they come), but a package
   // that declares more than a bound is refused before anything more is inflated.
-  const parsed = [workbook.styles, workbook.sharedStrings, ...workbook.sheets.map((sheet) => sheet.item)];
+  const parsed = [workbook.styles, workbook.sharedStrings, workbook.metadata, ...workbook.sheets.map((sheet) => sheet.item)];
   const declared = (items: readonly (ZipItem | undefined)[]) => items.reduce((sum, item) => sum + (item?.declaredSize ?? 0), 0);
   pkg.budget.declared(declared(pkg.items), declared(parsed));
   const styles = readStyles(workbook.styles, pkg.budget);
@@ -78,12 +80,19 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
     isoDate: ISO_DATE,
     isoDateTime: ISO_DATE_TIME,
     cells: { count: 0 },
+    dynamicBlocks: dynamicArrayBlocks(workbook.metadata, pkg.budget),
     facts,
   };
   const cellContext: CellContext = { sharedStrings, format: (style) => iso.get(style) ?? styles.formats[style] };
   const sheets: SheetData[] = workbook.sheets.map(({ name, item }) => {
     const store = readSheet(name, item, context);
-    return { name, rows: () => store.rowsOf(cellContext), formulaValues: () => store.formulaValuesOf(cellContext) };
+    const tables = readTables(pkg, item.name);
+    return {
+      name,
+      rows: () => store.rowsOf(cellContext),
+      formulaValues: () => store.formulaValuesOf(cellContext),
+      ...(tables.length > 0 ? { tables } : {}),
+    };
   });
-  return { sheets, facts };
+  return { sheets, facts, ...(workbook.names.length > 0 ? { names: workbook.names } : {}) };
 }

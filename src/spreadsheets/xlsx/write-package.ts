@@ -1,6 +1,8 @@
 // The small parts around the worksheets: content types, relationships, document properties and
 // xl/workbook.xml (the sheets in order, and the request that Excel and LibreOffice recalculate
 // every formula on load, since the gateway's values are cached ones).
+import type { DefinedName } from "../names.ts";
+import { METADATA_PATH, tablePath } from "./write-tables.ts";
 import { xmlAttr, xmlText } from "./write-xml.ts";
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -13,11 +15,17 @@ const CALC_ID = 191029;
 
 export const sheetPath = (index: number) => `xl/worksheets/sheet${index + 1}.xml`;
 
-export function contentTypes(sheetCount: number): string {
-  const sheets = Array.from(
-    { length: sheetCount },
-    (_, i) => `<Override PartName="/${sheetPath(i)}" ContentType="${SML}.worksheet+xml"/>`,
-  ).join("");
+/** What the package holds besides sheets, styles and strings: tables, and the dynamic-array metadata. */
+export interface Extras {
+  tables: number;
+  metadata: boolean;
+}
+
+export function contentTypes(sheetCount: number, extras: Extras = { tables: 0, metadata: false }): string {
+  const sheets =
+    Array.from({ length: sheetCount }, (_, i) => `<Override PartName="/${sheetPath(i)}" ContentType="${SML}.worksheet+xml"/>`).join("") +
+    Array.from({ length: extras.tables }, (_, i) => `<Override PartName="/${tablePath(i + 1)}" ContentType="${SML}.table+xml"/>`).join("") +
+    (extras.metadata ? `<Override PartName="/${METADATA_PATH}" ContentType="${SML}.sheetMetadata+xml"/>` : "");
   return (
     `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
     `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -67,16 +75,31 @@ export function appProperties(sheetNames: readonly string[]): string {
   );
 }
 
-export function workbook(sheetNames: readonly string[]): string {
+/** The workbook's <definedNames> (sheet-local names by the index of their sheet); "" for none. */
+function definedNames(names: readonly DefinedName[], sheetNames: readonly string[]): string {
+  const items = names.flatMap((n) => {
+    const local = n.sheet === null ? -1 : sheetNames.findIndex((s) => s.toLowerCase() === n.sheet?.toLowerCase());
+    if (n.sheet !== null && local < 0) return [];
+    const attrs =
+      `name="${xmlAttr(n.name)}"` +
+      (local >= 0 ? ` localSheetId="${local}"` : "") +
+      (n.hidden ? ' hidden="1"' : "") +
+      (n.comment ? ` comment="${xmlAttr(n.comment)}"` : "");
+    return [`<definedName ${attrs}>${xmlText(n.formula)}</definedName>`];
+  });
+  return items.length === 0 ? "" : `<definedNames>${items.join("")}</definedNames>`;
+}
+
+export function workbook(sheetNames: readonly string[], names: readonly DefinedName[] = []): string {
   const sheets = sheetNames.map((name, i) => `<sheet name="${xmlAttr(name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join("");
   return (
     `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
     `<workbookPr/><bookViews><workbookView activeTab="0"/></bookViews>` +
-    `<sheets>${sheets}</sheets><calcPr calcId="${CALC_ID}" fullCalcOnLoad="1"/></workbook>`
+    `<sheets>${sheets}</sheets>${definedNames(names, sheetNames)}<calcPr calcId="${CALC_ID}" fullCalcOnLoad="1"/></workbook>`
   );
 }
 
-export function workbookRelationships(sheetCount: number): string {
+export function workbookRelationships(sheetCount: number, metadata = false): string {
   const sheets = Array.from(
     { length: sheetCount },
     (_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
@@ -85,6 +108,7 @@ export function workbookRelationships(sheetCount: number): string {
     `${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}">${sheets}` +
     `<Relationship Id="rId${sheetCount + 1}" Type="${REL_NS}/styles" Target="styles.xml"/>` +
     `<Relationship Id="rId${sheetCount + 2}" Type="${REL_NS}/sharedStrings" Target="sharedStrings.xml"/>` +
+    (metadata ? `<Relationship Id="rId${sheetCount + 3}" Type="${REL_NS}/sheetMetadata" Target="metadata.xml"/>` : "") +
     `</Relationships>`
   );
 }

@@ -9,11 +9,14 @@ import type { SharedStrings } from "./write-strings.ts";
 import { textElement } from "./write-strings.ts";
 import type { NumberFormats } from "./write-styles.ts";
 import { numberText } from "../number-text.ts";
+import { tableParts } from "./write-tables.ts";
 import { xmlText } from "./write-xml.ts";
 
 export interface SheetContext {
   styles: NumberFormats;
   strings: SharedStrings;
+  /** Tables on the sheet (its relationships rId1 … name their parts). */
+  tables?: number;
 }
 
 const HEAD =
@@ -26,9 +29,11 @@ function numberValue(n: number): { t: string; v: string } {
   return text === undefined ? { t: ' t="e"', v: "#NUM!" } : { t: "", v: text };
 }
 
-/** A formula cell: `<f>` and its computed value, typed as the value requires. */
-function formulaCell(open: string, formula: string, cell: Cell): string {
-  const f = `<f>${xmlText(formula)}</f>`;
+/** A formula cell: `<f>` (an array formula's with its range; a dynamic array's cell marked cm="1") and its computed value. */
+function formulaCell(cellOpen: string, formula: string, cell: Cell): string {
+  const array = cell.array;
+  const open = array?.dynamic ? `${cellOpen} cm="1"` : cellOpen;
+  const f = array ? `<f t="array" ref="${array.ref}">${xmlText(formula)}</f>` : `<f>${xmlText(formula)}</f>`;
   const value = cell.value;
   switch (typeof value) {
     case "number": {
@@ -80,7 +85,7 @@ export function* sheetXml(sheet: SheetData, selected: boolean, context: SheetCon
   }
   yield `${HEAD}<dimension ref="${dimension}"/><sheetViews><sheetView${selected ? ' tabSelected="1"' : ""} workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"/>`;
   if (!bounds) {
-    yield "<sheetData/></worksheet>";
+    yield `<sheetData/>${tableParts(context.tables ?? 0)}</worksheet>`;
     return;
   }
   yield "<sheetData>";
@@ -94,5 +99,5 @@ export function* sheetXml(sheet: SheetData, selected: boolean, context: SheetCon
     }
     if (xml.length > 0) yield `<row r="${r}">${xml}</row>`;
   }
-  yield "</sheetData></worksheet>";
+  yield `</sheetData>${tableParts(context.tables ?? 0)}</worksheet>`;
 }

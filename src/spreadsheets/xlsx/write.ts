@@ -16,6 +16,7 @@ import {
   workbook,
   workbookRelationships,
 } from "./write-package.ts";
+import { METADATA_PATH, metadataXml, sheetRels, sheetRelsPath, tablePath, tableXml } from "./write-tables.ts";
 
 export interface XlsxWriteOptions {
   /** The workbook's name: the document title (docProps/core.xml). */
@@ -44,13 +45,23 @@ function* parts(data: WorkbookData, options: XlsxWriteOptions): Generator<[strin
   const modified = options.modified ?? new Date();
   const styles = new NumberFormats();
   const strings = new SharedStrings(options.sharedStrings);
-  yield ["[Content_Types].xml", contentTypes(names.length)];
+  const tables = data.sheets.flatMap((sheet) => sheet.tables ?? []);
+  const metadata = data.dynamicArrays === true;
+  yield ["[Content_Types].xml", contentTypes(names.length, { tables: tables.length, metadata })];
   yield ["_rels/.rels", packageRelationships()];
   yield ["docProps/core.xml", coreProperties(options.title, options.created ?? modified, modified)];
   yield ["docProps/app.xml", appProperties(names)];
-  yield ["xl/workbook.xml", workbook(names)];
-  yield ["xl/_rels/workbook.xml.rels", workbookRelationships(names.length)];
-  for (const [i, sheet] of data.sheets.entries()) yield [sheetPath(i), sheetXml(sheet, i === 0, { styles, strings })];
+  yield ["xl/workbook.xml", workbook(names, data.names ?? [])];
+  yield ["xl/_rels/workbook.xml.rels", workbookRelationships(names.length, metadata)];
+  let table = 1;
+  for (const [i, sheet] of data.sheets.entries()) {
+    const count = sheet.tables?.length ?? 0;
+    yield [sheetPath(i), sheetXml(sheet, i === 0, { styles, strings, tables: count })];
+    if (count > 0) yield [sheetRelsPath(i), sheetRels(table, count)];
+    table += count;
+  }
+  for (const [i, t] of tables.entries()) yield [tablePath(i + 1), tableXml(t, i + 1)];
+  if (metadata) yield [METADATA_PATH, metadataXml()];
   yield ["xl/sharedStrings.xml", strings.xml()];
   yield ["xl/styles.xml", styles.xml()];
 }

@@ -6,10 +6,12 @@ import { CONVERT } from "./convert.ts";
 import { DATES } from "./dates.ts";
 import { DESCRIBE } from "./describe.ts";
 import { DISCRETE } from "./discrete.ts";
+import { DYNAMIC } from "./dynamic.ts";
 import { ENGINEERING } from "./engineering.ts";
 import { FINANCE } from "./finance.ts";
 import { INFERENCE } from "./inference.ts";
 import { INFO } from "./info.ts";
+import { LAMBDAS } from "./lambda.ts";
 import { LOGIC } from "./logic.ts";
 import { LOOKUP } from "./lookup.ts";
 import { MATH } from "./math.ts";
@@ -17,12 +19,16 @@ import { MATRIX } from "./matrix.ts";
 import { NUMERALS } from "./numerals.ts";
 import { RANDOM } from "./random.ts";
 import { RANKING } from "./ranking.ts";
+import { REFERENCE } from "./reference.ts";
 import { REGRESSION } from "./regression.ts";
 import type { FnTable } from "./spec.ts";
 import { STATS } from "./stats.ts";
 import { SUBTOTALS } from "./subtotal.ts";
 import { TEXT } from "./text.ts";
 import { TRIG } from "./trig.ts";
+
+// LET, LAMBDA and ISOMITTED: compiled as syntax, so not in FUNCTIONS; the function table counts them.
+export { SYNTAX_FUNCTIONS } from "./lambda.ts";
 
 /** The Math & Trig, Statistical and Engineering functions added in Excel 2010 and later. */
 const MATH_STATS_ENGINEERING_FUTURE = `BITAND BITLSHIFT BITOR BITRSHIFT BITXOR ERF.PRECISE ERFC.PRECISE IMCOSH IMCOT IMCSC IMCSCH IMSEC
@@ -58,6 +64,9 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...CONVERT,
   ...SUBTOTALS,
   ...MATRIX,
+  ...REFERENCE,
+  ...DYNAMIC,
+  ...LAMBDAS,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
@@ -72,5 +81,15 @@ export const FUTURE_FUNCTIONS = new Set([
   "VAR.S",
   "IFNA",
   "DAYS",
+  ..."XMATCH FILTER SORT SORTBY UNIQUE SEQUENCE TAKE DROP CHOOSEROWS CHOOSECOLS VSTACK HSTACK TOCOL TOROW WRAPROWS WRAPCOLS EXPAND".split(
+    " ",
+  ),
   ...MATH_STATS_ENGINEERING_FUTURE,
+  ..."LET LAMBDA MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ISOMITTED SINGLE ANCHORARRAY".split(" "),
 ]);
+
+/** In FUNCTIONS but not in Excel's list of functions: how .xlsx writes the "@" and "#" operators (shown as @x and A1#). */
+export const OPERATOR_FUNCTIONS: ReadonlySet<string> = new Set(["SINGLE", "ANCHORARRAY"]);
+
+/** Of FUTURE_FUNCTIONS, those .xlsx stores as "_xlfn._xlws." (worksheet-only functions). */
+export const WORKSHEET_FUNCTIONS = new Set(["FILTER", "SORT"]);

@@ -4,6 +4,7 @@ import { ERR, isError, type Scalar } from "../values.ts";
 import type { FnTable } from "./spec.ts";
 
 const is = (test: (v: Scalar) => boolean) => (args: Scalar[]) => test(args[0] ?? null);
+/** Web and mail addresses only (CONTRACT §11): HYPERLINK shows its label and never fetches. */
 const SAFE_LINK = /^\s*(https?:|mailto:)/i;
 
 function hyperlink(args: Scalar[]): Scalar {

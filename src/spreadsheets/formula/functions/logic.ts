@@ -1,6 +1,6 @@
 // Logical functions. IF, IFS, IFERROR, IFNA, SWITCH and CHOOSE evaluate only the branch they take.
 import type { EvalContext } from "../context.ts";
-import { compare, toBoolean } from "../coerce.ts";
+import { compare, toBoolean, toNumber } from "../coerce.ts";
 import { lift, toOperand } from "../ops.ts";
 import { ERR, isArray, isError, isRange, type FormulaError, type Scalar, type Value } from "../values.ts";
 import type { FnTable, Thunk } from "./spec.ts";
@@ -84,12 +84,32 @@ function switchFn(args: Thunk[], ctx: EvalContext): Value {
   return i < args.length ? (args[i] as Thunk)(ctx) : ERR.NA;
 }
 
+function chosen(index: Scalar, count: number): number | FormulaError {
+  if (isError(index)) return index;
+  const n = toNumber(index);
+  if (typeof n !== "number") return n;
+  const i = Math.trunc(n);
+  return i >= 1 && i < count ? i : ERR.VALUE;
+}
+
+/** CHOOSE: only the chosen value is computed; an array of indexes chooses per element (each value computed once). */
 function choose(args: Thunk[], ctx: EvalContext): Value {
   const index = toOperand((args[0] as Thunk)(ctx), ctx);
-  const i = typeof index === "number" ? Math.trunc(index) : typeof index === "boolean" ? Number(index) : NaN;
-  if (isError(index)) return index;
-  if (!(i >= 1 && i < args.length)) return ERR.VALUE;
-  return (args[i] as Thunk)(ctx);
+  if (!isArray(index)) {
+    const i = chosen(index, args.length);
+    return typeof i === "number" ? (args[i] as Thunk)(ctx) : i;
+  }
+  const values = new Map<number, Scalar | Scalar[][]>();
+  const valueAt = (i: number) => {
+    if (!values.has(i)) values.set(i, toOperand((args[i] as Thunk)(ctx), ctx));
+    return values.get(i) as Scalar | Scalar[][];
+  };
+  return lift([index], (x) => {
+    const i = chosen(x, args.length);
+    if (typeof i !== "number") return i;
+    const v = valueAt(i);
+    return isArray(v) ? (v[0]?.[0] ?? null) : v;
+  });
 }
 
 export const LOGIC: FnTable = {

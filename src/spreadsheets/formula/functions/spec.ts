@@ -17,6 +17,14 @@ export interface FnSpec {
   volatile?: boolean;
   /** The number format a cell gets when this function is its formula's outer call ("yyyy-mm-dd" for DATE). */
   format?: string;
+  /** An omitted argument (`XLOOKUP(1,A:A,B:B,,2)`) reaches `call` as undefined, not as an empty value (null). */
+  keepOmitted?: boolean;
+  /** Arguments of `call` that take one value: given a range or an array, the function runs per element (Excel's lifting). */
+  liftArgs?: readonly number[];
+  /** `call` takes references of several areas (3-D, unions) as they are (INDEX, AREAS); others get #VALUE!. */
+  areas?: boolean;
+  /** `call` takes LAMBDA values (MAP, REDUCE …); other functions given one get #CALC!. */
+  lambda?: boolean;
 }
 
 export type FnTable = Record<string, FnSpec>;
