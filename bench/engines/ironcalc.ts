@@ -159,7 +159,7 @@ export class IronCalcWorker {
       worker.once("message", (message: { values: [string, Got][]; failed?: string }) =>
         done({ values: new Map(message.values), ...(message.failed ? { failed: message.failed } : {}) }, false),
       );
-      worker.once("error", (error) => done({ values: new Map(), failed: `IronCalc worker: ${error.message}` }, true));
+      worker.once("error", (error: Error) => done({ values: new Map(), failed: `IronCalc worker: ${error.message}` }, true));
       worker.postMessage(file);
     });
   }
