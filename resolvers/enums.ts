@@ -7,7 +7,7 @@ const lowerCase = <const V extends string>(...names: V[]) =>
 export const enumValues = {
   DocumentFormat: lowerCase("TEXT", "MARKDOWN"),
   DocumentVersionSource: lowerCase("MARKDOWN", "DOCX", "RENAME", "RESTORE"),
-  CellRender: lowerCase("VALUE", "FORMULA", "BOTH", "RAW"),
+  CellRender: lowerCase("VALUE", "FORMULA", "BOTH", "RAW", "FORMATTED"),
   CellInput: lowerCase("PARSE", "RAW"),
   SpreadsheetVersionSource: lowerCase("CREATE", "IMPORT", "WRITE", "APPEND", "EDIT", "RENAME", "RESTORE"),
 };

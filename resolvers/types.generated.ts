@@ -135,6 +135,11 @@ export type CellRange = {
 export type CellRender =
   /** {value, formula} for formula cells. */
   | 'both'
+  /**
+   * The text each cell shows in Excel, through its number format ("9.09%", "1,234.50"); General as in a
+   * standard-width column ("0.090909091", "1.23457E+11"). Empty cells are null.
+   */
+  | 'formatted'
   /** The formula text where a cell has one, the value elsewhere. */
   | 'formula'
   /** Values with no number format applied: a date cell's serial number, numbers unrounded. */
@@ -1470,7 +1475,7 @@ export type CellRangeResolvers<ContextType = GraphQLContext, ParentType extends 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type CellRenderResolvers = { BOTH: 'both', FORMULA: 'formula', RAW: 'raw', VALUE: 'value' };
+export type CellRenderResolvers = { BOTH: 'both', FORMATTED: 'formatted', FORMULA: 'formula', RAW: 'raw', VALUE: 'value' };
 
 export type CitationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Citation'] = ResolversParentTypes['Citation']> = {
   snippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

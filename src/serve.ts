@@ -1,4 +1,5 @@
 // The gateway process: configuration from the environment, the gateway on one port, clean shutdown.
+import { startUpSignIn } from "./auth/start-link.ts";
 import { ConfigError, configSchema, loadConfig } from "./core/config.ts";
 import { loadedEnvFile } from "./core/env-file.ts";
 import { describeStore } from "./store/index.ts";
@@ -38,11 +39,18 @@ async function main(): Promise<void> {
     throw new ConfigError(`HOST/PORT: cannot listen on ${config.HOST}:${config.PORT}: ${reason}`, { cause: error });
   });
   const envFile = loadedEnvFile();
+  const base = config.PUBLIC_URL ?? running.url;
+  // A link that cannot be made (the store refusing a write) must not stop a gateway that is up.
+  const signIn = await startUpSignIn(gateway.store, config, gateway.store.kind, base).catch((error: unknown) => {
+    gateway.logger.warn({ err: error }, "no sign-in link on start-up: use npx workspace-gateway keys sign-in-link --user <id>");
+    return {};
+  });
   gateway.logger.info(
     {
       url: running.url,
-      // The owner's application (docs/app.md): where a person opens it.
-      app: `${config.PUBLIC_URL ?? running.url}/app`,
+      // The owner's application (docs/app.md): where a person opens it, and how they sign in.
+      app: `${base}/app`,
+      ...signIn,
       store: gateway.store.kind,
       storeLocation: describeStore(config),
       ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),

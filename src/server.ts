@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { isLoopbackHost } from "./core/address.ts";
 import type { Gateway } from "./gateway.ts";
 import { quietInstant } from "./http/quiet-instant.ts";
 import { metricsResponse } from "./observability/metrics.ts";
@@ -78,7 +79,7 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
       metrics.server.close(() => done());
       metrics.server.closeAllConnections();
     });
-  const loopback = /^(localhost|127(\.\d{1,3}){3}|::1)$/i.test(options.host);
+  const loopback = isLoopbackHost(options.host);
   if (!loopback && metricsPort === undefined && gateway.config.METRICS_TOKEN === undefined) {
     gateway.logger.warn(
       { host: options.host },

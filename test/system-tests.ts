@@ -11,6 +11,7 @@ export const systemTests = [
   "test/browser/**/*.test.ts",
   // The gateway as its own process: signals, restarts, PostgreSQL.
   "test/process/lifecycle.test.ts",
+  "test/process/start-link.test.ts",
   // Shared PostgreSQL and Redis between gateways, their outages.
   "test/ops/shared-services.test.ts",
   // Starts gateway processes against PostgreSQL and Redis configurations.

@@ -72,6 +72,7 @@ table.grid th{background:var(--soft);color:var(--muted);font-weight:600;padding:
 table.grid th[scope=row]{position:sticky;left:0;text-align:right}
 table.grid td{border:1px solid var(--line);padding:.2rem .5rem;min-width:6rem;height:1.8rem;white-space:nowrap;max-width:18rem;overflow:hidden;text-overflow:ellipsis}
 table.grid td.number{text-align:right}
+table.grid td.boolean,table.grid td.error{text-align:center}
 table.grid td.error{color:var(--danger)}
 table.grid td[aria-selected=true]{outline:2px solid var(--accent);outline-offset:-2px;background:#eef4ff}
 .status{min-height:1.5rem;margin:0 0 .25rem;color:var(--muted)}

@@ -39,10 +39,11 @@ export const inputModeSchema = z.enum(["parse", "raw"]).meta({
   description:
     "parse (default): as a person types (numbers, TRUE/FALSE, ISO dates, 12%, a leading = is a formula); raw: every string stays a string",
 });
-export const renderModeSchema = z.enum(["value", "formula", "both", "raw"]).meta({
+export const renderModeSchema = z.enum(["value", "formula", "both", "raw", "formatted"]).meta({
   description:
     'value (default): computed values (dates as ISO 8601, numbers to 15 digits); formula: "=…" where a cell has one; both: {value, formula} for formula cells; ' +
-    "raw: values with no number format applied (a date cell's serial number, every number unrounded)",
+    "raw: values with no number format applied (a date cell's serial number, every number unrounded); " +
+    'formatted: the text each cell shows in Excel, through its number format ("9.09%", "1,234.50", "1/31/2026"; General as in a standard-width column: "0.090909091", "1.23457E+11")',
 });
 export const rangeFormatSchema = z.enum(["json", "csv", "markdown"]).meta({ description: "json (default), csv or markdown (a GFM table)" });
 
@@ -385,6 +386,7 @@ export const readSharedAnyInputSchema = strictObject({
   format: readSharedInputSchema.shape.format,
   maxCells: maxCellsSchema,
   range: rangeTextSchema.optional().meta({ description: "A spreadsheet's range; default its first sheet's used range" }),
+  render: renderModeSchema.default("value"),
 });
 
 export const sharedSpreadsheetSchema = z

@@ -12,3 +12,9 @@ export function isAddressOrCidr(entry: string): boolean {
   const prefix = Number(cidr[2]);
   return family !== 0 && prefix <= (family === 4 ? 32 : 128);
 }
+
+/**
+ * A HOST (or URL host name) only this machine can reach: `localhost`, `127.x.y.z`, `::1` (bare or
+ * bracketed). A wildcard (`0.0.0.0`, `::`) or any other name is reachable from elsewhere.
+ */
+export const isLoopbackHost = (host: string): boolean => /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host);

@@ -183,6 +183,9 @@ export const configSchema = z
       .preprocess(emptyToUndefined, z.string().regex(durationPattern, "must be a duration like 7d, 12h or 30m").default("7d"))
       .transform(parseDuration)
       .refine((ms) => ms >= 60_000 && ms <= 366 * 86_400_000, "must be between 1m and 366d"),
+    // `npm start`'s one-time sign-in link for the local owner (src/auth/start-link.ts): printed only
+    // on the embedded SQLite store bound to a loopback HOST; false never prints it.
+    APP_SIGN_IN_LINK_ON_START: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
     OIDC_ISSUER: optionalUrl,
     OIDC_CLIENT_ID: optionalString,
     // Absent: a public client (PKCE alone, token_endpoint_auth_method none).

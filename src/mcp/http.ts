@@ -2,6 +2,7 @@
 // per-session state: every POST is authenticated first (401 before any tool runs), then handled
 // by a fresh server bound to that request's context.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isLoopbackHost } from "../core/address.ts";
 import type { Config } from "../core/config.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
@@ -19,7 +20,7 @@ export function serviceBackend(services: Services, ctx: RequestContext, origin =
 
 /** Where the DNS-rebinding guard's lists come from (docs/security.md). */
 export function mcpRequestGuard(config: Config): { allowedOrigins: string[]; allowedHosts: string[] | null } {
-  const loopback = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(config.HOST);
+  const loopback = isLoopbackHost(config.HOST);
   const hosts = config.MCP_ALLOWED_HOSTS.length > 0 || loopback ? [...config.MCP_ALLOWED_HOSTS] : null;
   if (hosts && loopback) hosts.push("localhost", "127.0.0.1", "[::1]");
   return { allowedOrigins: [...config.CORS_ORIGINS, ...config.MCP_ALLOWED_ORIGINS], allowedHosts: hosts };

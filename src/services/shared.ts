@@ -4,6 +4,7 @@ import type { RequestContext } from "../core/context.ts";
 import type { DocumentText } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
 import { DOCX_MEDIA_TYPE } from "../contract/files.ts";
+import type { RenderMode } from "../spreadsheets/values.ts";
 import type { Store } from "../store/types.ts";
 import type { DocumentsService } from "./documents.ts";
 import { shareTarget } from "./share-links.ts";
@@ -12,17 +13,24 @@ import type { SharedSpreadsheet, SpreadsheetsService } from "./spreadsheets/inde
 export interface SharedService {
   read(
     ctx: RequestContext,
-    input: { token: string; maxChars: number; format: "text" | "markdown"; maxCells: number; range?: string | undefined },
+    input: {
+      token: string;
+      maxChars: number;
+      format: "text" | "markdown";
+      maxCells: number;
+      range?: string | undefined;
+      render?: RenderMode | undefined;
+    },
   ): Promise<DocumentText | SharedSpreadsheet>;
   download(ctx: RequestContext, input: { token: string }): Promise<StoredDownload>;
 }
 
 export function createSharedService(deps: { store: Store; documents: DocumentsService; sheets: SpreadsheetsService }): SharedService {
   return {
-    async read(ctx, { token, maxChars, format, maxCells, range }) {
+    async read(ctx, { token, maxChars, format, maxCells, range, render }) {
       const target = await shareTarget(deps.store, token);
       if (target.kind === "workbook")
-        return deps.sheets.readShared(ctx, target.record, { maxCells, ...(range === undefined ? {} : { range }) });
+        return deps.sheets.readShared(ctx, target.record, { maxCells, render, ...(range === undefined ? {} : { range }) });
       return deps.documents.readSharedDocument(ctx, target.record, { maxChars, format });
     },
     async download(_ctx, { token }) {

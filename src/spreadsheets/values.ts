@@ -2,12 +2,13 @@
 // out (a cell as JSON: numbers, text, booleans, null, ISO 8601 for date cells, {"error"} for errors).
 import { isoFromSerial, serialFromIso, fractionFromClock } from "./dates.ts";
 import { SheetsError } from "./errors.ts";
+import { displayText } from "./display.ts";
 import { DATE_FORMAT, DATETIME_FORMAT, TIME_FORMAT, dateKindOf } from "./formats.ts";
 import { errorOf, isError, type Scalar } from "./formula/values.ts";
 import { isErrorValue, MAX_CELL_TEXT, type CellError } from "./types.ts";
 
 export type InputMode = "parse" | "raw";
-export type RenderMode = "value" | "formula" | "both" | "raw";
+export type RenderMode = "value" | "formula" | "both" | "raw" | "formatted";
 
 /** A cell as a caller writes it. */
 export type JsonCellInput = string | number | boolean | null;
@@ -114,9 +115,10 @@ export function rawValue(value: Scalar): JsonCellValue {
   return isError(value) ? { error: value.error } : value;
 }
 
-/** A cell as JSON in one of the four renders. */
+/** A cell as JSON in one of the five renders. */
 export function renderCell(value: Scalar, numFmt: string | undefined, formula: string | undefined, render: RenderMode): JsonCellValue {
   if (render === "raw") return rawValue(value);
+  if (render === "formatted") return displayText(value, numFmt);
   if (formula === undefined || render === "value") return renderValue(value, numFmt);
   if (render === "formula") return `=${formula}`;
   return { value: renderValue(value, numFmt) as string | number | boolean | null | CellError, formula: `=${formula}` };

@@ -77,7 +77,10 @@ describe("a spreadsheet", () => {
     expect(written.status).toBe(200);
     const answer = JSON.parse(written.text) as { version: number; values: unknown[][] };
     expect(answer.version).toBe(2);
-    expect(answer.values[0]!.slice(0, 2)).toEqual([7, { value: 70, formula: "=A1*10" }]);
+    expect(answer.values[0]!.slice(0, 2)).toEqual([
+      { text: "7", kind: "number", formula: "7" },
+      { text: "70", kind: "number", formula: "=A1*10" },
+    ]);
     const stale = await write({ sheet: "Sheet1", cell: "A1", text: "8", view: "Sheet1!A1:H20" }, '"v1"');
     expect(stale.status).toBe(412);
     const now = (await (await api(`/api/v1/spreadsheets/${sheet.id}/values/A1:B1`)).json()) as { values: unknown[][] };
@@ -87,7 +90,66 @@ describe("a spreadsheet", () => {
     const cells = JSON.parse(
       (await client.get(`/app/spreadsheets/${sheet.id}/cells?range=Sheet1!A1:C1`, { accept: "application/json" })).text,
     );
-    expect(cells).toEqual({ version: 3, values: [[7, { value: 70, formula: "=A1*10" }, { value: 71, formula: "=B1+1" }]] });
+    expect(cells).toEqual({
+      version: 3,
+      values: [
+        [
+          { text: "7", kind: "number", formula: "7" },
+          { text: "70", kind: "number", formula: "=A1*10" },
+          { text: "71", kind: "number", formula: "=B1+1" },
+        ],
+      ],
+    });
+  });
+
+  it("shows each cell as Excel does: its number format, General to 11 characters, aligned by kind, the full value as a title", async () => {
+    const sheet = await createSheet({
+      name: "Shown",
+      sheets: [
+        {
+          name: "S",
+          values: [
+            ["Region", "2025", "2026", "Growth", "Share", "Big", "Flag", "Oops"],
+            ["North", 110, 120, "=C2/B2-1", "12.5%", 123456789012, true, "=1/0"],
+            ["Since", "2026-01-31", "'2026", "=B3+1", "=E2*2", 999999999999, "=B2>C2", "#N/A"],
+          ],
+        },
+      ],
+    });
+    // Formats set as Excel files carry them, through the API's typed input: a date, a percent.
+    const page = await client.get(`/app/spreadsheets/${sheet.id}`);
+    const td = (address: string) =>
+      new RegExp(
+        `<td role="gridcell" class="([a-z]+)"(?: title="([^"]*)")? data-cell="${address}" data-formula="([^"]*)"[^>]*>([^<]*)</td>`,
+      )
+        .exec(page.text)
+        ?.slice(1);
+    // =C2/B2-1 is 0.0909090909090908 in full; General shows 0.090909091 and the title the 15 digits.
+    expect(td("D2")).toEqual(["number", "0.0909090909090908", "=C2/B2-1", "0.090909091"]);
+    expect(td("E2")).toEqual(["number", "0.125", "0.125", "12.50%"]);
+    expect(td("E3")).toEqual(["number", undefined, "=E2*2", "0.25"]);
+    expect(td("F2")).toEqual(["number", "123456789012", "123456789012", "1.23457E+11"]);
+    expect(td("F3")).toEqual(["number", "999999999999", "999999999999", "1E+12"]);
+    expect(td("B3")).toEqual(["number", undefined, "2026-01-31", "2026-01-31"]);
+    expect(td("C3")).toEqual(["text", undefined, "2026", "2026"]);
+    expect(td("A2")).toEqual(["text", undefined, "North", "North"]);
+    expect(td("G2")).toEqual(["boolean", undefined, "TRUE", "TRUE"]);
+    expect(td("G3")).toEqual(["boolean", undefined, "=B2&gt;C2", "FALSE"]);
+    expect(td("H2")).toEqual(["error", undefined, "=1/0", "#DIV/0!"]);
+    expect(td("H3")).toEqual(["error", undefined, "#N/A", "#N/A"]);
+    expect(td("H4")).toEqual(["empty", undefined, "", ""]);
+    expect(td("D3")).toEqual(["number", undefined, "=B3+1", "2026-02-01"]);
+
+    // The recipient's read-only grid shows the same text, without the formulas.
+    const share = (await (await api(`/api/v1/spreadsheets/${sheet.id}/shares`, { method: "POST", body: "{}" })).json()) as { url: string };
+    const recipient = await (await fetch(new URL(share.url, tg.url), { headers: { accept: "text/html" } })).text();
+    expect(recipient).toContain('<td role="gridcell" class="number" title="0.0909090909090908">0.090909091</td>');
+    expect(recipient).toContain('<td role="gridcell" class="number" title="0.125">12.50%</td>');
+    expect(recipient).toContain('<td role="gridcell" class="error">#DIV/0!</td>');
+    expect(recipient).not.toContain("data-formula");
+    // API clients ask for the same text with render=formatted (REST, on a share link too).
+    const formatted = (await (await fetch(new URL(`${share.url}?render=formatted&range=D2:F2`, tg.url))).json()) as { values: unknown };
+    expect(formatted.values).toEqual([["0.090909091", "12.50%", "1.23457E+11"]]);
   });
 
   it("shows a dynamic array's spill in the grid; the spill follows its inputs, and a cell written in its way makes it #SPILL!", async () => {

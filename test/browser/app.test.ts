@@ -217,6 +217,31 @@ describe.skipIf(!executablePath)("the owner's application in a browser", () => {
     await page.getByLabel("Formula").press("Enter");
     await expect.poll(() => row2.getByRole("gridcell").nth(1).innerText()).toBe("70");
     await expect.poll(() => grid.getByRole("row").nth(3).getByRole("gridcell").nth(1).innerText()).toBe("71");
+    // A written formula shows as Excel shows it (General, 11 characters), aligned as a number, its
+    // full value as the cell's description; the formula bar keeps the formula.
+    const c2 = row2.getByRole("gridcell").nth(2);
+    await c2.click();
+    await page.getByLabel("Formula").fill("=B3/B2-1");
+    await page.getByLabel("Formula").press("Enter");
+    await expect.poll(() => c2.innerText()).toBe("0.014285714");
+    await expect(c2.getAttribute("title")).resolves.toBe("0.0142857142857142");
+    await expect(c2.evaluate((td) => getComputedStyle(td).textAlign)).resolves.toBe("right");
+    await expect(
+      row2
+        .getByRole("gridcell")
+        .nth(0)
+        .evaluate((td) => getComputedStyle(td).textAlign),
+    ).resolves.toBe("right");
+    await expect(
+      grid
+        .getByRole("row")
+        .nth(1)
+        .getByRole("gridcell")
+        .nth(0)
+        .evaluate((td) => getComputedStyle(td).textAlign),
+    ).resolves.toMatch(/^(left|start)$/);
+    await c2.click();
+    await expect(page.getByLabel("Formula").inputValue()).resolves.toBe("=B3/B2-1");
     // A dynamic array spills into the grid; Enter on a spilled cell without typing writes nothing (the spill stays).
     await row2.getByRole("gridcell").nth(2).click();
     await page.getByLabel("Formula").fill("=SEQUENCE(2)*5");

@@ -81,13 +81,17 @@ describe("npm run build", () => {
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     try {
-      const url = await new Promise<string>((resolve, reject) => {
+      const { url, signInLink } = await new Promise<{ url: string; signInLink?: string }>((resolve, reject) => {
         createInterface({ input: child.stdout }).on("line", (line) => {
-          if (line.includes('"workspace-gateway listening"')) resolve((JSON.parse(line) as { url: string }).url);
+          if (line.includes('"workspace-gateway listening"')) resolve(JSON.parse(line) as { url: string; signInLink?: string });
         });
         void exited.then((code) => reject(new Error(`dist/src/main.js exited (${code}): ${stderr}`)));
       });
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
+      // The quick start's way in (docs/app.md "Your first sign-in"): the printed link opens a session.
+      const signedIn = await fetch(signInLink ?? "(no signInLink in the start-up line)", { redirect: "manual" });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.getSetCookie().join()).toMatch(/^wg_session=wgs_/);
       const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
       const created = await fetch(`${url}/api/v1/documents`, {
         method: "POST",

@@ -10,6 +10,10 @@ export const root = fileURLToPath(new URL("../../", import.meta.url));
 export interface GatewayProcess {
   child: ChildProcess;
   url: string;
+  /** The start-up log line ("workspace-gateway listening"), every field. */
+  startLine: Record<string, unknown>;
+  /** Everything the process has written to stdout so far. */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -56,8 +60,10 @@ export function startGatewayProcess(env: Record<string, string>, options: { buil
       reject(new Error(`gateway did not log its URL within 30 s: ${stderr}`));
     }, 30_000);
     void exited.then(() => clearTimeout(timer));
+    let stdout = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     createInterface({ input: child.stdout! }).on("line", (line) => {
-      let entry: { msg?: string; url?: string };
+      let entry: { msg?: string; url?: string; [field: string]: unknown };
       try {
         entry = JSON.parse(line) as typeof entry;
       } catch {
@@ -68,6 +74,8 @@ export function startGatewayProcess(env: Record<string, string>, options: { buil
         resolve({
           child,
           url: entry.url,
+          startLine: entry,
+          stdout: () => stdout,
           stop: async () => {
             if (child.exitCode === null) child.kill("SIGTERM");
             await exited;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { displayText, generalText } from "../../src/spreadsheets/display.ts";
 import { SheetsError } from "../../src/spreadsheets/errors.ts";
 import { errorOf } from "../../src/spreadsheets/formula/values.ts";
 import { parseInput, renderCell, renderValue } from "../../src/spreadsheets/values.ts";
@@ -63,5 +64,42 @@ describe("values out", () => {
     expect(renderCell(7, undefined, "B2*C2", "both")).toEqual({ value: 7, formula: "=B2*C2" });
     expect(renderCell(7, undefined, undefined, "both")).toBe(7);
     expect(renderCell(46053, "yyyy-mm-dd", "DATE(2026,1,31)", "both")).toEqual({ value: "2026-01-31", formula: "=DATE(2026,1,31)" });
+  });
+});
+
+describe("values shown (render=formatted)", () => {
+  it("applies the number format as Excel displays it; General in at most 11 characters", () => {
+    expect(generalText(0.0909090909090908)).toBe("0.090909091");
+    expect(generalText(2 / 3)).toBe("0.666666667");
+    expect(generalText(-1 / 3)).toBe("-0.333333333");
+    expect(generalText(3.14159265358979)).toBe("3.141592654");
+    expect(generalText(12345678901)).toBe("12345678901");
+    expect(generalText(123456789012)).toBe("1.23457E+11");
+    // numfmt alone rounds these to a mantissa of 10 ("10E+11", "10E-05").
+    expect(generalText(999999999999)).toBe("1E+12");
+    expect(generalText(-999999999999)).toBe("-1E+12");
+    expect(generalText(0.00009999999999)).toBe("0.0001");
+    expect(generalText(0.000012345678)).toBe("1.23457E-05");
+    expect(generalText(0.1 + 0.2)).toBe("0.3");
+    expect(generalText(-0)).toBe("0");
+    expect(generalText(1e21)).toBe("1E+21");
+  });
+
+  it("formats numbers, dates, text sections, booleans and errors; an unreadable code falls back to General", () => {
+    expect(displayText(0.125, "0.00%")).toBe("12.50%");
+    expect(displayText(1234.5, "#,##0.00")).toBe("1,234.50");
+    expect(displayText(46053, "yyyy-mm-dd")).toBe("2026-01-31");
+    expect(displayText(46053, "m/d/yyyy")).toBe("1/31/2026");
+    expect(displayText(0.5, "hh:mm:ss")).toBe("12:00:00");
+    // A date before 1900 or after 9999 shows as Excel shows it: hashes.
+    expect(displayText(-1, "yyyy-mm-dd")).toBe("########");
+    expect(displayText("abc", '0;-0;0;"Item: "@')).toBe("Item: abc");
+    expect(displayText("abc", "0.00")).toBe("abc");
+    expect(displayText("abc", undefined)).toBe("abc");
+    expect(displayText(true, "0.00")).toBe("TRUE");
+    expect(displayText(errorOf("#DIV/0!"), "0.00")).toBe("#DIV/0!");
+    expect(displayText(null, "0.00")).toBeNull();
+    expect(displayText(2 / 3, "[[nonsense")).toBe("0.666666667");
+    expect(renderCell(2 / 3, "0.0", "A1/3", "formatted")).toBe("0.7");
   });
 });

@@ -2,7 +2,8 @@
 // an .xlsx import names the function the gateway does not compute, the cells whose value differs
 // from the one the file saved and what the file had that is not kept — on REST (multipart), GraphQL
 // (multipart request), tRPC (FormData) and MCP (sheets_import from the drive) alike; describe gives
-// them again; a write that replaces the formulas updates them; render=raw on every surface. The
+// them again; a write that replaces the formulas updates them; render=raw and render=formatted on
+// every surface. The
 // gateway runs against the sandbox upstream (the drive holds the file MCP imports).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductsEnv, type ProductsEnv } from "../products/harness.ts";
@@ -197,5 +198,32 @@ describe("render=raw", () => {
     const viaMcp = await agent.call("sheets_read", { id, range: "S!A1:C1", render: "raw" });
     expect(viaMcp.structured!["values"]).toEqual(raw);
     expect((await read("?render=raw&format=csv")).text).toBe("0.6666666666666666,46053,0.1\r\n");
+  });
+});
+
+describe("render=formatted", () => {
+  it("gives the text each cell shows in Excel on REST, GraphQL, tRPC and MCP", async () => {
+    const created = await api.call<WithWarnings>("POST", "/api/v1/spreadsheets", {
+      name: "shown",
+      sheets: [{ name: "S", values: [[110, 120, "=B1/A1-1", "12.5%", "2026-01-31", 123456789012, true, "=1/0", "text", null]] }],
+    });
+    const id = created.body.id;
+    const shown = [["110", "120", "0.090909091", "12.50%", "2026-01-31", "1.23457E+11", "TRUE", "#DIV/0!", "text", null]];
+    const range = "S!A1:J1";
+    const read = (query: string) =>
+      api.call<{ values: unknown[][] }>("GET", `/api/v1/spreadsheets/${id}/values/${encodeURIComponent(range)}${query}`);
+    expect((await read("?render=formatted")).body.values).toEqual(shown);
+    const viaGraphql = await gql<{ spreadsheet: { range: { values: unknown[][] } } }>(
+      `query ($id: ID!) { spreadsheet(id: $id) { range(range: "S!A1:J1", render: FORMATTED) { values } } }`,
+      { id },
+    );
+    expect(viaGraphql.data!.spreadsheet.range.values).toEqual(shown);
+    expect(((await client.sheets.read.query({ id, range, render: "formatted" })) as { values: unknown[][] }).values).toEqual(shown);
+    const viaMcp = await agent.call("sheets_read", { id, range, render: "formatted" });
+    expect(viaMcp.structured!["values"]).toEqual(shown);
+    // As Excel saves a sheet as CSV: the shown text.
+    expect((await read("?render=formatted&format=csv")).text).toBe(
+      "110,120,0.090909091,12.50%,2026-01-31,1.23457E+11,TRUE,#DIV/0!,text,\r\n",
+    );
   });
 });

@@ -5,26 +5,20 @@
 // what was typed, to be sent again.
 import { requestJson } from "./common.ts";
 
-type Cell = string | number | boolean | null | { error: string } | { value: Cell; formula: string };
+/** A cell as the server shows it (src/app/cells.ts's GridCell: text, alignment, formula bar, full value). */
+interface Cell {
+  text: string;
+  kind: string;
+  formula: string;
+  full?: string;
+}
 interface CellsAnswer {
   version: number;
   values: Cell[][];
   warnings?: string[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
-function display(cell: Cell): string {
-  if (isObject(cell) && "formula" in cell) return display(cell.value);
-  if (isObject(cell) && "error" in cell) return String(cell.error);
-  if (typeof cell === "number") return String(Number(cell.toPrecision(15)));
-  if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
-  return cell ?? "";
-}
-const formulaText = (cell: Cell): string => (isObject(cell) && "formula" in cell ? String(cell.formula) : display(cell));
-function kindClass(cell: Cell): string {
-  const value = isObject(cell) && "formula" in cell ? cell.value : cell;
-  return isObject(value) && "error" in value ? "error" : typeof value === "number" ? "number" : "";
-}
+const EMPTY: Cell = { text: "", kind: "empty", formula: "" };
 
 class Grid {
   private selected: HTMLTableCellElement | undefined;
@@ -129,10 +123,12 @@ class Grid {
     if (version) version.textContent = String(answer.version);
     this.cells.forEach((row, r) =>
       row.forEach((td, c) => {
-        const cell = answer.values[r]?.[c] ?? null;
-        td.textContent = display(cell);
-        td.dataset["formula"] = formulaText(cell);
-        td.className = kindClass(cell);
+        const cell = answer.values[r]?.[c] ?? EMPTY;
+        td.textContent = cell.text;
+        td.dataset["formula"] = cell.formula;
+        td.className = cell.kind;
+        if (cell.full === undefined) td.removeAttribute("title");
+        else td.title = cell.full;
       }),
     );
   }

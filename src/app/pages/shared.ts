@@ -4,7 +4,8 @@
 import { html, raw } from "hono/html";
 import { rectOf } from "../a1.ts";
 import { when, type Html } from "../layout.ts";
-import { gridTable, type CellOut } from "./grid.ts";
+import type { GridCell } from "../cells.ts";
+import { gridTable } from "./grid.ts";
 
 export function sharedDocumentPage(view: { name: string; updatedAt: string; body: string; downloadHref: string }): Html {
   return html`<h1>${view.name}</h1>
@@ -17,7 +18,7 @@ export function sharedSheetPage(view: {
   name: string;
   updatedAt: string;
   range: string;
-  values: CellOut[][];
+  values: GridCell[][];
   truncated: boolean;
   downloadHref: string;
 }): Html {

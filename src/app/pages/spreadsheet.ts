@@ -5,7 +5,8 @@ import { html } from "hono/html";
 import { columnName, rangeText, type CellRect } from "../a1.ts";
 import { csrfField, when, type Html } from "../layout.ts";
 import type { Paths } from "../paths.ts";
-import { gridTable, type CellOut } from "./grid.ts";
+import type { GridCell } from "../cells.ts";
+import { gridTable } from "./grid.ts";
 
 export interface SheetTab {
   name: string;
@@ -24,7 +25,7 @@ export interface SpreadsheetView {
   /** The range shown, and the sheet's used size (for the pager). */
   rect: CellRect;
   used: { rows: number; columns: number };
-  values: CellOut[][];
+  values: GridCell[][];
   /** The range read as the operations name it ("Sheet1!A1:H100"). */
   range: string;
 }

@@ -5,12 +5,12 @@ import { Hono, type Context } from "hono";
 import type { HttpEnv } from "../../http/env.ts";
 import { prefersHtml } from "../../http/index-page.ts";
 import { requestSignal } from "../../http/node.ts";
+import { gridCellsOf } from "../cells.ts";
 import type { AppDeps, AppEnv } from "../env.ts";
 import { securityHeaders } from "../headers.ts";
 import { page } from "../layout.ts";
 import { sharedDocumentPage, sharedSheetPage } from "../pages/shared.ts";
 import { errorPage } from "../render.ts";
-import type { CellOut } from "../pages/grid.ts";
 
 /** Where the page lives: under the REST base, before the REST routes. */
 export const SHARED_BASE = "/api/v1/shared";
@@ -24,16 +24,19 @@ async function sharedPage(c: Context<AppEnv>, deps: AppDeps): Promise<Response> 
     signal: requestSignal(c),
     clientAddress: c.get("clientAddress"),
   });
-  const read = await deps.services.operations.run("shared.read", ctx, { token, format: "markdown", maxChars: 1_000_000, maxCells: 5_000 });
+  const input = { token, format: "markdown", maxChars: 1_000_000, maxCells: 5_000 };
+  const read = await deps.services.operations.run("shared.read", ctx, input);
   const downloadHref = `${deps.paths.prefix}${SHARED_BASE}/${encodeURIComponent(token)}/content`;
   const chrome = { paths: deps.paths, assets: deps.assets };
   if ("kind" in read) {
     const { spreadsheet } = read;
+    // The text each cell shows, as the owner's grid has it (../cells.ts): a second read of the same range.
+    const shown = await deps.services.operations.run("shared.read", ctx, { ...input, range: read.range, render: "formatted" });
     const body = sharedSheetPage({
       name: spreadsheet.name,
       updatedAt: spreadsheet.updatedAt,
       range: read.range,
-      values: read.values as CellOut[][],
+      values: gridCellsOf(read.values, "kind" in shown ? shown.values : []),
       truncated: read.truncated,
       downloadHref,
     });

@@ -6,9 +6,9 @@ import { Hono, type Context } from "hono";
 import { GatewayError } from "../../core/errors.ts";
 import { expectedVersionOf } from "../../rest/preconditions.ts";
 import { quoteSheet, rangeText, rectOf, type CellRect } from "../a1.ts";
+import { gridCellsOf, type GridCell } from "../cells.ts";
 import type { AppDeps, AppEnv } from "../env.ts";
 import { csrfOf, run } from "../operations.ts";
-import type { CellOut } from "../pages/grid.ts";
 import { spreadsheetPage, spreadsheetVersionPage } from "../pages/spreadsheet.ts";
 import { pageResponse } from "../render.ts";
 import { wantsJson } from "../session.ts";
@@ -46,17 +46,24 @@ export function viewOf(record: Sheets, sheetAsked: string | undefined, rangeAske
   return { sheets, sheet: sheet.name, rect, used, range: `${quoteSheet(sheet.name)}!${rangeText(rect)}` };
 }
 
-/** The computed values (and formulas) of `rect`, placed from its top-left even when the read was clipped. */
-async function valuesOf(c: Context<AppEnv>, deps: AppDeps, id: string, range: string, rect: CellRect): Promise<CellOut[][]> {
-  const cells = (rect.lastRow - rect.row + 1) * (rect.lastColumn - rect.column + 1);
-  const read = await run(c, deps, "sheets.read", { id, range, render: "both", maxCells: cells });
-  if (!("values" in read)) return [];
+/**
+ * The cells of `rect` as the grid shows them, placed from its top-left even when the read was
+ * clipped: two reads of the range, its values and formulas (render both) and the text each cell
+ * shows (render formatted), run together.
+ */
+async function valuesOf(c: Context<AppEnv>, deps: AppDeps, id: string, range: string, rect: CellRect): Promise<GridCell[][]> {
+  const maxCells = (rect.lastRow - rect.row + 1) * (rect.lastColumn - rect.column + 1);
+  const [read, shown] = await Promise.all([
+    run(c, deps, "sheets.read", { id, range, render: "both", maxCells }),
+    run(c, deps, "sheets.read", { id, range, render: "formatted", maxCells }),
+  ]);
+  if (!("values" in read) || !("values" in shown)) return [];
   const got = rectOf(read.range);
   if (!got) return [];
-  const grid: CellOut[][] = [];
-  read.values.forEach((line, r) => {
+  const grid: GridCell[][] = [];
+  gridCellsOf(read.values, shown.values).forEach((line, r) => {
     const row = (grid[got.row - rect.row + r] ??= []);
-    line.forEach((cell, k) => (row[got.column - rect.column + k] = cell as CellOut));
+    line.forEach((cell, k) => (row[got.column - rect.column + k] = cell));
   });
   return grid;
 }

@@ -184,7 +184,8 @@ export const spreadsheetOperations = {
     description:
       "Read the cells of an A1 range — A1, B2:D10, Sheet2!A1:C3, 'Q1 Sales'!B2, whole columns A:C, rows 2:5, open-ended A5:C (a bare range is the first sheet) — " +
       `as {range, values: [[…]], truncated, nextCursor}: numbers, text, booleans, null, dates as ISO 8601, errors as {error}. \`render\`: value (default), formula ("=…" where a cell has one), both, ` +
-      "or raw (no number format applied: a date cell's serial number, numbers unrounded). " +
+      "raw (no number format applied: a date cell's serial number, numbers unrounded), " +
+      'or formatted (the text each cell shows in Excel: "12.50%", "0.090909091"). ' +
       "`format` csv or markdown gives the rows as text instead. At most `maxCells` cells; when `truncated`, call again with `cursor` set to nextCursor. " +
       DATA_NOT_INSTRUCTIONS,
     input: readRangeInputSchema,

@@ -13,7 +13,7 @@ import type {
   WriteResult,
 } from "../../contract/spreadsheets.ts";
 import type { EditOperation } from "../../spreadsheets/edits.ts";
-import type { InputMode, JsonCellInput, JsonCellValue } from "../../spreadsheets/values.ts";
+import type { InputMode, JsonCellInput, JsonCellValue, RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import type { SheetsDeps } from "./access.ts";
 import { changeCells, evaluateFormula, readCells, type ReadInput } from "./cells.ts";
@@ -90,7 +90,11 @@ export interface SpreadsheetsService {
   shares(ctx: Ctx, input: { id: string }): Promise<{ shares: DocumentShare[] }>;
   revokeShare(ctx: Ctx, input: { id: string; shareId: string }): Promise<void>;
   /** What a share link reads (../shared.ts found the spreadsheet). */
-  readShared(ctx: Ctx, record: WorkbookRecord, input: { range?: string | undefined; maxCells: number }): Promise<SharedSpreadsheet>;
+  readShared(
+    ctx: Ctx,
+    record: WorkbookRecord,
+    input: { range?: string | undefined; maxCells: number; render?: RenderMode },
+  ): Promise<SharedSpreadsheet>;
   downloadShared(record: WorkbookRecord): Promise<StoredDownload>;
 }
 

@@ -4,6 +4,7 @@ import type { RequestContext } from "../../core/context.ts";
 import type { DocumentShare } from "../../contract/documents.ts";
 import type { CellRange, Spreadsheet } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
+import type { RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "../share-links.ts";
 import { knownId, precheck, sheetsOwner, spreadsheetNotFound, toSpreadsheet, type SheetsDeps } from "./access.ts";
@@ -50,14 +51,14 @@ export async function readSharedSpreadsheet(
   deps: SheetsDeps,
   ctx: RequestContext,
   record: WorkbookRecord,
-  input: { range?: string | undefined; maxCells: number },
+  input: { range?: string | undefined; maxCells: number; render?: RenderMode },
 ): Promise<SharedSpreadsheet> {
   const first = record.sheets[0];
   const range = input.range ?? (first?.usedRange ? `'${first.name.replaceAll("'", "''")}'!${first.usedRange}` : "A1");
   const read = await readRecordRange(deps, ctx, record, {
     id: record.id,
     range,
-    render: "value",
+    render: input.render ?? "value",
     format: "json",
     maxCells: input.maxCells,
   });

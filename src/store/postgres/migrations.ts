@@ -270,6 +270,12 @@ export const postgresMigrations: string[] = [
      used_at text COLLATE "C"
    );
    CREATE INDEX sign_in_links_expires_at ON sign_in_links (expires_at);`,
+  // An owner's live items, newest first (the lists, the owner's application): an index whose
+  // predicate is the lists' own, so the planner walks it in order and stops after a page whatever
+  // its statistics say. On (owner_id, id DESC) alone, a table not yet analyzed (a bulk import
+  // minutes old) was read whole and sorted: 10 ms for a page of 10,000 items instead of 0.1.
+  `CREATE INDEX documents_live ON documents (owner_id, id DESC) WHERE deleted_at IS NULL;
+   CREATE INDEX workbooks_live ON workbooks (owner_id, id DESC) WHERE deleted_at IS NULL;`,
 ];
 
 /**
