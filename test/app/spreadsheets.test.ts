@@ -171,15 +171,21 @@ describe("a spreadsheet", () => {
       expect(answer.status, answer.text).toBe(200);
       const body = JSON.parse(answer.text) as { version: number; values: unknown[][] };
       version = body.version;
-      return body.values.slice(0, 5).map((row) => row[1] ?? null);
+      return body.values.slice(0, 5).map((row) => row[1]);
     };
+    // Each cell as the grid shows it (src/app/cells.ts): the shown text, its kind, the formula bar's text.
+    const cell = (text: string, formula = text) => ({
+      text,
+      kind: /^#/.test(text) ? "error" : text === "" ? "empty" : /^\d+$/.test(text) ? "number" : "text",
+      formula,
+    });
     const formula = "=SEQUENCE(A1)*10";
-    expect(await write("B1", formula)).toEqual([{ value: 10, formula }, 20, 30, null, null]);
+    expect(await write("B1", formula)).toEqual([cell("10", formula), cell("20"), cell("30"), cell(""), cell("")]);
     const shown = cellsOf((await client.get(`/app/spreadsheets/${sheet.id}`)).text);
     expect(shown).toContainEqual(["B1", formula, "10"]);
     expect(shown).toContainEqual(["B3", "30", "30"]);
-    expect(await write("A1", "4")).toEqual([{ value: 10, formula }, 20, 30, 40, null]);
-    expect(await write("B3", "x")).toEqual([{ value: { error: "#SPILL!" }, formula }, null, "x", null, null]);
+    expect(await write("A1", "4")).toEqual([cell("10", formula), cell("20"), cell("30"), cell("40"), cell("")]);
+    expect(await write("B3", "x")).toEqual([cell("#SPILL!", formula), cell(""), cell("x"), cell(""), cell("")]);
   });
 
   it("reads only the range shown: 100 rows a page, Next rows moves the range", async () => {
