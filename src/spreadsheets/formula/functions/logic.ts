@@ -14,7 +14,7 @@ function ifFn(args: Thunk[], ctx: EvalContext): Value {
     return lift([cond, yes, no], (c, y, n) => {
       const b = toBoolean(c);
       return isError(b) ? b : b ? y : n;
-    });
+    }, ctx);
   }
   const b = toBoolean(cond);
   if (isError(b)) return b;
@@ -36,7 +36,7 @@ function catching(test: (e: FormulaError) => boolean) {
     const v = toOperand((args[0] as Thunk)(ctx), ctx);
     if (isArray(v)) {
       const alt = toOperand((args[1] as Thunk)(ctx), ctx);
-      return lift([v, alt], (x, a) => (isError(x) && test(x) ? a : x));
+      return lift([v, alt], (x, a) => (isError(x) && test(x) ? a : x), ctx);
     }
     return isError(v) && test(v) ? (args[1] as Thunk)(ctx) : v;
   };
@@ -109,7 +109,7 @@ function choose(args: Thunk[], ctx: EvalContext): Value {
     if (typeof i !== "number") return i;
     const v = valueAt(i);
     return isArray(v) ? (v[0]?.[0] ?? null) : v;
-  });
+  }, ctx);
 }
 
 export const LOGIC: FnTable = {
