@@ -47,7 +47,8 @@ export class Meter {
     this.steps += count;
     if (this.steps < this.nextCheck) return;
     this.nextCheck = this.steps + CLOCK_EVERY;
-    if (this.steps > this.maxSteps) throw this.refused(`needs more than ${grouped(this.maxSteps)} computation steps (SHEETS_MAX_STEPS)`, "SHEETS_MAX_STEPS");
+    if (this.steps > this.maxSteps)
+      throw this.refused(`needs more than ${grouped(this.maxSteps)} computation steps (SHEETS_MAX_STEPS)`, "SHEETS_MAX_STEPS");
     if (performance.now() > this.deadline)
       throw this.refused(`ran past its time budget of ${grouped(this.maxMs)} ms (SHEETS_WRITE_BUDGET_MS)`, "SHEETS_WRITE_BUDGET_MS");
   }

@@ -75,7 +75,8 @@ export function rangeToArray(range: RangeValue, ctx: EvalContext): ArrayValue {
   for (let r = range.top; r <= range.bottom; r++) {
     const row: Scalar[] = new Array(width).fill(null);
     if (used !== null && r >= used.top && r <= used.bottom)
-      for (let c = Math.max(range.left, used.left); c <= Math.min(range.right, used.right); c++) row[c - range.left] = ctx.value(range.sid, r, c);
+      for (let c = Math.max(range.left, used.left); c <= Math.min(range.right, used.right); c++)
+        row[c - range.left] = ctx.value(range.sid, r, c);
     rows[r - range.top] = row;
     ctx.step(width);
   }
