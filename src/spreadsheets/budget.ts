@@ -24,6 +24,26 @@ const CLOCK_EVERY = 1 << 14;
 
 const grouped = (n: number): string => n.toLocaleString("en-US");
 
+/** The meter of the job under way (a worker runs one job at a time): see `work`. */
+let running: Meter | null = null;
+
+/**
+ * Charges `count` steps to the job under way, if any: for work done where no EvalContext reaches
+ * (special.ts's series and continued fractions, which a function may run thousands of times).
+ */
+export function work(count: number): void {
+  running?.charge(count);
+}
+
+/** Makes `meter` the one `work` charges until the returned function is called. */
+export function enterJob(meter: Meter): () => void {
+  const outer = running;
+  running = meter;
+  return () => {
+    running = outer;
+  };
+}
+
 export class Meter {
   steps = 0;
   private nextCheck = CLOCK_EVERY;

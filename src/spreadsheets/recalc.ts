@@ -5,7 +5,7 @@
 // while it waits for itself is a circular reference: it reads #REF! and the write gets a warning.
 import type { Box } from "./a1.ts";
 import type { Book } from "./book.ts";
-import type { Meter } from "./budget.ts";
+import { enterJob, type Meter } from "./budget.ts";
 import { serialFromInstant } from "./dates.ts";
 import type { EvalContext, Totals } from "./formula/context.ts";
 import { cellResult } from "./formula/result.ts";
@@ -255,6 +255,15 @@ const same = (a: Scalar, b: Scalar) => a === b || (typeof a === "number" && type
  * computed. Warnings for circular references go to book.warnings.
  */
 export function recalculate(book: Book, meter: Meter): number {
+  const leave = enterJob(meter);
+  try {
+    return recalculateAll(book, meter);
+  } finally {
+    leave();
+  }
+}
+
+function recalculateAll(book: Book, meter: Meter): number {
   const calc = new Calculator(book, meter);
   const changed = book.changed;
   const order: FormulaCell[] = [...book.fresh];
