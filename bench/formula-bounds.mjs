@@ -1,3 +1,4 @@
+/* global fetch, performance -- Node 22+ globals */
 // Issue 37 F1/F2 against a running gateway (`npm start`): the time to answer, the gateway's RSS
 // (peak while the request runs, sampled every 50 ms from /proc) and /healthz's slowest answer
 // meanwhile. Plain Node, no dependencies:

@@ -6,6 +6,8 @@
 // surfaces answer as 4xx; no function call may run into a JavaScript limit (contain.ts turns one
 // into #VALUE! and tells us), and no job may run past its time budget by more than its slack.
 // `npm test` runs a few hundred formulas, seeded; `npm run fuzz:deep` at least 100,000.
+// FORMULA_TRACE=<file> writes each job to the file before it runs: the last one is the culprit when
+// a formula never ends (a loop no budget sees, as FACT(1E300) was).
 import { writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
