@@ -2,7 +2,8 @@
 // seconds, before each release (README "Tests and benches"). FUZZ_SCALE (default 1000) multiplies
 // each property's runs and FUZZ_SECONDS (default 300) stops it, whichever comes first; each prints
 // a `[fuzz]` line with its cases. One file at a time: the targets share the machine with a gateway
-// and its render workers. A failure prints fast-check's counterexample and its seed.
+// and its render workers. A failure prints fast-check's counterexample and its seed. The formula
+// fuzzer (test/fuzz/formulas.test.ts, engine-level) runs for 10 minutes at least: 100,000+ formulas.
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
