@@ -138,6 +138,11 @@ export const configSchema = z
     SHEETS_CACHE_CELLS: int(4_000_000, 0, 100_000_000),
     SHEETS_JOB_TIMEOUT_MS: int(60_000, 1_000, 600_000),
     SHEETS_WRITE_BUDGET_MS: int(10_000, 100, 600_000),
+    // One job's computation in steps (formula evaluations, cells read, array cells and text
+    // characters made), and the cells of any one array a formula makes: both refused before the
+    // work is done (docs/spreadsheets-engine.md "Budget").
+    SHEETS_MAX_STEPS: int(200_000_000, 1_000, 100_000_000_000),
+    SHEETS_MAX_ARRAY_CELLS: int(10_000_000, 1_000, 1_000_000_000),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
     // After SIGTERM, /readyz answers 503 for this long before the listener closes (a load
     // balancer's health-check interval × failures; docs/deploy.md). 0: close at once.

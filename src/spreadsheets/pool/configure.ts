@@ -12,7 +12,7 @@ export function createSheetsPool(config: Config): SheetsPool {
     worker: {
       maxCells: config.SHEETS_MAX_CELLS,
       cacheCells: config.SHEETS_CACHE_CELLS,
-      budget: { maxSteps: 500_000_000, maxMs: config.SHEETS_WRITE_BUDGET_MS },
+      budget: { maxSteps: config.SHEETS_MAX_STEPS, maxMs: config.SHEETS_WRITE_BUDGET_MS, maxArrayCells: config.SHEETS_MAX_ARRAY_CELLS },
     },
   });
 }

@@ -86,6 +86,6 @@ export interface SheetsWorkerData {
   maxCells: number;
   /** Cells of models a worker keeps between jobs. */
   cacheCells: number;
-  /** A write's budget: formula steps and milliseconds. */
-  budget: { maxSteps: number; maxMs: number };
+  /** A job's budget (a write's or an evaluate's): steps, milliseconds, and cells of one array (SHEETS_MAX_STEPS, SHEETS_WRITE_BUDGET_MS, SHEETS_MAX_ARRAY_CELLS). */
+  budget: { maxSteps: number; maxMs: number; maxArrayCells?: number };
 }
