@@ -25,6 +25,7 @@ beforeAll(() => {
   pool = new SheetsPool({
     workers: 2,
     maxHeapMb: 512,
+    queuePerPrincipal: 100,
     maxQueue: 100,
     jobTimeoutMs: 60_000,
     worker: { maxCells: 2_000_000, cacheCells: 4_000_000, budget: { maxSteps: 200_000_000, maxMs: 10_000 } },

@@ -13,7 +13,17 @@ import { readTiles, tilesForRead } from "../../spreadsheets/tile-read.ts";
 import type { CellValue } from "../../spreadsheets/types.ts";
 import type { JsonCellValue, RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { baseOf, inContractWords, knownId, precheck, rangeCursors, sheetsOwner, spreadsheetNotFound, type SheetsDeps } from "./access.ts";
+import {
+  baseOf,
+  inContractWords,
+  jobOwner,
+  knownId,
+  precheck,
+  rangeCursors,
+  sheetsOwner,
+  spreadsheetNotFound,
+  type SheetsDeps,
+} from "./access.ts";
 import { storeChange } from "./changes.ts";
 import { allBlobs } from "./stored.ts";
 
@@ -26,7 +36,14 @@ export interface ReadInput {
   cursor?: string | undefined;
 }
 
-async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookRecord, input: ReadInput, offset: number): Promise<ReadResult> {
+async function readRange(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  ownerId: string,
+  record: WorkbookRecord,
+  input: ReadInput,
+  offset: number,
+): Promise<ReadResult> {
   const options = { render: input.render, maxCells: input.maxCells, offset };
   try {
     const manifest = await deps.manifests.get(deps.store, ownerId, record.manifestHash);
@@ -40,6 +57,7 @@ async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookReco
   const output = await deps.pool.run(
     { kind: "read", base: baseOf(record), range: input.range, render: input.render, maxCells: input.maxCells, offset },
     (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "read") throw new GatewayError("INTERNAL", "A spreadsheet read answered something else");
   return { range: output.range, values: output.values, truncated: output.truncated, nextOffset: output.nextOffset };
@@ -54,14 +72,9 @@ function asText(values: CellRange["values"], format: "csv" | "markdown"): string
 }
 
 /** A range of a workbook's current version (the owner is the record's: share links read one too). */
-export async function readRecordRange(
-  deps: SheetsDeps,
-  _ctx: RequestContext,
-  record: WorkbookRecord,
-  input: ReadInput,
-): Promise<CellRange> {
+export async function readRecordRange(deps: SheetsDeps, ctx: RequestContext, record: WorkbookRecord, input: ReadInput): Promise<CellRange> {
   const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor, record.id, input.range);
-  const read = await readRange(deps, record.ownerId, record, input, offset);
+  const read = await readRange(deps, ctx, record.ownerId, record, input, offset);
   const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(record.id, input.range, read.nextOffset);
   return { range: read.range, values: read.values, truncated: read.truncated, nextCursor };
 }
@@ -106,6 +119,7 @@ export async function evaluateFormula(
   const output = await deps.pool.run(
     { kind: "evaluate", base: baseOf(record), formula, ...(input.sheet === undefined ? {} : { sheet: input.sheet }) },
     (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "value") throw new GatewayError("INTERNAL", "A spreadsheet evaluation answered something else");
   markAnsweredVersion(ctx, record.version);
