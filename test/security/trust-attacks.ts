@@ -17,6 +17,8 @@ export interface Answer {
   text: string;
   bytes: number;
   ms: number;
+  /** The Retry-After header, if any. */
+  retryAfter: string | null;
 }
 
 /** One request, timed to the last byte of its answer. */
@@ -35,7 +37,13 @@ export async function call(
   });
   const bytes = await response.arrayBuffer();
   const text = new TextDecoder().decode(bytes.slice(0, 400));
-  return { status: response.status, text, bytes: bytes.byteLength, ms: performance.now() - sent };
+  return {
+    status: response.status,
+    text,
+    bytes: bytes.byteLength,
+    ms: performance.now() - sent,
+    retryAfter: response.headers.get("retry-after"),
+  };
 }
 
 async function created(caller: Caller, body: unknown): Promise<{ id: string; answer: Answer }> {
@@ -47,7 +55,7 @@ async function created(caller: Caller, body: unknown): Promise<{ id: string; ans
   });
   const text = await response.text();
   if (response.status !== 201) throw new Error(`create: HTTP ${response.status} ${text.slice(0, 400)}`);
-  const answer = { status: response.status, text: text.slice(0, 400), bytes: text.length, ms: performance.now() - sent };
+  const answer = { status: response.status, text: text.slice(0, 400), bytes: text.length, ms: performance.now() - sent, retryAfter: null };
   return { id: (JSON.parse(text) as { id: string }).id, answer };
 }
 
