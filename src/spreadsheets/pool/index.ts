@@ -10,6 +10,7 @@ import { GatewayError } from "../../core/errors.ts";
 import { workerHeap } from "../../core/worker-heap.ts";
 import { FairQueue, type Queued } from "./fair-queue.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
+import { encodeJob } from "./wire.ts";
 
 export type { Base, Change, Job, JobOutput, NewSheetSource, Saved } from "./protocol.ts";
 
@@ -70,8 +71,9 @@ const cancelled = () => new GatewayError("BAD_USER_INPUT", "The request was canc
 const shuttingDown = () => new GatewayError("SERVICE_UNAVAILABLE", "The gateway is shutting down", { retryAfter: 1 });
 
 export class SheetsPool {
-  // A worker starts when a job finds no started one free, not with the gateway: one that never
-  // serves a spreadsheet holds no thread (and a test gateway boots in a fraction of the time).
+  // Workers start with the first job, not with the gateway: one that never serves a spreadsheet
+  // holds no thread (and a test gateway boots in a fraction of the time). Then one spare is kept
+  // started while there is room for it (spare()).
   private readonly slots: (Slot | undefined)[];
   private readonly queue: FairQueue<Pending>;
   /** The worker that last ran each workbook's job: it holds the model. */
@@ -191,9 +193,22 @@ export class SheetsPool {
   private dispatch(): void {
     while (!this.closed && this.slots.some((slot) => !slot?.running)) {
       const pending = this.queue.take();
-      if (!pending) return;
+      if (!pending) break;
       this.start(this.slotFor(pending), pending);
     }
+    this.spare();
+  }
+
+  /**
+   * Once spreadsheets are in use, one worker more than the busy ones is started ahead of need: a
+   * worker takes a second or more to start (loading the engine), which another user's one-cell
+   * write would otherwise wait for behind a long job.
+   */
+  private spare(): void {
+    if (this.closed || !this.slots.some((slot) => slot !== undefined)) return;
+    if (this.slots.some((slot) => slot !== undefined && !slot.running)) return;
+    const index = this.slots.indexOf(undefined);
+    if (index >= 0) this.slots[index] = this.spawn();
   }
 
   /** The free worker that last had the job's workbook; else a free started one; else a new one. */
@@ -214,7 +229,7 @@ export class SheetsPool {
     // A download's model is not kept (./worker.ts), so it leaves the workbook's home as it was.
     if (pending.workbookId !== undefined && job.kind !== "render") this.remember(pending.workbookId, slot);
     if (job.kind === "change") this.changes.set(job.token, slot);
-    this.post(slot, { type: "job", id: pending.id, job });
+    this.post(slot, encodeJob(pending.id, job));
   }
 
   private post(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {
@@ -245,7 +260,7 @@ export class SheetsPool {
         if (slot.running !== pending) return;
         const job = { ...pending.job, base: { ...base, blobs } } as Job;
         pending.job = job;
-        this.post(slot, { type: "job", id: pending.id, job });
+        this.post(slot, encodeJob(pending.id, job));
       },
       (error: unknown) => {
         if (slot.running === pending) this.settle(slot, { error: error instanceof Error ? error : new Error(String(error)) });

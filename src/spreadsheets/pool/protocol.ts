@@ -67,7 +67,8 @@ export type JobOutput =
   | { kind: "bytes"; bytes: Uint8Array };
 
 export type ToWorker =
-  | { type: "job"; id: number; job: Job }
+  /** A job as JSON text, its bytes and blobs beside it (./wire.ts). */
+  | { type: "job"; id: number; json: string; bytes?: Uint8Array; blobs?: [hash: string, bytes: Uint8Array][] }
   /** The store kept version `version` of a change: the worker keeps its model for that version. */
   | { type: "commit"; token: number; version: number }
   /** The store refused the change (a concurrent write won): the worker drops its model. */

@@ -9,6 +9,7 @@ import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkboo
 import { Models, type Held } from "./models.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
 import { sheetsErrorCode } from "./errors.ts";
+import { decodeJob } from "./wire.ts";
 
 const data = workerData as SheetsWorkerData;
 const options = { maxCells: data.maxCells, budget: data.budget };
@@ -87,7 +88,7 @@ function transferables(output: JobOutput): ArrayBuffer[] {
 port.on("message", (message: ToWorker) => {
   if (message.type === "commit") return models.commit(message.token, message.version);
   if (message.type === "forget") return models.forget(message.token);
-  void run(message.job)
+  void run(decodeJob(message))
     .then(
       (output) => post({ type: "done", id: message.id, output }, transferables(output)),
       (error: unknown) => {
