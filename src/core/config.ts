@@ -147,6 +147,9 @@ export const configSchema = z
     // waiting beyond those; past both, RATE_LIMITED (docs/spreadsheets-engine.md "Fairness").
     SHEETS_JOBS_PER_PRINCIPAL: autoOr(1, 64),
     SHEETS_QUEUE_PER_PRINCIPAL: int(8, 0, 10_000),
+    // The spreadsheet workers' nice value (Linux, per thread): with SHEETS_WORKERS=auto there may be
+    // as many busy workers as cores, and the event loop must still get one (docs/configuration.md).
+    SHEETS_WORKER_NICE: int(10, 0, 19),
     SHEETS_WORKER_MAX_MB: int(1536, 64, 16_384),
     SHEETS_CACHE_CELLS: int(4_000_000, 0, 100_000_000),
     SHEETS_JOB_TIMEOUT_MS: int(60_000, 1_000, 600_000),

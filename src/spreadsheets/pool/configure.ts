@@ -14,6 +14,7 @@ export function createSheetsPool(config: Config): SheetsPool {
     jobTimeoutMs: config.SHEETS_JOB_TIMEOUT_MS,
     worker: {
       maxCells: config.SHEETS_MAX_CELLS,
+      niceness: config.SHEETS_WORKER_NICE,
       // SHEETS_CACHE_CELLS is for all the workers together: more workers do not hold more memory.
       cacheCells: Math.floor(config.SHEETS_CACHE_CELLS / workers),
       budget: { maxSteps: 500_000_000, maxMs: config.SHEETS_WRITE_BUDGET_MS },

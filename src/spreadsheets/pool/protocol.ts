@@ -87,6 +87,8 @@ export interface SheetsWorkerData {
   maxCells: number;
   /** Cells of models a worker keeps between jobs. */
   cacheCells: number;
+  /** The worker thread's nice value (Linux, per thread; SHEETS_WORKER_NICE); 0 leaves it. */
+  niceness?: number;
   /** A write's budget: formula steps and milliseconds. */
   budget: { maxSteps: number; maxMs: number };
 }

@@ -1,6 +1,7 @@
 // A spreadsheets worker thread: runs the pool's jobs one at a time against the models it holds
 // (./models.ts), so no whole-workbook work (parsing a file, loading tiles, recalculating, writing
 // an .xlsx) runs on the gateway's event loop.
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
 import { isSheetsError } from "../errors.ts";
@@ -12,6 +13,18 @@ import { sheetsErrorCode } from "./errors.ts";
 import { decodeJob } from "./wire.ts";
 
 const data = workerData as SheetsWorkerData;
+
+// On Linux a nice value belongs to a thread, and pid 0 means the calling thread: this lowers the
+// priority of this worker only, so that when workers and the event loop compete for a core,
+// /healthz and the other requests get it first. Elsewhere (or without permission) it may apply to
+// the process or fail; failing is harmless.
+if (data.niceness) {
+  try {
+    setPriority(0, data.niceness);
+  } catch {
+    // not permitted here: the worker keeps the default priority
+  }
+}
 const options = { maxCells: data.maxCells, budget: data.budget };
 const models = new Models(data.cacheCells);
 const port = parentPort!;
