@@ -1,5 +1,6 @@
 // Configuration from the environment (docs/api.md "Configuration"), validated once at start-up.
 // A bad value stops the process with a message naming the variable.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { isAddressOrCidr } from "./address.ts";
 import { durationPattern, parseDuration } from "./duration.ts";
@@ -22,6 +23,12 @@ const originList = z
   );
 const int = (def: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
+/** "auto" (the default: undefined, for the caller to size) or an integer within the bounds. */
+const autoOr = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined || (typeof v === "string" && v.trim().toLowerCase() === "auto") ? undefined : v),
+    z.coerce.number({ error: `must be "auto" or an integer` }).int().min(min).max(max).optional(),
+  );
 const ratio = (def: number, min: number, max: number) => z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max).default(def));
 
 export const configSchema = z
@@ -133,7 +140,16 @@ export const configSchema = z
     // they keep between jobs; a job's deadline (past it the worker is replaced) and one write's
     // computation budget.
     SHEETS_MAX_CELLS: int(2_000_000, 1, 50_000_000),
-    SHEETS_WORKERS: int(1, 1, 64),
+    // "auto": one worker per core but one (the event loop keeps a core), at least 2 (so that one
+    // principal's long job never holds the only one) and at most 8 (each may grow to SHEETS_WORKER_MAX_MB).
+    SHEETS_WORKERS: autoOr(1, 64).transform((v) => v ?? Math.max(2, Math.min(8, availableParallelism() - 1))),
+    // A principal's spreadsheet jobs running at once ("auto": every worker but one, at least 1) and
+    // waiting beyond those; past both, RATE_LIMITED (docs/spreadsheets-engine.md "Fairness").
+    SHEETS_JOBS_PER_PRINCIPAL: autoOr(1, 64),
+    SHEETS_QUEUE_PER_PRINCIPAL: int(8, 0, 10_000),
+    // The spreadsheet workers' nice value (Linux, per thread): with SHEETS_WORKERS=auto there may be
+    // as many busy workers as cores, and the event loop must still get one (docs/configuration.md).
+    SHEETS_WORKER_NICE: int(10, 0, 19),
     SHEETS_WORKER_MAX_MB: int(1536, 64, 16_384),
     SHEETS_CACHE_CELLS: int(4_000_000, 0, 100_000_000),
     SHEETS_JOB_TIMEOUT_MS: int(60_000, 1_000, 600_000),

@@ -1,5 +1,6 @@
 // Reading a range straight from stored tiles: only the tiles the page covers are fetched and
 // decoded, never the workbook. The service asks tilesForRead() which hashes to fetch, then readTiles().
+import { finish, inSlices } from "../core/slices.ts";
 import { clipRange, formatRange, parseRange, type Box } from "./a1.ts";
 import { SheetsError } from "./errors.ts";
 import type { Scalar } from "./formula/values.ts";
@@ -81,6 +82,26 @@ class TileView {
 
 /** Reads a range from the tiles (`tile` gives a tile's bytes by hash), as Workbook.read would. */
 export function readTiles(manifest: Manifest, range: string, tile: (hash: string) => Uint8Array, options: ReadOptions = {}): ReadResult {
+  return finish(readingTiles(manifest, range, tile, options));
+}
+
+/** readTiles, a few milliseconds at a time: the event loop turns between the rows of a large read. */
+export function readTilesInSlices(
+  manifest: Manifest,
+  range: string,
+  tile: (hash: string) => Uint8Array,
+  options: ReadOptions = {},
+): Promise<ReadResult> {
+  return inSlices(readingTiles(manifest, range, tile, options));
+}
+
+/** The read, pausing (yield) after each row. */
+function* readingTiles(
+  manifest: Manifest,
+  range: string,
+  tile: (hash: string) => Uint8Array,
+  options: ReadOptions,
+): Generator<void, ReadResult> {
   const { sheet, box, page, offset } = plan(manifest, range, options);
   if (!page || !box) return { range: formatRange(sheet.name, box as Box), values: [], truncated: false, nextOffset: null };
   const render = options.render ?? "value";
@@ -107,6 +128,7 @@ export function readTiles(manifest: Manifest, range: string, tile: (hash: string
     for (let c = box.left; c <= box.right; c++)
       row.push(view(tileName(Math.floor(r / TILE_ROWS), Math.floor(c / TILE_COLS)))?.cell(slotOf(r, c), render) ?? null);
     rows.push(row);
+    yield;
   }
   const covered = { top: page.top, left: box.left, bottom: page.bottom, right: box.right };
   return {

@@ -14,7 +14,7 @@ import {
   type WriteResult,
 } from "../../contract/spreadsheets.ts";
 import { isSheetsError } from "../../spreadsheets/errors.ts";
-import type { Base, SheetsPool } from "../../spreadsheets/pool/index.ts";
+import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
 import type { Store, WorkbookChangeResult, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
@@ -46,6 +46,16 @@ export function inContractWords(error: unknown): unknown {
 
 /** The stored version a pool job works on. */
 export const baseOf = (record: WorkbookRecord): Base => ({ workbookId: record.id, version: record.version, rootHash: record.manifestHash });
+
+/**
+ * Whose turn a spreadsheet job takes in the pool (docs/spreadsheets-engine.md "Fairness"): the
+ * caller, or for a share link's anonymous readers the owner's links together; the caller's signal
+ * drops the job if it is still waiting when the caller hangs up.
+ */
+export const jobOwner = (ctx: RequestContext | undefined, ownerId: string): JobOwner => ({
+  principal: ctx && ctx.principal.userId !== null ? ownerId : `share:${ownerId}`,
+  ...(ctx ? { signal: ctx.signal } : {}),
+});
 
 /** What a write, an append or an edit answers. */
 export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult, publicUrl: string): WriteResult => ({

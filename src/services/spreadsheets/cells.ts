@@ -3,17 +3,28 @@
 // the spreadsheets pool against the workbook's model, then stored as the next version.
 import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
+import { inSlices } from "../../core/slices.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
 import { csvLines } from "../../spreadsheets/csv-write.ts";
 import { isSheetsError } from "../../spreadsheets/errors.ts";
-import { markdownTable } from "../../spreadsheets/markdown.ts";
+import { markdownTableInSlices } from "../../spreadsheets/markdown.ts";
 import type { Change } from "../../spreadsheets/pool/index.ts";
 import type { ReadResult } from "../../spreadsheets/read.ts";
-import { readTiles, tilesForRead } from "../../spreadsheets/tile-read.ts";
+import { readTilesInSlices, tilesForRead } from "../../spreadsheets/tile-read.ts";
 import type { CellValue } from "../../spreadsheets/types.ts";
 import type { JsonCellValue, RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { baseOf, inContractWords, knownId, precheck, rangeCursors, sheetsOwner, spreadsheetNotFound, type SheetsDeps } from "./access.ts";
+import {
+  baseOf,
+  inContractWords,
+  jobOwner,
+  knownId,
+  precheck,
+  rangeCursors,
+  sheetsOwner,
+  spreadsheetNotFound,
+  type SheetsDeps,
+} from "./access.ts";
 import { storeChange } from "./changes.ts";
 import { allBlobs } from "./stored.ts";
 
@@ -26,13 +37,21 @@ export interface ReadInput {
   cursor?: string | undefined;
 }
 
-async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookRecord, input: ReadInput, offset: number): Promise<ReadResult> {
+async function readRange(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  ownerId: string,
+  record: WorkbookRecord,
+  input: ReadInput,
+  offset: number,
+): Promise<ReadResult> {
   const options = { render: input.render, maxCells: input.maxCells, offset };
   try {
     const manifest = await deps.manifests.get(deps.store, ownerId, record.manifestHash);
     const hashes = tilesForRead(manifest, input.range, options);
     const tiles = hashes.length > 0 ? await deps.store.getBlobs(ownerId, hashes) : new Map<string, Uint8Array>();
-    return readTiles(manifest, input.range, (hash) => tiles.get(hash) ?? new Uint8Array(), options);
+    // In slices: a 100,000-cell read takes 100–300 ms of decoding and rendering (issue 37 F5).
+    return await readTilesInSlices(manifest, input.range, (hash) => tiles.get(hash) ?? new Uint8Array(), options);
   } catch (error) {
     // Formulas without stored values (a workbook saved before they were computed): the model computes them.
     if (!isSheetsError(error) || error.code !== "VALUES_MISSING") throw inContractWords(error);
@@ -40,28 +59,37 @@ async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookReco
   const output = await deps.pool.run(
     { kind: "read", base: baseOf(record), range: input.range, render: input.render, maxCells: input.maxCells, offset },
     (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "read") throw new GatewayError("INTERNAL", "A spreadsheet read answered something else");
   return { range: output.range, values: output.values, truncated: output.truncated, nextOffset: output.nextOffset };
 }
 
-/** Values as CSV or a GFM table (render=value's JSON cells; {value, formula} shows the formula). */
-function asText(values: CellRange["values"], format: "csv" | "markdown"): string {
+/** Lines joined, pausing (yield) after each. */
+function* joining(lines: Iterable<string>): Generator<void, string> {
+  let text = "";
+  for (const line of lines) {
+    text += line;
+    yield;
+  }
+  return text;
+}
+
+/**
+ * Values as CSV or a GFM table (render=value's JSON cells; {value, formula} shows the formula),
+ * written a few milliseconds at a time: 100,000 cells take ~50–150 ms that /healthz must not wait for.
+ */
+async function asText(values: CellRange["values"], format: "csv" | "markdown"): Promise<string> {
   const plain = values.map((row) =>
     row.map((cell) => (cell !== null && typeof cell === "object" && "formula" in cell ? cell.formula : cell) as CellValue),
   );
-  return format === "csv" ? [...csvLines(plain)].join("") : markdownTable(plain).markdown;
+  return format === "csv" ? inSlices(joining(csvLines(plain))) : (await markdownTableInSlices(plain)).markdown;
 }
 
 /** A range of a workbook's current version (the owner is the record's: share links read one too). */
-export async function readRecordRange(
-  deps: SheetsDeps,
-  _ctx: RequestContext,
-  record: WorkbookRecord,
-  input: ReadInput,
-): Promise<CellRange> {
+export async function readRecordRange(deps: SheetsDeps, ctx: RequestContext, record: WorkbookRecord, input: ReadInput): Promise<CellRange> {
   const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor, record.id, input.range);
-  const read = await readRange(deps, record.ownerId, record, input, offset);
+  const read = await readRange(deps, ctx, record.ownerId, record, input, offset);
   const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(record.id, input.range, read.nextOffset);
   return { range: read.range, values: read.values, truncated: read.truncated, nextCursor };
 }
@@ -76,7 +104,7 @@ export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: Re
   return {
     range: read.range,
     format: input.format,
-    text: asText(read.values, input.format),
+    text: await asText(read.values, input.format),
     truncated: read.truncated,
     nextCursor: read.nextCursor,
   };
@@ -106,6 +134,7 @@ export async function evaluateFormula(
   const output = await deps.pool.run(
     { kind: "evaluate", base: baseOf(record), formula, ...(input.sheet === undefined ? {} : { sheet: input.sheet }) },
     (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "value") throw new GatewayError("INTERNAL", "A spreadsheet evaluation answered something else");
   markAnsweredVersion(ctx, record.version);

@@ -7,7 +7,7 @@ import type { StoredDownload } from "../../contract/files.ts";
 import type { RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "../share-links.ts";
-import { knownId, precheck, sheetsOwner, spreadsheetNotFound, toSpreadsheet, type SheetsDeps } from "./access.ts";
+import { jobOwner, knownId, precheck, sheetsOwner, spreadsheetNotFound, toSpreadsheet, type SheetsDeps } from "./access.ts";
 import { readRecordRange } from "./cells.ts";
 import { downloadRecord } from "./workbooks.ts";
 
@@ -72,4 +72,4 @@ export async function readSharedSpreadsheet(
 }
 
 export const downloadSharedSpreadsheet = (deps: SheetsDeps, record: WorkbookRecord): Promise<StoredDownload> =>
-  downloadRecord(deps, record.ownerId, record, "xlsx", undefined);
+  downloadRecord(deps, record.ownerId, record, "xlsx", undefined, jobOwner(undefined, record.ownerId));

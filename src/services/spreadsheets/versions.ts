@@ -8,6 +8,7 @@ import type { StoredDownload } from "../../contract/files.ts";
 import {
   actorOf,
   changedWorkbook,
+  jobOwner,
   knownId,
   precheck,
   sheetsOwner,
@@ -71,7 +72,7 @@ export async function downloadVersion(
   const ownerId = sheetsOwner(ctx, "read");
   const { version } = await versionOf(deps, ownerId, input.id, input.version);
   const at = { id: input.id, version: version.version, manifestHash: version.manifestHash, name: version.name };
-  return downloadRecord(deps, ownerId, at, "xlsx", undefined);
+  return downloadRecord(deps, ownerId, at, "xlsx", undefined, jobOwner(ctx, ownerId));
 }
 
 export async function restoreVersion(
