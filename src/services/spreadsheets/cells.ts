@@ -73,10 +73,16 @@ export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: Re
   const read = await readRecordRange(deps, ctx, record, input);
   markAnsweredVersion(ctx, record.version);
   if (input.format === "json") return read;
+  // A cut markdown table says so on its last line, wherever it is shown; CSV has no room for a note
+  // (REST says it in headers, every surface in `truncated` and `nextCursor`).
+  const note =
+    input.format === "markdown" && read.truncated
+      ? `\n_Truncated at ${input.maxCells} cells: more remain; read again with cursor ${read.nextCursor}_\n`
+      : "";
   return {
     range: read.range,
     format: input.format,
-    text: asText(read.values, input.format),
+    text: asText(read.values, input.format) + note,
     truncated: read.truncated,
     nextCursor: read.nextCursor,
   };
