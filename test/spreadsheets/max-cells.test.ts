@@ -103,7 +103,7 @@ describe("maxCells bounds cells (REST)", () => {
     const markdown = await values(wide, "A1:F2", "?format=markdown&maxCells=6");
     expect(markdown.headers.get("x-truncated")).toBe("true");
     expect(markdown.headers.get("link")).toMatch(/rel="next"$/);
-    expect(markdown.text.trimEnd().split("\n").at(-1)).toMatch(/^_Truncated at 6 cells: more remain; read again with cursor r3\.\S+_$/);
+    expect(markdown.text.trimEnd().split("\n").at(-1)).toMatch(/^_Truncated after 6 cells: more remain; read again with cursor r3\.\S+_$/);
     const whole = await values(wide, "A1:F2", "?format=markdown");
     expect(whole.headers.get("x-truncated")).toBeNull();
     expect(whole.text).not.toMatch(/Truncated/);
@@ -138,7 +138,7 @@ describe("maxCells on the other surfaces: truncated and nextCursor in the result
       const answer = await client.call("sheets_read", { id: wide, range: "A1:F2", format: "markdown", maxCells: 3 });
       expect(answer.isError).toBe(false);
       expect(answer.structured).toMatchObject({ range: "Sheet1!A1:C1", truncated: true, nextCursor: expect.stringMatching(/^r3\./) });
-      expect(String(answer.structured?.["text"]).trimEnd().split("\n").at(-1)).toMatch(/^_Truncated at 3 cells/);
+      expect(String(answer.structured?.["text"]).trimEnd().split("\n").at(-1)).toMatch(/^_Truncated after 3 cells/);
       expect(answer.text).toMatch(/more cells remain/);
     } finally {
       await client.close();
