@@ -56,6 +56,9 @@ const attacks: Attack[] = [
   ["csv-unterminated-quote-21MB", file(() => unterminatedQuoteCsv(), "quote.csv")],
   ["trpc-batch-40x100000", () => trpcReadBatch],
   ["mcp-batch-40x100000", () => mcpReadBatch],
+  // Within BATCH_MAX_CALLS: the cell budget (REQUEST_READ_BUDGET_CELLS) answers three, refuses the rest.
+  ["trpc-batch-20x100000", () => (url, auth, id) => trpcReadBatch(url, auth, id, 20)],
+  ["mcp-batch-20x100000", () => (url, auth, id) => mcpReadBatch(url, auth, id, 20)],
   ["graphql-array-40x100000", () => graphqlReadArray],
 ];
 
