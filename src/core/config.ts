@@ -95,6 +95,10 @@ export const configSchema = z
     RATE_LIMIT_PER_MINUTE: int(1200, 0, 1_000_000),
     // Characters of document text one request may read, on every surface (docs/security.md "Read budget").
     REQUEST_READ_BUDGET_CHARS: int(5_000_000, 10_000, 1_000_000_000),
+    // Spreadsheet cells one request may read, on every surface (docs/security.md "Read budget").
+    REQUEST_READ_BUDGET_CELLS: int(300_000, 1_000, 100_000_000),
+    // Calls one tRPC batch or MCP JSON-RPC batch may carry (docs/security.md "Batches").
+    BATCH_MAX_CALLS: int(20, 1, 1_000),
     // Failed authentications per client address per minute; 0 turns it off. See docs/security.md.
     AUTH_FAILURES_PER_MINUTE: int(30, 0, 1_000_000),
     // Proxies whose X-Forwarded-For is believed (comma-separated IPs/CIDRs); none by default.

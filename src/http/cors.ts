@@ -35,6 +35,9 @@ const exposeHeaders = [
   "Content-Disposition",
   "WWW-Authenticate",
   "Mcp-Session-Id",
+  // A range read as CSV or markdown that was cut: whether, and the next page's URL.
+  "X-Truncated",
+  "Link",
 ].join(", ");
 const preflightMaxAge = "600";
 

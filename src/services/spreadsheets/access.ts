@@ -132,7 +132,7 @@ export const versionCursors = cursorCodec<number>("sv1.", String, (text) => {
 });
 
 /**
- * A range read that goes on: the rows already given, and a digest of the spreadsheet and the range
+ * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
  * as the caller wrote it, so that a cursor sent with another range (or spreadsheet) is refused
  * rather than read as an offset into it. The caller sends the range again with the cursor.
  */
@@ -140,18 +140,19 @@ interface RangePosition {
   offset: number;
   of: string;
 }
+// r3: the offset counts cells (a page may end inside a row); r2's counted rows and is not read.
 const rangeCursorCodec = cursorCodec<RangePosition>(
-  "r2.",
+  "r3.",
   (position) => `${position.offset}.${position.of}`,
   (text) => {
-    const match = /^(\d{1,7})\.([\w-]{11})$/.exec(text);
+    const match = /^(\d{1,11})\.([\w-]{11})$/.exec(text);
     return match ? { offset: Number(match[1]), of: match[2]! } : undefined;
   },
 );
 const rangeDigest = (id: string, range: string) => createHash("sha256").update(`${id}\n${range}`).digest("base64url").slice(0, 11);
 export const rangeCursors = {
   encode: (id: string, range: string, offset: number): string => rangeCursorCodec.encode({ offset, of: rangeDigest(id, range) }),
-  /** The rows already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
+  /** The cells already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
   decode(cursor: string, id: string, range: string): number {
     const position = rangeCursorCodec.decode(cursor);
     if (position.of !== rangeDigest(id, range)) {

@@ -2,6 +2,7 @@
 // loaded, nothing on the event loop grows with the workbook), and writes, appends and edits run by
 // the spreadsheets pool against the workbook's model, then stored as the next version.
 import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
+import { chargeCellText, returnCells, takeCells } from "../../core/read-budget.ts";
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
 import { inSlices } from "../../core/slices.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
@@ -86,10 +87,39 @@ async function asText(values: CellRange["values"], format: "csv" | "markdown"): 
   return format === "csv" ? inSlices(joining(csvLines(plain))) : (await markdownTableInSlices(plain)).markdown;
 }
 
-/** A range of a workbook's current version (the owner is the record's: share links read one too). */
+/** Cells of a read's rows, and the characters of its text cells (what the request's budgets count). */
+function sizeOf(values: CellRange["values"]): { cells: number; chars: number } {
+  let cells = 0;
+  let chars = 0;
+  for (const row of values) {
+    cells += row.length;
+    for (const cell of row) {
+      if (typeof cell === "string") chars += cell.length;
+      else if (cell !== null && typeof cell === "object" && "formula" in cell) chars += String(cell.formula).length + 16;
+    }
+  }
+  return { cells, chars };
+}
+
+/**
+ * A range of a workbook's current version (the owner is the record's: share links read one too),
+ * within the request's budgets (src/core/read-budget.ts): it reads at most the cells left of the
+ * request's cell budget (cut short, with its cursor, when fewer than maxCells are left), and its
+ * text counts against the request's text budget.
+ */
 export async function readRecordRange(deps: SheetsDeps, ctx: RequestContext, record: WorkbookRecord, input: ReadInput): Promise<CellRange> {
   const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor, record.id, input.range);
-  const read = await readRange(deps, ctx, record.ownerId, record, input, offset);
+  const allowed = takeCells(ctx, input.maxCells);
+  let read: ReadResult;
+  try {
+    read = await readRange(deps, ctx, record.ownerId, record, { ...input, maxCells: allowed }, offset);
+  } catch (error) {
+    returnCells(ctx, allowed);
+    throw error;
+  }
+  const size = sizeOf(read.values);
+  returnCells(ctx, allowed - size.cells);
+  chargeCellText(ctx, size.chars);
   const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(record.id, input.range, read.nextOffset);
   return { range: read.range, values: read.values, truncated: read.truncated, nextCursor };
 }
@@ -101,10 +131,16 @@ export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: Re
   const read = await readRecordRange(deps, ctx, record, input);
   markAnsweredVersion(ctx, record.version);
   if (input.format === "json") return read;
+  // A cut markdown table says so on its last line, wherever it is shown; CSV has no room for a note
+  // (REST says it in headers, every surface in `truncated` and `nextCursor`).
+  const note =
+    input.format === "markdown" && read.truncated
+      ? `\n_Truncated after ${sizeOf(read.values).cells} cells: more remain; read again with cursor ${read.nextCursor}_\n`
+      : "";
   return {
     range: read.range,
     format: input.format,
-    text: await asText(read.values, input.format),
+    text: (await asText(read.values, input.format)) + note,
     truncated: read.truncated,
     nextCursor: read.nextCursor,
   };
