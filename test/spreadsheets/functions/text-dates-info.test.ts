@@ -1,0 +1,181 @@
+// Text (CHAR, CODE, T, REPLACE, DOLLAR, FIXED, NUMBERVALUE, TEXTBEFORE/AFTER …), date (WORKDAY,
+// DAYS360, YEARFRAC, WEEKNUM, DATEVALUE …) and information functions (ERROR.TYPE, ISREF, TYPE …):
+// Microsoft's documented examples and the corpus's edge cases.
+import { describe, expect, it } from "vitest";
+import { Workbook } from "../../../src/spreadsheets/model.ts";
+import { near } from "./book.ts";
+
+const { workbook } = Workbook.create(
+  [
+    {
+      name: "S",
+      values: [
+        ["abc", 1, true, null, 39778],
+        ["=1/0", "=NA()", "=SQRT(-1)", null, 39786],
+        [" 1.1", 2.5, -1, "non-numeric", 39834],
+      ],
+    },
+  ],
+  "parse",
+);
+const F = (f: string) => workbook.evaluate(`=${f}`, { sheet: "S" });
+
+describe("text", () => {
+  it.each<[string, number | string | boolean]>([
+    ["CHAR(65)", "A"],
+    ["CHAR(33)", "!"],
+    ["CHAR(128)", "€"],
+    ["CHAR(-1)", "#VALUE!"],
+    ["CHAR(256)", "#VALUE!"],
+    ['CODE("A")', 65],
+    ['CODE("€uro")', 128],
+    ['CODE("")', "#VALUE!"],
+    ['CODE("Ω")', 63],
+    ["UNICHAR(66)", "B"],
+    ["UNICHAR(0)", "#VALUE!"],
+    ['UNICODE("B")', 66],
+    ['UNICODE("😀")', 128512],
+    ['CLEAN(CHAR(7)&"text"&CHAR(7))', "text"],
+    ['T("")', ""],
+    ["T(A1)", "abc"],
+    ["T(B1)", ""],
+    ["T(C1)", ""],
+    ["T(D1)", ""],
+    ['REPLACE("abcdefghijk",6,5,"*")', "abcde*k"],
+    ['REPLACE("2009",3,2,"10")', "2010"],
+    ['REPLACE("ABCDEFG",2.3,3.9,"xx")', "AxxEFG"],
+    ['REPLACE("ABCDEF",TRUE,TRUE,"xxx")', "xxxBCDEF"],
+    ['REPLACE("ABCDEF","3.9","40","x")', "ABx"],
+    ["REPLACE(12345,3,1,9009)", "12900945"],
+    ['REPLACE("ABCDEF",-3,4,"xx")', "#VALUE!"],
+    ["DOLLAR(1234.567,2)", "$1,234.57"],
+    ["DOLLAR(1234.567,-2)", "$1,200"],
+    ["DOLLAR(-1234.567,-2)", "($1,200)"],
+    ["DOLLAR(-0.123,4)", "($0.1230)"],
+    ["DOLLAR(99.888)", "$99.89"],
+    ["DOLLAR(0)", "$0.00"],
+    ["DOLLAR(A1)", "#VALUE!"],
+    ["FIXED(1234.567,1)", "1,234.6"],
+    ["FIXED(1234.567,-1)", "1,230"],
+    ["FIXED(-1234.567,-1,TRUE)", "-1230"],
+    ["FIXED(44.332)", "44.33"],
+    ["FIXED(1.005,2)", "1.01"],
+    ['NUMBERVALUE("2.500,27",",",".")', 2500.27],
+    ['NUMBERVALUE("3.5%")', 0.035],
+    ['NUMBERVALUE("")', 0],
+    ['NUMBERVALUE("1,2.3")', 12.3],
+    ['NUMBERVALUE("1.2,3")', "#VALUE!"],
+    ['TEXTBEFORE("Little red riding hood","red")', "Little "],
+    ['TEXTBEFORE("Little red riding hood","d",-1)', "Little red riding hoo"],
+    ['TEXTBEFORE("Little red riding hood","RED",,1)', "Little "],
+    ['TEXTBEFORE("Little red riding hood","x")', "#N/A"],
+    ['TEXTBEFORE("Little red riding hood","x",,,,"none")', "none"],
+    ['TEXTBEFORE("abc","x",,,1)', "abc"],
+    ['TEXTAFTER("Little red riding hood","red")', " riding hood"],
+    ['TEXTAFTER("Little red riding hood","d",2)', "ing hood"],
+    ['TEXTAFTER("Little red riding hood","",)', "Little red riding hood"],
+    ['TEXTAFTER("abc","b",0)', "#VALUE!"],
+    ["VALUETOTEXT(A1)", "abc"],
+    ["VALUETOTEXT(A1,1)", '"abc"'],
+    ['ARRAYTOTEXT({1,"a";TRUE,2})', "1, a, TRUE, 2"],
+    ['ARRAYTOTEXT({1,"a";TRUE,2},1)', '{1,"a";TRUE,2}'],
+    ['LENB("abc")', 3],
+    ['LEFTB("abc",2)', "ab"],
+    ['ASC("ＡＢＣ１")', "ABC1"],
+    ['DBCS("AB 1")', "ＡＢ\u3000１"],
+  ])("=%s is %s", (f, e) => near(F(f), e));
+});
+
+describe("dates", () => {
+  it.each<[string, number | string | boolean]>([
+    ["WORKDAY(DATE(2008,10,1),151,E1:E3)", 39938],
+    ["WORKDAY(DATE(2008,10,1),151)", 39933],
+    ["WORKDAY(DATE(2008,10,1),-5)", 39715],
+    ["WORKDAY(DATE(2011,2,5),5)", 40585],
+    ['WORKDAY("x",5)', "#VALUE!"],
+    ["WORKDAY.INTL(DATE(2012,1,1),30,0)", "#NUM!"],
+    ["WORKDAY.INTL(DATE(2012,1,1),90,11)", 41013],
+    ["WORKDAY.INTL(DATE(2012,1,1),30,17)", 40944],
+    ['WORKDAY.INTL(DATE(2012,1,1),1,"1111111")', "#VALUE!"],
+    ["NETWORKDAYS.INTL(DATE(2006,1,1),DATE(2006,1,31))", 22],
+    ['NETWORKDAYS.INTL(DATE(2006,1,1),DATE(2006,2,1),7,{"2006/1/2","2006/1/16"})', 22],
+    ['NETWORKDAYS.INTL(DATE(2006,1,1),DATE(2006,1,31),"0010001")', 22],
+    ["NETWORKDAYS.INTL(DATE(2006,2,28),DATE(2006,1,31))", -21],
+    ["DAYS360(DATE(2011,1,30),DATE(2011,12,31))", 330],
+    ["DAYS360(DATE(1972,2,16),DATE(2012,2,16))", 14400],
+    ["DAYS360(DATE(2008,1,16),DATE(2008,5,16))", 120],
+    ["DAYS360(DATE(2011,2,28),DATE(2011,3,31))", 30],
+    ["DAYS360(DATE(2011,2,28),DATE(2011,3,31),TRUE)", 32],
+    ["DAYS360(DATE(2011,3,31),DATE(2011,1,1))", -89],
+    ["YEARFRAC(DATE(2012,1,1),DATE(2012,7,30))", 0.58055556],
+    ["YEARFRAC(DATE(2012,1,1),DATE(2012,7,30),1)", 0.57650273],
+    ["YEARFRAC(DATE(2012,1,1),DATE(2012,7,30),3)", 0.57808219],
+    ["YEARFRAC(DATE(2012,7,30),DATE(2012,1,1),2)", 0.58611111],
+    ["YEARFRAC(DATE(2010,3,15),DATE(2013,6,20),1)", 3.26625599],
+    ["YEARFRAC(DATE(2012,1,1),DATE(2012,7,30),5)", "#NUM!"],
+    ["WEEKNUM(DATE(2012,3,9))", 10],
+    ["WEEKNUM(DATE(2012,3,9),2)", 11],
+    ["WEEKNUM(DATE(2021,1,1),21)", 53],
+    ["WEEKNUM(DATE(2012,3,9),3)", "#NUM!"],
+    ["ISOWEEKNUM(DATE(2012,3,9))", 10],
+    ["ISOWEEKNUM(DATE(2021,1,3))", 53],
+    ['DATEVALUE("8/22/2011")', 40777],
+    ['DATEVALUE("22-MAY-2011")', 40685],
+    ['DATEVALUE("2011/02/23")', 40597],
+    ['DATEVALUE("Aug 22, 2011")', 40777],
+    ['DATEVALUE("2011-08-22 18:35")', 40777],
+    ['DATEVALUE("not a date")', "#VALUE!"],
+    ["DATEVALUE(40777)", "#VALUE!"],
+    ['TIMEVALUE("2:24 AM")', 0.1],
+    ['TIMEVALUE("22-Aug-2011 6:35 AM")', 0.27430556],
+    ['TIMEVALUE("18:00")', 0.75],
+    ['TIMEVALUE("x")', "#VALUE!"],
+  ])("=%s is %s", (f, e) => near(F(f), e));
+});
+
+describe("information", () => {
+  it.each<[string, number | string | boolean]>([
+    ["ERROR.TYPE(A2)", 2],
+    ["ERROR.TYPE(B2)", 7],
+    ["ERROR.TYPE(C2)", 6],
+    ["ERROR.TYPE(#NULL!)", 1],
+    ["ERROR.TYPE(#REF!)", 4],
+    ["ERROR.TYPE(A1)", "#N/A"],
+    ["ERROR.TYPE(1)", "#N/A"],
+    ["ISREF(0)", false],
+    ['ISREF("a17")', false],
+    ["ISREF(TRUE)", false],
+    ["ISREF(B1)", true],
+    ["ISREF(A1:C3)", true],
+    ["ISREF(D1)", true],
+    ["ISEVEN(-1)", false],
+    ["ISEVEN(2.5)", true],
+    ["ISEVEN(5)", false],
+    ["ISEVEN(0)", true],
+    ["ISEVEN(D1)", true],
+    ["ISODD(-1)", true],
+    ["ISODD(2.5)", false],
+    ['ISODD("3")', true],
+    ["ISODD(TRUE)", "#VALUE!"],
+    ['ISODD("x")', "#VALUE!"],
+    ["N(7)", 7],
+    ['N("Even")', 0],
+    ["N(TRUE)", 1],
+    ["N(A2)", "#DIV/0!"],
+    ["TYPE(A1)", 2],
+    ["TYPE(B1)", 1],
+    ["TYPE(C1)", 4],
+    ["TYPE(A2)", 16],
+    ["TYPE({1,2})", 64],
+    ["TYPE(A1:B2)", 64],
+    ["TYPE(D1)", 1],
+  ])("=%s is %s", (f, e) => near(F(f), e));
+
+  it("gives an error's text to VALUETOTEXT", () => {
+    expect(F("VALUETOTEXT(B2)")).toBe("#N/A");
+  });
+
+  it("answers TYPE for a formula's value, not its text", () => {
+    expect(F("TYPE(1+1)")).toBe(1);
+  });
+});
