@@ -2,7 +2,9 @@
 // UNICHAR/UNICODE, CLEAN, T, REPLACE, ASC/DBCS (full- and half-width forms), and the byte-counting
 // variants (LEFTB …), which count characters as their plain forms do in a single-byte language.
 import { toNumber, toText } from "../coerce.ts";
-import { ERR, isError, type Scalar } from "../values.ts";
+import type { EvalContext } from "../context.ts";
+import { ERR, isError, type Scalar, type Value } from "../values.ts";
+import { firstCell } from "./information.ts";
 import type { FnTable } from "./spec.ts";
 import { TEXT } from "./text.ts";
 
@@ -45,9 +47,9 @@ function clean(args: Scalar[]): Scalar {
   return isError(t) ? t : t.replace(/[\x00-\x1f]/g, "");
 }
 
-/** T: text as is, anything else "" (errors pass through). */
-function t(args: Scalar[]): Scalar {
-  const v = args[0] ?? null;
+/** T: text as is, anything else "" (errors pass through); of a reference or array, its first cell (Excel's T(A1:C1)). */
+function t(args: Value[], ctx: EvalContext): Value {
+  const v = firstCell(args[0] ?? null, ctx);
   return typeof v === "string" || isError(v) ? v : "";
 }
 
@@ -88,7 +90,7 @@ export const CHARACTERS: FnTable = {
   UNICHAR: { min: 1, max: 1, scalar: unichar },
   UNICODE: { min: 1, max: 1, scalar: unicode },
   CLEAN: { min: 1, max: 1, scalar: clean },
-  T: { min: 1, max: 1, scalar: t },
+  T: { min: 1, max: 1, call: t },
   REPLACE: { min: 4, max: 4, scalar: replace },
   REPLACEB: { min: 4, max: 4, scalar: replace },
   ASC: { min: 1, max: 1, scalar: width(false) },

@@ -33,8 +33,15 @@ function parity(odd: boolean) {
   };
 }
 
-function n(args: Scalar[]): Scalar {
-  const v = args[0] ?? null;
+/** The top-left value of a reference or array (T and N read only that), else the value itself. */
+export function firstCell(v: Value, ctx: EvalContext): Scalar {
+  if (isRange(v)) return ctx.value(v.sid, v.top, v.left);
+  if (isArray(v)) return v[0]?.[0] ?? null;
+  return isLambda(v) ? ERR.CALC : v;
+}
+
+function n(args: Value[], ctx: EvalContext): Value {
+  const v = firstCell(args[0] ?? null, ctx);
   if (typeof v === "number" || isError(v)) return v;
   return typeof v === "boolean" ? (v ? 1 : 0) : 0;
 }
@@ -58,6 +65,6 @@ export const INFORMATION: FnTable = {
   ISREF: { min: 1, max: 1, call: (args) => isRange(args[0]), areas: true },
   ISEVEN: { min: 1, max: 1, scalar: parity(false) },
   ISODD: { min: 1, max: 1, scalar: parity(true) },
-  N: { min: 1, max: 1, scalar: n },
+  N: { min: 1, max: 1, call: n },
   TYPE: { min: 1, max: 1, call: type, areas: true },
 };
