@@ -1,5 +1,8 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
 import { ARITH } from "./arith.ts";
+import { BONDS } from "./bonds.ts";
+import { COUPONS } from "./coupons.ts";
+import { SECURITIES } from "./securities.ts";
 import { CALENDAR } from "./calendar.ts";
 import { CHARACTERS } from "./characters.ts";
 import { CONDITIONAL_EXTREMES } from "./conditional-extremes.ts";
@@ -87,6 +90,9 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...INFORMATION,
   ...CONDITIONAL_EXTREMES,
   ...DATABASE,
+  ...COUPONS,
+  ...BONDS,
+  ...SECURITIES,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
