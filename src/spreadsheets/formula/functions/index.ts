@@ -3,6 +3,7 @@ import { ARITH } from "./arith.ts";
 import { BONDS } from "./bonds.ts";
 import { COUPONS } from "./coupons.ts";
 import { SECURITIES } from "./securities.ts";
+import { SHEET_INFO } from "./sheet-info.ts";
 import { CALENDAR } from "./calendar.ts";
 import { CHARACTERS } from "./characters.ts";
 import { CONDITIONAL_EXTREMES } from "./conditional-extremes.ts";
@@ -93,6 +94,7 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...COUPONS,
   ...BONDS,
   ...SECURITIES,
+  ...SHEET_INFO,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
@@ -112,7 +114,7 @@ export const FUTURE_FUNCTIONS = new Set([
   ),
   ...MATH_STATS_ENGINEERING_FUTURE,
   ..."NETWORKDAYS.INTL WORKDAY.INTL ISOWEEKNUM PDURATION RRI NUMBERVALUE UNICHAR UNICODE MAXIFS MINIFS".split(" "),
-  ..."TEXTBEFORE TEXTAFTER VALUETOTEXT ARRAYTOTEXT".split(" "),
+  ..."TEXTBEFORE TEXTAFTER VALUETOTEXT ARRAYTOTEXT ISFORMULA FORMULATEXT SHEET SHEETS".split(" "),
   ..."LET LAMBDA MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ISOMITTED SINGLE ANCHORARRAY".split(" "),
 ]);
 
