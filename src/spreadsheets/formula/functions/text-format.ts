@@ -4,6 +4,7 @@
 // negative elapsed time ("[h]:mm") is the elapsed time of its magnitude with a minus sign.
 import { format as numfmt } from "numfmt";
 import { ERR, type Scalar } from "../values.ts";
+import { fractionText } from "./fraction-format.ts";
 
 const OPTIONS = { locale: "en-US", leap1900: true, dateSpanLarge: false, throws: true } as const;
 
@@ -31,9 +32,15 @@ const ELAPSED = /\[(h+|m+|s+)\]/i;
 /** Formats a number or text as TEXT does, or #VALUE! for a format Excel would refuse. */
 export function excelText(value: Scalar, fmt: string): Scalar {
   if (fmt === "") return "";
+  if (typeof value === "number") {
+    const fraction = fractionText(value, fmt);
+    if (fraction !== null) return fraction;
+  }
   const subject = typeof value === "boolean" ? (value ? "TRUE" : "FALSE") : value;
   let lowerExponent = false;
   let lowerAmPm = false;
+  let scale = 1;
+  let percents = 0;
   const scientific = /[eE][+-]/.test(outsideLiterals(fmt, (plain) => plain).replace(/"[^"]*"|\[[^\]]*\]|\\./g, ""));
   const elapsed = ELAPSED.exec(fmt)?.[1]?.[0]?.toLowerCase();
   const rewritten = outsideLiterals(fmt, (plain) => {
@@ -41,12 +48,19 @@ export function excelText(value: Scalar, fmt: string): Scalar {
     // In a scientific format "%" is text and a comma scales nothing; after [h] a later "h" is elapsed too.
     if (scientific && !fmt.includes(";")) p = p.replace(/%/g, '"%"').replace(/,(?![#0?])/g, "");
     if (elapsed) p = p.replace(new RegExp(`${elapsed}+`, "gi"), (run) => `[${run}]`);
+    // A comma just before the decimal point scales by 1000 (numfmt takes only trailing ones); each "%" by 100.
+    if (!scientific && !fmt.includes(";") && !/[dmyhs]/i.test(p)) {
+      p = p.replace(/,+(?=\.)/g, (run) => ((scale /= 1000 ** run.length), ""));
+      percents += (p.match(/%/g) ?? []).length;
+    }
     return p;
   });
+  if (percents > 1) scale *= 100 ** (percents - 1);
   const negativeElapsed = typeof subject === "number" && subject < 0 && !fmt.includes(";") && ELAPSED.test(fmt);
   let out: string;
   try {
-    out = numfmt(rewritten, negativeElapsed ? -subject : (subject ?? 0), OPTIONS);
+    const n = typeof subject === "number" ? subject * scale : subject;
+    out = numfmt(rewritten, negativeElapsed ? -(n as number) : (n ?? 0), OPTIONS);
   } catch {
     return ERR.VALUE;
   }
