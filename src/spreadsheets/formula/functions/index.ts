@@ -12,6 +12,7 @@ import { DEPRECIATION } from "./depreciation.ts";
 import { FLOWS } from "./flows.ts";
 import { INFORMATION } from "./information.ts";
 import { LOANS } from "./loans.ts";
+import { TEXT_SPLIT } from "./text-split.ts";
 import { TEXT_VALUES } from "./text-values.ts";
 import { WORKDAYS } from "./workdays.ts";
 import { COMPLEX } from "./complex.ts";
@@ -95,6 +96,7 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...BONDS,
   ...SECURITIES,
   ...SHEET_INFO,
+  ...TEXT_SPLIT,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
@@ -114,7 +116,7 @@ export const FUTURE_FUNCTIONS = new Set([
   ),
   ...MATH_STATS_ENGINEERING_FUTURE,
   ..."NETWORKDAYS.INTL WORKDAY.INTL ISOWEEKNUM PDURATION RRI NUMBERVALUE UNICHAR UNICODE MAXIFS MINIFS".split(" "),
-  ..."TEXTBEFORE TEXTAFTER VALUETOTEXT ARRAYTOTEXT ISFORMULA FORMULATEXT SHEET SHEETS".split(" "),
+  ..."TEXTBEFORE TEXTAFTER VALUETOTEXT ARRAYTOTEXT ISFORMULA FORMULATEXT SHEET SHEETS TEXTSPLIT ENCODEURL".split(" "),
   ..."LET LAMBDA MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ISOMITTED SINGLE ANCHORARRAY".split(" "),
 ]);
 
