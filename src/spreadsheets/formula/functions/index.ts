@@ -1,4 +1,5 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
+import { AMORTIZATION } from "./amortization.ts";
 import { ARITH } from "./arith.ts";
 import { BONDS } from "./bonds.ts";
 import { COUPONS } from "./coupons.ts";
@@ -97,6 +98,7 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...SECURITIES,
   ...SHEET_INFO,
   ...TEXT_SPLIT,
+  ...AMORTIZATION,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
