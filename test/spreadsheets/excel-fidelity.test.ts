@@ -18,15 +18,15 @@ export const AGREEMENT_FLOOR = 0.996;
 
 /** Per category, a little under our agreement when last raised (a cell counts in every category it calls). */
 const CATEGORY_FLOORS: Partial<Record<CellCategory, number>> = {
-  "Math & Trig": 0.985,
+  "Math & Trig": 0.986,
   Statistical: 0.99,
   Financial: 0.99,
-  "Lookup & Reference": 0.998,
+  "Lookup & Reference": 0.999,
   Text: 0.999,
   "Date & Time": 0.76,
   Logical: 0.999,
   Information: 0.994,
-  Engineering: 0.99,
+  Engineering: 1,
   [NO_FUNCTION]: 0.998,
 };
 
