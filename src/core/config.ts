@@ -112,7 +112,7 @@ export const configSchema = z
       )
       .refine((list) => list.every(isAddressOrCidr), "must be comma-separated IP addresses or CIDR ranges"),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
-    // Beyond the contract's list: operational knobs with safe defaults, documented in the README.
+    // Beyond the contract's list: operational knobs with safe defaults, documented in docs/configuration.md.
     // 3 MiB fits 400,000 characters of markdown even when JSON-escaped.
     BODY_LIMIT_BYTES: int(3 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     // GraphQL bodies are queries, not files: anything near 1 MB is refused before parsing.
