@@ -1,48 +1,31 @@
-// A document's history: every change keeps the previous content as a version, which can be
-// listed, read, downloaded and restored as the newest (docs/api.md "Living documents").
+// A document's history: every change keeps the previous content as a version, which can be read,
+// downloaded and restored as the newest (docs/api.md "Living documents"); the list is the
+// lifecycle's (documents.ts).
+import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { parseInput } from "./validate.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
   isDocumentId,
-  listVersionsInputSchema,
-  readVersionInputSchema,
-  restoreVersionInputSchema,
-  versionNumberSchema,
+  type readVersionInputSchema,
+  type restoreVersionInputSchema,
+  type versionRefInputSchema,
   type DocumentSummary,
   type DocumentText,
   type DocumentVersion,
-  type DocumentVersionList,
-  type ListVersionsInput,
-  type ReadVersionInput,
-  type RestoreVersionInput,
 } from "../contract/documents.ts";
 import type { DocumentRecord, Store } from "../store/types.ts";
-import {
-  decodeVersionCursor,
-  encodeVersionCursor,
-  page,
-  readAllowance,
-  readBody,
-  reader,
-  textOf,
-  writer,
-  writeVersion,
-} from "./document-access.ts";
+import { readAllowance, readBody, reader, textOf, writer, writeVersion } from "./document-access.ts";
+
+type VersionRef = z.output<typeof versionRefInputSchema>;
 
 export interface VersionsService {
-  /** Newest first, the current version included. */
-  versions(ctx: RequestContext, input: ListVersionsInput): Promise<DocumentVersionList>;
   /** One version's record; null when it is not kept, or the document is missing or someone else's (GraphQL `documentVersion`). */
-  version(ctx: RequestContext, input: { id: string; version: unknown }): Promise<DocumentVersion | null>;
-  readVersion(ctx: RequestContext, input: ReadVersionInput): Promise<DocumentText>;
-  downloadVersion(
-    ctx: RequestContext,
-    input: { id: string; version: unknown },
-  ): Promise<{ name: string; docx: Uint8Array; version: number }>;
+  version(ctx: RequestContext, input: VersionRef): Promise<DocumentVersion | null>;
+  readVersion(ctx: RequestContext, input: z.output<typeof readVersionInputSchema>): Promise<DocumentText>;
+  downloadVersion(ctx: RequestContext, input: VersionRef): Promise<{ name: string; docx: Uint8Array; version: number }>;
   /** Version n's content as a new version (the name stays the current one). */
-  restoreVersion(ctx: RequestContext, input: RestoreVersionInput): Promise<DocumentSummary>;
+  restoreVersion(ctx: RequestContext, input: z.output<typeof restoreVersionInputSchema>): Promise<DocumentSummary>;
 }
 
 export function createVersionsService(deps: {
@@ -52,29 +35,16 @@ export function createVersionsService(deps: {
 }): VersionsService {
   const { store, renderer } = deps;
   return {
-    async version(ctx, input) {
+    async version(ctx, { id, version }) {
       const ownerId = reader(ctx);
-      const version = parseInput(versionNumberSchema, input.version);
-      if (!isDocumentId(input.id)) return null;
+      if (!isDocumentId(id)) return null;
       // The history page that starts at this version: one lookup, the current version included.
-      const rows = await store.listVersions({ ownerId, id: input.id, beforeVersion: version + 1, limit: 1 });
+      const rows = await store.listVersions({ ownerId, id, beforeVersion: version + 1, limit: 1 });
       return rows?.[0]?.version === version ? rows[0] : null;
     },
 
-    async versions(ctx, input) {
+    async readVersion(ctx, { id, version, maxChars, format }) {
       const ownerId = reader(ctx);
-      const { id, limit, cursor } = parseInput(listVersionsInputSchema, input);
-      const rows = isDocumentId(id)
-        ? await store.listVersions({ ownerId, id, limit: limit + 1, ...(cursor ? { beforeVersion: decodeVersionCursor(cursor) } : {}) })
-        : null;
-      if (!rows) throw notFound("Document");
-      const { items, nextCursor } = page(rows, limit, (last) => encodeVersionCursor(last.version));
-      return { versions: items, nextCursor };
-    },
-
-    async readVersion(ctx, input) {
-      const ownerId = reader(ctx);
-      const { id, version, maxChars, format } = parseInput(readVersionInputSchema, input);
       const found = isDocumentId(id) ? await store.readVersionText(ownerId, id, version, format, readAllowance(ctx, maxChars)) : null;
       if (!found) throw notFound("Version");
       const text = await textOf(
@@ -95,17 +65,15 @@ export function createVersionsService(deps: {
       );
     },
 
-    async downloadVersion(ctx, input) {
+    async downloadVersion(ctx, { id, version }) {
       const ownerId = reader(ctx);
-      const version = parseInput(versionNumberSchema, input.version);
-      const found = isDocumentId(input.id) ? await store.readVersionContent(ownerId, input.id, version) : null;
+      const found = isDocumentId(id) ? await store.readVersionContent(ownerId, id, version) : null;
       if (!found) throw notFound("Version");
       return { name: found.version.name, docx: found.docx, version };
     },
 
-    async restoreVersion(ctx, input) {
+    async restoreVersion(ctx, { id, version, expectedVersion }) {
       const ownerId = writer(ctx);
-      const { id, version, expectedVersion } = parseInput(restoreVersionInputSchema, input);
       const content = isDocumentId(id) ? await store.readVersionData(ownerId, id, version) : null;
       if (!content) throw notFound("Version");
       const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, content, source: "restore" });

@@ -1,30 +1,26 @@
 // Changing documents: create (from markdown) and import (a .docx), new content or a new name as
-// the next version, and the move to the trash.
+// the next version (the move to the trash is the lifecycle's, documents.ts).
 import { createHash } from "node:crypto";
+import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
 import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
 import {
-  createDocumentInputSchema,
-  deleteDocumentInputSchema,
   importDocumentInputSchema,
   isDocumentId,
-  renameDocumentInputSchema,
-  replaceFromDocxInputSchema,
-  updateDocumentInputSchema,
-  type CreateDocumentInput,
-  type DeleteDocumentInput,
+  type createDocumentInputSchema,
+  type renameDocumentInputSchema,
+  type replaceFromDocxInputSchema,
+  type updateDocumentInputSchema,
   type DocumentSummary,
-  type RenameDocumentInput,
-  type UpdateDocumentInput,
 } from "../contract/documents.ts";
 import type { DocumentContent, DocumentRecord, Store } from "../store/types.ts";
-import { changed, precheck, writer, writeVersion } from "./document-access.ts";
+import { precheck, writer, writeVersion } from "./document-access.ts";
 import { createOnce, fromDocx, storedMarkdown, type UploadedDocx } from "./document-create.ts";
 import { parseInput } from "./validate.ts";
 
 export interface WritesService {
-  create(ctx: RequestContext, input: CreateDocumentInput): Promise<{ document: DocumentSummary; replayed: boolean }>;
+  create(ctx: RequestContext, input: z.output<typeof createDocumentInputSchema>): Promise<{ document: DocumentSummary; replayed: boolean }>;
   /** A new document from an uploaded .docx; its text and markdown are extracted from the file. */
   import(
     ctx: RequestContext,
@@ -32,16 +28,10 @@ export interface WritesService {
     file: UploadedDocx,
   ): Promise<{ document: DocumentSummary; replayed: boolean }>;
   /** New content from markdown (and/or a new name): the next version. */
-  update(ctx: RequestContext, input: UpdateDocumentInput): Promise<DocumentSummary>;
+  update(ctx: RequestContext, input: z.output<typeof updateDocumentInputSchema>): Promise<DocumentSummary>;
   /** New content from an uploaded .docx (and optionally a new name): the next version. */
-  updateFromDocx(
-    ctx: RequestContext,
-    input: { id: string; name?: string | undefined; expectedVersion?: number | undefined },
-    file: UploadedDocx,
-  ): Promise<DocumentSummary>;
-  rename(ctx: RequestContext, input: RenameDocumentInput): Promise<DocumentSummary>;
-  /** Moves the document to the trash. */
-  delete(ctx: RequestContext, input: DeleteDocumentInput): Promise<void>;
+  updateFromDocx(ctx: RequestContext, input: z.output<typeof replaceFromDocxInputSchema>, file: UploadedDocx): Promise<DocumentSummary>;
+  rename(ctx: RequestContext, input: z.output<typeof renameDocumentInputSchema>): Promise<DocumentSummary>;
 }
 
 export function createWritesService(deps: {
@@ -51,9 +41,8 @@ export function createWritesService(deps: {
 }): WritesService {
   const { store, renderer, summary } = deps;
   return {
-    async create(ctx, input) {
+    async create(ctx, { name, markdown, idempotencyKey }) {
       const ownerId = writer(ctx);
-      const { name, markdown, idempotencyKey } = parseInput(createDocumentInputSchema, input);
       return createOnce(
         deps,
         ctx,
@@ -72,10 +61,9 @@ export function createWritesService(deps: {
     async import(ctx, input, file) {
       const ownerId = writer(ctx);
       const defaultName = file.filename?.replace(/\.docx$/i, "").trim();
-      const { name, idempotencyKey } = parseInput(importDocumentInputSchema, {
-        ...input,
-        ...(input.name === undefined && defaultName ? { name: defaultName } : {}),
-      });
+      const { idempotencyKey } = input;
+      // The file's name stands in for a name not given: checked here, as the runner never saw it.
+      const name = input.name ?? parseInput(importDocumentInputSchema.pick({ name: true }), defaultName ? { name: defaultName } : {}).name;
       return createOnce(
         deps,
         ctx,
@@ -88,9 +76,8 @@ export function createWritesService(deps: {
       );
     },
 
-    async update(ctx, input) {
+    async update(ctx, { id, markdown, name, expectedVersion }) {
       const ownerId = writer(ctx);
-      const { id, markdown, name, expectedVersion } = parseInput(updateDocumentInputSchema, input);
       const current = precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
       let content: DocumentContent | undefined;
       if (markdown !== undefined) {
@@ -110,9 +97,8 @@ export function createWritesService(deps: {
       return summary(record);
     },
 
-    async updateFromDocx(ctx, input, file) {
+    async updateFromDocx(ctx, { id, name, expectedVersion }, file) {
       const ownerId = writer(ctx);
-      const { id, name, expectedVersion } = parseInput(replaceFromDocxInputSchema, input);
       precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
       const content = await fromDocx(renderer, ctx, ownerId, file);
       const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });
@@ -120,20 +106,11 @@ export function createWritesService(deps: {
       return summary(record);
     },
 
-    async rename(ctx, input) {
+    async rename(ctx, { id, name, expectedVersion }) {
       const ownerId = writer(ctx);
-      const { id, name, expectedVersion } = parseInput(renameDocumentInputSchema, input);
       if (!isDocumentId(id)) throw notFound("Document");
       const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, source: "rename" });
       return summary(record);
-    },
-
-    async delete(ctx, input) {
-      const ownerId = writer(ctx);
-      const { id, expectedVersion } = parseInput(deleteDocumentInputSchema, input);
-      if (!isDocumentId(id)) throw notFound("Document");
-      changed(await store.trashDocument({ ownerId, id, at: new Date().toISOString(), expectedVersion }));
-      ctx.log.info({ documentId: id }, "document moved to the trash");
     },
   };
 }
