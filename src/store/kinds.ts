@@ -4,18 +4,11 @@
 // are written once per database (sqlite/lifecycle.ts, postgres/lifecycle.ts) over these; a kind
 // supplies only its content (how it is stored and collected) and its own reads.
 import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
-import type { DocumentRow, VersionRow } from "./rows.ts";
-import {
-  foldName,
-  type DocumentRecord,
-  type IdempotencyClaim,
-  type IdempotentOperation,
-  type ListQuery,
-  type VersionRecord,
-  type WorkbookRecord,
-} from "./types.ts";
+import { foldName, type DocumentRecord, type IdempotencyClaim, type IdempotentOperation, type VersionRecord } from "./types.ts";
+import type { ItemChange, ListQuery, VersionQuery, WorkbookRecord } from "./types.ts";
 import { currentWorkbookVersion, toWorkbook, toWorkbookVersion, workbookSummaryColumns, workbookVersionColumns } from "./workbook-rows.ts";
-import type { WorkbookRow, WorkbookVersionRow } from "./workbook-rows.ts";
+
+export type { ItemChange } from "./types.ts";
 
 /** What every kind's record has: the lifecycle reads and writes only these. */
 export interface ItemRecord {
@@ -56,9 +49,9 @@ export const documentKind: ItemKind<DocumentRecord, VersionRecord> = {
   versionOf: "document_id",
   content: ["size_bytes", "characters", "content_hash"],
   summaryColumns: documentSummaryColumns,
-  toRecord: (row: DocumentRow) => toDocument(row),
+  toRecord: toDocument,
   versionColumns: versionSummaryColumns,
-  toVersion: (row: VersionRow) => toVersion(row),
+  toVersion,
   current: currentVersion,
   ownTables: [],
   createOperation: "documents.create",
@@ -71,9 +64,9 @@ export const workbookKind: ItemKind<WorkbookRecord, ReturnType<typeof currentWor
   versionOf: "workbook_id",
   content: ["size_bytes", "cells", "sheets", "manifest_hash"],
   summaryColumns: workbookSummaryColumns,
-  toRecord: (row: WorkbookRow) => toWorkbook(row),
+  toRecord: toWorkbook,
   versionColumns: workbookVersionColumns,
-  toVersion: (row: WorkbookVersionRow) => toWorkbookVersion(row),
+  toVersion: toWorkbookVersion,
   current: currentWorkbookVersion,
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
@@ -81,20 +74,6 @@ export const workbookKind: ItemKind<WorkbookRecord, ReturnType<typeof currentWor
 
 /** The hash column of a kind's content (what a purge or prune hands to its collector). */
 export const hashColumn = (kind: ItemKind): string => kind.content[kind.content.length - 1]!;
-
-/** A change to a live item: new content, a new name, or both (see DocumentChange, WorkbookChange). */
-export interface ItemChange<C, R> {
-  ownerId: string;
-  id: string;
-  actorId: string;
-  at: string;
-  expectedVersion?: number | undefined;
-  name?: string | undefined;
-  content?: C | undefined;
-  source: string;
-  /** Claimed in the change's transaction with the answer built from the new record; a used key answers "replayed". */
-  idempotency?: { claim: IdempotencyClaim; response: (record: R) => unknown } | undefined;
-}
 
 /** A conditional write's outcome, whatever the kind (the kind's store names `record` after itself). */
 export type Outcome<R> =
@@ -175,14 +154,6 @@ export const changeValues = (change: ItemChange<unknown, never>, current: ItemRe
 export const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
   expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
 
-/** A version list's page (VersionQuery). */
-export interface ItemVersionQuery {
-  ownerId: string;
-  id: string;
-  beforeVersion?: number;
-  limit: number;
-}
-
 /**
  * The lifecycle of one kind on one database: what sqlite/lifecycle.ts and postgres/lifecycle.ts
  * each implement once for every kind (R its record, V a version's record, C its content, N a new
@@ -200,7 +171,7 @@ export interface Lifecycle<R extends ItemRecord, V, C, N extends C = C, X extend
   restore(ownerId: string, id: string): Promise<R | null>;
   purge(ownerId: string, id: string): Promise<boolean>;
   purgeTrash(deletedBefore: string): Promise<number>;
-  listVersions(query: ItemVersionQuery): Promise<V[] | null>;
+  listVersions(query: VersionQuery): Promise<V[] | null>;
   getVersion(ownerId: string, id: string, n: number): Promise<{ record: R; version: V } | null>;
   prune(replacedBefore: string, keepMin: number): Promise<number>;
 }

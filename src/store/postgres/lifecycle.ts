@@ -2,19 +2,8 @@
 // sqlite/lifecycle.ts): each write one transaction holding the item's row lock, then the owner's
 // usage lock when it stores or collects content. Hot reads are named prepared statements.
 import type pg from "pg";
-import {
-  byOwner,
-  changeValues,
-  hashColumn,
-  insertValues,
-  lifecycleSql,
-  stale,
-  type ItemChange,
-  type ItemKind,
-  type ItemRecord,
-  type Lifecycle,
-  type Outcome,
-} from "../kinds.ts";
+import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale } from "../kinds.ts";
+import type { ItemChange, ItemKind, ItemRecord, Lifecycle, Outcome } from "../kinds.ts";
 import type { ListQuery } from "../types.ts";
 import { hasNul, inTransaction, type PgContext } from "./connection.ts";
 import { claimIdempotency, findClaim } from "./idempotency.ts";

@@ -3,19 +3,8 @@
 // share links), restore, purge (collecting the content nothing refers to), versions and their
 // pruning, each write one immediate transaction. A kind supplies how its content is stored and
 // collected, and what else its writes touch (a workbook's value tiles).
-import {
-  byOwner,
-  changeValues,
-  hashColumn,
-  insertValues,
-  lifecycleSql,
-  stale,
-  type ItemChange,
-  type ItemKind,
-  type ItemRecord,
-  type Lifecycle,
-  type Outcome,
-} from "../kinds.ts";
+import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale } from "../kinds.ts";
+import type { ItemChange, ItemKind, ItemRecord, Lifecycle, Outcome } from "../kinds.ts";
 import type { IdempotencyClaim, ListQuery } from "../types.ts";
 import type { Db } from "./connection.ts";
 import { idempotencyStatements } from "./idempotency.ts";
