@@ -1,5 +1,6 @@
 // API key rows as both stores read them back, and their mapping to records (scopes are one
 // space-separated string on SQLite, a text[] on PostgreSQL).
+import { rowMapper } from "./row-mapper.ts";
 import { scopesOf } from "./session-rows.ts";
 import type { ApiKeyRecord } from "./types.ts";
 
@@ -17,14 +18,4 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-export const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
-  id: row.id,
-  userId: row.user_id,
-  tenant: row.tenant,
-  scopes: scopesOf(row.scopes),
-  hash: row.hash,
-  prefix: row.prefix,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
+export const toApiKey: (row: ApiKeyRow) => ApiKeyRecord = rowMapper(apiKeyColumns, { scopes: scopesOf });
