@@ -6,8 +6,23 @@ import { cursorCodec } from "../core/paging.ts";
 import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
-import type { DocumentChange, DocumentRecord, DocumentStore, TextFormat, VersionRecord } from "../store/types.ts";
+import type { DocumentChange, DocumentRecord, DocumentStore, Store, TextFormat, VersionRecord } from "../store/types.ts";
 import { kindRules, type ServiceKind } from "./lifecycle.ts";
+
+/** What the document operations work with. */
+export interface DocsDeps {
+  store: Store;
+  renderer: DocumentRenderer;
+  /** A record as callers see it (links under PUBLIC_URL). */
+  summary: (record: DocumentRecord) => DocumentSummary;
+}
+
+/** A downloadable .docx: the document's name, its bytes, and the version they are. */
+export interface Download {
+  name: string;
+  docx: Uint8Array;
+  version: number;
+}
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
