@@ -224,6 +224,18 @@ export class Calculator implements EvalContext {
     return tile?.formulas?.get(slotOf(row, col))?.program.subtotal === true;
   }
 
+  formulaText(sid: number, row: number, col: number): string | null {
+    return this.book.sheetById(sid)?.grid.tile(row, col)?.formulas?.get(slotOf(row, col))?.text ?? null;
+  }
+
+  sheetPosition(sid: number): number {
+    return this.book.sheets.findIndex((s) => s.sid === sid) + 1;
+  }
+
+  sheetCount(): number {
+    return this.book.sheets.length;
+  }
+
   /** Computes one formula cell for this context; NeedCell escapes when it reads one not yet computed. */
   compute(cell: FormulaCell): Scalar | ArrayValue {
     this.sid = cell.sid;

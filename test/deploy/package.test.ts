@@ -37,10 +37,12 @@ beforeAll(async () => {
   const tarball = join(project, packed.stdout.trim().split("\n").at(-1)!);
   await writeFile(join(project, "package.json"), JSON.stringify({ name: "agent-config", version: "1.0.0", private: true }));
   // Install scripts run: better-sqlite3's native build is what `keys` and `serve` need.
-  // --prefer-offline: the npm cache first (the registry otherwise).
-  await run("npm", ["install", tarball, "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project, timeout: 540_000 });
+  // --prefer-offline: the npm cache first (the registry otherwise). Where the registry has no
+  // prebuilt better-sqlite3 for the running Node (26 at the time of writing), node-gyp compiles
+  // SQLite from source: minutes on two loaded cores, hence the long bounds.
+  await run("npm", ["install", tarball, "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project, timeout: 1_080_000 });
   bin = join(project, "node_modules/.bin/workspace-gateway");
-}, 600_000);
+}, 1_200_000);
 afterAll(async () => {
   await env?.close();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });

@@ -52,4 +52,10 @@ export interface EvalContext {
   spillRange?(sid: number, row: number, col: number): RangeValue | FormulaError;
   /** Whether a cell holds a formula calling SUBTOTAL or AGGREGATE (which those two skip, against double counting). */
   isSubtotal?(sid: number, row: number, col: number): boolean;
+  /** A cell's formula without "=", or null when it holds none (ISFORMULA, FORMULATEXT, CELL). */
+  formulaText?(sid: number, row: number, col: number): string | null;
+  /** A sheet's 1-based position in the workbook, or 0 when there is none (SHEET). */
+  sheetPosition?(sid: number): number;
+  /** How many sheets the workbook has (SHEETS). */
+  sheetCount?(): number;
 }

@@ -1,5 +1,4 @@
 // Text functions. Lengths and positions count UTF-16 code units, as Excel does.
-import { format as formatNumber } from "numfmt";
 import type { EvalContext } from "../context.ts";
 import { textToNumber, toNumber, toText } from "../coerce.ts";
 import { wildcardRegExp } from "../criteria.ts";
@@ -7,6 +6,7 @@ import { MAX_TEXT, TextJoin } from "../text-limit.ts";
 import { ERR, isError, type FormulaError, type Scalar, type Value } from "../values.ts";
 import { eachValue, numberArg, textArg } from "./args.ts";
 import type { FnTable } from "./spec.ts";
+import { excelText } from "./text-format.ts";
 
 /** A scalar function of text and number arguments: kinds by position ("t" text, "n" number), optional ones with defaults. */
 function typed(kinds: string, f: (...xs: (string | number)[]) => Scalar, defaults: (string | number | undefined)[] = []) {
@@ -112,13 +112,9 @@ function text(args: Scalar[]): Scalar {
   const fmt = toText(pattern);
   if (isError(fmt)) return fmt;
   if (isError(value)) return value;
+  if (typeof value === "boolean") return excelText(value, fmt);
   const n = typeof value === "string" ? textToNumber(value) : toNumber(value);
-  const subject = n === null || isError(n) ? value : n;
-  try {
-    return formatNumber(fmt, subject ?? 0, { locale: "en-US", leap1900: true, dateSpanLarge: false, throws: true });
-  } catch {
-    return ERR.VALUE;
-  }
+  return excelText(n === null || isError(n) ? value : n, fmt);
 }
 
 function value(args: Scalar[]): Scalar {
