@@ -2,6 +2,7 @@
 // AMORDEGRC (declining, the rate times a coefficient for the asset's life, amounts rounded), as
 // LibreOffice and Excel compute them; the first period runs from purchase to the first period's
 // end by YEARFRAC's basis (basis 2 is #NUM!, as in Excel).
+import { work } from "../../budget.ts";
 import { ERR, type Scalar } from "../values.ts";
 import { yearFraction } from "./calendar.ts";
 import { numeric } from "./loans.ts";
@@ -40,6 +41,7 @@ function amordegrc(...xs: number[]): number | Scalar {
   let cost = costIn - amount;
   let rest = cost - salvage;
   for (let n = 0; n < period; n++) {
+    work(1);
     amount = Math.round(rate * cost);
     rest -= amount;
     if (rest < 0) return period - n <= 1 ? Math.round(cost * 0.5) : 0;

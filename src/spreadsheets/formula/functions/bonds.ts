@@ -1,6 +1,7 @@
 // Priced bonds with periodic coupons: PRICE, YIELD (closed form with one coupon left, else solved
 // by Newton's method from PRICE, as Excel does), DURATION and MDURATION, on the coupon calendar
 // of coupons.ts.
+import { work } from "../../budget.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Scalar } from "../values.ts";
 import { coupons, type Coupons, daysAfter, daysBefore, periodDays } from "./coupons.ts";
@@ -11,7 +12,10 @@ function price(c: Coupons, rate: number, yld: number, redemption: number): numbe
   const coupon = (100 * rate) / f;
   if (n === 1) return (redemption + coupon) / (1 + ((dsc / e) * yld) / f) - (coupon * a) / e;
   let total = redemption / Math.pow(1 + yld / f, n - 1 + dsc / e);
-  for (let k = 1; k <= n; k++) total += coupon / Math.pow(1 + yld / f, k - 1 + dsc / e);
+  for (let k = 1; k <= n; k++) {
+    work(1);
+    total += coupon / Math.pow(1 + yld / f, k - 1 + dsc / e);
+  }
   return total - (coupon * a) / e;
 }
 

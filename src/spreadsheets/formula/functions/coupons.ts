@@ -2,6 +2,7 @@
 // dates step back from maturity by 12/frequency months (kept at month end when maturity is one),
 // days counted by Excel's five bases (0 US 30/360, 1 actual/actual, 2 actual/360, 3 actual/365,
 // 4 European 30/360). PRICE, YIELD and DURATION (bonds.ts) build on it.
+import { work } from "../../budget.ts";
 import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, ymdFromSerial } from "../../dates.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Scalar } from "../values.ts";
@@ -48,7 +49,10 @@ export function coupons(settle: Scalar, mature: Scalar, freq: Scalar, base: Scal
   if (![1, 2, 4].includes(frequency) || basis < 0 || basis > 4) return ERR.NUM;
   const step = 12 / frequency;
   let count = 1;
-  while (couponBefore(maturity, count * step) > settlement) count++;
+  while (couponBefore(maturity, count * step) > settlement) {
+    work(1);
+    count++;
+  }
   return {
     settlement,
     maturity,

@@ -1,5 +1,6 @@
 // Depreciation functions: SLN, SYD, DB (fixed-declining, Excel's rate rounded to 3 decimals), DDB
 // and VDB (double-declining, VDB switching to straight line when that is larger, as Excel does).
+import { work } from "../../budget.ts";
 import { type Scalar } from "../values.ts";
 import { ERR } from "../values.ts";
 import { numeric } from "./loans.ts";
@@ -21,6 +22,7 @@ function db(cost: number, salvage: number, lifeIn: number, periodIn: number, mon
   let total = (cost * rate * month) / 12;
   if (period === 1) return total;
   for (let p = 2; p <= period; p++) {
+    work(1);
     const depreciation = p === life + 1 ? ((cost - total) * rate * (12 - month)) / 12 : (cost - total) * rate;
     if (p === period) return depreciation;
     total += depreciation;
@@ -54,6 +56,7 @@ function vdbWhole(cost: number, salvage: number, life: number, remaining: number
   let straight = 0;
   let switched = false;
   for (let i = 1; i <= end; i++) {
+    work(1);
     let term: number;
     if (!switched) {
       const declining = ddbPeriod(cost, salvage, life, i, factor);
@@ -79,6 +82,7 @@ function vdb(cost: number, salvage: number, life: number, start: number, end: nu
   if (noSwitch) {
     let total = 0;
     for (let i = first + 1; i <= last; i++) {
+      work(1);
       let term = ddbPeriod(cost, salvage, life, i, factor);
       if (i === first + 1) term *= Math.min(end, first + 1) - start;
       else if (i === last) term *= end + 1 - last;

@@ -1,6 +1,7 @@
 // Loan and interest functions beyond PMT/FV/PV (finance.ts): NPER, RATE, IPMT, PPMT, CUMIPMT,
 // CUMPRINC, ISPMT, EFFECT, NOMINAL, PDURATION, RRI, FVSCHEDULE, DOLLARDE, DOLLARFR, with Excel's
 // errors (#NUM! where the loan cannot be paid off or an argument is out of its domain).
+import { work } from "../../budget.ts";
 import type { EvalContext } from "../context.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type Scalar, type Value } from "../values.ts";
@@ -78,6 +79,7 @@ function cumulative(principal: boolean) {
     if (rate <= 0 || periods <= 0 || pv <= 0 || s < 1 || e < 1 || s > e || e > periods || (type !== 0 && type !== 1)) return ERR.NUM;
     let total = 0;
     for (let per = s; per <= e; per++) {
+      work(1);
       const i = ipmt(rate, per, periods, pv, 0, type);
       total += principal ? pmt(rate, periods, pv, 0, type) - i : i;
     }

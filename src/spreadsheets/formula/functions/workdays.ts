@@ -1,5 +1,6 @@
 // Working-day functions: WORKDAY, WORKDAY.INTL and NETWORKDAYS.INTL, with Excel's weekend codes
 // (1–7 two-day weekends, 11–17 one day, or a "0000011" mask from Monday) and holiday lists.
+import { work } from "../../budget.ts";
 import { MAX_DATE_SERIAL, weekday } from "../../dates.ts";
 import type { EvalContext } from "../context.ts";
 import { toNumber } from "../coerce.ts";
@@ -65,6 +66,7 @@ function workday(intl: boolean) {
     ctx.step(left / 16);
     let day = start;
     while (left > 0) {
+      work(1);
       day += direction;
       if (day < 0 || day > MAX_DATE_SERIAL) return ERR.NUM;
       if (isWorkday(day, mask, holidays)) left--;
@@ -85,7 +87,10 @@ function networkdaysIntl(args: Value[], ctx: EvalContext): Value {
   const [from, to, sign] = start <= end ? [start, end, 1] : [end, start, -1];
   ctx.step((to - from) / 64);
   let count = 0;
-  for (let d = from; d <= to; d++) if (isWorkday(d, mask, holidays)) count++;
+  for (let d = from; d <= to; d++) {
+    work(1);
+    if (isWorkday(d, mask, holidays)) count++;
+  }
   return sign * count;
 }
 
