@@ -1,9 +1,8 @@
 // What every spreadsheets operation shares: who may read or write, the public shape of a record,
 // cursors, and the errors a conditional write ends in.
 import { createHash } from "node:crypto";
-import { requireOwner, requireScope } from "../../auth/authenticate.ts";
 import type { RequestContext } from "../../core/context.ts";
-import { GatewayError, notFound } from "../../core/errors.ts";
+import { GatewayError } from "../../core/errors.ts";
 import { cursorCodec } from "../../core/paging.ts";
 import {
   isSpreadsheetId,
@@ -17,7 +16,8 @@ import { isSheetsError } from "../../spreadsheets/errors.ts";
 import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
-import type { Store, WorkbookChangeResult, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import type { Store, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import { kindRules, type ServiceKind } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
 
@@ -66,23 +66,8 @@ export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult,
   warnings: result.warnings,
 });
 
-/** The owner whose spreadsheets the caller reads (sheets:read) or changes (sheets:write). */
-export function sheetsOwner(ctx: RequestContext, access: "read" | "write"): string {
-  const ownerId = requireOwner(ctx.principal);
-  requireScope(ctx.principal, access === "read" ? "sheets:read" : "sheets:write");
-  return ownerId;
-}
-
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
-
-export const spreadsheetNotFound = () => notFound("Spreadsheet");
-
-/** The id, or NOT_FOUND for one this service never issues (no store lookup for it). */
-export function knownId(id: string): string {
-  if (!isSpreadsheetId(id)) throw spreadsheetNotFound();
-  return id;
-}
 
 /** The record with the warnings saved with its version (describe, an import's answer replayed). */
 export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
@@ -166,25 +151,30 @@ export const rangeCursors = {
   },
 };
 
-/** A conditional write's outcome as the caller sees it. */
-export function changedWorkbook(result: WorkbookChangeResult): WorkbookRecord {
-  if (result.ok) return result.workbook;
-  if (result.reason === "not_found") throw spreadsheetNotFound();
-  if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changedWorkbook");
-  throw new GatewayError(
-    "PRECONDITION_FAILED",
-    `The spreadsheet is at version ${result.current}, not the expected one; nothing was written`,
-    {
-      details: { currentVersion: result.current },
-    },
-  );
-}
+/** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them. */
+export const spreadsheetItems: ServiceKind<WorkbookRecord, WorkbookVersionRecord> = {
+  noun: "Spreadsheet",
+  scope: "sheets",
+  share: "workbook",
+  logKey: "spreadsheetId",
+  isId: isSpreadsheetId,
+  cursors: listCursors,
+  versionCursors,
+  get: (store, ownerId, id) => store.getWorkbook(ownerId, id),
+  list: (store, query, trashed) => (trashed ? store.listWorkbookTrash(query) : store.listWorkbooks(query)),
+  trash: (store, input) => store.trashWorkbook(input),
+  restore: (store, ownerId, id) => store.restoreWorkbook(ownerId, id),
+  purge: (store, ownerId, id) => store.purgeWorkbook(ownerId, id),
+  versions: (store, query) => store.listWorkbookVersions(query),
+};
 
+const rules = kindRules<WorkbookRecord>(spreadsheetItems);
+/** The owner whose spreadsheets the caller reads (sheets:read) or changes (sheets:write). */
+export const sheetsOwner = rules.owner;
+/** The id, or NOT_FOUND for one this service never issues (no store lookup for it). */
+export const knownId = rules.known;
+export const spreadsheetNotFound = rules.missing;
+/** A conditional write's outcome as the caller sees it. */
+export const changedWorkbook = rules.changed;
 /** Fails fast, before any work, when the spreadsheet is missing or already past the expected version. */
-export function precheck(current: WorkbookRecord | null, expectedVersion: number | undefined): WorkbookRecord {
-  if (!current) throw spreadsheetNotFound();
-  if (expectedVersion !== undefined && expectedVersion !== current.version) {
-    return changedWorkbook({ ok: false, reason: "conflict", current: current.version });
-  }
-  return current;
-}
+export const precheck = rules.precheck;

@@ -1,25 +1,23 @@
-// Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file), list,
-// describe, download, rename, and the trash. Building a workbook and writing its .xlsx run in the
-// spreadsheets pool; the store keeps what the pool saved.
+// Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file),
+// describe, download and rename (the list, the trash and share links are the lifecycle's).
+// Building a workbook and writing its .xlsx run in the spreadsheets pool; the store keeps what the
+// pool saved.
 import { createHash } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import type { RequestContext } from "../../core/context.ts";
 import { markReplayed } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
-import { foldName } from "../../store/types.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/values.ts";
 import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
-import type { Spreadsheet, SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { Spreadsheet, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { pageOf } from "../../core/paging.ts";
 import {
   actorOf,
   changedWorkbook,
   inContractWords,
   jobOwner,
   knownId,
-  listCursors,
   precheck,
   sheetsOwner,
   spreadsheetNotFound,
@@ -173,24 +171,6 @@ export async function importSpreadsheet(
   );
 }
 
-export async function listSpreadsheets(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { query?: string | undefined; limit: number; cursor?: string | undefined },
-  trash = false,
-): Promise<SpreadsheetList> {
-  const ownerId = sheetsOwner(ctx, "read");
-  const query = {
-    ownerId,
-    limit: input.limit + 1,
-    ...(input.query ? { nameContains: foldName(input.query) } : {}),
-    ...(input.cursor ? { beforeId: listCursors.decode(input.cursor) } : {}),
-  };
-  const rows = trash ? await deps.store.listWorkbookTrash(query) : await deps.store.listWorkbooks(query);
-  const page = pageOf(rows, input.limit, (last) => listCursors.encode(last.id));
-  return { spreadsheets: page.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: page.nextCursor };
-}
-
 export async function getSpreadsheet(
   deps: SheetsDeps,
   ctx: RequestContext,
@@ -256,32 +236,4 @@ export async function renameSpreadsheet(
     source: "rename",
   });
   return toSpreadsheet(changedWorkbook(result), deps.publicUrl);
-}
-
-export async function deleteSpreadsheet(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; expectedVersion?: number | undefined },
-): Promise<void> {
-  const ownerId = sheetsOwner(ctx, "write");
-  changedWorkbook(
-    await deps.store.trashWorkbook({
-      ownerId,
-      id: knownId(input.id),
-      at: new Date().toISOString(),
-      expectedVersion: input.expectedVersion,
-    }),
-  );
-}
-
-export async function restoreSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<Spreadsheet> {
-  const ownerId = sheetsOwner(ctx, "write");
-  const record = await deps.store.restoreWorkbook(ownerId, knownId(input.id));
-  if (!record) throw spreadsheetNotFound();
-  return toSpreadsheet(record, deps.publicUrl);
-}
-
-export async function purgeSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<void> {
-  const ownerId = sheetsOwner(ctx, "write");
-  if (!(await deps.store.purgeWorkbook(ownerId, knownId(input.id)))) throw spreadsheetNotFound();
 }
