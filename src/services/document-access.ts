@@ -1,26 +1,27 @@
 // What every documents operation shares: who may read or write, the public shape of a record,
 // cursors, the read body, and the errors a conditional write ends in.
-import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
-import { GatewayError, notFound } from "../core/errors.ts";
+import { notFound } from "../core/errors.ts";
 import { cursorCodec } from "../core/paging.ts";
 import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
-import type { ChangeResult, DocumentChange, DocumentRecord, DocumentStore, TextFormat } from "../store/types.ts";
+import type { DocumentChange, DocumentRecord, DocumentStore, Store, TextFormat, VersionRecord } from "../store/types.ts";
+import { kindRules, type ServiceKind } from "./lifecycle.ts";
 
-/** The owner whose documents the caller reads; needs docs:read. */
-export function reader(ctx: RequestContext): string {
-  const ownerId = requireOwner(ctx.principal);
-  requireScope(ctx.principal, "docs:read");
-  return ownerId;
+/** What the document operations work with. */
+export interface DocsDeps {
+  store: Store;
+  renderer: DocumentRenderer;
+  /** A record as callers see it (links under PUBLIC_URL). */
+  summary: (record: DocumentRecord) => DocumentSummary;
 }
 
-/** The owner whose documents the caller changes; needs docs:write. */
-export function writer(ctx: RequestContext): string {
-  const ownerId = requireOwner(ctx.principal);
-  requireScope(ctx.principal, "docs:write");
-  return ownerId;
+/** A downloadable .docx: the document's name, its bytes, and the version they are. */
+export interface Download {
+  name: string;
+  docx: Uint8Array;
+  version: number;
 }
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
@@ -131,15 +132,6 @@ export async function textOf(
   return { text: markdown, totalChars: markdown.length };
 }
 
-/** A conditional write's outcome as the caller sees it. */
-export function changed(result: ChangeResult): DocumentRecord {
-  if (result.ok) return result.document;
-  if (result.reason === "not_found") throw notFound("Document");
-  throw new GatewayError("PRECONDITION_FAILED", `The document is at version ${result.current}, not the expected one; nothing was written`, {
-    details: { currentVersion: result.current },
-  });
-}
-
 /** Writes the next version of a live document as the caller, now; a stale expectedVersion is 412 and writes nothing. */
 export async function writeVersion(
   store: Pick<DocumentStore, "changeDocument">,
@@ -149,11 +141,28 @@ export async function writeVersion(
   return changed(await store.changeDocument({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
 }
 
+/** Documents as the one service lifecycle (./lifecycle.ts) sees them. */
+export const documentItems: ServiceKind<DocumentRecord, VersionRecord> = {
+  noun: "Document",
+  scope: "docs",
+  share: "document",
+  logKey: "documentId",
+  isId: isDocumentId,
+  cursors: documentCursors,
+  versionCursors,
+  get: (store, ownerId, id) => store.getDocument(ownerId, id),
+  list: (store, query, trashed) => (trashed ? store.listTrash(query) : store.listDocuments(query)),
+  trash: (store, input) => store.trashDocument(input),
+  restore: (store, ownerId, id) => store.restoreFromTrash(ownerId, id),
+  purge: (store, ownerId, id) => store.purgeDocument(ownerId, id),
+  versions: (store, query) => store.listVersions(query),
+};
+
+const rules = kindRules<DocumentRecord>(documentItems);
+/** The owner whose documents the caller reads (docs:read) or changes (docs:write). */
+export const reader = (ctx: RequestContext): string => rules.owner(ctx, "read");
+export const writer = (ctx: RequestContext): string => rules.owner(ctx, "write");
+/** A conditional write's outcome as the caller sees it. */
+export const changed = rules.changed;
 /** Fails fast, before a render, when the document is missing or already past the expected version. */
-export function precheck(current: DocumentRecord | null, expectedVersion: number | undefined): DocumentRecord {
-  if (!current) throw notFound("Document");
-  if (expectedVersion !== undefined && expectedVersion !== current.version) {
-    return changed({ ok: false, reason: "conflict", current: current.version });
-  }
-  return current;
-}
+export const precheck = rules.precheck;

@@ -1,83 +1,65 @@
-// Reading documents: the list, one record, its text or markdown (cut in the store), its .docx.
+// Reading documents: one record, its text or markdown (cut in the store), its .docx, and the same
+// through a share link (./shared.ts found its document). The list is the lifecycle's (documents.ts).
+import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
-  getDocumentInputSchema,
   isDocumentId,
-  listDocumentsInputSchema,
-  readDocumentInputSchema,
-  type DocumentList,
+  type getDocumentInputSchema,
+  type readDocumentInputSchema,
   type DocumentSummary,
   type DocumentText,
-  type GetDocumentInput,
-  type ListDocumentsInput,
-  type ReadDocumentInput,
 } from "../contract/documents.ts";
-import { foldName, type DocumentRecord, type Store } from "../store/types.ts";
-import { decodeCursor, encodeCursor, page, readAllowance, readBody, reader, textOf } from "./document-access.ts";
-import { parseInput } from "./validate.ts";
+import type { DocumentRecord, TextFormat } from "../store/types.ts";
+import { readAllowance, readBody, reader, textOf, type DocsDeps, type Download } from "./document-access.ts";
+import { linkNotFound } from "./share-links.ts";
 
-/** A downloadable .docx: the document's name, its bytes, and the version they are. */
-export interface Download {
-  name: string;
-  docx: Uint8Array;
-  version: number;
+type Ctx = RequestContext;
+
+/** The text of a live document of `ownerId`, cut to what the request may read; null when there is none. */
+async function readOf({ store, renderer }: DocsDeps, ctx: Ctx, ownerId: string, id: string, maxChars: number, format: TextFormat) {
+  // Cut in the store: no more than maxChars (or what the request's budget has left) is read.
+  const found = isDocumentId(id) ? await store.readText(ownerId, id, format, readAllowance(ctx, maxChars)) : null;
+  if (!found) return null;
+  const text = await textOf(ctx, renderer, found, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId);
+  return readBody(ctx, found.document, found.document.version, text, format, maxChars);
 }
 
-export interface ReadsService {
-  list(ctx: RequestContext, input: ListDocumentsInput): Promise<DocumentList>;
-  /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
-  get(ctx: RequestContext, input: GetDocumentInput): Promise<DocumentSummary | null>;
-  read(ctx: RequestContext, input: ReadDocumentInput): Promise<DocumentText>;
-  download(ctx: RequestContext, id: string): Promise<Download>;
+/** One document's summary, or null when missing or someone else's (GraphQL `document`). */
+export async function getDocument(
+  deps: DocsDeps,
+  ctx: Ctx,
+  { id }: z.output<typeof getDocumentInputSchema>,
+): Promise<DocumentSummary | null> {
+  const ownerId = reader(ctx);
+  // An id this service never issues cannot be anyone's: no store lookup for it.
+  if (!isDocumentId(id)) return null;
+  const record = await deps.store.getDocument(ownerId, id);
+  return record ? deps.summary(record) : null;
 }
 
-export function createReadsService(deps: {
-  store: Store;
-  renderer: DocumentRenderer;
-  summary: (record: DocumentRecord) => DocumentSummary;
-}): ReadsService {
-  const { store, renderer, summary } = deps;
-  return {
-    async list(ctx, input) {
-      const ownerId = reader(ctx);
-      const { query, limit, cursor } = parseInput(listDocumentsInputSchema, input);
-      const needle = query === undefined || query === "" ? undefined : foldName(query);
-      const rows = await store.listDocuments({
-        ownerId,
-        limit: limit + 1,
-        ...(needle === undefined ? {} : { nameContains: needle }),
-        ...(cursor ? { beforeId: decodeCursor(cursor) } : {}),
-      });
-      const { items, nextCursor } = page(rows, limit, (last) => encodeCursor(last.id));
-      return { documents: items.map(summary), nextCursor };
-    },
+export async function readDocument(deps: DocsDeps, ctx: Ctx, input: z.output<typeof readDocumentInputSchema>): Promise<DocumentText> {
+  const body = await readOf(deps, ctx, reader(ctx), input.id, input.maxChars, input.format);
+  if (!body) throw notFound("Document");
+  return body;
+}
 
-    async get(ctx, input) {
-      const ownerId = reader(ctx);
-      const { id } = parseInput(getDocumentInputSchema, input);
-      // An id this service never issues cannot be anyone's: no store lookup for it.
-      if (!isDocumentId(id)) return null;
-      const record = await store.getDocument(ownerId, id);
-      return record ? summary(record) : null;
-    },
+export async function downloadDocument(deps: DocsDeps, ctx: Ctx, id: string): Promise<Download> {
+  const ownerId = reader(ctx);
+  const found = isDocumentId(id) ? await deps.store.readContent(ownerId, id) : null;
+  if (!found) throw notFound("Document");
+  return { name: found.document.name, docx: found.docx, version: found.document.version };
+}
 
-    async read(ctx, input) {
-      const ownerId = reader(ctx);
-      const { id, maxChars, format } = parseInput(readDocumentInputSchema, input);
-      // Cut in the store: no more than maxChars (or what the request's budget has left) is read.
-      const found = isDocumentId(id) ? await store.readText(ownerId, id, format, readAllowance(ctx, maxChars)) : null;
-      if (!found) throw notFound("Document");
-      const text = await textOf(ctx, renderer, found, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId);
-      return readBody(ctx, found.document, found.document.version, text, format, maxChars);
-    },
+/** The current version's text through a share link: no credential, the token is one. */
+export async function readShared(deps: DocsDeps, ctx: Ctx, document: DocumentRecord, input: { maxChars: number; format: TextFormat }) {
+  const body = await readOf(deps, ctx, document.ownerId, document.id, input.maxChars, input.format);
+  if (!body) throw linkNotFound();
+  return body;
+}
 
-    async download(ctx, id) {
-      const ownerId = reader(ctx);
-      const found = isDocumentId(id) ? await store.readContent(ownerId, id) : null;
-      if (!found) throw notFound("Document");
-      return { name: found.document.name, docx: found.docx, version: found.document.version };
-    },
-  };
+export async function downloadShared(deps: DocsDeps, document: DocumentRecord): Promise<Download> {
+  const found = await deps.store.readContent(document.ownerId, document.id);
+  if (!found) throw linkNotFound();
+  return { name: found.document.name, docx: found.docx, version: found.document.version };
 }

@@ -1,139 +1,105 @@
 // Changing documents: create (from markdown) and import (a .docx), new content or a new name as
-// the next version, and the move to the trash.
+// the next version (the move to the trash is the lifecycle's, documents.ts).
 import { createHash } from "node:crypto";
+import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
+import { cancelled } from "../documents/renderer.ts";
 import {
-  createDocumentInputSchema,
-  deleteDocumentInputSchema,
   importDocumentInputSchema,
   isDocumentId,
-  renameDocumentInputSchema,
-  replaceFromDocxInputSchema,
-  updateDocumentInputSchema,
-  type CreateDocumentInput,
-  type DeleteDocumentInput,
+  type createDocumentInputSchema,
+  type renameDocumentInputSchema,
+  type replaceFromDocxInputSchema,
+  type updateDocumentInputSchema,
   type DocumentSummary,
-  type RenameDocumentInput,
-  type UpdateDocumentInput,
 } from "../contract/documents.ts";
-import type { DocumentContent, DocumentRecord, Store } from "../store/types.ts";
-import { changed, precheck, writer, writeVersion } from "./document-access.ts";
+import type { DocumentContent } from "../store/types.ts";
+import { precheck, writer, writeVersion, type DocsDeps } from "./document-access.ts";
 import { createOnce, fromDocx, storedMarkdown, type UploadedDocx } from "./document-create.ts";
 import { parseInput } from "./validate.ts";
 
-export interface WritesService {
-  create(ctx: RequestContext, input: CreateDocumentInput): Promise<{ document: DocumentSummary; replayed: boolean }>;
-  /** A new document from an uploaded .docx; its text and markdown are extracted from the file. */
-  import(
-    ctx: RequestContext,
-    input: { name?: string | undefined; idempotencyKey?: string | undefined },
-    file: UploadedDocx,
-  ): Promise<{ document: DocumentSummary; replayed: boolean }>;
-  /** New content from markdown (and/or a new name): the next version. */
-  update(ctx: RequestContext, input: UpdateDocumentInput): Promise<DocumentSummary>;
-  /** New content from an uploaded .docx (and optionally a new name): the next version. */
-  updateFromDocx(
-    ctx: RequestContext,
-    input: { id: string; name?: string | undefined; expectedVersion?: number | undefined },
-    file: UploadedDocx,
-  ): Promise<DocumentSummary>;
-  rename(ctx: RequestContext, input: RenameDocumentInput): Promise<DocumentSummary>;
-  /** Moves the document to the trash. */
-  delete(ctx: RequestContext, input: DeleteDocumentInput): Promise<void>;
+type Created = { document: DocumentSummary; replayed: boolean };
+
+export async function createDocument(
+  deps: DocsDeps,
+  ctx: RequestContext,
+  { name, markdown, idempotencyKey }: z.output<typeof createDocumentInputSchema>,
+): Promise<Created> {
+  const ownerId = writer(ctx);
+  const fingerprint = () => createHash("sha256").update(name).update("\0").update(markdown).digest("hex");
+  return createOnce(
+    deps,
+    ctx,
+    ownerId,
+    name,
+    idempotencyKey,
+    fingerprint,
+    async () => {
+      const rendered = await deps.renderer.render(markdown, name, { signal: ctx.signal, principal: ownerId });
+      return { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
+    },
+    "markdown",
+  );
 }
 
-export function createWritesService(deps: {
-  store: Store;
-  renderer: DocumentRenderer;
-  summary: (record: DocumentRecord) => DocumentSummary;
-}): WritesService {
-  const { store, renderer, summary } = deps;
-  return {
-    async create(ctx, input) {
-      const ownerId = writer(ctx);
-      const { name, markdown, idempotencyKey } = parseInput(createDocumentInputSchema, input);
-      return createOnce(
-        deps,
-        ctx,
-        ownerId,
-        name,
-        idempotencyKey,
-        () => createHash("sha256").update(name).update("\0").update(markdown).digest("hex"),
-        async () => {
-          const rendered = await renderer.render(markdown, name, { signal: ctx.signal, principal: ownerId });
-          return { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
-        },
-        "markdown",
-      );
-    },
+/** A new document from an uploaded .docx; its text and markdown are extracted from the file. */
+export async function importDocument(
+  deps: DocsDeps,
+  ctx: RequestContext,
+  input: { name?: string | undefined; idempotencyKey?: string | undefined },
+  file: UploadedDocx,
+): Promise<Created> {
+  const ownerId = writer(ctx);
+  const defaultName = file.filename?.replace(/\.docx$/i, "").trim();
+  // The file's name stands in for a name not given: checked here, as the runner never saw it.
+  const name = input.name ?? parseInput(importDocumentInputSchema.pick({ name: true }), defaultName ? { name: defaultName } : {}).name;
+  const fingerprint = () => createHash("sha256").update("docx\0").update(name).update("\0").update(file.bytes).digest("hex");
+  const content = () => fromDocx(deps.renderer, ctx, ownerId, file);
+  return createOnce(deps, ctx, ownerId, name, input.idempotencyKey, fingerprint, content, "docx");
+}
 
-    async import(ctx, input, file) {
-      const ownerId = writer(ctx);
-      const defaultName = file.filename?.replace(/\.docx$/i, "").trim();
-      const { name, idempotencyKey } = parseInput(importDocumentInputSchema, {
-        ...input,
-        ...(input.name === undefined && defaultName ? { name: defaultName } : {}),
-      });
-      return createOnce(
-        deps,
-        ctx,
-        ownerId,
-        name,
-        idempotencyKey,
-        () => createHash("sha256").update("docx\0").update(name).update("\0").update(file.bytes).digest("hex"),
-        () => fromDocx(renderer, ctx, ownerId, file),
-        "docx",
-      );
-    },
+/** New content from markdown (and/or a new name): the next version. */
+export async function updateDocument(
+  { store, renderer, summary }: DocsDeps,
+  ctx: RequestContext,
+  { id, markdown, name, expectedVersion }: z.output<typeof updateDocumentInputSchema>,
+): Promise<DocumentSummary> {
+  const ownerId = writer(ctx);
+  const current = precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
+  let content: DocumentContent | undefined;
+  if (markdown !== undefined) {
+    const rendered = await renderer.render(markdown, name ?? current.name, { signal: ctx.signal, principal: ownerId });
+    if (ctx.signal.aborted) throw cancelled();
+    content = { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
+  }
+  const source = content ? "markdown" : "rename";
+  const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source });
+  ctx.log.info({ documentId: id, version: record.version }, "document updated");
+  return summary(record);
+}
 
-    async update(ctx, input) {
-      const ownerId = writer(ctx);
-      const { id, markdown, name, expectedVersion } = parseInput(updateDocumentInputSchema, input);
-      const current = precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
-      let content: DocumentContent | undefined;
-      if (markdown !== undefined) {
-        const rendered = await renderer.render(markdown, name ?? current.name, { signal: ctx.signal, principal: ownerId });
-        if (ctx.signal.aborted) throw cancelled();
-        content = { docx: rendered.docx, text: rendered.text, markdown: storedMarkdown(markdown) };
-      }
-      const record = await writeVersion(store, ctx, {
-        ownerId,
-        id,
-        expectedVersion,
-        name,
-        content,
-        source: content ? "markdown" : "rename",
-      });
-      ctx.log.info({ documentId: id, version: record.version }, "document updated");
-      return summary(record);
-    },
+/** New content from an uploaded .docx (and optionally a new name): the next version. */
+export async function updateFromDocx(
+  { store, renderer, summary }: DocsDeps,
+  ctx: RequestContext,
+  { id, name, expectedVersion }: z.output<typeof replaceFromDocxInputSchema>,
+  file: UploadedDocx,
+): Promise<DocumentSummary> {
+  const ownerId = writer(ctx);
+  precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
+  const content = await fromDocx(renderer, ctx, ownerId, file);
+  const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });
+  ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");
+  return summary(record);
+}
 
-    async updateFromDocx(ctx, input, file) {
-      const ownerId = writer(ctx);
-      const { id, name, expectedVersion } = parseInput(replaceFromDocxInputSchema, input);
-      precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
-      const content = await fromDocx(renderer, ctx, ownerId, file);
-      const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });
-      ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");
-      return summary(record);
-    },
-
-    async rename(ctx, input) {
-      const ownerId = writer(ctx);
-      const { id, name, expectedVersion } = parseInput(renameDocumentInputSchema, input);
-      if (!isDocumentId(id)) throw notFound("Document");
-      const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, source: "rename" });
-      return summary(record);
-    },
-
-    async delete(ctx, input) {
-      const ownerId = writer(ctx);
-      const { id, expectedVersion } = parseInput(deleteDocumentInputSchema, input);
-      if (!isDocumentId(id)) throw notFound("Document");
-      changed(await store.trashDocument({ ownerId, id, at: new Date().toISOString(), expectedVersion }));
-      ctx.log.info({ documentId: id }, "document moved to the trash");
-    },
-  };
+export async function renameDocument(
+  { store, summary }: DocsDeps,
+  ctx: RequestContext,
+  { id, name, expectedVersion }: z.output<typeof renameDocumentInputSchema>,
+): Promise<DocumentSummary> {
+  const ownerId = writer(ctx);
+  if (!isDocumentId(id)) throw notFound("Document");
+  return summary(await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, source: "rename" }));
 }

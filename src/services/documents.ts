@@ -1,22 +1,30 @@
 // Documents operations: the one implementation the operation table's rows run (REST, GraphQL,
-// tRPC, MCP). Scopes, validation, limits, paging, idempotency and preconditions live here and
-// nowhere else; reads, writes, versions, trash and shares are in their own files (document-*.ts),
-// composed below.
+// tRPC, MCP), on input the runner has validated with the row's schema (each method's input type
+// is that schema's output), in the same style as spreadsheets (./spreadsheets/index.ts): free
+// functions over the service's dependencies, composed here. The list, the trash, share links and
+// the version list are the one service lifecycle (./lifecycle.ts); reads, writes and versions'
+// content are in document-*.ts.
+import type { z } from "zod";
+import type { RequestContext } from "../core/context.ts";
+import type * as contract from "../contract/documents.ts";
+import type { DocumentList, DocumentVersionList, TrashList } from "../contract/documents.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
-import type { DocumentRecord, Store } from "../store/types.ts";
-import { toSummary } from "./document-access.ts";
-import { createReadsService, type ReadsService } from "./document-reads.ts";
-import { createSharesService, type SharesService } from "./document-shares.ts";
-import { createTrashService, type TrashService } from "./document-trash.ts";
-import { createVersionsService, type VersionsService } from "./document-versions.ts";
-import { createWritesService, type WritesService } from "./document-writes.ts";
+import type { DocumentRecord, Store, TextFormat } from "../store/types.ts";
+import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
+import type { UploadedDocx } from "./document-create.ts";
+import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
+import { downloadVersion, getVersion, readVersion, restoreVersion } from "./document-versions.ts";
+import { createDocument, importDocument, renameDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
+import { serviceLifecycle } from "./lifecycle.ts";
 
 export { decodeCursor, encodeCursor, etagOf, toSummary } from "./document-access.ts";
 export { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 export type { UploadedDocx } from "./document-create.ts";
-export type { Download } from "./document-reads.ts";
+export type { Download } from "./document-access.ts";
 
-export interface DocumentsService extends ReadsService, WritesService, VersionsService, TrashService, SharesService {}
+type Ctx = RequestContext;
+/** What the row's input schema gives the service once the runner has parsed it. */
+type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodType ? z.output<(typeof contract)[K]> : never;
 
 export interface DocumentsServiceDeps {
   store: Store;
@@ -24,15 +32,57 @@ export interface DocumentsServiceDeps {
   publicUrl?: string;
 }
 
-export function createDocumentsService(deps: DocumentsServiceDeps): DocumentsService {
-  const { store, renderer } = deps;
-  const summary = (record: DocumentRecord) => toSummary(record, deps.publicUrl);
-  const shared = { store, renderer, summary };
+export type DocumentsService = ReturnType<typeof createDocumentsService>;
+
+export function createDocumentsService({ store, renderer, publicUrl = "" }: DocumentsServiceDeps) {
+  const summary = (record: DocumentRecord) => toSummary(record, publicUrl);
+  const deps: DocsDeps = { store, renderer, summary };
+  const items = serviceLifecycle(documentItems, { store, publicUrl });
   return {
-    ...createReadsService(shared),
-    ...createWritesService(shared),
-    ...createVersionsService(shared),
-    ...createTrashService(shared),
-    ...createSharesService({ ...shared, publicUrl: deps.publicUrl ?? "" }),
+    async list(ctx: Ctx, input: In<"listDocumentsInputSchema">): Promise<DocumentList> {
+      const page = await items.list(ctx, input);
+      return { documents: page.items.map(summary), nextCursor: page.nextCursor };
+    },
+    /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
+    get: (ctx: Ctx, input: In<"getDocumentInputSchema">) => getDocument(deps, ctx, input),
+    read: (ctx: Ctx, input: In<"readDocumentInputSchema">) => readDocument(deps, ctx, input),
+    download: (ctx: Ctx, id: string) => downloadDocument(deps, ctx, id),
+    create: (ctx: Ctx, input: In<"createDocumentInputSchema">) => createDocument(deps, ctx, input),
+    /** A new document from an uploaded .docx (`name` defaults to the file's). */
+    import: (ctx: Ctx, input: Omit<In<"importDocumentUploadInputSchema">, "file">, file: UploadedDocx) =>
+      importDocument(deps, ctx, input, file),
+    update: (ctx: Ctx, input: In<"updateDocumentInputSchema">) => updateDocument(deps, ctx, input),
+    updateFromDocx: (ctx: Ctx, input: In<"replaceFromDocxInputSchema">, file: UploadedDocx) => updateFromDocx(deps, ctx, input, file),
+    rename: (ctx: Ctx, input: In<"renameDocumentInputSchema">) => renameDocument(deps, ctx, input),
+    /** Moves the document to the trash. */
+    delete: (ctx: Ctx, input: In<"deleteDocumentInputSchema">) => items.trash(ctx, input),
+    /** Documents in the trash, newest first, each with deletedAt. */
+    async trash(ctx: Ctx, input: In<"listTrashInputSchema">): Promise<TrashList> {
+      const page = await items.list(ctx, input, true);
+      return {
+        documents: page.items.map((record) => ({ ...summary(record), deletedAt: record.deletedAt ?? "" })),
+        nextCursor: page.nextCursor,
+      };
+    },
+    restore: async (ctx: Ctx, input: In<"documentRefInputSchema">) => summary(await items.restore(ctx, input)),
+    /** Deletes a document in the trash for good, with its versions and shares. */
+    purge: (ctx: Ctx, input: In<"documentRefInputSchema">) => items.purge(ctx, input),
+    /** Newest first, the current version included. */
+    async versions(ctx: Ctx, input: In<"listVersionsInputSchema">): Promise<DocumentVersionList> {
+      const page = await items.versions(ctx, input);
+      return { versions: page.items, nextCursor: page.nextCursor };
+    },
+    version: (ctx: Ctx, input: In<"versionRefInputSchema">) => getVersion(deps, ctx, input),
+    readVersion: (ctx: Ctx, input: In<"readVersionInputSchema">) => readVersion(deps, ctx, input),
+    downloadVersion: (ctx: Ctx, input: In<"versionRefInputSchema">) => downloadVersion(deps, ctx, input),
+    restoreVersion: (ctx: Ctx, input: In<"restoreVersionInputSchema">) => restoreVersion(deps, ctx, input),
+    share: (ctx: Ctx, input: In<"createShareInputSchema">) => items.share(ctx, input),
+    /** The document's valid shares (never their tokens). */
+    shares: (ctx: Ctx, input: In<"documentRefInputSchema">) => items.shares(ctx, input),
+    revokeShare: (ctx: Ctx, input: In<"revokeShareInputSchema">) => items.revokeShare(ctx, input),
+    /** What a share link reads (./shared.ts found the document). */
+    readSharedDocument: (ctx: Ctx, document: DocumentRecord, input: { maxChars: number; format: TextFormat }) =>
+      readShared(deps, ctx, document, input),
+    downloadSharedDocument: (document: DocumentRecord) => downloadShared(deps, document),
   };
 }

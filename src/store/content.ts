@@ -38,17 +38,6 @@ export function contentRow(content: DocumentContent) {
   };
 }
 
-/** Content hashes grouped by owner, in owner order (PostgreSQL takes the owners' usage locks in that order). */
-export function byOwner(rows: readonly { owner_id: string; content_hash: string }[]): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const row of [...rows].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : 0))) {
-    const hashes = groups.get(row.owner_id);
-    if (hashes) hashes.push(row.content_hash);
-    else groups.set(row.owner_id, [row.content_hash]);
-  }
-  return groups;
-}
-
 /** The largest maxChars a cut read passes to SQL (PostgreSQL's integer): "all of it". */
 export const ALL_CHARS = 2_147_483_647;
 

@@ -12,8 +12,6 @@ import { createPostgresKeys } from "./postgres/keys.ts";
 import { migrate } from "./postgres/migrations.ts";
 import { createPostgresSessions } from "./postgres/sessions.ts";
 import { createPostgresShares } from "./postgres/shares.ts";
-import { createPostgresVersions } from "./postgres/versions.ts";
-import { createPostgresWorkbookVersions } from "./postgres/workbook-versions.ts";
 import { createPostgresWorkbooks } from "./postgres/workbooks.ts";
 import { createTrashListing } from "./trash.ts";
 
@@ -41,9 +39,7 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     pool,
     ...documents,
     ...workbooks,
-    ...createPostgresWorkbookVersions(ctx),
     ...createTrashListing(documents, workbooks),
-    ...createPostgresVersions(ctx),
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),
     ...createPostgresSessions(ctx),

@@ -1,6 +1,7 @@
 // Row shapes both SQL stores read back, and their mapping to records: the two schemas name
 // their columns alike, so one mapping serves SQLite and PostgreSQL.
-import type { DocumentRecord, ShareKind, ShareRecord, ShareTarget, VersionRecord, VersionSource } from "./types.ts";
+import type { DocumentRecord, ShareRecord, ShareTarget, VersionRecord } from "./types.ts";
+import { rowMapper } from "./row-mapper.ts";
 import { toWorkbook, workbookSummaryColumns, type WorkbookRow } from "./workbook-rows.ts";
 
 /** The summary columns of the documents table (never the .docx, the text or the markdown). */
@@ -31,19 +32,7 @@ export interface DocumentRow {
   deleted_at: string | null;
 }
 
-export const toDocument = (row: DocumentRow): DocumentRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  name: row.name,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  sizeBytes: row.size_bytes,
-  characters: row.characters,
-  version: row.version,
-  updatedBy: row.updated_by,
-  source: row.source as VersionSource,
-  deletedAt: row.deleted_at,
-});
+export const toDocument: (row: DocumentRow) => DocumentRecord = rowMapper(documentSummaryColumns);
 
 /** The columns of an earlier version, as a VersionRecord needs them. */
 export const versionSummaryColumns = "version, name, created_at, created_by, size_bytes, characters, source";
@@ -59,15 +48,7 @@ export interface VersionRow {
   source: string;
 }
 
-export const toVersion = (row: VersionRow): VersionRecord => ({
-  version: row.version,
-  name: row.name,
-  createdAt: row.created_at,
-  createdBy: row.created_by,
-  sizeBytes: row.size_bytes,
-  characters: row.characters,
-  source: row.source as VersionSource,
-});
+export const toVersion: (row: VersionRow) => VersionRecord = rowMapper(versionSummaryColumns);
 
 /** The current version of a document, as its history lists it. */
 export const currentVersion = (document: DocumentRecord): VersionRecord => ({
@@ -91,14 +72,7 @@ export interface ShareRow {
   expires_at: string;
 }
 
-export const toShare = (row: ShareRow): ShareRecord => ({
-  id: row.id,
-  kind: row.kind as ShareKind,
-  targetId: row.target_id,
-  ownerId: row.owner_id,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-});
+export const toShare: (row: ShareRow) => ShareRecord = rowMapper(shareColumns);
 
 /** `alias.column AS prefix_column` for each column (a join that reads two tables' rows side by side). */
 export const prefixedColumns = (columns: string, alias: string, prefix: string): string =>

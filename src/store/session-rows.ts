@@ -32,7 +32,7 @@ export interface SignInLinkRow {
   used_at: string | null;
 }
 
-const scopesOf = (scopes: string | string[]): string[] => (Array.isArray(scopes) ? scopes : scopes === "" ? [] : scopes.split(" "));
+export const scopesOf = (scopes: string | string[]): string[] => (Array.isArray(scopes) ? scopes : scopes === "" ? [] : scopes.split(" "));
 
 export const toSession = (row: SessionRow): SessionRecord => ({
   id: row.id,

@@ -11,8 +11,6 @@ import { createSqliteKeys } from "./sqlite/keys.ts";
 import { createSqliteSessions } from "./sqlite/sessions.ts";
 import { createSqliteShares } from "./sqlite/shares.ts";
 import { createSqliteStorage } from "./sqlite/usage.ts";
-import { createSqliteVersions } from "./sqlite/versions.ts";
-import { createSqliteWorkbookVersions } from "./sqlite/workbook-versions.ts";
 import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
 import { createTrashListing } from "./trash.ts";
 
@@ -29,9 +27,7 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
     kind: "sqlite",
     ...documents,
     ...workbooks,
-    ...createSqliteWorkbookVersions(ctx),
     ...createTrashListing(documents, workbooks),
-    ...createSqliteVersions(ctx),
     ...createSqliteShares(ctx),
     ...createSqliteKeys(ctx),
     ...createSqliteSessions(ctx),

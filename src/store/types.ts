@@ -16,6 +16,7 @@ import type { QuotaSettings } from "./quota.ts";
 
 export * from "./types/documents.ts";
 export * from "./types/idempotency.ts";
+export type * from "./types/items.ts";
 export type * from "./types/keys.ts";
 export type * from "./types/sessions.ts";
 export type * from "./types/shares.ts";

@@ -1,5 +1,6 @@
 // Workbook row shapes both SQL stores read back, and their mapping to records (sheets are JSON
 // text; PostgreSQL's bigint columns come back as strings).
+import { rowMapper } from "./row-mapper.ts";
 import type { SheetSummary, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
 export const workbookSummaryColumns =
@@ -21,21 +22,10 @@ export interface WorkbookRow {
   manifest_hash: string;
 }
 
-export const toWorkbook = (row: WorkbookRow): WorkbookRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  name: row.name,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
-  updatedBy: row.updated_by,
-  source: row.source,
-  deletedAt: row.deleted_at,
-  sizeBytes: Number(row.size_bytes),
-  cells: Number(row.cells),
-  sheets: JSON.parse(row.sheets) as SheetSummary[],
-  manifestHash: row.manifest_hash,
-});
+/** Sizes and counts are numbers (PostgreSQL's bigints come back as strings); sheets are JSON text. */
+const conversions = { size_bytes: Number, cells: Number, sheets: (text: string) => JSON.parse(text) as SheetSummary[] };
+
+export const toWorkbook: (row: WorkbookRow) => WorkbookRecord = rowMapper(workbookSummaryColumns, conversions);
 
 export const workbookVersionColumns = "version, name, created_at, created_by, source, size_bytes, cells, sheets, manifest_hash";
 
@@ -51,17 +41,7 @@ export interface WorkbookVersionRow {
   manifest_hash: string;
 }
 
-export const toWorkbookVersion = (row: WorkbookVersionRow): WorkbookVersionRecord => ({
-  version: row.version,
-  name: row.name,
-  createdAt: row.created_at,
-  createdBy: row.created_by,
-  source: row.source,
-  sizeBytes: Number(row.size_bytes),
-  cells: Number(row.cells),
-  sheets: JSON.parse(row.sheets) as SheetSummary[],
-  manifestHash: row.manifest_hash,
-});
+export const toWorkbookVersion: (row: WorkbookVersionRow) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
 
 /** The current version of a workbook, as its history lists it. */
 export const currentWorkbookVersion = (workbook: WorkbookRecord): WorkbookVersionRecord => ({

@@ -1,9 +1,8 @@
 // What every spreadsheets operation shares: who may read or write, the public shape of a record,
 // cursors, and the errors a conditional write ends in.
 import { createHash } from "node:crypto";
-import { requireOwner, requireScope } from "../../auth/authenticate.ts";
 import type { RequestContext } from "../../core/context.ts";
-import { GatewayError, notFound } from "../../core/errors.ts";
+import { GatewayError } from "../../core/errors.ts";
 import { cursorCodec } from "../../core/paging.ts";
 import {
   isSpreadsheetId,
@@ -14,10 +13,11 @@ import {
   type WriteResult,
 } from "../../contract/spreadsheets.ts";
 import { isSheetsError } from "../../spreadsheets/errors.ts";
-import type { Base, SheetsPool } from "../../spreadsheets/pool/index.ts";
+import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
-import type { Store, WorkbookChangeResult, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import type { Store, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import { kindRules, type ServiceKind } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
 
@@ -47,6 +47,16 @@ export function inContractWords(error: unknown): unknown {
 /** The stored version a pool job works on. */
 export const baseOf = (record: WorkbookRecord): Base => ({ workbookId: record.id, version: record.version, rootHash: record.manifestHash });
 
+/**
+ * Whose turn a spreadsheet job takes in the pool (docs/spreadsheets-engine.md "Fairness"): the
+ * caller, or for a share link's anonymous readers the owner's links together; the caller's signal
+ * drops the job if it is still waiting when the caller hangs up.
+ */
+export const jobOwner = (ctx: RequestContext | undefined, ownerId: string): JobOwner => ({
+  principal: ctx && ctx.principal.userId !== null ? ownerId : `share:${ownerId}`,
+  ...(ctx ? { signal: ctx.signal } : {}),
+});
+
 /** What a write, an append or an edit answers. */
 export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult, publicUrl: string): WriteResult => ({
   spreadsheet: toSpreadsheet(record, publicUrl),
@@ -56,23 +66,8 @@ export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult,
   warnings: result.warnings,
 });
 
-/** The owner whose spreadsheets the caller reads (sheets:read) or changes (sheets:write). */
-export function sheetsOwner(ctx: RequestContext, access: "read" | "write"): string {
-  const ownerId = requireOwner(ctx.principal);
-  requireScope(ctx.principal, access === "read" ? "sheets:read" : "sheets:write");
-  return ownerId;
-}
-
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
-
-export const spreadsheetNotFound = () => notFound("Spreadsheet");
-
-/** The id, or NOT_FOUND for one this service never issues (no store lookup for it). */
-export function knownId(id: string): string {
-  if (!isSpreadsheetId(id)) throw spreadsheetNotFound();
-  return id;
-}
 
 /** The record with the warnings saved with its version (describe, an import's answer replayed). */
 export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
@@ -122,7 +117,7 @@ export const versionCursors = cursorCodec<number>("sv1.", String, (text) => {
 });
 
 /**
- * A range read that goes on: the rows already given, and a digest of the spreadsheet and the range
+ * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
  * as the caller wrote it, so that a cursor sent with another range (or spreadsheet) is refused
  * rather than read as an offset into it. The caller sends the range again with the cursor.
  */
@@ -130,18 +125,19 @@ interface RangePosition {
   offset: number;
   of: string;
 }
+// r3: the offset counts cells (a page may end inside a row); r2's counted rows and is not read.
 const rangeCursorCodec = cursorCodec<RangePosition>(
-  "r2.",
+  "r3.",
   (position) => `${position.offset}.${position.of}`,
   (text) => {
-    const match = /^(\d{1,7})\.([\w-]{11})$/.exec(text);
+    const match = /^(\d{1,11})\.([\w-]{11})$/.exec(text);
     return match ? { offset: Number(match[1]), of: match[2]! } : undefined;
   },
 );
 const rangeDigest = (id: string, range: string) => createHash("sha256").update(`${id}\n${range}`).digest("base64url").slice(0, 11);
 export const rangeCursors = {
   encode: (id: string, range: string, offset: number): string => rangeCursorCodec.encode({ offset, of: rangeDigest(id, range) }),
-  /** The rows already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
+  /** The cells already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
   decode(cursor: string, id: string, range: string): number {
     const position = rangeCursorCodec.decode(cursor);
     if (position.of !== rangeDigest(id, range)) {
@@ -155,25 +151,30 @@ export const rangeCursors = {
   },
 };
 
-/** A conditional write's outcome as the caller sees it. */
-export function changedWorkbook(result: WorkbookChangeResult): WorkbookRecord {
-  if (result.ok) return result.workbook;
-  if (result.reason === "not_found") throw spreadsheetNotFound();
-  if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changedWorkbook");
-  throw new GatewayError(
-    "PRECONDITION_FAILED",
-    `The spreadsheet is at version ${result.current}, not the expected one; nothing was written`,
-    {
-      details: { currentVersion: result.current },
-    },
-  );
-}
+/** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them. */
+export const spreadsheetItems: ServiceKind<WorkbookRecord, WorkbookVersionRecord> = {
+  noun: "Spreadsheet",
+  scope: "sheets",
+  share: "workbook",
+  logKey: "spreadsheetId",
+  isId: isSpreadsheetId,
+  cursors: listCursors,
+  versionCursors,
+  get: (store, ownerId, id) => store.getWorkbook(ownerId, id),
+  list: (store, query, trashed) => (trashed ? store.listWorkbookTrash(query) : store.listWorkbooks(query)),
+  trash: (store, input) => store.trashWorkbook(input),
+  restore: (store, ownerId, id) => store.restoreWorkbook(ownerId, id),
+  purge: (store, ownerId, id) => store.purgeWorkbook(ownerId, id),
+  versions: (store, query) => store.listWorkbookVersions(query),
+};
 
+const rules = kindRules<WorkbookRecord>(spreadsheetItems);
+/** The owner whose spreadsheets the caller reads (sheets:read) or changes (sheets:write). */
+export const sheetsOwner = rules.owner;
+/** The id, or NOT_FOUND for one this service never issues (no store lookup for it). */
+export const knownId = rules.known;
+export const spreadsheetNotFound = rules.missing;
+/** A conditional write's outcome as the caller sees it. */
+export const changedWorkbook = rules.changed;
 /** Fails fast, before any work, when the spreadsheet is missing or already past the expected version. */
-export function precheck(current: WorkbookRecord | null, expectedVersion: number | undefined): WorkbookRecord {
-  if (!current) throw spreadsheetNotFound();
-  if (expectedVersion !== undefined && expectedVersion !== current.version) {
-    return changedWorkbook({ ok: false, reason: "conflict", current: current.version });
-  }
-  return current;
-}
+export const precheck = rules.precheck;

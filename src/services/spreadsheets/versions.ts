@@ -1,40 +1,12 @@
-// A spreadsheet's history: its versions, one as it was (its record, a range of it, its .xlsx), and
-// restoring one as the newest (its manifest again: content-addressed, nothing is copied).
+// A spreadsheet's history (the list is the lifecycle's, ../lifecycle.ts): one version as it was
+// (its record, a range of it, its .xlsx), and restoring one as the newest (its manifest again:
+// content-addressed, nothing is copied).
 import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
-import { pageOf } from "../../core/paging.ts";
-import type { Spreadsheet, SpreadsheetVersion, SpreadsheetVersionList } from "../../contract/spreadsheets.ts";
+import type { Spreadsheet, SpreadsheetVersion } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
-import {
-  actorOf,
-  changedWorkbook,
-  knownId,
-  precheck,
-  sheetsOwner,
-  toSpreadsheet,
-  toVersion,
-  versionCursors,
-  type SheetsDeps,
-} from "./access.ts";
+import { actorOf, changedWorkbook, jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { downloadRecord } from "./workbooks.ts";
-
-export async function listVersions(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; limit: number; cursor?: string | undefined },
-): Promise<SpreadsheetVersionList> {
-  const ownerId = sheetsOwner(ctx, "read");
-  const before = input.cursor ? versionCursors.decode(input.cursor) : undefined;
-  const rows = await deps.store.listWorkbookVersions({
-    ownerId,
-    id: knownId(input.id),
-    limit: input.limit + 1,
-    ...(before === undefined ? {} : { beforeVersion: before }),
-  });
-  if (!rows) throw new GatewayError("NOT_FOUND", "Spreadsheet not found");
-  const page = pageOf(rows, input.limit, (last) => versionCursors.encode(last.version));
-  return { versions: page.items.map(toVersion), nextCursor: page.nextCursor };
-}
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
   const found = await deps.store.getWorkbookVersion(ownerId, knownId(id), version);
@@ -71,7 +43,7 @@ export async function downloadVersion(
   const ownerId = sheetsOwner(ctx, "read");
   const { version } = await versionOf(deps, ownerId, input.id, input.version);
   const at = { id: input.id, version: version.version, manifestHash: version.manifestHash, name: version.name };
-  return downloadRecord(deps, ownerId, at, "xlsx", undefined);
+  return downloadRecord(deps, ownerId, at, "xlsx", undefined, jobOwner(ctx, ownerId));
 }
 
 export async function restoreVersion(

@@ -1,24 +1,23 @@
-// Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file), list,
-// describe, download, rename, and the trash. Building a workbook and writing its .xlsx run in the
-// spreadsheets pool; the store keeps what the pool saved.
+// Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file),
+// describe, download and rename (the list, the trash and share links are the lifecycle's).
+// Building a workbook and writing its .xlsx run in the spreadsheets pool; the store keeps what the
+// pool saved.
 import { createHash } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import type { RequestContext } from "../../core/context.ts";
 import { markReplayed } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
-import { foldName } from "../../store/types.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/values.ts";
-import type { Job, Saved } from "../../spreadsheets/pool/index.ts";
-import type { Spreadsheet, SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
+import type { Spreadsheet, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { pageOf } from "../../core/paging.ts";
 import {
   actorOf,
   changedWorkbook,
   inContractWords,
+  jobOwner,
   knownId,
-  listCursors,
   precheck,
   sheetsOwner,
   spreadsheetNotFound,
@@ -55,8 +54,10 @@ function formatOf(bytes: Uint8Array, filename: string | undefined, contentType: 
 
 const baseName = (filename: string | undefined) => filename?.replace(/\.(xlsx|xlsm|xls|csv|txt)$/i, "").trim() || undefined;
 
-async function runBuild(deps: SheetsDeps, job: Job): Promise<Saved> {
-  const output = await deps.pool.run(job).catch((error: unknown) => Promise.reject(inContractWords(error)));
+async function runBuild(deps: SheetsDeps, ctx: RequestContext, job: Job): Promise<Saved> {
+  const output = await deps.pool
+    .run(job, undefined, jobOwner(ctx, sheetsOwner(ctx, "write")))
+    .catch((error: unknown) => Promise.reject(inContractWords(error)));
   if (output.kind !== "saved") throw new GatewayError("INTERNAL", "A spreadsheet build answered something else");
   return output.saved;
 }
@@ -121,7 +122,7 @@ export async function createSpreadsheet(
     return createOnce(deps, ctx, input, fingerprint, "import", async () => {
       const file = await deps.driveFile(ctx, fileId, SHEETS_UPLOAD_LIMIT_BYTES);
       const format = formatOf(file.bytes, file.filename, file.contentType);
-      return runBuild(deps, { kind: "import", bytes: file.bytes, format, sheetName: "Sheet1", input: mode });
+      return runBuild(deps, ctx, { kind: "import", bytes: file.bytes, format, sheetName: "Sheet1", input: mode });
     });
   }
   const sheets = (input.sheets ?? [{ name: "Sheet1" }]).map((sheet) => ({
@@ -130,7 +131,7 @@ export async function createSpreadsheet(
     ...(sheet.csv === undefined ? {} : { csv: sheet.csv }),
     ...(sheet.markdown === undefined ? {} : { markdown: sheet.markdown }),
   }));
-  return createOnce(deps, ctx, input, fingerprint, "create", () => runBuild(deps, { kind: "create", sheets, input: mode }));
+  return createOnce(deps, ctx, input, fingerprint, "create", () => runBuild(deps, ctx, { kind: "create", sheets, input: mode }));
 }
 
 export async function importSpreadsheet(
@@ -166,26 +167,8 @@ export async function importSpreadsheet(
   const format = formatOf(bytes, file.name, file.type);
   const fingerprint = () => createHash("sha256").update(name).update("\0").update(bytes).digest("hex");
   return createOnce(deps, ctx, { name, idempotencyKey: input.idempotencyKey }, fingerprint, "import", () =>
-    runBuild(deps, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
+    runBuild(deps, ctx, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
   );
-}
-
-export async function listSpreadsheets(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { query?: string | undefined; limit: number; cursor?: string | undefined },
-  trash = false,
-): Promise<SpreadsheetList> {
-  const ownerId = sheetsOwner(ctx, "read");
-  const query = {
-    ownerId,
-    limit: input.limit + 1,
-    ...(input.query ? { nameContains: foldName(input.query) } : {}),
-    ...(input.cursor ? { beforeId: listCursors.decode(input.cursor) } : {}),
-  };
-  const rows = trash ? await deps.store.listWorkbookTrash(query) : await deps.store.listWorkbooks(query);
-  const page = pageOf(rows, input.limit, (last) => listCursors.encode(last.id));
-  return { spreadsheets: page.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: page.nextCursor };
 }
 
 export async function getSpreadsheet(
@@ -208,6 +191,7 @@ export async function downloadRecord(
   at: { id: string; version: number; manifestHash: string; name: string },
   format: "xlsx" | "csv",
   sheet: string | undefined,
+  owner: JobOwner,
 ): Promise<StoredDownload> {
   const base = { workbookId: at.id, version: at.version, rootHash: at.manifestHash };
   const key = `${at.manifestHash}:${format}:${sheet ?? ""}:${at.name}`;
@@ -215,7 +199,7 @@ export async function downloadRecord(
   if (!bytes) {
     const job: Job = { kind: "render", base, format, ...(sheet === undefined ? {} : { sheet }), title: at.name };
     const output = await deps.pool
-      .run(job, (b) => allBlobs(deps.store, ownerId, b))
+      .run(job, (b) => allBlobs(deps.store, ownerId, b), owner)
       .catch((error: unknown) => Promise.reject(inContractWords(error)));
     if (output.kind !== "bytes") throw new GatewayError("INTERNAL", "A spreadsheet download answered something else");
     bytes = output.bytes;
@@ -233,7 +217,7 @@ export async function downloadSpreadsheet(
 ): Promise<StoredDownload> {
   const ownerId = sheetsOwner(ctx, "read");
   const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
-  return downloadRecord(deps, ownerId, record, input.format, input.sheet);
+  return downloadRecord(deps, ownerId, record, input.format, input.sheet, jobOwner(ctx, ownerId));
 }
 
 export async function renameSpreadsheet(
@@ -252,32 +236,4 @@ export async function renameSpreadsheet(
     source: "rename",
   });
   return toSpreadsheet(changedWorkbook(result), deps.publicUrl);
-}
-
-export async function deleteSpreadsheet(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; expectedVersion?: number | undefined },
-): Promise<void> {
-  const ownerId = sheetsOwner(ctx, "write");
-  changedWorkbook(
-    await deps.store.trashWorkbook({
-      ownerId,
-      id: knownId(input.id),
-      at: new Date().toISOString(),
-      expectedVersion: input.expectedVersion,
-    }),
-  );
-}
-
-export async function restoreSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<Spreadsheet> {
-  const ownerId = sheetsOwner(ctx, "write");
-  const record = await deps.store.restoreWorkbook(ownerId, knownId(input.id));
-  if (!record) throw spreadsheetNotFound();
-  return toSpreadsheet(record, deps.publicUrl);
-}
-
-export async function purgeSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<void> {
-  const ownerId = sheetsOwner(ctx, "write");
-  if (!(await deps.store.purgeWorkbook(ownerId, knownId(input.id)))) throw spreadsheetNotFound();
 }

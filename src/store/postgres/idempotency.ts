@@ -48,6 +48,15 @@ export async function claimIdempotency(
   return row ? toHit(row) : null;
 }
 
+/** The fresh record of the claim's key, without claiming it (a change checks for a replay before it writes). */
+export async function findClaim(client: pg.PoolClient, ownerId: string, claim: IdempotencyClaim): Promise<IdempotencyHit | null> {
+  const { rows } = await client.query<Row>(
+    `SELECT target_id, fingerprint, response FROM idempotency WHERE owner_id = $1 AND operation = $2 AND key = $3 AND created_at >= $4`,
+    [ownerId, claim.operation ?? DEFAULT_OPERATION, claim.key, claim.notBefore],
+  );
+  return rows[0] ? toHit(rows[0]) : null;
+}
+
 export function createPostgresIdempotency({ pool, prepared }: PgContext): IdempotencyStore {
   return {
     async findIdempotent(ownerId, key, notBefore, operation = DEFAULT_OPERATION) {

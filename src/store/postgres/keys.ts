@@ -1,48 +1,21 @@
 // API keys on PostgreSQL; the lookup by hash (every authenticated request) is coalesced.
 import { coalescer } from "../coalesce.ts";
-import type { ApiKeyRecord, KeyStore } from "../types.ts";
+import { apiKeyColumns, toApiKey, type ApiKeyRow } from "../key-rows.ts";
+import type { KeyStore } from "../types.ts";
 import { hasNul, type PgContext } from "./connection.ts";
-
-interface ApiKeyRow {
-  id: string;
-  user_id: string;
-  tenant: string | null;
-  scopes: string[];
-  hash: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-
-const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
-  id: row.id,
-  userId: row.user_id,
-  tenant: row.tenant,
-  scopes: row.scopes,
-  hash: row.hash,
-  prefix: row.prefix,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
 
 export function createPostgresKeys({ pool, prepared }: PgContext): KeyStore {
   // The statement finds rows by the unique hash only (coalesce.ts).
   const byHash = coalescer<string, ApiKeyRow>(async (hashes) => {
     const { rows } = await pool.query<ApiKeyRow>(
-      prepared(
-        "find_api_key",
-        `SELECT id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE hash = ANY($1::text[])`,
-        [hashes],
-      ),
+      prepared("find_api_key", `SELECT ${apiKeyColumns} FROM api_keys WHERE hash = ANY($1::text[])`, [hashes]),
     );
     return new Map(rows.map((row) => [row.hash, row]));
   });
   return {
     async insertApiKey(key) {
       await pool.query(
-        `INSERT INTO api_keys (id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at)
+        `INSERT INTO api_keys (${apiKeyColumns})
          VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9)`,
         [key.id, key.userId, key.tenant, key.scopes, key.hash, key.prefix, key.createdAt, key.expiresAt, key.revokedAt],
       );

@@ -1,12 +1,10 @@
-// Document versions on PostgreSQL: the current version is the document row, earlier ones rows of
-// document_versions; a version is read in one round trip whichever it is.
-import { bytesOf, currentVersion, documentSummaryColumnsOf, toDocument, toVersion, versionSummaryColumns } from "../rows.ts";
-import type { DocumentRow, VersionRow } from "../rows.ts";
+// Document versions' content on PostgreSQL: the current version is the document row, earlier ones
+// rows of document_versions; a version is read in one round trip whichever it is.
+import { bytesOf, currentVersion, documentSummaryColumnsOf, toDocument, toVersion } from "../rows.ts";
+import type { DocumentRow } from "../rows.ts";
 import type { DocumentRecord, VersionRecord, VersionStore } from "../types.ts";
-import { ALL_CHARS, byOwner, textRead } from "../content.ts";
-import { inTransaction, type PgContext } from "./connection.ts";
-import { collectContents } from "./content.ts";
-import { findDocument } from "./lookups.ts";
+import { ALL_CHARS, textRead } from "../content.ts";
+import type { PgContext } from "./connection.ts";
 
 const MAX_INT = 2_147_483_647;
 
@@ -48,23 +46,11 @@ async function versionRow<T>(
   return { document, version, row: row as unknown as T };
 }
 
-export function createPostgresVersions(ctx: PgContext): VersionStore {
-  const { pool } = ctx;
+/** The content reads of any version; the version list and pruning are the lifecycle's (lifecycle.ts). */
+export function createPostgresVersionReads(
+  ctx: PgContext,
+): Pick<VersionStore, "readVersionText" | "readVersionContent" | "readVersionData"> {
   return {
-    async listVersions({ ownerId, id, beforeVersion, limit }) {
-      const document = await findDocument(ctx, ownerId, id);
-      if (!document) return null;
-      // Versions are integer columns: a larger bound (any cursor a caller makes up) is "all of them", as in SQLite, not an error.
-      const before = Math.min(beforeVersion ?? MAX_INT, MAX_INT);
-      const head = document.version < before ? [currentVersion(document)] : [];
-      const rest = limit - head.length;
-      if (rest <= 0) return head;
-      const { rows } = await pool.query<VersionRow>(
-        `SELECT ${versionSummaryColumns} FROM document_versions WHERE document_id = $1 AND version < $2 ORDER BY version DESC LIMIT $3`,
-        [id, before, rest],
-      );
-      return [...head, ...rows.map(toVersion)];
-    },
     async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
       const column = format === "markdown" ? "markdown" : "text";
       const max = Math.min(maxChars, ALL_CHARS);
@@ -91,19 +77,6 @@ export function createPostgresVersions(ctx: PgContext): VersionStore {
         "c.docx, c.text, c.markdown",
       );
       return found ? { docx: bytesOf(found.row.docx), text: found.row.text, markdown: found.row.markdown } : null;
-    },
-    async pruneVersions(replacedBefore, keepMin) {
-      // The versions go, then the contents only they referred to, in one transaction.
-      return inTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ owner_id: string; content_hash: string }>(
-          `DELETE FROM document_versions v USING documents d
-           WHERE d.id = v.document_id AND v.replaced_at < $1 AND v.version <= d.version - $2
-           RETURNING v.owner_id, v.content_hash`,
-          [replacedBefore, keepMin],
-        );
-        for (const [ownerId, hashes] of byOwner(rows)) await collectContents(client, ownerId, hashes);
-        return rows.length;
-      });
     },
   };
 }

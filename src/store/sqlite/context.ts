@@ -3,17 +3,14 @@ import type { QuotaSettings } from "../quota.ts";
 import type { Db } from "./connection.ts";
 import { blobsOf, valueTilesOf, type Blobs, type ValueTiles } from "./blobs.ts";
 import { contentsOf, type Contents } from "./content.ts";
-import { documentLookups, workbookLookups, type DocumentLookups, type WorkbookLookups } from "./lookups.ts";
 import { usageOf, type Usage } from "./usage.ts";
 
 export interface SqliteContext {
   db: Db;
   usage: Usage;
   contents: Contents;
-  lookups: DocumentLookups;
   blobs: Blobs;
   values: ValueTiles;
-  workbooks: WorkbookLookups;
 }
 
 export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
@@ -22,9 +19,7 @@ export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
     db,
     usage,
     contents: contentsOf(db, usage),
-    lookups: documentLookups(db),
     blobs: blobsOf(db, usage),
     values: valueTilesOf(db),
-    workbooks: workbookLookups(db),
   };
 }

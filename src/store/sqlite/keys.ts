@@ -1,35 +1,12 @@
 // API keys on SQLite (scopes as one space-separated string).
-import type { ApiKeyRecord, KeyStore } from "../types.ts";
+import { apiKeyColumns, toApiKey, type ApiKeyRow } from "../key-rows.ts";
+import type { KeyStore } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
-
-interface ApiKeyRow {
-  id: string;
-  user_id: string;
-  tenant: string | null;
-  scopes: string;
-  hash: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-
-const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
-  id: row.id,
-  userId: row.user_id,
-  tenant: row.tenant,
-  scopes: row.scopes === "" ? [] : row.scopes.split(" "),
-  hash: row.hash,
-  prefix: row.prefix,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
 
 export function createSqliteKeys({ db }: SqliteContext): KeyStore {
   const stmt = {
     insert: db.prepare(
-      `INSERT INTO api_keys (id, user_id, tenant, scopes, hash, prefix, created_at, expires_at, revoked_at)
+      `INSERT INTO api_keys (${apiKeyColumns})
        VALUES (@id, @userId, @tenant, @scopes, @hash, @prefix, @createdAt, @expiresAt, @revokedAt)`,
     ),
     find: db.prepare(`SELECT * FROM api_keys WHERE hash = ?`),

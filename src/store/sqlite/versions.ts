@@ -1,10 +1,19 @@
-// Document versions on SQLite: the current version is the document row, earlier ones rows of
-// document_versions; each refers to its content in `contents` by hash.
-import { bytesOf, currentVersion, toVersion, versionSummaryColumns, versionSummaryColumnsOf, type VersionRow } from "../rows.ts";
+// Document versions' content on SQLite: the current version is the document row, earlier ones
+// rows of document_versions; each refers to its content in `contents` by hash.
+import { bytesOf, currentVersion, toVersion, versionSummaryColumnsOf, type VersionRow } from "../rows.ts";
 import type { DocumentContent, DocumentRecord, VersionStore } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
-import { cutColumns, liveWithContent } from "./documents.ts";
-import { ALL_CHARS, byOwner, textRead } from "../content.ts";
+import { ALL_CHARS, textRead } from "../content.ts";
+
+/** The live document `d` of @ownerId and @id joined to its content `c`. */
+export const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
+  WHERE d.owner_id = @ownerId AND d.id = @id AND d.deleted_at IS NULL`;
+
+/** The columns of a cut read of content `c` (at most @max code points; the total in UTF-16 units, as stored). */
+export const cutColumns = {
+  text: "substr(c.text, 1, @max) AS text, c.text_chars AS total",
+  markdown: "substr(c.markdown, 1, @max) AS text, c.markdown_chars AS total",
+};
 
 type DataRow = { docx: Buffer; text: string; markdown: string | null };
 const toData = (row: DataRow | undefined): DocumentContent | null =>
@@ -15,10 +24,6 @@ function statements({ db }: SqliteContext) {
     WHERE v.document_id = @id AND v.version = @n`;
   const columns = versionSummaryColumnsOf("v");
   return {
-    list: db.prepare(
-      `SELECT ${versionSummaryColumns} FROM document_versions
-       WHERE document_id = @id AND version < @before ORDER BY version DESC LIMIT @limit`,
-    ),
     currentText: db.prepare(`SELECT ${cutColumns.text} FROM ${liveWithContent}`),
     currentMarkdown: db.prepare(`SELECT ${cutColumns.markdown} FROM ${liveWithContent}`),
     currentDocx: db.prepare(`SELECT c.docx FROM ${liveWithContent}`),
@@ -27,16 +32,14 @@ function statements({ db }: SqliteContext) {
     markdown: db.prepare(`SELECT ${columns}, ${cutColumns.markdown} FROM ${old}`),
     docx: db.prepare(`SELECT ${columns}, c.docx FROM ${old}`),
     data: db.prepare(`SELECT c.docx, c.text, c.markdown FROM ${old}`),
-    prune: db.prepare(
-      `DELETE FROM document_versions WHERE replaced_at < ?
-         AND version <= (SELECT d.version FROM documents d WHERE d.id = document_versions.document_id) - ?
-       RETURNING owner_id, content_hash`,
-    ),
   };
 }
 
-export function createSqliteVersions(ctx: SqliteContext): VersionStore {
-  const { db, lookups, contents } = ctx;
+/** The content reads of any version; the version list and pruning are the lifecycle's (lifecycle.ts). */
+export function createSqliteVersionReads(
+  ctx: SqliteContext,
+  live: (ownerId: string, id: string) => DocumentRecord | null,
+): Pick<VersionStore, "readVersionText" | "readVersionContent" | "readVersionData"> {
   const stmt = statements(ctx);
 
   /** A version of a live document: the current one from the document row, an earlier one from its history. */
@@ -47,28 +50,12 @@ export function createSqliteVersions(ctx: SqliteContext): VersionStore {
     fromCurrent: (document: DocumentRecord) => T,
     fromHistory: (document: DocumentRecord) => T | null,
   ): T | null {
-    const document = lookups.live(ownerId, id);
+    const document = live(ownerId, id);
     if (!document || n < 1 || n > document.version) return null;
     return n === document.version ? fromCurrent(document) : fromHistory(document);
   }
 
-  // The versions go, then the contents only they referred to, in one transaction.
-  const prune = db.transaction((replacedBefore: string, keepMin: number): number => {
-    const gone = stmt.prune.all(replacedBefore, keepMin) as { owner_id: string; content_hash: string }[];
-    for (const [ownerId, hashes] of byOwner(gone)) contents.collect(ownerId, hashes);
-    return gone.length;
-  });
-
   return {
-    async listVersions({ ownerId, id, beforeVersion, limit }) {
-      const document = lookups.live(ownerId, id);
-      if (!document) return null;
-      const before = beforeVersion ?? Number.MAX_SAFE_INTEGER;
-      const head = document.version < before ? [currentVersion(document)] : [];
-      const rest = limit - head.length;
-      const older = rest > 0 ? (stmt.list.all({ id, before, limit: rest }) as VersionRow[]).map(toVersion) : [];
-      return [...head, ...older];
-    },
     async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
       const markdown = format === "markdown";
       type Cut = { text: string | null; total: number | null };
@@ -109,9 +96,6 @@ export function createSqliteVersions(ctx: SqliteContext): VersionStore {
         () => toData(stmt.currentData.get({ ownerId, id }) as DataRow | undefined),
         () => toData(stmt.data.get({ id, n }) as DataRow | undefined),
       );
-    },
-    async pruneVersions(replacedBefore, keepMin) {
-      return prune.immediate(replacedBefore, keepMin);
     },
   };
 }

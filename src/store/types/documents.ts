@@ -1,6 +1,7 @@
 // Documents and their trash: the records the service layer reads and writes, and the store's
 // interface for them.
 import type { IdempotencyClaim } from "./idempotency.ts";
+import type { ItemChange } from "./items.ts";
 
 /** What made a version: new markdown, an uploaded .docx, a rename, or a restored older version. */
 export type VersionSource = "markdown" | "docx" | "rename" | "restore";
@@ -41,17 +42,8 @@ export interface NewDocument extends DocumentContent {
   source?: "markdown" | "docx";
 }
 
-/** A change to a live document: new content, a new name, or both. */
-export interface DocumentChange {
-  ownerId: string;
-  id: string;
-  /** Who changes it, and when. */
-  actorId: string;
-  at: string;
-  /** When set, the change applies only if this is still the current version. */
-  expectedVersion?: number | undefined;
-  name?: string | undefined;
-  content?: DocumentContent | undefined;
+/** A change to a live document: new content (a .docx, its text and markdown), a new name, or both. */
+export interface DocumentChange extends ItemChange<DocumentContent, DocumentRecord> {
   source: VersionSource;
 }
 

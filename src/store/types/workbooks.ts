@@ -6,6 +6,7 @@
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
 import type { ListQuery } from "./documents.ts";
 import type { IdempotencyClaim } from "./idempotency.ts";
+import type { ItemChange } from "./items.ts";
 import type { VersionQuery } from "./versions.ts";
 
 /** One sheet as the record describes it (the contract's `sheets` entries). */
@@ -105,23 +106,10 @@ export interface NewWorkbook extends WorkbookContent {
   values?: readonly ValueTile[];
 }
 
-export interface WorkbookChange {
-  ownerId: string;
-  id: string;
-  actorId: string;
-  at: string;
-  /** When set, the change applies only if this is still the current version. */
-  expectedVersion?: number | undefined;
-  name?: string | undefined;
-  /** New content: the next version refers to this manifest. Without it, the content stays (a rename). */
-  content?: WorkbookContent | undefined;
+/** A change to a live workbook: new content (a manifest, with value tiles), a new name, or both. */
+export interface WorkbookChange extends ItemChange<WorkbookContent, WorkbookRecord> {
   values?: ValueTilesChange | undefined;
   source: WorkbookSource;
-  /**
-   * An idempotent change (sheets.append): the key is claimed in the change's transaction with the
-   * answer built from the new record; a key already used answers "replayed" and changes nothing.
-   */
-  idempotency?: { claim: IdempotencyClaim; response: (workbook: WorkbookRecord) => unknown } | undefined;
 }
 
 export type WorkbookChangeResult =

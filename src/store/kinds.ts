@@ -1,0 +1,177 @@
+// The kinds of stored item (a document, a workbook, whatever comes next) as the store's one
+// lifecycle sees them: where a kind's records and versions live, which columns describe its
+// content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
+// are written once per database (sqlite/lifecycle.ts, postgres/lifecycle.ts) over these; a kind
+// supplies only its content (how it is stored and collected) and its own reads.
+import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
+import { foldName, type DocumentRecord, type IdempotencyClaim, type IdempotentOperation, type VersionRecord } from "./types.ts";
+import type { ItemChange, ListQuery, VersionQuery, WorkbookRecord } from "./types.ts";
+import { currentWorkbookVersion, toWorkbook, toWorkbookVersion, workbookSummaryColumns, workbookVersionColumns } from "./workbook-rows.ts";
+
+export type { ItemChange } from "./types.ts";
+
+/** What every kind's record has: the lifecycle reads and writes only these. */
+export interface ItemRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  createdAt: string;
+  version: number;
+  updatedBy: string;
+  source: string;
+  deletedAt: string | null;
+}
+
+export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown> {
+  /** The share and trash kind, and the key of the record in a result ({ document } or { workbook }). */
+  name: "document" | "workbook";
+  table: string;
+  /** The table of earlier versions, and its column naming the item. */
+  versions: string;
+  versionOf: string;
+  /** The columns, on the item and its versions alike, that describe a version's content; the last is its hash. */
+  content: readonly string[];
+  summaryColumns: string;
+  toRecord(row: never): R;
+  versionColumns: string;
+  toVersion(row: never): V;
+  current(record: R): V;
+  /** What a purge empties besides versions, shares and idempotency records (`table WHERE column`). */
+  ownTables: readonly string[];
+  /** The idempotency operation of a create without one. */
+  createOperation: IdempotentOperation;
+}
+
+export const documentKind: ItemKind<DocumentRecord, VersionRecord> = {
+  name: "document",
+  table: "documents",
+  versions: "document_versions",
+  versionOf: "document_id",
+  content: ["size_bytes", "characters", "content_hash"],
+  summaryColumns: documentSummaryColumns,
+  toRecord: toDocument,
+  versionColumns: versionSummaryColumns,
+  toVersion,
+  current: currentVersion,
+  ownTables: [],
+  createOperation: "documents.create",
+};
+
+export const workbookKind: ItemKind<WorkbookRecord, ReturnType<typeof currentWorkbookVersion>> = {
+  name: "workbook",
+  table: "workbooks",
+  versions: "workbook_versions",
+  versionOf: "workbook_id",
+  content: ["size_bytes", "cells", "sheets", "manifest_hash"],
+  summaryColumns: workbookSummaryColumns,
+  toRecord: toWorkbook,
+  versionColumns: workbookVersionColumns,
+  toVersion: toWorkbookVersion,
+  current: currentWorkbookVersion,
+  ownTables: ["workbook_values WHERE workbook_id"],
+  createOperation: "sheets.create",
+};
+
+/** The hash column of a kind's content (what a purge or prune hands to its collector). */
+export const hashColumn = (kind: ItemKind): string => kind.content[kind.content.length - 1]!;
+
+/** A conditional write's outcome, whatever the kind (the kind's store names `record` after itself). */
+export type Outcome<R> =
+  | { ok: true; record: R }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "conflict"; current: number }
+  | { ok: false; reason: "replayed"; response: unknown; fingerprint: string };
+
+/** An outcome as the kind's store answers it: `{ ok: true, document }` or `{ ok: true, workbook }`. */
+export function named<T>(kind: ItemKind, outcome: Outcome<ItemRecord>): T {
+  return (outcome.ok ? { ok: true, [kind.name]: outcome.record } : outcome) as T;
+}
+
+/** A create's answer as the kind's store gives it: `{ document, replayed, fingerprint }` or `{ workbook, … }`. */
+export function created<T>(kind: ItemKind, record: ItemRecord, replayed: boolean, fingerprint: string): T {
+  return { [kind.name]: record, replayed, fingerprint } as T;
+}
+
+/** Hashes grouped by owner, in owner order (PostgreSQL takes the owners' usage locks in that order). */
+export function byOwner(rows: readonly { owner_id: string; hash: string }[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const row of [...rows].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : 0))) {
+    const hashes = groups.get(row.owner_id);
+    if (hashes) hashes.push(row.hash);
+    else groups.set(row.owner_id, [row.hash]);
+  }
+  return groups;
+}
+
+/** The statements both databases run alike, with their own placeholders (`p(name)`). */
+export function lifecycleSql(kind: ItemKind, p: (name: string) => string) {
+  const { table, versions, versionOf, content } = kind;
+  const hash = hashColumn(kind);
+  const head = "name = " + p("name") + ", name_folded = " + p("nameFolded") + ", updated_at = " + p("at");
+  const set = `${head}, updated_by = ${p("actorId")}, source = ${p("source")}, version = version + 1`;
+  return {
+    insert: `INSERT INTO ${table} (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, ${content.join(", ")})
+      VALUES (${["id", "ownerId", "name", "nameFolded", "createdAt", "createdAt"].map(p).join(", ")}, 1, ${p("createdBy")}, ${p("source")},
+        ${content.map(p).join(", ")})`,
+    keepVersion: `INSERT INTO ${versions} (${versionOf}, version, owner_id, name, created_at, created_by, replaced_at, source, ${content.join(", ")})
+      SELECT id, version, owner_id, name, updated_at, updated_by, ${p("at")}, source, ${content.join(", ")} FROM ${table} WHERE id = ${p("id")}`,
+    changeContent: `UPDATE ${table} SET ${set}, ${content.map((column) => `${column} = ${p(column)}`).join(", ")} WHERE id = ${p("id")}`,
+    changeName: `UPDATE ${table} SET ${set} WHERE id = ${p("id")}`,
+    trash: `UPDATE ${table} SET deleted_at = ${p("at")} WHERE id = ${p("id")}`,
+    untrash: `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = ${p("ownerId")} AND id = ${p("id")} AND deleted_at IS NOT NULL`,
+    hashesOf: `SELECT ${hash} AS hash FROM ${table} WHERE id = ${p("id")} UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = ${p("id")}`,
+    purge: [
+      `DELETE FROM ${versions} WHERE ${versionOf} = ${p("id")}`,
+      ...kind.ownTables.map((owned) => `DELETE FROM ${owned} = ${p("id")}`),
+      `DELETE FROM shares WHERE target_id = ${p("id")}`,
+      `DELETE FROM idempotency WHERE target_id = ${p("id")}`,
+      `DELETE FROM ${table} WHERE id = ${p("id")}`,
+    ],
+    listVersions: `SELECT ${kind.versionColumns} FROM ${versions}
+      WHERE ${versionOf} = ${p("id")} AND version < ${p("before")} ORDER BY version DESC LIMIT ${p("limit")}`,
+    getVersion: `SELECT ${kind.versionColumns} FROM ${versions} WHERE ${versionOf} = ${p("id")} AND version = ${p("n")}`,
+  };
+}
+
+/** The insert's values of a new record, besides its content columns. */
+export const insertValues = (record: ItemRecord) => ({
+  id: record.id,
+  ownerId: record.ownerId,
+  name: record.name,
+  nameFolded: foldName(record.name),
+  createdAt: record.createdAt,
+  createdBy: record.updatedBy,
+  source: record.source,
+});
+
+/** The values a change sets besides its content columns. */
+export const changeValues = (change: ItemChange<unknown, never>, current: ItemRecord) => {
+  const name = change.name ?? current.name;
+  return { id: change.id, name, nameFolded: foldName(name), at: change.at, actorId: change.actorId, source: change.source };
+};
+
+/** The stale-version answer of a conditional write, or null when it may go on. */
+export const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
+  expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
+
+/**
+ * The lifecycle of one kind on one database: what sqlite/lifecycle.ts and postgres/lifecycle.ts
+ * each implement once for every kind (R its record, V a version's record, C its content, N a new
+ * item, X a change), and item-stores.ts names after the kind.
+ */
+export interface Lifecycle<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>> {
+  get(ownerId: string, id: string, includeDeleted: boolean): Promise<R | null>;
+  getMany(ownerId: string, ids: readonly string[]): Promise<R[]>;
+  /** Live (or trashed) items, newest first by id. */
+  list(query: ListQuery, trashed: boolean): Promise<R[]>;
+  /** Version 1, its content and its idempotency record in one transaction; a fresh claim answers the first record. */
+  create(record: R, input: N, claim?: IdempotencyClaim): Promise<{ record: R; replayed: boolean; fingerprint: string }>;
+  change(change: X): Promise<Outcome<R>>;
+  trash(input: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }): Promise<Outcome<R>>;
+  restore(ownerId: string, id: string): Promise<R | null>;
+  purge(ownerId: string, id: string): Promise<boolean>;
+  purgeTrash(deletedBefore: string): Promise<number>;
+  listVersions(query: VersionQuery): Promise<V[] | null>;
+  getVersion(ownerId: string, id: string, n: number): Promise<{ record: R; version: V } | null>;
+  prune(replacedBefore: string, keepMin: number): Promise<number>;
+}
