@@ -17,6 +17,7 @@ import {
   disagreementLines,
   missingFunctions,
   reasonCounts,
+  volatileSummary,
   type Column,
 } from "../test/spreadsheets/excel-corpus/report.ts";
 import { peerHas, runCorpus } from "../test/spreadsheets/excel-corpus/run.ts";
@@ -79,6 +80,8 @@ Excel fidelity — ${workbooks.length} Excel-saved workbooks from ${sources.size
 (our engine ${run.oursSeconds.toFixed(1)} s${libreOffice ? `, LibreOffice ${libreOffice.seconds.toFixed(1)} s with its start-up` : ""}; a cell counts in every category whose functions it calls)
 
 ${categoryTable(columns)}
+
+${volatileSummary(columns)}
 
 disagreements by reason (cells):
 ${reasons.map(([reason, n]) => `  ${String(n).padStart(5)}  ${reason}`).join("\n")}

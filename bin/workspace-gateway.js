@@ -5,7 +5,7 @@
 // dist/. From a checkout without a build, or when a source changed since the build
 // (scripts/build.mjs decides, as for `npm start`), it runs the sources through tsx's loader (a
 // devDependency) instead and says so, so the command never runs older code than the checkout's.
-// The V8 flag is npm start's (see the README's "How it is built"), so `serve` runs the same.
+// The V8 flag is npm start's (see docs/architecture.md "Design notes"), so `serve` runs the same.
 import { existsSync } from "node:fs";
 
 const built = new URL("../dist/src/cli/index.js", import.meta.url);

@@ -32,6 +32,7 @@ const NOTES: Record<string, string> = {
   OFFSET: "volatile: recomputed on every write",
   GETPIVOTDATA: "always `#REF!`: the workbook keeps no pivot tables",
   HYPERLINK: "shows its label; never fetches",
+  CELL: 'volatile; the model keeps no column widths, so `"width"` is `#N/A`; `"filename"` is ""',
 };
 
 export function renderFunctionTable(): string {

@@ -179,6 +179,8 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     limits: rateLimiter,
     logger,
     readBudgetChars: config.REQUEST_READ_BUDGET_CHARS,
+    readBudgetCells: config.REQUEST_READ_BUDGET_CELLS,
+    batchMaxCalls: config.BATCH_MAX_CALLS,
   });
   const upstream = createUpstreamClient({
     ...upstreamOptionsFromConfig(config),

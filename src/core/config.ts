@@ -1,5 +1,6 @@
 // Configuration from the environment (docs/api.md "Configuration"), validated once at start-up.
 // A bad value stops the process with a message naming the variable.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { isAddressOrCidr } from "./address.ts";
 import { durationPattern, parseDuration } from "./duration.ts";
@@ -22,6 +23,12 @@ const originList = z
   );
 const int = (def: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
+/** "auto" (the default: undefined, for the caller to size) or an integer within the bounds. */
+const autoOr = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined || (typeof v === "string" && v.trim().toLowerCase() === "auto") ? undefined : v),
+    z.coerce.number({ error: `must be "auto" or an integer` }).int().min(min).max(max).optional(),
+  );
 const ratio = (def: number, min: number, max: number) => z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max).default(def));
 
 export const configSchema = z
@@ -88,6 +95,10 @@ export const configSchema = z
     RATE_LIMIT_PER_MINUTE: int(1200, 0, 1_000_000),
     // Characters of document text one request may read, on every surface (docs/security.md "Read budget").
     REQUEST_READ_BUDGET_CHARS: int(5_000_000, 10_000, 1_000_000_000),
+    // Spreadsheet cells one request may read, on every surface (docs/security.md "Read budget").
+    REQUEST_READ_BUDGET_CELLS: int(300_000, 1_000, 100_000_000),
+    // Calls one tRPC batch or MCP JSON-RPC batch may carry (docs/security.md "Batches").
+    BATCH_MAX_CALLS: int(20, 1, 1_000),
     // Failed authentications per client address per minute; 0 turns it off. See docs/security.md.
     AUTH_FAILURES_PER_MINUTE: int(30, 0, 1_000_000),
     // Proxies whose X-Forwarded-For is believed (comma-separated IPs/CIDRs); none by default.
@@ -101,7 +112,7 @@ export const configSchema = z
       )
       .refine((list) => list.every(isAddressOrCidr), "must be comma-separated IP addresses or CIDR ranges"),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
-    // Beyond the contract's list: operational knobs with safe defaults, documented in the README.
+    // Beyond the contract's list: operational knobs with safe defaults, documented in docs/configuration.md.
     // 3 MiB fits 400,000 characters of markdown even when JSON-escaped.
     BODY_LIMIT_BYTES: int(3 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     // GraphQL bodies are queries, not files: anything near 1 MB is refused before parsing.
@@ -133,11 +144,25 @@ export const configSchema = z
     // they keep between jobs; a job's deadline (past it the worker is replaced) and one write's
     // computation budget.
     SHEETS_MAX_CELLS: int(2_000_000, 1, 50_000_000),
-    SHEETS_WORKERS: int(1, 1, 64),
+    // "auto": one worker per core but one (the event loop keeps a core), at least 2 (so that one
+    // principal's long job never holds the only one) and at most 8 (each may grow to SHEETS_WORKER_MAX_MB).
+    SHEETS_WORKERS: autoOr(1, 64).transform((v) => v ?? Math.max(2, Math.min(8, availableParallelism() - 1))),
+    // A principal's spreadsheet jobs running at once ("auto": every worker but one, at least 1) and
+    // waiting beyond those; past both, RATE_LIMITED (docs/spreadsheets-engine.md "Fairness").
+    SHEETS_JOBS_PER_PRINCIPAL: autoOr(1, 64),
+    SHEETS_QUEUE_PER_PRINCIPAL: int(8, 0, 10_000),
+    // The spreadsheet workers' nice value (Linux, per thread): with SHEETS_WORKERS=auto there may be
+    // as many busy workers as cores, and the event loop must still get one (docs/configuration.md).
+    SHEETS_WORKER_NICE: int(10, 0, 19),
     SHEETS_WORKER_MAX_MB: int(1536, 64, 16_384),
     SHEETS_CACHE_CELLS: int(4_000_000, 0, 100_000_000),
     SHEETS_JOB_TIMEOUT_MS: int(60_000, 1_000, 600_000),
     SHEETS_WRITE_BUDGET_MS: int(10_000, 100, 600_000),
+    // One job's computation in steps (formula evaluations, cells read, array cells and text
+    // characters made), and the cells of any one array a formula makes: both refused before the
+    // work is done (docs/spreadsheets-engine.md "Budget").
+    SHEETS_MAX_STEPS: int(200_000_000, 1_000, 100_000_000_000),
+    SHEETS_MAX_ARRAY_CELLS: int(10_000_000, 1_000, 1_000_000_000),
     SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
     // After SIGTERM, /readyz answers 503 for this long before the listener closes (a load
     // balancer's health-check interval × failures; docs/deploy.md). 0: close at once.

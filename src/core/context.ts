@@ -12,6 +12,8 @@ export interface RequestContext {
   readonly memo: Map<symbol, unknown>;
   /** Characters of document text this request may read (REQUEST_READ_BUDGET_CHARS; ./read-budget.ts); its default when absent. */
   readonly readBudgetChars?: number;
+  /** Spreadsheet cells this request may read (REQUEST_READ_BUDGET_CELLS; ./read-budget.ts); its default when absent. */
+  readonly readBudgetCells?: number;
 }
 
 /** Returns the per-request value for `key`, creating it on first use. */

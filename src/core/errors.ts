@@ -17,7 +17,7 @@ export const errorCodes = {
   TENANT_REQUIRED: { status: 400, trpc: "BAD_REQUEST" },
   CONFLICT: { status: 409, trpc: "CONFLICT" },
   UPSTREAM_NOT_CONFIGURED: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
-  // The gateway itself is saturated (render queue full); not in the contract's original error table; listed in docs/api.md "Errors" and the README.
+  // The gateway itself is saturated (render queue full); not in the contract's original error table; listed in docs/api.md "Errors".
   SERVICE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
   UPSTREAM_TIMEOUT: { status: 504, trpc: "GATEWAY_TIMEOUT" },
   UPSTREAM_UNAVAILABLE: { status: 502, trpc: "BAD_GATEWAY" },

@@ -98,3 +98,57 @@ export async function readInTurn<T>(ctx: RequestContext, maxChars: number, read:
     if (waiting.length > 0) setImmediate(() => waiting.forEach((wake) => wake()));
   }
 }
+
+// Spreadsheet cells: REQUEST_READ_BUDGET_CELLS (default 300,000, three reads of the most maxCells
+// allows) across one request's range reads (a tRPC or MCP batch, GraphQL aliases), so that 40 reads
+// of 100,000 cells do not answer 37 MB. A read takes what is left of the budget as its maxCells: cut
+// short (truncated, with its cursor) when less than it asked for is left, refused with
+// PAYLOAD_TOO_LARGE once nothing is. The characters of text cells count against the text budget too.
+
+export const DEFAULT_READ_BUDGET_CELLS = 300_000;
+
+const CELLS = Symbol("read-budget-cells");
+
+const cellBudgetOf = (ctx: RequestContext): { limit: number; taken: number } =>
+  memoize(ctx, CELLS, () => ({ limit: ctx.readBudgetCells ?? DEFAULT_READ_BUDGET_CELLS, taken: 0 }));
+
+/**
+ * Reserves up to `maxCells` cells of the request's budget for one read, before it reads: the
+ * maxCells it may use (less than asked when little is left). PAYLOAD_TOO_LARGE once none is left.
+ */
+export function takeCells(ctx: RequestContext, maxCells: number): number {
+  const budget = cellBudgetOf(ctx);
+  const left = budget.limit - budget.taken;
+  if (left <= 0) {
+    throw new GatewayError(
+      "PAYLOAD_TOO_LARGE",
+      `One request may read at most ${budget.limit} spreadsheet cells (REQUEST_READ_BUDGET_CELLS); read fewer ranges at once, or a smaller maxCells`,
+      { details: { limit: budget.limit } },
+    );
+  }
+  const taken = Math.min(maxCells, left);
+  budget.taken += taken;
+  return taken;
+}
+
+/** Gives back what a read reserved and did not read (a range smaller than its maxCells). */
+export function returnCells(ctx: RequestContext, unused: number): void {
+  if (unused > 0) cellBudgetOf(ctx).taken -= unused;
+}
+
+/**
+ * Counts the characters of the text cells a range read answered against the request's text budget
+ * (REQUEST_READ_BUDGET_CHARS, shared with document text): PAYLOAD_TOO_LARGE once over it, so that
+ * 300,000 cells of 32,767 characters each are not one answer.
+ */
+export function chargeCellText(ctx: RequestContext, chars: number): void {
+  const budget = budgetOf(ctx);
+  budget.used += chars;
+  if (budget.used > budget.limit) {
+    throw new GatewayError(
+      "PAYLOAD_TOO_LARGE",
+      `One request may read at most ${budget.limit} characters of text (REQUEST_READ_BUDGET_CHARS); read fewer ranges at once, or a smaller maxCells`,
+      { details: { limit: budget.limit } },
+    );
+  }
+}

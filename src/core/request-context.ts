@@ -2,6 +2,7 @@
 // Limits (docs/security.md): failed authentications per client address; every request per
 // principal; requests with an unverified access token per client address as well.
 import { createHash } from "node:crypto";
+import { batchTooLarge, DEFAULT_BATCH_MAX_CALLS } from "./batch.ts";
 import type { RequestContext } from "./context.ts";
 import { isGatewayError } from "./errors.ts";
 import { lazyChild, type Logger } from "./logger.ts";
@@ -47,9 +48,17 @@ export function createContextFactory(deps: {
   logger: Logger;
   /** REQUEST_READ_BUDGET_CHARS (./read-budget.ts); its default when absent. */
   readBudgetChars?: number;
+  /** REQUEST_READ_BUDGET_CELLS (./read-budget.ts); its default when absent. */
+  readBudgetCells?: number;
+  /** BATCH_MAX_CALLS: the calls one request may carry; default 20. */
+  batchMaxCalls?: number;
 }): ContextFactory {
   const { limits } = deps;
-  const budget = deps.readBudgetChars === undefined ? {} : { readBudgetChars: deps.readBudgetChars };
+  const budget = {
+    ...(deps.readBudgetChars === undefined ? {} : { readBudgetChars: deps.readBudgetChars }),
+    ...(deps.readBudgetCells === undefined ? {} : { readBudgetCells: deps.readBudgetCells }),
+  };
+  const batchMax = deps.batchMaxCalls ?? DEFAULT_BATCH_MAX_CALLS;
   const authenticate = async (
     authorization: string | null | undefined,
     accessToken: string | null | undefined,
@@ -66,6 +75,8 @@ export function createContextFactory(deps: {
     }
   };
   return async ({ requestId, authorization, accessToken, signal, clientAddress, calls = 1, anonymous = false, principal: established }) => {
+    // Before anything is counted or looked up: a batch over the bound runs none of its calls.
+    if (calls > batchMax) throw batchTooLarge(calls, batchMax);
     if (anonymous) {
       await limits.addresses.consume(clientAddress, calls);
       return { requestId, principal: ANONYMOUS, signal, log: lazyChild(deps.logger, { requestId }), memo: new Map(), ...budget };

@@ -2,22 +2,24 @@
 // side by side. Surfaces are handed in already built; this file only wires them.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { sendNodeResponse } from "@whatwg-node/server";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ClientAddressResolver } from "../auth/client-address.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import { cors } from "./cors.ts";
 import type { HttpEnv } from "./env.ts";
-import { NodeAnswer, writeAnswer } from "./answer.ts";
-import { compressForNode, compressionMiddleware } from "./compression.ts";
+import { compressionMiddleware } from "./compression.ts";
 import { docResponse, loadDocs, type DocFile } from "./docs.ts";
-import { errorResponse } from "./errors.ts";
+import { errorResponse, sendNodeError } from "./errors.ts";
 import { indexHtml, indexJson, prefersHtml, type IndexInfo } from "./index-page.ts";
 import { metricsResponse, type Metrics } from "../observability/metrics.ts";
-import { declaredBody, fetchRequestHead, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
+import { declaredBody, nodeBindings, requestHead, requestHeader, type RequestHead } from "./node.ts";
 import { finishRequest, startRequest } from "./basics.ts";
+import { bodyLimitMiddleware, limitUnlessOwned } from "./body-limit.ts";
+import { REQUEST_ID_HEADER, stampRequestId } from "./request-id.ts";
+import { sendNodeResult, type NodeResult } from "./send.ts";
+
+export type { NodeResult } from "./send.ts";
 
 /** What a surface gets besides the request: the id and logger the gateway assigned. */
 export interface SurfaceEnv {
@@ -26,9 +28,6 @@ export interface SurfaceEnv {
   /** The client's address, for per-address limits (src/auth/client-address.ts). */
   clientAddress: string;
 }
-
-/** What a surface's Node handler gives the app to send: a Response, or an answer made in memory (./answer.ts). */
-export type NodeResult = Response | NodeAnswer;
 
 export type FetchHandler = (request: Request, env: SurfaceEnv) => Response | Promise<Response>;
 
@@ -100,50 +99,24 @@ function requestBasics(deps: HttpAppDeps): MiddlewareHandler<HttpEnv> {
     c.set("requestId", basics.env.requestId);
     c.set("log", basics.env.log);
     c.set("clientAddress", basics.env.clientAddress);
-    c.header("X-Request-Id", basics.env.requestId);
+    c.header(REQUEST_ID_HEADER, basics.env.requestId);
     await next();
-    // A response the surface sent itself (the Node fast path) already carries the id.
+    // A response the surface sent itself (on Node's response) already carries the id.
     const sent = c.get("sentStatus");
-    if (sent === undefined) c.res.headers.set("X-Request-Id", basics.env.requestId);
+    if (sent === undefined) c.res.headers.set(REQUEST_ID_HEADER, basics.env.requestId);
     finishRequest(deps, basics, { method: c.req.method, route: c.req.routePath, path: c.req.path, status: sent ?? c.res.status });
   };
 }
 
-/**
- * The body limit: a declared length is checked without touching the body; only a body of unknown
- * length is read (by hono's bodyLimit) to be measured.
- */
-function bodyLimitOf(limit: number, fail?: FailureHandler): MiddlewareHandler<HttpEnv> {
-  const payloadTooLarge = async (c: Context<HttpEnv>) => {
-    const error = new GatewayError("PAYLOAD_TOO_LARGE", `The request body is over the ${limit}-byte limit`, { details: { limit } });
-    const response = fail
-      ? await fail(error, c.req.raw, { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") })
-      : errorResponse(error, c.get("log"));
-    // The rest of the body is never read, so the connection cannot be reused.
-    response.headers.set("Connection", "close");
-    return response;
-  };
-  const measured = bodyLimit({ maxSize: limit, onError: payloadTooLarge });
-  return async (c, next) => {
-    const node = nodeBindings(c);
-    const body = node ? declaredBody(node.incoming) : "unknown";
-    if (body === "none") return next();
-    if (typeof body === "number") return body > limit ? payloadTooLarge(c) : next();
-    return measured(c, next);
-  };
-}
-
-const headOf = (c: Context<HttpEnv>): RequestHead => {
-  const node = nodeBindings(c);
-  return node ? requestHead(node.incoming) : fetchRequestHead(c.req.raw);
-};
-
-/** The body limit, except for requests the route or surface limits itself (uploads it streams). */
-function limitUnlessOwned(
-  limit: MiddlewareHandler<HttpEnv>,
-  owns: ((request: RequestHead) => boolean) | undefined,
-): MiddlewareHandler<HttpEnv> {
-  return owns ? (c, next) => (owns(headOf(c)) ? next() : limit(c, next)) : limit;
+/** The body limit of a surface, its failures in the surface's error shape. */
+function surfaceLimit(surface: Surface, limit: number): MiddlewareHandler<HttpEnv> {
+  const { fail } = surface;
+  const envOf = (c: Context<HttpEnv>): SurfaceEnv => ({
+    requestId: c.get("requestId"),
+    log: c.get("log"),
+    clientAddress: c.get("clientAddress"),
+  });
+  return limitUnlessOwned(bodyLimitMiddleware(limit, fail && ((error, c) => fail(error, c.req.raw, envOf(c)))), surface.ownsBodyLimit);
 }
 
 /** GET /, /docs/:name, /healthz, /readyz, /metrics and the OpenAPI document. */
@@ -179,33 +152,26 @@ function serviceRoutes(app: Hono<HttpEnv>, deps: HttpAppDeps): void {
   app.get("/api/v1/openapi.json", (c) => c.json(deps.openapi));
 }
 
-/**
- * Writes what a surface's Node handler gave (an in-memory answer, or a Response) to Node's
- * response, compressed where the rules allow (./compression.ts); returns the status sent.
- */
-export async function sendNodeResult(result: NodeResult, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
-  const { method = "GET", headers } = incoming;
-  const request = { method, acceptEncoding: headers["accept-encoding"], trpcAccept: headers["trpc-accept"] as string | undefined };
-  if (result instanceof NodeAnswer) await writeAnswer(result, request, outgoing);
-  else if (!(await compressForNode(result, request, outgoing))) await sendNodeResponse(result, outgoing, incoming, true);
-  return result.status;
-}
-
 /** A surface's handler: the Node fast path where the surface has one and the body's length is declared, else fetch. */
 function surfaceHandler(surface: Surface) {
   return async (c: Context<HttpEnv>) => {
     const env: SurfaceEnv = { requestId: c.get("requestId"), log: c.get("log"), clientAddress: c.get("clientAddress") };
     const node = surface.handleNode ? nodeBindings(c) : undefined;
     // Bodies of unknown length were read by the body limit into c.req.raw; they take the fetch path.
-    if (node && surface.handleNode && declaredBody(node.incoming) !== "unknown" && !surface.ownsBodyLimit?.(requestHead(node.incoming))) {
-      const response = await surface.handleNode(node.incoming, node.outgoing, env);
+    const handleNode = surface.handleNode;
+    if (node && handleNode && declaredBody(node.incoming) !== "unknown" && !surface.ownsBodyLimit?.(requestHead(node.incoming))) {
+      const response = await handleNode(node.incoming, node.outgoing, env);
       // A native Response (under @hono/node-server, its light subclass) goes back to Hono, which
       // writes it best; another implementation's (yoga's whatwg-node Response) is written by
       // whatwg-node, which knows its body without a stream.
       if (isNativeResponse(response)) return response;
-      node.outgoing.setHeader("X-Request-Id", env.requestId);
-      c.set("sentStatus", response.status);
-      await sendNodeResult(response, node.incoming, node.outgoing);
+      stampRequestId(node.outgoing, env.requestId);
+      c.set(
+        "sentStatus",
+        await sendNodeResult(response, node.incoming, node.outgoing).catch((error: unknown) =>
+          sendNodeError(error, env.log, node.incoming, node.outgoing),
+        ),
+      );
       return RESPONSE_ALREADY_SENT;
     }
     return surface.fetch(c.req.raw, env);
@@ -222,13 +188,13 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   serviceRoutes(app, deps);
 
   for (const route of deps.routes) {
-    const limit = limitUnlessOwned(bodyLimitOf(deps.bodyLimit), route.ownsBodyLimit);
+    const limit = limitUnlessOwned(bodyLimitMiddleware(deps.bodyLimit), route.ownsBodyLimit);
     app.use(route.path, limit);
     app.use(`${route.path}/*`, limit);
     app.route(route.path, route.app);
   }
   for (const surface of deps.surfaces) {
-    const limit = limitUnlessOwned(bodyLimitOf(surface.bodyLimit ?? deps.bodyLimit, surface.fail), surface.ownsBodyLimit);
+    const limit = surfaceLimit(surface, surface.bodyLimit ?? deps.bodyLimit);
     const handle = surfaceHandler(surface);
     app.use(surface.path, limit);
     app.use(`${surface.path}/*`, limit);

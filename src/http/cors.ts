@@ -1,7 +1,9 @@
-// CORS for every surface at once (docs/security.md): only origins listed in CORS_ORIGINS get
+// CORS for every surface at once (docs/security.md), one implementation for both front doors (the
+// app's middleware below, and the Node fast path, ./fast-path.ts): only origins listed in CORS_ORIGINS get
 // Access-Control-* headers; with none listed (the default) no response carries any. Credentials
 // are bearer tokens, never cookies, so Access-Control-Allow-Credentials is never sent: a page must
 // hold the token itself to use it.
+import type { ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "./env.ts";
 import { nodeBindings, requestHeader } from "./node.ts";
@@ -35,6 +37,9 @@ const exposeHeaders = [
   "Content-Disposition",
   "WWW-Authenticate",
   "Mcp-Session-Id",
+  // A range read as CSV or markdown that was cut: whether, and the next page's URL.
+  "X-Truncated",
+  "Link",
 ].join(", ");
 const preflightMaxAge = "600";
 
@@ -55,11 +60,9 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<HttpE
         Vary: "Origin",
       });
     }
-    // A surface that writes its own Node response (the Node fast path) gets the headers on the
-    // ServerResponse now; Node merges them into its writeHead.
-    const headers = corsHeaders(allowed, origin);
+    // A surface that writes its own Node response gets the headers on the ServerResponse now.
     const node = nodeBindings(c);
-    if (node) for (const [name, value] of Object.entries(headers)) node.outgoing.setHeader(name, value);
+    const headers = node ? corsOnNode(node.outgoing, allowed, origin) : corsHeaders(allowed, origin);
     await next();
     if (c.get("sentStatus") !== undefined) return;
     for (const [name, value] of Object.entries(headers)) {
@@ -77,4 +80,14 @@ export function corsHeaders(allowed: ReadonlySet<string>, origin: string | undef
   if (allowed.size === 0) return {};
   if (origin === undefined || !allowed.has(origin)) return { Vary: "Origin" };
   return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": exposeHeaders, Vary: "Origin" };
+}
+
+/**
+ * The same headers set on a Node response a surface is about to write itself (under Hono, or on
+ * the Node fast path, ./fast-path.ts): Node merges them into its writeHead. Returns them.
+ */
+export function corsOnNode(outgoing: ServerResponse, allowed: ReadonlySet<string>, origin: string | undefined): Record<string, string> {
+  const headers = corsHeaders(allowed, origin);
+  for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
+  return headers;
 }

@@ -1,17 +1,21 @@
 // The Node server's first stop. A request a surface can answer from Node's request and response
 // alone (its `fastNode` says which: tRPC's single queries, GraphQL) goes straight to the surface's
-// Node handler, with what the app's middleware would have done done here on Node's objects: the
-// request id, logger and client address, CORS headers, the declared body limit, then the metric
-// and the request log line (./basics.ts). Hono, its context, router and middleware chain cost
-// ~12% of such a call's CPU (bench:gateway). Anything else — another route, OPTIONS or HEAD, a
-// body of unknown or too large a length, an upload, tracing on — goes to Hono (./app.ts) as before,
-// so every rule stays where it is and this path only ever takes requests both would answer alike.
+// Node handler. It is the app's front door without Hono's router, context and middleware chain
+// (~12% of such a call's CPU, bench:gateway), not a second one: what the app's middleware does it
+// does by calling the same modules — the request id, logger, client address, metric and log line
+// (./basics.ts, ./request-id.ts), CORS (./cors.ts), the body limit (./body-limit.ts), the writer
+// (./send.ts) and the error answer (./errors.ts). Anything else — another route, OPTIONS or HEAD,
+// a body over the limit or of unknown length, an upload, tracing on — goes to Hono (./app.ts), so
+// this path only ever takes requests both would answer alike.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse } from "./errors.ts";
-import { sendNodeResult, type HttpAppDeps, type Surface, type SurfaceEnv } from "./app.ts";
+import type { HttpAppDeps, Surface } from "./app.ts";
 import { finishRequest, startRequest } from "./basics.ts";
-import { corsHeaders } from "./cors.ts";
-import { declaredBody, requestHead, type RequestHead } from "./node.ts";
+import { bodyVerdict } from "./body-limit.ts";
+import { corsOnNode } from "./cors.ts";
+import { sendNodeError } from "./errors.ts";
+import { requestHead, type RequestHead } from "./node.ts";
+import { stampRequestId } from "./request-id.ts";
+import { sendNodeResult } from "./send.ts";
 
 /** Takes the request and answers it (true), or leaves it untouched for Hono (false). */
 export type NodeFastPath = (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
@@ -28,12 +32,14 @@ export function createNodeFastPath(deps: HttpAppDeps): NodeFastPath | undefined 
     // As the app routes a surface: its path, and anything under it.
     const surface = surfaces.find(({ path }) => head.path === path || head.path.startsWith(`${path}/`));
     if (!surface) return false;
-    const body = declaredBody(incoming);
-    if (body === "unknown" || (typeof body === "number" && body > (surface.bodyLimit ?? deps.bodyLimit))) return false;
+    // Over the limit or unmeasured: the app's body limit answers (a 413 in the surface's shape) or reads it.
+    const body = bodyVerdict(incoming, surface.bodyLimit ?? deps.bodyLimit);
+    if (body === "over" || body === "unmeasured") return false;
     if (surface.ownsBodyLimit?.(head) || !surface.fastNode!(incoming)) return false;
     const route = head.path === surface.path ? surface.path : `${surface.path}/*`;
     void answer(deps, allowed, surface, incoming, outgoing, { route, head }).catch((error: unknown) =>
-      lastResort(deps, error, incoming, outgoing),
+      // A failure of the request basics themselves, which Hono's onError would have answered.
+      sendNodeError(error, deps.logger, incoming, outgoing),
     );
     return true;
   };
@@ -51,38 +57,15 @@ async function answer(
   const basics = startRequest(deps, headers.get("x-request-id") ?? undefined, incoming.socket.remoteAddress, () =>
     headers.get("x-forwarded-for"),
   );
-  const env: SurfaceEnv = basics.env;
-  let status = 500;
+  const { env } = basics;
+  let status: number;
   try {
-    for (const [name, value] of Object.entries(corsHeaders(allowed, headers.get("origin") ?? undefined))) outgoing.setHeader(name, value);
-    outgoing.setHeader("X-Request-Id", env.requestId);
+    corsOnNode(outgoing, allowed, headers.get("origin") ?? undefined);
+    stampRequestId(outgoing, env.requestId);
     status = await sendNodeResult(await surface.handleNode!(incoming, outgoing, env), incoming, outgoing);
   } catch (error) {
     // What the app's onError answers, unless the answer had begun.
-    if (outgoing.headersSent) {
-      env.log.error({ err: error }, "response failed after its headers were sent");
-      outgoing.destroy();
-    } else {
-      const response = errorResponse(error, env.log);
-      status = await sendNodeResult(response, incoming, outgoing).catch(() => {
-        outgoing.destroy();
-        return response.status;
-      });
-    }
+    status = await sendNodeError(error, env.log, incoming, outgoing);
   }
   finishRequest(deps, basics, { method: incoming.method ?? "GET", route: request.route, path, status });
-}
-
-/**
- * A failure outside the surface's handling (the request basics themselves), which Hono's onError
- * would have answered: the same 500 body, logged on the process logger; never an unhandled rejection.
- */
-async function lastResort(deps: HttpAppDeps, error: unknown, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  try {
-    if (outgoing.headersSent) throw error;
-    await sendNodeResult(errorResponse(error, deps.logger), incoming, outgoing);
-  } catch (failure) {
-    deps.logger.error({ err: failure }, "response failed after its headers were sent");
-    outgoing.destroy();
-  }
 }

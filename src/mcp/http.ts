@@ -53,24 +53,25 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
   const hosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : null;
   const forbidden = (message: string) =>
     Response.json({ jsonrpc: "2.0", error: { code: -32000, message, data: { code: "FORBIDDEN" } }, id: null }, { status: 403 });
+  // A body over the limit never reaches the transport, nor a batch over BATCH_MAX_CALLS; an MCP
+  // client still gets JSON-RPC, with the gateway's code in error.data as tool errors carry it in their text.
+  const fail = (error: GatewayError) =>
+    Response.json(
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: error.message,
+          data: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) },
+        },
+        id: null,
+      },
+      { status: error.status },
+    );
   return {
     path: "/mcp",
     bodyLimit: options.bodyLimit,
-    // A body over the limit never reaches the transport; an MCP client still gets JSON-RPC, with
-    // the gateway's code in error.data as tool errors carry it in their text.
-    fail: (error) =>
-      Response.json(
-        {
-          jsonrpc: "2.0",
-          error: {
-            code: -32600,
-            message: error.message,
-            data: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) },
-          },
-          id: null,
-        },
-        { status: error.status },
-      ),
+    fail,
     fetch: async (request, env) => {
       // The SDK transport's own allowedHosts/allowedOrigins compare the Host header with its port
       // and run after authentication here; this check runs first, by host name.
@@ -103,6 +104,7 @@ export function createMcpSurface(options: McpSurfaceOptions): Surface {
           calls,
         });
       } catch (error) {
+        if (error instanceof GatewayError && error.code === "PAYLOAD_TOO_LARGE") return fail(error);
         return errorResponse(error, env.log);
       }
       if (request.method !== "POST") {

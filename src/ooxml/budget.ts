@@ -14,6 +14,11 @@ export interface PackageLimits {
   xmlBytes: number;
   /** Bytes held at once for what is built from the package (see Budget.hold). */
   memoryBytes: number;
+  /**
+   * "bound": an entry may not inflate past the size the zip's directory declares for it (stopped
+   * the moment it does, 413). Otherwise only the bounds above stop a lying entry.
+   */
+  declaredSizes?: "bound" | "hint";
 }
 
 export class Budget {

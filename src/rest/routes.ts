@@ -86,8 +86,11 @@ function respond(c: Context<HttpEnv>, spec: RestSpec, output: unknown, ctx: Requ
     headers["ETag"] = etagOf(version);
     if (spec.method === "GET" && notModified(c, version)) return c.body(null, 304, headers);
   }
-  const text = (spec.asText as ((output: unknown) => { type: string; body: string } | undefined) | undefined)?.(output);
-  if (text) return c.body(text.body, 200, { ...headers, "Content-Type": text.type });
+  const text = (spec.asText as ((output: unknown, url: URL) => ReturnType<NonNullable<RestSpec["asText"]>>) | undefined)?.(
+    output,
+    new URL(c.req.url),
+  );
+  if (text) return c.body(text.body, 200, { ...headers, ...text.headers, "Content-Type": text.type });
   if (spec.location && typeof record.url === "string") headers["Location"] = record.url;
   return c.json(output as object, (spec.status ?? 200) as 200 | 201, headers);
 }

@@ -3,13 +3,14 @@
 // import (the render pool); an .xlsx through the spreadsheet import reader (its first sheet as
 // CSV, in the spreadsheets pool). Bounded by maxChars as documents.read is; nothing is stored.
 import type { z } from "zod";
+import { requireOwner } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 import type { SheetsPool } from "../spreadsheets/pool/index.ts";
 import type { driveFileTextSchema } from "../contract/products.ts";
-import { inContractWords } from "./spreadsheets/access.ts";
+import { inContractWords, jobOwner } from "./spreadsheets/access.ts";
 import type { DriveFileBytes } from "./drive-files.ts";
 
 export type DriveFileText = z.output<typeof driveFileTextSchema>;
@@ -47,7 +48,10 @@ export function createDriveReader(deps: DriveReaderDeps): DriveReader {
     if (format === "docx")
       return (await deps.renderer.extract(bytes, { signal: ctx.signal, principal: ctx.principal.userId ?? undefined })).text;
     if (format === "xlsx") {
-      const output = await deps.sheetsPool.run({ kind: "csv", bytes }).catch((error: unknown) => Promise.reject(inContractWords(error)));
+      const owner = jobOwner(ctx, ctx.principal.userId === null ? "" : requireOwner(ctx.principal));
+      const output = await deps.sheetsPool
+        .run({ kind: "csv", bytes }, undefined, owner)
+        .catch((error: unknown) => Promise.reject(inContractWords(error)));
       if (output.kind !== "bytes") throw new GatewayError("INTERNAL", "A spreadsheet read answered something else");
       return new TextDecoder().decode(output.bytes);
     }

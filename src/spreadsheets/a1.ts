@@ -108,12 +108,17 @@ export function parseRange(input: string): A1Range {
   throw bad(text, second === undefined ? "is not a cell" : "mixes forms that do not make a range");
 }
 
-/** The cells of `range` that a read covers: open ends stop at the used range (`used` null: an empty sheet). */
+/**
+ * The cells of `range` that a read covers (`used` null: an empty sheet). Whole columns, whole rows
+ * and open-ended ranges stop at the used range on both far sides: `1:1048576` on a 2-row sheet is
+ * its 2 used rows and used columns, never a million rows of nothing. A plain range (B2:D10) is read
+ * as written.
+ */
 export function clipRange(range: A1Range, used: Box | null): Box | null {
   if (!range.openRows && !range.openColumns) return { top: range.top, left: range.left, bottom: range.bottom, right: range.right };
   if (used === null) return null;
-  const bottom = range.openRows ? Math.min(range.bottom, used.bottom) : range.bottom;
-  const right = range.openColumns ? Math.min(range.right, used.right) : range.right;
+  const bottom = Math.min(range.bottom, used.bottom);
+  const right = Math.min(range.right, used.right);
   return bottom < range.top || right < range.left ? null : { top: range.top, left: range.left, bottom, right };
 }
 

@@ -1,6 +1,6 @@
 // An ad-hoc formula computed against the workbook without writing anything.
 import type { Book } from "./book.ts";
-import type { Meter } from "./budget.ts";
+import { enterJob, type Meter } from "./budget.ts";
 import { dateKindOf } from "./formats.ts";
 import { cellResult } from "./formula/result.ts";
 import { OWN_SHEET, resolveRef } from "./formula/program.ts";
@@ -12,7 +12,13 @@ export function evaluateFormula(book: Book, formula: string, sheetName: string |
   const { program } = book.compiler.compile(formula.trim(), { sid: sheet.sid, row: 0, col: 0 }, { strict: true });
   const calc = new Calculator(book, meter);
   calc.sid = sheet.sid;
-  const result = cellResult(program.run(calc), calc);
+  const leave = enterJob(meter);
+  let result;
+  try {
+    result = cellResult(program.run(calc), calc);
+  } finally {
+    leave();
+  }
   // An array result reads as its first value (a write would spill it).
   const value = Array.isArray(result) ? (result[0]?.[0] ?? null) : result;
   let format = program.format ?? undefined;

@@ -12,6 +12,7 @@
 // before punctuation, a literal "<br>") and writes line breaks as <br>, so a table read back
 // gives the same texts, except leading and trailing white space, which GFM trims, and CR or CRLF
 // line breaks, which come back as LF.
+import { finish, inSlices } from "../core/slices.ts";
 import { GatewayError } from "../core/errors.ts";
 import { numberText } from "./number-text.ts";
 import type { CellValue } from "./types.ts";
@@ -130,21 +131,46 @@ export function markdownTable(
   values: readonly (readonly (CellValue | undefined)[])[],
   options: MarkdownWriteOptions = {},
 ): MarkdownWritten {
+  return finish(writingMarkdownTable(values, options));
+}
+
+/** markdownTable, a few milliseconds at a time: the event loop turns between the rows of a large table. */
+export function markdownTableInSlices(
+  values: readonly (readonly (CellValue | undefined)[])[],
+  options: MarkdownWriteOptions = {},
+): Promise<MarkdownWritten> {
+  return inSlices(writingMarkdownTable(values, options));
+}
+
+/** The table, pausing (yield) after each column looked at and each row written. */
+function* writingMarkdownTable(
+  values: readonly (readonly (CellValue | undefined)[])[],
+  options: MarkdownWriteOptions,
+): Generator<void, MarkdownWritten> {
   const maxChars = options.maxChars ?? 1_000_000;
   const width = values.reduce((most, row) => Math.max(most, row.length), 0);
   if (width === 0) return { markdown: "", rows: 0, truncated: false };
   const line = (row: readonly (CellValue | undefined)[]) =>
     `| ${Array.from({ length: width }, (_, i) => cellText(row[i])).join(" | ")} |\n`;
-  const numeric = Array.from({ length: width }, (_, column) => {
-    const body = values.slice(1).map((row) => row[column] ?? null);
-    return body.some((v) => typeof v === "number") && body.every((v) => v === null || typeof v === "number");
-  });
+  const numeric: boolean[] = [];
+  for (let column = 0; column < width; column++) {
+    let number = false;
+    let other = false;
+    for (let r = 1; r < values.length && !other; r++) {
+      const v = values[r]![column] ?? null;
+      if (typeof v === "number") number = true;
+      else if (v !== null) other = true;
+    }
+    numeric.push(number && !other);
+    yield;
+  }
   let markdown = line(values[0]!) + `| ${numeric.map((right) => (right ? "---:" : "---")).join(" | ")} |\n`;
   let rows = 1;
   for (; rows < values.length; rows++) {
     const next = line(values[rows]!);
     if (markdown.length + next.length > maxChars) return { markdown, rows, truncated: true };
     markdown += next;
+    yield;
   }
   return { markdown, rows, truncated: false };
 }

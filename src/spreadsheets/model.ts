@@ -117,7 +117,7 @@ export class Workbook {
 
   /** Computes a formula against the workbook (relative references from A1 of `sheet`), writing nothing. */
   evaluate(formula: string, options: { sheet?: string; budget?: Budget } = {}): JsonCellValue {
-    return evaluateFormula(this.book, formula, options.sheet ?? null, new Meter(options.budget));
+    return evaluateFormula(this.book, formula, options.sheet ?? null, new Meter(options.budget, "evaluate"));
   }
 
   describe(): SheetDescription[] {

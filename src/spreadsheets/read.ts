@@ -49,9 +49,9 @@ export function cellAt(book: Book, sheet: Sheet, row: number, col: number): Stor
 
 export interface ReadOptions {
   render?: RenderMode;
-  /** Cells a page holds at most (whole rows; at least one row); default 10,000. */
+  /** Cells a page holds at most (at least one); default 10,000. */
   maxCells?: number;
-  /** Rows of the range already read (from a previous page's nextOffset). */
+  /** Cells of the range already read, row by row (from a previous page's nextOffset). */
   offset?: number;
 }
 
@@ -60,23 +60,46 @@ export interface ReadResult {
   range: string;
   values: JsonCellValue[][];
   truncated: boolean;
-  /** Rows to skip for the next page, when truncated. */
+  /** Cells to skip for the next page, when truncated. */
   nextOffset: number | null;
 }
 
-/** Which rows of a clipped box a page covers. */
-export function pageOf(box: Box, maxCells: number, offset: number): { top: number; bottom: number; truncated: boolean } {
+/** The cells of a clipped box one page covers: always a rectangle, at most maxCells of them. */
+export interface Page extends Box {
+  truncated: boolean;
+  /** The offset of the next page (cells of the box read so far, row by row), or null when this page ends the box. */
+  next: number | null;
+}
+
+/**
+ * The page of `box` that starts `offset` cells in (row by row). From a row's first cell, as many
+ * whole rows as maxCells holds; a row wider than maxCells, or the rest of a row a page cut, is read
+ * maxCells cells at a time, so a page may end inside a row and the next one continues there.
+ */
+export function pageOf(box: Box, maxCells: number, offset: number): Page | null {
   const width = box.right - box.left + 1;
-  const rowsPerPage = Math.max(1, Math.floor(maxCells / width));
-  const top = box.top + offset;
-  const bottom = Math.min(box.bottom, top + rowsPerPage - 1);
-  return { top, bottom, truncated: bottom < box.bottom };
+  const total = width * (box.bottom - box.top + 1);
+  if (offset >= total) return null;
+  const top = box.top + Math.floor(offset / width);
+  const column = offset % width;
+  let page: Box;
+  let read: number;
+  if (column === 0 && width <= maxCells) {
+    const rows = Math.min(Math.floor(maxCells / width), box.bottom - top + 1);
+    page = { top, left: box.left, bottom: top + rows - 1, right: box.right };
+    read = rows * width;
+  } else {
+    read = Math.min(maxCells, width - column);
+    page = { top, left: box.left + column, bottom: top, right: box.left + column + read - 1 };
+  }
+  const next = offset + read < total ? offset + read : null;
+  return { ...page, truncated: next !== null, next };
 }
 
 export function checkPaging(maxCells: number, offset: number): void {
   if (!Number.isInteger(maxCells) || maxCells < 1)
     throw new SheetsError("BAD_INPUT", `maxCells must be a whole number from 1, not ${maxCells}.`);
-  if (!Number.isInteger(offset) || offset < 0)
+  if (!Number.isSafeInteger(offset) || offset < 0)
     throw new SheetsError("BAD_INPUT", `The read's offset must be a whole number from 0, not ${offset}.`);
 }
 
@@ -88,27 +111,21 @@ export function readRange(book: Book, range: string, options: ReadOptions = {}):
   const offset = options.offset ?? 0;
   checkPaging(maxCells, offset);
   const box = clipRange(parsed, sheet.grid.used());
-  if (!box || box.top + offset > box.bottom) {
+  const page = box ? pageOf(box, maxCells, offset) : null;
+  if (!box || !page) {
     const empty = box ?? { top: parsed.top, left: parsed.left, bottom: parsed.top, right: parsed.left };
     return { range: formatRange(sheet.name, empty), values: [], truncated: false, nextOffset: null };
   }
-  const page = pageOf(box, maxCells, offset);
   const values: JsonCellValue[][] = [];
   for (let r = page.top; r <= page.bottom; r++) {
     const row: JsonCellValue[] = [];
-    for (let c = box.left; c <= box.right; c++) {
+    for (let c = page.left; c <= page.right; c++) {
       const cell = cellAt(book, sheet, r, c);
       row.push(cell ? renderCell(cell.value, cell.numFmt, cell.formula, render) : null);
     }
     values.push(row);
   }
-  const covered = { top: page.top, left: box.left, bottom: page.bottom, right: box.right };
-  return {
-    range: formatRange(sheet.name, covered),
-    values,
-    truncated: page.truncated,
-    nextOffset: page.truncated ? offset + (page.bottom - page.top + 1) : null,
-  };
+  return { range: formatRange(sheet.name, page), values, truncated: page.truncated, nextOffset: page.next };
 }
 
 export interface SheetDescription {

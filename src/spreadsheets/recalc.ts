@@ -5,7 +5,7 @@
 // while it waits for itself is a circular reference: it reads #REF! and the write gets a warning.
 import type { Box } from "./a1.ts";
 import type { Book } from "./book.ts";
-import type { Meter } from "./budget.ts";
+import { enterJob, type Meter } from "./budget.ts";
 import { serialFromInstant } from "./dates.ts";
 import type { EvalContext, Totals } from "./formula/context.ts";
 import { cellResult } from "./formula/result.ts";
@@ -125,9 +125,11 @@ export class Calculator implements EvalContext {
             if (fn(this.slotValue(tile, slot, r, c), r, c) === false) return void this.meter.charge(visited);
           }
         }
+        // Row by row, so a walk whose callback is costly still meets the clock.
+        this.meter.charge(visited);
+        visited = 0;
       }
     }
-    this.meter.charge(visited);
   }
 
   totals(range: RangeValue, totals: Totals): void {
@@ -138,7 +140,6 @@ export class Calculator implements EvalContext {
     const bottom = Math.min(range.bottom, used.bottom);
     const left = Math.max(range.left, used.left);
     const right = Math.min(range.right, used.right);
-    let visited = 0;
     // Tile by tile: order does not matter to a sum, and each tile is looked up once.
     for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
       const r0 = Math.max(top, band * TILE_ROWS) - band * TILE_ROWS;
@@ -148,11 +149,10 @@ export class Calculator implements EvalContext {
         if (!tile) continue;
         const c0 = Math.max(left, tc * TILE_COLS) - tc * TILE_COLS;
         const c1 = Math.min(right, tc * TILE_COLS + TILE_COLS - 1) - tc * TILE_COLS;
-        visited += (r1 - r0 + 1) * (c1 - c0 + 1);
+        this.meter.charge((r1 - r0 + 1) * (c1 - c0 + 1));
         this.tileTotals(tile, band * TILE_ROWS + r0, band * TILE_ROWS + r1, tc * TILE_COLS + c0, tc * TILE_COLS + c1, totals);
       }
     }
-    this.meter.charge(visited);
   }
 
   /** Totals of a tile's cells from (top, left) to (bottom, right), sheet coordinates. */
@@ -201,6 +201,10 @@ export class Calculator implements EvalContext {
     this.meter.charge(count);
   }
 
+  cells(count: number): void {
+    this.meter.array(count);
+  }
+
   reference(text: string, a1: boolean): RangeValue | FormulaError {
     return indirectReference(this.book, text, a1, this);
   }
@@ -218,6 +222,18 @@ export class Calculator implements EvalContext {
   isSubtotal(sid: number, row: number, col: number): boolean {
     const tile = this.book.sheetById(sid)?.grid.tiles.get(Math.floor(row / TILE_ROWS) * TILES_ACROSS + Math.floor(col / TILE_COLS));
     return tile?.formulas?.get(slotOf(row, col))?.program.subtotal === true;
+  }
+
+  formulaText(sid: number, row: number, col: number): string | null {
+    return this.book.sheetById(sid)?.grid.tile(row, col)?.formulas?.get(slotOf(row, col))?.text ?? null;
+  }
+
+  sheetPosition(sid: number): number {
+    return this.book.sheets.findIndex((s) => s.sid === sid) + 1;
+  }
+
+  sheetCount(): number {
+    return this.book.sheets.length;
   }
 
   /** Computes one formula cell for this context; NeedCell escapes when it reads one not yet computed. */
@@ -251,6 +267,15 @@ const same = (a: Scalar, b: Scalar) => a === b || (typeof a === "number" && type
  * computed. Warnings for circular references go to book.warnings.
  */
 export function recalculate(book: Book, meter: Meter): number {
+  const leave = enterJob(meter);
+  try {
+    return recalculateAll(book, meter);
+  } finally {
+    leave();
+  }
+}
+
+function recalculateAll(book: Book, meter: Meter): number {
   const calc = new Calculator(book, meter);
   const changed = book.changed;
   const order: FormulaCell[] = [...book.fresh];

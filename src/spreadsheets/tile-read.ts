@@ -1,11 +1,12 @@
 // Reading a range straight from stored tiles: only the tiles the page covers are fetched and
 // decoded, never the workbook. The service asks tilesForRead() which hashes to fetch, then readTiles().
+import { finish, inSlices } from "../core/slices.ts";
 import { clipRange, formatRange, parseRange, type Box } from "./a1.ts";
 import { SheetsError } from "./errors.ts";
 import type { Scalar } from "./formula/values.ts";
 import { slotOf, TILE_COLS, TILE_ROWS, TILE_SIZE } from "./grid.ts";
 import { tileName, type Manifest, type ManifestSheet } from "./manifest.ts";
-import { checkPaging, pageOf, type ReadOptions, type ReadResult } from "./read.ts";
+import { checkPaging, pageOf, type Page, type ReadOptions, type ReadResult } from "./read.ts";
 import { decodeInputTile, decodeValueTile, type InputCell } from "./tile-codec.ts";
 import { renderCell, type JsonCellValue } from "./values.ts";
 
@@ -20,10 +21,9 @@ function sheetOf(manifest: Manifest, name: string | null): ManifestSheet {
 
 interface Plan {
   sheet: ManifestSheet;
-  /** The range's cells, clipped; null when it covers nothing. */
-  box: Box | null;
-  page: { top: number; bottom: number; truncated: boolean } | null;
-  offset: number;
+  /** The range's cells, clipped (its first cell when it covers nothing). */
+  box: Box;
+  page: Page | null;
 }
 
 function plan(manifest: Manifest, range: string, options: ReadOptions): Plan {
@@ -33,25 +33,23 @@ function plan(manifest: Manifest, range: string, options: ReadOptions): Plan {
   const offset = options.offset ?? 0;
   checkPaging(maxCells, offset);
   const box = clipRange(parsed, sheet.used);
-  const page = box && box.top + offset <= box.bottom ? pageOf(box, maxCells, offset) : null;
-  return { sheet, box: box ?? { top: parsed.top, left: parsed.left, bottom: parsed.top, right: parsed.left }, page, offset };
+  const page = box ? pageOf(box, maxCells, offset) : null;
+  return { sheet, box: box ?? { top: parsed.top, left: parsed.left, bottom: parsed.top, right: parsed.left }, page };
 }
 
 /** The tile names a page covers. */
-function tilesOf(box: Box, top: number, bottom: number): string[] {
+function tilesOf(page: Box): string[] {
   const names: string[] = [];
-  for (let tr = Math.floor(top / TILE_ROWS); tr <= Math.floor(bottom / TILE_ROWS); tr++)
-    for (let tc = Math.floor(box.left / TILE_COLS); tc <= Math.floor(box.right / TILE_COLS); tc++) names.push(tileName(tr, tc));
+  for (let tr = Math.floor(page.top / TILE_ROWS); tr <= Math.floor(page.bottom / TILE_ROWS); tr++)
+    for (let tc = Math.floor(page.left / TILE_COLS); tc <= Math.floor(page.right / TILE_COLS); tc++) names.push(tileName(tr, tc));
   return names;
 }
 
 /** The hashes of the tiles a read needs (input and value tiles), for one fetch from the store. */
 export function tilesForRead(manifest: Manifest, range: string, options: ReadOptions = {}): string[] {
-  const { sheet, box, page } = plan(manifest, range, options);
-  if (!page || !box) return [];
-  return tilesOf(box, page.top, page.bottom).flatMap((name) =>
-    [sheet.input[name], sheet.values[name]].filter((h): h is string => h !== undefined),
-  );
+  const { sheet, page } = plan(manifest, range, options);
+  if (!page) return [];
+  return tilesOf(page).flatMap((name) => [sheet.input[name], sheet.values[name]].filter((h): h is string => h !== undefined));
 }
 
 /** A decoded tile, addressed by slot. */
@@ -81,8 +79,28 @@ class TileView {
 
 /** Reads a range from the tiles (`tile` gives a tile's bytes by hash), as Workbook.read would. */
 export function readTiles(manifest: Manifest, range: string, tile: (hash: string) => Uint8Array, options: ReadOptions = {}): ReadResult {
-  const { sheet, box, page, offset } = plan(manifest, range, options);
-  if (!page || !box) return { range: formatRange(sheet.name, box as Box), values: [], truncated: false, nextOffset: null };
+  return finish(readingTiles(manifest, range, tile, options));
+}
+
+/** readTiles, a few milliseconds at a time: the event loop turns between the rows of a large read. */
+export function readTilesInSlices(
+  manifest: Manifest,
+  range: string,
+  tile: (hash: string) => Uint8Array,
+  options: ReadOptions = {},
+): Promise<ReadResult> {
+  return inSlices(readingTiles(manifest, range, tile, options));
+}
+
+/** The read, pausing (yield) after each row. */
+function* readingTiles(
+  manifest: Manifest,
+  range: string,
+  tile: (hash: string) => Uint8Array,
+  options: ReadOptions,
+): Generator<void, ReadResult> {
+  const { sheet, box, page } = plan(manifest, range, options);
+  if (!page) return { range: formatRange(sheet.name, box), values: [], truncated: false, nextOffset: null };
   const render = options.render ?? "value";
   const views = new Map<string, TileView | null>();
   const view = (name: string): TileView | null => {
@@ -104,15 +122,10 @@ export function readTiles(manifest: Manifest, range: string, tile: (hash: string
   const rows: JsonCellValue[][] = [];
   for (let r = page.top; r <= page.bottom; r++) {
     const row: JsonCellValue[] = [];
-    for (let c = box.left; c <= box.right; c++)
+    for (let c = page.left; c <= page.right; c++)
       row.push(view(tileName(Math.floor(r / TILE_ROWS), Math.floor(c / TILE_COLS)))?.cell(slotOf(r, c), render) ?? null);
     rows.push(row);
+    yield;
   }
-  const covered = { top: page.top, left: box.left, bottom: page.bottom, right: box.right };
-  return {
-    range: formatRange(sheet.name, covered),
-    values: rows,
-    truncated: page.truncated,
-    nextOffset: page.truncated ? offset + (page.bottom - page.top + 1) : null,
-  };
+  return { range: formatRange(sheet.name, page), values: rows, truncated: page.truncated, nextOffset: page.next };
 }

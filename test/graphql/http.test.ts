@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => tg.close());
 
 describe("GraphQL over HTTP compliance (graphql-http serverAudits)", () => {
-  // SHOULD/MAY audits that fail are listed, with the reason, in the README.
+  // SHOULD/MAY audits that fail are listed, with the reason, in docs/guide.md ("GraphQL").
   const audits = serverAudits({ url: () => `${tg.url}/graphql` });
   for (const audit of audits.filter((a) => a.name.startsWith("MUST"))) {
     it(audit.name, async () => {
@@ -28,7 +28,7 @@ describe("GraphQL over HTTP compliance (graphql-http serverAudits)", () => {
     });
   }
 
-  it("every SHOULD passes too; only the three GET MAYs the README names do not", async () => {
+  it("every SHOULD passes too; only the three GET MAYs docs/guide.md names do not", async () => {
     const notOk: string[] = [];
     for (const audit of audits) if ((await audit.fn()).status !== "ok") notOk.push(audit.name);
     expect(notOk.sort()).toEqual([

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
 import { fixturesDir } from "../helpers/gateway.ts";
+import { allTools } from "../helpers/surface.ts";
 
 interface ToolResult {
   isError?: boolean;
@@ -10,59 +11,8 @@ interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
-/** Every tool the gateway offers: docs/api.md "MCP" (contract §8). */
-export const ALL_TOOLS = [
-  "docs_list",
-  "docs_read",
-  "docs_create",
-  "docs_update",
-  "docs_delete",
-  "docs_versions",
-  "docs_restore",
-  "docs_share",
-  // Issue 26 point 3: the rest of the documents operations an agent needs.
-  "docs_import",
-  "docs_trash",
-  "docs_purge",
-  "docs_shares",
-  "docs_revoke_share",
-  "sheets_list",
-  "sheets_describe",
-  "sheets_create",
-  "sheets_import",
-  "sheets_read",
-  "sheets_write",
-  "sheets_append",
-  "sheets_edit",
-  "sheets_evaluate",
-  // Issue 38: defined names through the API.
-  "sheets_names",
-  "sheets_define_name",
-  "sheets_delete_name",
-  "sheets_delete",
-  "sheets_versions",
-  "sheets_restore",
-  "sheets_share",
-  "drive_search",
-  "drive_get",
-  "drive_read",
-  "mail_list",
-  "mail_thread",
-  "mail_send",
-  "mail_draft",
-  "calendar_events",
-  "bookings_create",
-  "drive_upload",
-  "drive_share",
-  "search_query",
-  "search_chat",
-  "meetings_create",
-  "meetings_transcript",
-  "meetings_summary",
-  "invoices_list",
-  "data_query",
-  "workflows_run",
-] as const;
+/** Every tool the gateway offers: docs/api.md "MCP" (contract §8), as docs/surface.json lists them. */
+export const ALL_TOOLS = allTools;
 
 /**
  * What a personal API key with the documents scopes only (docs:read, docs:write: the test keys')

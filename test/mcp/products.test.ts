@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGatewayFor, startProductsEnv, type ProductsEnv } from "../products/harness.ts";
+import { readOnlyTools } from "../helpers/surface.ts";
 import { ALL_TOOLS, expectDriveToolSchemas, textOf } from "./mcp-cases.ts";
 import { connectStdio, runStdioToExit } from "./stdio-client.ts";
 
@@ -15,31 +16,8 @@ interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
-/** The read-only tools: what MCP_TOOLS=read-only offers. */
-const READ_ONLY = [
-  "docs_list",
-  "docs_read",
-  "docs_versions",
-  "docs_trash",
-  "docs_shares",
-  "sheets_list",
-  "sheets_describe",
-  "sheets_read",
-  "sheets_evaluate",
-  "sheets_names",
-  "sheets_versions",
-  "drive_search",
-  "drive_get",
-  "drive_read",
-  "mail_list",
-  "mail_thread",
-  "calendar_events",
-  "search_query",
-  "meetings_transcript",
-  "meetings_summary",
-  "invoices_list",
-  "data_query",
-];
+/** The read-only tools: what MCP_TOOLS=read-only offers (docs/surface.json). */
+const READ_ONLY = readOnlyTools;
 
 let env: ProductsEnv;
 

@@ -7,6 +7,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 export const bin = fileURLToPath(new URL("../../bin/workspace-gateway.js", import.meta.url));
 
+/** The stdio package workspace-gateway-mcp (packages/mcp), from its sources: node arguments for rawExchange. */
+export const packageBin = ["--import", "tsx", fileURLToPath(new URL("../../packages/mcp/src/cli.ts", import.meta.url)), "mcp"];
+
 /** Only what the command needs: a test must not pass because of the developer's own environment. */
 const childEnv = (vars: Record<string, string>) => ({ PATH: process.env["PATH"] ?? "", ...vars });
 
@@ -44,8 +47,13 @@ export async function runStdioToExit(vars: Record<string, string>): Promise<{ st
  * for a response to each request id. The SDK's client drops stdout lines that are not JSON-RPC,
  * so only reading stdout ourselves shows stray output.
  */
-export async function rawExchange(vars: Record<string, string>, messages: object[]): Promise<{ stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, "mcp"], { env: childEnv(vars), stdio: ["pipe", "pipe", "pipe"] });
+export async function rawExchange(
+  vars: Record<string, string>,
+  messages: object[],
+  /** The node arguments that start the server: default `workspace-gateway mcp`; packageBin for workspace-gateway-mcp. */
+  args: string[] = [bin, "mcp"],
+): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { env: childEnv(vars), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -5,45 +5,6 @@ import { renderedDocx } from "../documents/import/docx-fixtures.ts";
 import type { OperationName } from "../../src/services/operations/index.ts";
 import { trpcClient } from "../products/harness.ts";
 
-/** docs/api.md "tRPC (`/trpc`)" (contract §7): the documented procedures, copied here on purpose. */
-export const DOCUMENTED_TRPC = [
-  "viewer",
-  "documents.list",
-  "documents.read",
-  "documents.create",
-  "documents.import",
-  "documents.update",
-  "documents.rename",
-  "documents.delete",
-  "documents.trash",
-  "documents.restore",
-  "documents.purge",
-  "documents.versions",
-  "documents.readVersion",
-  "documents.restoreVersion",
-  "documents.share",
-  "documents.shares",
-  "documents.revokeShare",
-  "messages.list",
-  "messages.send",
-  "messages.thread",
-  "messages.createDraft",
-  "calendar.events",
-  "bookings.create",
-  "files.get",
-  "files.upload",
-  "files.search",
-  "files.share",
-  "search.query",
-  "search.chat",
-  "meetings.create",
-  "meetings.transcript",
-  "meetings.summary",
-  "enterprise.dataQuery",
-  "enterprise.invoices",
-  "workflows.run",
-] as const;
-
 export interface Fixtures {
   url: string;
   token: string;

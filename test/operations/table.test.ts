@@ -31,26 +31,26 @@ import {
   type OperationSurface,
 } from "../../src/services/operations/index.ts";
 import { appRouter } from "../../src/trpc/router.ts";
-import { ALL_TOOLS } from "../mcp/mcp-cases.ts";
+import { allTools, trpcProcedures } from "../helpers/surface.ts";
 import { graphqlFetch, startProductsEnv, trpcClient, type ProductsEnv } from "../products/harness.ts";
-import { cases, DOCUMENTED_TRPC, type Fixtures } from "./cases.ts";
+import { cases, type Fixtures } from "./cases.ts";
 
 const surfacesOf = (name: OperationName): OperationSurface[] =>
   (["trpc", "mcp", "graphql", "rest"] as const).filter((surface) => operationsOn(surface).some(([n]) => n === name));
 
 describe("names", () => {
-  it("the router has exactly the documented procedures plus the table's extras, each a query or mutation as its row says", () => {
+  it("the router has exactly the table's procedures and the viewer (docs/surface.json), each a query or mutation as its row says", () => {
     const offered = ["viewer", ...operationsOn("trpc").map(([name]) => name)].sort();
-    expect(offered).toEqual(expect.arrayContaining([...DOCUMENTED_TRPC]));
+    expect(offered).toEqual([...trpcProcedures].sort());
     expect(Object.keys(appRouter._def.procedures).sort()).toEqual(offered);
     for (const [name, op] of operationsOn("trpc")) {
       expect((appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[name]?._def.type, name).toBe(op.kind);
     }
   });
 
-  it("the server offers exactly the table's MCP tools, the documented ones among them", () => {
+  it("the server offers exactly the table's MCP tools (docs/surface.json)", () => {
     const names = operationsOn("mcp").map(([, op]) => op.mcp!.name);
-    expect(names).toEqual(expect.arrayContaining([...ALL_TOOLS]));
+    expect(names).toEqual([...allTools]);
     expect(tools.map((t) => t.name)).toEqual(names);
     expect(new Set(names).size, "tool names are unique").toBe(names.length);
   });

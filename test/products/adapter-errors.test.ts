@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { errorCodes, type ErrorCode } from "../../src/core/errors.ts";
-import { operationNames, operationOf } from "../../src/services/operations/index.ts";
+import { operationNames, operationOf, type OperationName } from "../../src/services/operations/index.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import type { FaultSpec } from "../sandbox/index.ts";
 import { productCases, type ProductCase } from "./cases.ts";
@@ -33,8 +33,8 @@ const GATEWAY_ENV = {
   UPSTREAM_BREAKER_CONSECUTIVE_FAILURES: "0",
 };
 
-/** GraphQL lookups by id that answer null for NOT_FOUND (resolvers/nullable.ts); every other code stays an error. */
-const NULL_ON_NOT_FOUND = new Set(["messages.thread", "files.get", "meetings.transcript", "meetings.summary"]);
+/** GraphQL lookups by id that answer null for NOT_FOUND (the row's `nullWhenNotFound`, resolvers/nullable.ts); every other code stays an error. */
+const NULL_ON_NOT_FOUND = new Set(operationNames.filter((name) => operationOf(name).graphql?.some((spec) => spec.nullWhenNotFound)));
 /** Operations on the caller's tenant's upstream (a case whose request names a tenant). */
 const tenantOperations = (): Set<string> =>
   new Set(productCases.filter((c) => c.build(env.sandbox).request.tenant !== undefined).map((c) => c.name));
@@ -125,7 +125,7 @@ function expectCode(calls: Call[], code: ErrorCode, extra: { retryAfter?: number
   for (const { operation, surface, result } of calls) {
     const where = `${operation} on ${surface}`;
     if (result.ok) {
-      if (!(code === "NOT_FOUND" && surface === "graphql" && NULL_ON_NOT_FOUND.has(operation) && result.data === null))
+      if (!(code === "NOT_FOUND" && surface === "graphql" && NULL_ON_NOT_FOUND.has(operation as OperationName) && result.data === null))
         wrong.push(`${where}: succeeded`);
       continue;
     }

@@ -5,7 +5,7 @@
 // answers are read exactly as a client would get them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { rawExchange } from "../mcp/stdio-client.ts";
+import { packageBin, rawExchange } from "../mcp/stdio-client.ts";
 import { call } from "./surfaces.ts";
 
 interface Answer {
@@ -25,9 +25,9 @@ const handshake = [
 ];
 
 /** Runs the tool calls (ids 1…n) in one stdio session with `key`; the answers by id. */
-async function session(tg: TestGateway, key: string, calls: Array<{ params: unknown }>): Promise<Map<number, Answer>> {
+async function session(tg: TestGateway, key: string, calls: Array<{ params: unknown }>, args?: string[]): Promise<Map<number, Answer>> {
   const messages = [...handshake, ...calls.map((c, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: c.params }))];
-  const { stdout } = await rawExchange({ GATEWAY_URL: tg.url, GATEWAY_API_KEY: key }, messages);
+  const { stdout } = await rawExchange({ GATEWAY_URL: tg.url, GATEWAY_API_KEY: key }, messages, args);
   const answers = stdout
     .trim()
     .split("\n")
@@ -100,24 +100,38 @@ describe("MCP over stdio: other users and tenants", () => {
 });
 
 describe("MCP over stdio: malformed tools/call params", () => {
-  it("non-object arguments and a non-string tool name → JSON-RPC -32602 with a one-line message", async () => {
-    const malformed: unknown[] = [
-      { name: "docs_list", arguments: "oops" },
-      { name: "docs_list", arguments: 42 },
-      { name: "docs_list", arguments: [1, 2] },
-      { name: "docs_list", arguments: null },
-      { name: 5, arguments: {} },
-    ];
-    const answers = await session(
-      tg,
-      await tg.key({ user: "malformed" }),
-      malformed.map((params) => ({ params })),
-    );
-    for (let id = 1; id <= malformed.length; id++) {
-      const answer = answers.get(id);
-      expect(outcome(answer), JSON.stringify(malformed[id - 1])).toBe("JSON-RPC -32602");
-      expect(answer?.error?.message.length).toBeLessThan(200);
-      expect(answer?.error?.message).not.toMatch(/"code":|invalid_type|\[\s*\{/);
-    }
-  });
+  const malformed: unknown[] = [
+    { name: "docs_list", arguments: "oops" },
+    { name: "docs_list", arguments: "x" },
+    { name: "docs_list", arguments: 42 },
+    { name: "docs_list", arguments: [1, 2] },
+    { name: "docs_list", arguments: null },
+    { name: 5, arguments: {} },
+  ];
+  // `workspace-gateway mcp`, and the npm package workspace-gateway-mcp (issue 37 F9: it answered
+  // -32603 with a multi-line dump), each spawned for real.
+  it.each([
+    ["workspace-gateway mcp", undefined],
+    ["workspace-gateway-mcp (the package)", packageBin],
+  ])(
+    "%s: non-object arguments and a non-string tool name → JSON-RPC -32602 with a one-line message",
+    async (_label, args) => {
+      const answers = await session(
+        tg,
+        await tg.key({ user: "malformed" }),
+        malformed.map((params) => ({ params })),
+        args,
+      );
+      for (let id = 1; id <= malformed.length; id++) {
+        const answer = answers.get(id);
+        expect(outcome(answer), JSON.stringify(malformed[id - 1])).toBe("JSON-RPC -32602");
+        expect(answer?.error?.message.length).toBeLessThan(200);
+        expect(answer?.error?.message).not.toMatch(/\n|"code":|invalid_type|\[\s*\{/);
+      }
+      // A well-formed call after them is served.
+      const fine = await session(tg, await tg.key({ user: "malformed" }), [{ params: { name: "docs_list", arguments: {} } }], args);
+      expect(outcome(fine.get(1))).toBe("OK");
+    },
+    60_000,
+  );
 });

@@ -273,7 +273,7 @@ describe("bounded reads and cursors", () => {
     const { id } = await client.sheets.create.mutate({ name: "wide", sheets: [{ name: "W", values: wide }] });
     const answer = await agent.call("sheets_read", { id, range: "A:AX" });
     expect(answer.structured).toMatchObject({ range: "W!A1:AX40", truncated: true });
-    expect(answer.text).toMatch(/\[truncated: more rows remain/);
+    expect(answer.text).toMatch(/\[truncated: more cells remain/);
     const rest_ = await values(id, "A:AX", `?cursor=${answer.structured!["nextCursor"] as string}`);
     expect(rest_.body).toMatchObject({ range: "W!A41:AX50", truncated: false, nextCursor: null });
     expect(rest_.body.values).toEqual(wide.slice(40));

@@ -25,6 +25,7 @@ beforeAll(() => {
   pool = new SheetsPool({
     workers: 2,
     maxHeapMb: 512,
+    queuePerPrincipal: 100,
     maxQueue: 100,
     jobTimeoutMs: 60_000,
     worker: { maxCells: 2_000_000, cacheCells: 4_000_000, budget: { maxSteps: 200_000_000, maxMs: 10_000 } },
@@ -116,5 +117,33 @@ describe("the spreadsheets pool", () => {
     ).rejects.toMatchObject({
       code: "UNSUPPORTED_MEDIA_TYPE",
     });
+  });
+
+  it("a job still waiting when its caller hangs up is dropped; one past its principal's bound is refused", async () => {
+    const small = new SheetsPool({
+      workers: 1,
+      maxHeapMb: 256,
+      jobsPerPrincipal: 1,
+      queuePerPrincipal: 1,
+      maxQueue: 10,
+      jobTimeoutMs: 60_000,
+      worker: { maxCells: 100_000, cacheCells: 100_000, budget: { maxSteps: 1_000_000, maxMs: 5_000 } },
+    });
+    try {
+      const job = { kind: "create" as const, sheets: [{ name: "S", values: [[1]] }], input: "parse" as const };
+      const running = small.run(job, undefined, { principal: "alice" });
+      const caller = new AbortController();
+      const waiting = small.run(job, undefined, { principal: "alice", signal: caller.signal });
+      await expect(small.run(job, undefined, { principal: "alice" })).rejects.toMatchObject({ code: "RATE_LIMITED", retryAfter: 1 });
+      expect(small.jobs).toEqual({ running: 1, waiting: 1 });
+      caller.abort();
+      await expect(waiting).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
+      expect(small.jobs.waiting).toBe(0);
+      expect((await running).kind).toBe("saved");
+      // Its place is free again.
+      expect((await small.run(job, undefined, { principal: "alice" })).kind).toBe("saved");
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -74,10 +74,18 @@ describe("readXlsx refuses", () => {
 
   it("a zip bomb → 413, in a sheet or as a bare zip, whatever sizes it declares", () => {
     const limit = 200 * 1024 * 1024;
-    expect(refusal(lieAboutSizes(zeroBomb(limit + 1024 * 1024), 100)).details).toEqual({ limit });
+    // Declared honestly: the bound on what is inflated.
+    expect(refusal(zeroBomb(limit + 1024 * 1024)).details).toEqual({ limit });
+    // Declaring 100 bytes: stopped 100 bytes in, where it crosses what it declares.
+    const lie = refusal(lieAboutSizes(zeroBomb(limit + 1024 * 1024), 100));
+    expect({ details: lie.details, message: lie.message }).toEqual({
+      details: { reason: "declared_size", limit: 100 },
+      message: "The .xlsx's zip entry word/document.xml inflates past the 100 bytes its zip directory declares",
+    });
     const entries = unzipAll(buildXlsx(one()));
     entries["xl/worksheets/sheet1.xml"] = strToU8(sheetXml(" ".repeat(8 * 1024 * 1024)));
-    const error = refusal(lieAboutSizes(zipSync(entries), 100), { limits: { xmlBytes: 4 * 1024 * 1024 } });
+    expect(refusal(lieAboutSizes(zipSync(entries), 100)).details).toEqual({ reason: "declared_size", limit: 100 });
+    const error = refusal(zipSync(entries), { limits: { xmlBytes: 4 * 1024 * 1024 } });
     expect({ code: error.code, details: error.details }).toEqual({
       code: "PAYLOAD_TOO_LARGE",
       details: { reason: "xml_bytes", limit: 4 * 1024 * 1024 },

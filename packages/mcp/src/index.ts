@@ -16,6 +16,7 @@ import {
   type ListToolsResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { ToolCallGuard } from "./guard.ts";
 
 declare const PACKAGE_VERSION: string;
 const version = typeof PACKAGE_VERSION === "string" ? PACKAGE_VERSION : "0.0.0-dev";
@@ -206,6 +207,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
   // The client closing stdin ends the session: close the upstream and leave (no lingering sockets).
   server.onclose = () => void upstream.close().finally(() => process.exit(0));
   process.stdin.once("end", () => void server.close());
-  await server.connect(new StdioServerTransport());
+  // Malformed tools/call params are -32602 in one line, as on the gateway's /mcp (./guard.ts).
+  await server.connect(new ToolCallGuard(new StdioServerTransport()));
   console.error(`workspace-gateway-mcp ${version}: serving on stdio, forwarding to ${config.endpoint.href}`);
 }

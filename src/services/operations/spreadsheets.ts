@@ -51,17 +51,34 @@ const PAGE = "Page with `limit` (1-100, default 50) and the `cursor` from nextCu
 const WRITE_RESULT =
   "Returns {spreadsheet, updatedRange, updatedCells, recalculatedCells (formula cells recomputed), warnings} — a warning names a function the gateway does not compute (#NAME?, kept for Excel) or a circular reference.";
 
-/** sheets_read's answer: the cells as JSON (or the CSV/markdown text), and a note when more rows remain. */
+/** sheets_read's answer: the cells as JSON (or the CSV/markdown text), and a note when more cells remain. */
 function readResult(body: CellRange | CellRangeText): CallToolResult {
   const text = "text" in body ? body.text : JSON.stringify(body.values);
   const content: CallToolResult["content"] = [{ type: "text", text: `${body.range}\n${text}` }];
   if (body.truncated) {
     content.push({
       type: "text",
-      text: `[truncated: more rows remain; call sheets_read again with cursor "${body.nextCursor}" for the next ones]`,
+      text: `[truncated: more cells remain; call sheets_read again with cursor "${body.nextCursor}" for the next ones]`,
     });
   }
   return { content, structuredContent: body as unknown as Record<string, unknown> };
+}
+
+/**
+ * A range read as CSV or markdown, on REST: the text, and when it was cut `X-Truncated: true` and
+ * `Link: <the same URL with the cursor>; rel="next"` (a CSV body has no room to say so; a markdown
+ * one also ends with a line saying it, see src/services/spreadsheets/cells.ts).
+ */
+function textAnswer(
+  body: CellRange | CellRangeText,
+  url: URL,
+): { type: string; body: string; headers?: Record<string, string> } | undefined {
+  if (!("text" in body)) return undefined;
+  const type = body.format === "csv" ? "text/csv; charset=utf-8" : "text/markdown; charset=utf-8";
+  if (!body.truncated || body.nextCursor === null) return { type, body: body.text };
+  const next = new URL(url);
+  next.searchParams.set("cursor", body.nextCursor);
+  return { type, body: body.text, headers: { "X-Truncated": "true", Link: `<${next.pathname}${next.search}>; rel="next"` } };
 }
 
 /** sheets_read's structured result: one object shape (MCP wants an object schema) for JSON rows or text. */
@@ -202,10 +219,7 @@ export const spreadsheetOperations = {
       method: "GET",
       path: "/api/v1/spreadsheets/{id}/values/{range}",
       etag: true,
-      asText: (body: CellRange | CellRangeText) =>
-        "text" in body
-          ? { type: body.format === "csv" ? "text/csv; charset=utf-8" : "text/markdown; charset=utf-8", body: body.text }
-          : undefined,
+      asText: textAnswer,
     },
     run: ({ sheets, ctx }, input) => sheets.read(ctx, input),
   }),

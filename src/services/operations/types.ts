@@ -161,8 +161,11 @@ export interface RestSpec {
   location?: boolean;
   /** Answers that hold a secret (a new share link, a shared document): never stored by caches. */
   noStore?: boolean;
-  /** An output that is text to the caller (a range read as CSV or markdown): its media type and body; undefined answers JSON. */
-  asText?(output: never): { type: string; body: string } | undefined;
+  /**
+   * An output that is text to the caller (a range read as CSV or markdown): its media type, body and
+   * any headers (`url`: the request's, for links to the next page); undefined answers JSON.
+   */
+  asText?(output: never, url: URL): { type: string; body: string; headers?: Record<string, string> } | undefined;
 }
 export type RestBody = "query" | "json" | "json?" | "multipart";
 

@@ -13,7 +13,7 @@ import {
   type WriteResult,
 } from "../../contract/spreadsheets.ts";
 import { isSheetsError } from "../../spreadsheets/errors.ts";
-import type { Base, SheetsPool } from "../../spreadsheets/pool/index.ts";
+import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
 import type { Store, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
@@ -46,6 +46,16 @@ export function inContractWords(error: unknown): unknown {
 
 /** The stored version a pool job works on. */
 export const baseOf = (record: WorkbookRecord): Base => ({ workbookId: record.id, version: record.version, rootHash: record.manifestHash });
+
+/**
+ * Whose turn a spreadsheet job takes in the pool (docs/spreadsheets-engine.md "Fairness"): the
+ * caller, or for a share link's anonymous readers the owner's links together; the caller's signal
+ * drops the job if it is still waiting when the caller hangs up.
+ */
+export const jobOwner = (ctx: RequestContext | undefined, ownerId: string): JobOwner => ({
+  principal: ctx && ctx.principal.userId !== null ? ownerId : `share:${ownerId}`,
+  ...(ctx ? { signal: ctx.signal } : {}),
+});
 
 /** What a write, an append or an edit answers. */
 export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult, publicUrl: string): WriteResult => ({
@@ -107,7 +117,7 @@ export const versionCursors = cursorCodec<number>("sv1.", String, (text) => {
 });
 
 /**
- * A range read that goes on: the rows already given, and a digest of the spreadsheet and the range
+ * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
  * as the caller wrote it, so that a cursor sent with another range (or spreadsheet) is refused
  * rather than read as an offset into it. The caller sends the range again with the cursor.
  */
@@ -115,18 +125,19 @@ interface RangePosition {
   offset: number;
   of: string;
 }
+// r3: the offset counts cells (a page may end inside a row); r2's counted rows and is not read.
 const rangeCursorCodec = cursorCodec<RangePosition>(
-  "r2.",
+  "r3.",
   (position) => `${position.offset}.${position.of}`,
   (text) => {
-    const match = /^(\d{1,7})\.([\w-]{11})$/.exec(text);
+    const match = /^(\d{1,11})\.([\w-]{11})$/.exec(text);
     return match ? { offset: Number(match[1]), of: match[2]! } : undefined;
   },
 );
 const rangeDigest = (id: string, range: string) => createHash("sha256").update(`${id}\n${range}`).digest("base64url").slice(0, 11);
 export const rangeCursors = {
   encode: (id: string, range: string, offset: number): string => rangeCursorCodec.encode({ offset, of: rangeDigest(id, range) }),
-  /** The rows already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
+  /** The cells already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
   decode(cursor: string, id: string, range: string): number {
     const position = rangeCursorCodec.decode(cursor);
     if (position.of !== rangeDigest(id, range)) {

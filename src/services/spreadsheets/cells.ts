@@ -2,18 +2,30 @@
 // loaded, nothing on the event loop grows with the workbook), and writes, appends and edits run by
 // the spreadsheets pool against the workbook's model, then stored as the next version.
 import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
+import { chargeCellText, returnCells, takeCells } from "../../core/read-budget.ts";
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
+import { inSlices } from "../../core/slices.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
 import { csvLines } from "../../spreadsheets/csv-write.ts";
 import { isSheetsError } from "../../spreadsheets/errors.ts";
-import { markdownTable } from "../../spreadsheets/markdown.ts";
+import { markdownTableInSlices } from "../../spreadsheets/markdown.ts";
 import type { Change } from "../../spreadsheets/pool/index.ts";
 import type { ReadResult } from "../../spreadsheets/read.ts";
-import { readTiles, tilesForRead } from "../../spreadsheets/tile-read.ts";
+import { readTilesInSlices, tilesForRead } from "../../spreadsheets/tile-read.ts";
 import type { CellValue } from "../../spreadsheets/types.ts";
 import type { JsonCellValue, RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { baseOf, inContractWords, knownId, precheck, rangeCursors, sheetsOwner, spreadsheetNotFound, type SheetsDeps } from "./access.ts";
+import {
+  baseOf,
+  inContractWords,
+  jobOwner,
+  knownId,
+  precheck,
+  rangeCursors,
+  sheetsOwner,
+  spreadsheetNotFound,
+  type SheetsDeps,
+} from "./access.ts";
 import { storeChange } from "./changes.ts";
 import { allBlobs } from "./stored.ts";
 
@@ -26,13 +38,21 @@ export interface ReadInput {
   cursor?: string | undefined;
 }
 
-async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookRecord, input: ReadInput, offset: number): Promise<ReadResult> {
+async function readRange(
+  deps: SheetsDeps,
+  ctx: RequestContext,
+  ownerId: string,
+  record: WorkbookRecord,
+  input: ReadInput,
+  offset: number,
+): Promise<ReadResult> {
   const options = { render: input.render, maxCells: input.maxCells, offset };
   try {
     const manifest = await deps.manifests.get(deps.store, ownerId, record.manifestHash);
     const hashes = tilesForRead(manifest, input.range, options);
     const tiles = hashes.length > 0 ? await deps.store.getBlobs(ownerId, hashes) : new Map<string, Uint8Array>();
-    return readTiles(manifest, input.range, (hash) => tiles.get(hash) ?? new Uint8Array(), options);
+    // In slices: a 100,000-cell read takes 100–300 ms of decoding and rendering (issue 37 F5).
+    return await readTilesInSlices(manifest, input.range, (hash) => tiles.get(hash) ?? new Uint8Array(), options);
   } catch (error) {
     // Formulas without stored values (a workbook saved before they were computed): the model computes them.
     if (!isSheetsError(error) || error.code !== "VALUES_MISSING") throw inContractWords(error);
@@ -40,28 +60,66 @@ async function readRange(deps: SheetsDeps, ownerId: string, record: WorkbookReco
   const output = await deps.pool.run(
     { kind: "read", base: baseOf(record), range: input.range, render: input.render, maxCells: input.maxCells, offset },
     (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "read") throw new GatewayError("INTERNAL", "A spreadsheet read answered something else");
   return { range: output.range, values: output.values, truncated: output.truncated, nextOffset: output.nextOffset };
 }
 
-/** Values as CSV or a GFM table (render=value's JSON cells; {value, formula} shows the formula). */
-function asText(values: CellRange["values"], format: "csv" | "markdown"): string {
+/** Lines joined, pausing (yield) after each. */
+function* joining(lines: Iterable<string>): Generator<void, string> {
+  let text = "";
+  for (const line of lines) {
+    text += line;
+    yield;
+  }
+  return text;
+}
+
+/**
+ * Values as CSV or a GFM table (render=value's JSON cells; {value, formula} shows the formula),
+ * written a few milliseconds at a time: 100,000 cells take ~50–150 ms that /healthz must not wait for.
+ */
+async function asText(values: CellRange["values"], format: "csv" | "markdown"): Promise<string> {
   const plain = values.map((row) =>
     row.map((cell) => (cell !== null && typeof cell === "object" && "formula" in cell ? cell.formula : cell) as CellValue),
   );
-  return format === "csv" ? [...csvLines(plain)].join("") : markdownTable(plain).markdown;
+  return format === "csv" ? inSlices(joining(csvLines(plain))) : (await markdownTableInSlices(plain)).markdown;
 }
 
-/** A range of a workbook's current version (the owner is the record's: share links read one too). */
-export async function readRecordRange(
-  deps: SheetsDeps,
-  _ctx: RequestContext,
-  record: WorkbookRecord,
-  input: ReadInput,
-): Promise<CellRange> {
+/** Cells of a read's rows, and the characters of its text cells (what the request's budgets count). */
+function sizeOf(values: CellRange["values"]): { cells: number; chars: number } {
+  let cells = 0;
+  let chars = 0;
+  for (const row of values) {
+    cells += row.length;
+    for (const cell of row) {
+      if (typeof cell === "string") chars += cell.length;
+      else if (cell !== null && typeof cell === "object" && "formula" in cell) chars += String(cell.formula).length + 16;
+    }
+  }
+  return { cells, chars };
+}
+
+/**
+ * A range of a workbook's current version (the owner is the record's: share links read one too),
+ * within the request's budgets (src/core/read-budget.ts): it reads at most the cells left of the
+ * request's cell budget (cut short, with its cursor, when fewer than maxCells are left), and its
+ * text counts against the request's text budget.
+ */
+export async function readRecordRange(deps: SheetsDeps, ctx: RequestContext, record: WorkbookRecord, input: ReadInput): Promise<CellRange> {
   const offset = input.cursor === undefined ? 0 : rangeCursors.decode(input.cursor, record.id, input.range);
-  const read = await readRange(deps, record.ownerId, record, input, offset);
+  const allowed = takeCells(ctx, input.maxCells);
+  let read: ReadResult;
+  try {
+    read = await readRange(deps, ctx, record.ownerId, record, { ...input, maxCells: allowed }, offset);
+  } catch (error) {
+    returnCells(ctx, allowed);
+    throw error;
+  }
+  const size = sizeOf(read.values);
+  returnCells(ctx, allowed - size.cells);
+  chargeCellText(ctx, size.chars);
   const nextCursor = read.nextOffset === null ? null : rangeCursors.encode(record.id, input.range, read.nextOffset);
   return { range: read.range, values: read.values, truncated: read.truncated, nextCursor };
 }
@@ -73,10 +131,16 @@ export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: Re
   const read = await readRecordRange(deps, ctx, record, input);
   markAnsweredVersion(ctx, record.version);
   if (input.format === "json") return read;
+  // A cut markdown table says so on its last line, wherever it is shown; CSV has no room for a note
+  // (REST says it in headers, every surface in `truncated` and `nextCursor`).
+  const note =
+    input.format === "markdown" && read.truncated
+      ? `\n_Truncated after ${sizeOf(read.values).cells} cells: more remain; read again with cursor ${read.nextCursor}_\n`
+      : "";
   return {
     range: read.range,
     format: input.format,
-    text: asText(read.values, input.format),
+    text: (await asText(read.values, input.format)) + note,
     truncated: read.truncated,
     nextCursor: read.nextCursor,
   };
@@ -106,6 +170,7 @@ export async function evaluateFormula(
   const output = await deps.pool.run(
     { kind: "evaluate", base: baseOf(record), formula, ...(input.sheet === undefined ? {} : { sheet: input.sheet }) },
     (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "value") throw new GatewayError("INTERNAL", "A spreadsheet evaluation answered something else");
   markAnsweredVersion(ctx, record.version);

@@ -9,7 +9,7 @@ import { markReplayed } from "../../core/context.ts";
 import type { WriteResult } from "../../contract/spreadsheets.ts";
 import type { Change, Saved } from "../../spreadsheets/pool/index.ts";
 import type { WorkbookContent, WorkbookRecord } from "../../store/types.ts";
-import { actorOf, baseOf, changedWorkbook, precheck, writeResultOf, type SheetsDeps } from "./access.ts";
+import { actorOf, baseOf, changedWorkbook, jobOwner, precheck, writeResultOf, type SheetsDeps } from "./access.ts";
 
 import { allBlobs } from "./stored.ts";
 
@@ -62,8 +62,10 @@ async function attempt(
   idempotencyKey: string | undefined,
 ): Promise<{ done: WriteResult } | { conflict: number }> {
   const token = deps.pool.token();
-  const output = await deps.pool.run({ kind: "change", base: baseOf(record), change, token }, (base) =>
-    allBlobs(deps.store, ownerId, base),
+  const output = await deps.pool.run(
+    { kind: "change", base: baseOf(record), change, token },
+    (base) => allBlobs(deps.store, ownerId, base),
+    jobOwner(ctx, ownerId),
   );
   if (output.kind !== "saved") throw new GatewayError("INTERNAL", "A spreadsheet change answered something else");
   const saved = output.saved;

@@ -6,7 +6,7 @@ import { markAnsweredVersion, type RequestContext } from "../../core/context.ts"
 import { GatewayError } from "../../core/errors.ts";
 import type { DefinedName, WriteResult } from "../../contract/spreadsheets.ts";
 import type { DefinedName as EngineName } from "../../spreadsheets/names.ts";
-import { baseOf, inContractWords, knownId, precheck, sheetsOwner, type SheetsDeps } from "./access.ts";
+import { baseOf, inContractWords, jobOwner, knownId, precheck, sheetsOwner, type SheetsDeps } from "./access.ts";
 import { changeCells } from "./cells.ts";
 import { allBlobs } from "./stored.ts";
 
@@ -24,7 +24,7 @@ export async function listNames(deps: SheetsDeps, ctx: RequestContext, input: { 
   const ownerId = sheetsOwner(ctx, "read");
   const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
   const output = await deps.pool
-    .run({ kind: "names", base: baseOf(record) }, (base) => allBlobs(deps.store, ownerId, base))
+    .run({ kind: "names", base: baseOf(record) }, (base) => allBlobs(deps.store, ownerId, base), jobOwner(ctx, ownerId))
     .catch((error: unknown) => Promise.reject(inContractWords(error)));
   if (output.kind !== "names") throw new GatewayError("INTERNAL", "A spreadsheet's names answered something else");
   markAnsweredVersion(ctx, record.version);

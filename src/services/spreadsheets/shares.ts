@@ -5,7 +5,7 @@ import type { CellRange, Spreadsheet } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
 import type { RenderMode } from "../../spreadsheets/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { toSpreadsheet, type SheetsDeps } from "./access.ts";
+import { jobOwner, toSpreadsheet, type SheetsDeps } from "./access.ts";
 import { readRecordRange } from "./cells.ts";
 import { downloadRecord } from "./workbooks.ts";
 
@@ -43,4 +43,4 @@ export async function readSharedSpreadsheet(
 }
 
 export const downloadSharedSpreadsheet = (deps: SheetsDeps, record: WorkbookRecord): Promise<StoredDownload> =>
-  downloadRecord(deps, record.ownerId, record, "xlsx", undefined);
+  downloadRecord(deps, record.ownerId, record, "xlsx", undefined, jobOwner(undefined, record.ownerId));

@@ -5,7 +5,7 @@ import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { Spreadsheet, SpreadsheetVersion } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
-import { actorOf, changedWorkbook, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import { actorOf, changedWorkbook, jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { downloadRecord } from "./workbooks.ts";
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
@@ -43,7 +43,7 @@ export async function downloadVersion(
   const ownerId = sheetsOwner(ctx, "read");
   const { version } = await versionOf(deps, ownerId, input.id, input.version);
   const at = { id: input.id, version: version.version, manifestHash: version.manifestHash, name: version.name };
-  return downloadRecord(deps, ownerId, at, "xlsx", undefined);
+  return downloadRecord(deps, ownerId, at, "xlsx", undefined, jobOwner(ctx, ownerId));
 }
 
 export async function restoreVersion(

@@ -9,13 +9,14 @@ import { markReplayed } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/values.ts";
-import type { Job, Saved } from "../../spreadsheets/pool/index.ts";
+import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
 import type { Spreadsheet, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import {
   actorOf,
   changedWorkbook,
   inContractWords,
+  jobOwner,
   knownId,
   precheck,
   sheetsOwner,
@@ -53,8 +54,10 @@ function formatOf(bytes: Uint8Array, filename: string | undefined, contentType: 
 
 const baseName = (filename: string | undefined) => filename?.replace(/\.(xlsx|xlsm|xls|csv|txt)$/i, "").trim() || undefined;
 
-async function runBuild(deps: SheetsDeps, job: Job): Promise<Saved> {
-  const output = await deps.pool.run(job).catch((error: unknown) => Promise.reject(inContractWords(error)));
+async function runBuild(deps: SheetsDeps, ctx: RequestContext, job: Job): Promise<Saved> {
+  const output = await deps.pool
+    .run(job, undefined, jobOwner(ctx, sheetsOwner(ctx, "write")))
+    .catch((error: unknown) => Promise.reject(inContractWords(error)));
   if (output.kind !== "saved") throw new GatewayError("INTERNAL", "A spreadsheet build answered something else");
   return output.saved;
 }
@@ -119,7 +122,7 @@ export async function createSpreadsheet(
     return createOnce(deps, ctx, input, fingerprint, "import", async () => {
       const file = await deps.driveFile(ctx, fileId, SHEETS_UPLOAD_LIMIT_BYTES);
       const format = formatOf(file.bytes, file.filename, file.contentType);
-      return runBuild(deps, { kind: "import", bytes: file.bytes, format, sheetName: "Sheet1", input: mode });
+      return runBuild(deps, ctx, { kind: "import", bytes: file.bytes, format, sheetName: "Sheet1", input: mode });
     });
   }
   const sheets = (input.sheets ?? [{ name: "Sheet1" }]).map((sheet) => ({
@@ -128,7 +131,7 @@ export async function createSpreadsheet(
     ...(sheet.csv === undefined ? {} : { csv: sheet.csv }),
     ...(sheet.markdown === undefined ? {} : { markdown: sheet.markdown }),
   }));
-  return createOnce(deps, ctx, input, fingerprint, "create", () => runBuild(deps, { kind: "create", sheets, input: mode }));
+  return createOnce(deps, ctx, input, fingerprint, "create", () => runBuild(deps, ctx, { kind: "create", sheets, input: mode }));
 }
 
 export async function importSpreadsheet(
@@ -164,7 +167,7 @@ export async function importSpreadsheet(
   const format = formatOf(bytes, file.name, file.type);
   const fingerprint = () => createHash("sha256").update(name).update("\0").update(bytes).digest("hex");
   return createOnce(deps, ctx, { name, idempotencyKey: input.idempotencyKey }, fingerprint, "import", () =>
-    runBuild(deps, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
+    runBuild(deps, ctx, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
   );
 }
 
@@ -188,6 +191,7 @@ export async function downloadRecord(
   at: { id: string; version: number; manifestHash: string; name: string },
   format: "xlsx" | "csv",
   sheet: string | undefined,
+  owner: JobOwner,
 ): Promise<StoredDownload> {
   const base = { workbookId: at.id, version: at.version, rootHash: at.manifestHash };
   const key = `${at.manifestHash}:${format}:${sheet ?? ""}:${at.name}`;
@@ -195,7 +199,7 @@ export async function downloadRecord(
   if (!bytes) {
     const job: Job = { kind: "render", base, format, ...(sheet === undefined ? {} : { sheet }), title: at.name };
     const output = await deps.pool
-      .run(job, (b) => allBlobs(deps.store, ownerId, b))
+      .run(job, (b) => allBlobs(deps.store, ownerId, b), owner)
       .catch((error: unknown) => Promise.reject(inContractWords(error)));
     if (output.kind !== "bytes") throw new GatewayError("INTERNAL", "A spreadsheet download answered something else");
     bytes = output.bytes;
@@ -213,7 +217,7 @@ export async function downloadSpreadsheet(
 ): Promise<StoredDownload> {
   const ownerId = sheetsOwner(ctx, "read");
   const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
-  return downloadRecord(deps, ownerId, record, input.format, input.sheet);
+  return downloadRecord(deps, ownerId, record, input.format, input.sheet, jobOwner(ctx, ownerId));
 }
 
 export async function renameSpreadsheet(

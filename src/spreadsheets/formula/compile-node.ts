@@ -11,6 +11,8 @@ import { callValue, compileLambda, compileLet, isOmittedCall, lambdaCall, variab
 import type { RefSpec } from "./program.ts";
 import { ERR, errorOf, isArray, isError, isLambda, isRange, RangeValue, type Scalar, type Value } from "./values.ts";
 import { isErrorValue } from "../types.ts";
+import { contained } from "./contain.ts";
+import { MAX_TEXT, textOut } from "./text-limit.ts";
 
 export interface AstNode {
   type: string;
@@ -92,7 +94,7 @@ function unary(node: AstNode, c: NodeCompiler): Thunk {
   if (!f) throw new CompileProblem(`the operator ${op} is not supported`);
   return (ctx) => {
     const v = toOperand(arg(ctx), ctx);
-    return isArray(v) ? lift([v], f) : f(v);
+    return isArray(v) ? lift([v], f, ctx) : f(v);
   };
 }
 
@@ -107,6 +109,16 @@ function binaryNode(node: AstNode, c: NodeCompiler): Thunk {
   const f = BINARY[op];
   if (!f) throw new CompileProblem(`the operator ${op} is not supported`);
   const [x, y] = [operand(a, c), operand(b, c)];
+  if (op === "&")
+    return (ctx) => {
+      const u = x(ctx);
+      const v = y(ctx);
+      if (typeof u === "object" || typeof v === "object") return binary(f, u, v, ctx);
+      const joined = f(u, v);
+      // The text made is charged (a lifted & charges its rows in lift).
+      if (typeof joined === "string") ctx.step(joined.length);
+      return joined;
+    };
   return (ctx) => {
     const u = x(ctx);
     const v = y(ctx);
@@ -155,7 +167,7 @@ function callNode(node: AstNode, c: NodeCompiler): Thunk {
     throw new CompileProblem(`${name} takes ${range} argument${spec.max === 1 && spec.min === 1 ? "" : "s"}, not ${args.length}`);
   }
   if (spec.volatile) c.volatile = true;
-  return callThunk(spec, args, SPREADS_AREAS.has(name));
+  return callThunk(name, spec, args, SPREADS_AREAS.has(name));
 }
 
 /** Arguments with references of several areas spread into one argument an area, or #VALUE! for functions that take none. */
@@ -167,10 +179,27 @@ function withAreas(values: Value[], spec: FnSpec, spreads: boolean): Value[] | t
   return values.flatMap((v) => (v instanceof RangeValue && v.areas ? [...v.areas] : [v]));
 }
 
-function callThunk(spec: FnSpec, args: Thunk[], spreads: boolean): Thunk {
+/** A function's value as a formula may hold it: text past 32,767 characters is #VALUE!, and charged (text-limit.ts). */
+const limited = (v: Value, ctx: EvalContext): Value => (typeof v === "string" ? textOut(v, ctx) : v);
+
+/** One element of a lifted scalar function: text capped (lift charges it). */
+const capped = (v: Scalar): Scalar => (typeof v === "string" && v.length > MAX_TEXT ? ERR.VALUE : v);
+
+/**
+ * A call of a built-in function. Every call's text result is bounded (text-limit.ts) and a
+ * RangeError from inside it (JavaScript's own limits) is that call's error value (contain.ts),
+ * never the job's failure.
+ */
+function callThunk(name: string, spec: FnSpec, args: Thunk[], spreads: boolean): Thunk {
   if (spec.lazy) {
     const lazy = spec.lazy;
-    return (ctx) => lazy(args, ctx);
+    return (ctx) => {
+      try {
+        return lazy(args, ctx);
+      } catch (error) {
+        return contained(error, name);
+      }
+    };
   }
   if (spec.call) {
     const call = spec.call;
@@ -182,13 +211,21 @@ function callThunk(spec: FnSpec, args: Thunk[], spreads: boolean): Thunk {
         spreads,
       );
       if (isError(values)) return values;
-      return lifted ? liftCall(call, values, lifted, ctx) : call(values, ctx);
+      try {
+        return limited(lifted ? liftCall(call, values, lifted, ctx) : call(values, ctx), ctx);
+      } catch (error) {
+        return contained(error, name);
+      }
     };
   }
   const scalar = spec.scalar as NonNullable<FnSpec["scalar"]>;
   return (ctx) => {
     const values = args.map((a) => toOperand(a(ctx), ctx));
-    return values.some(isArray) ? lift(values, (...xs) => scalar(xs, ctx)) : scalar(values as Scalar[], ctx);
+    try {
+      return values.some(isArray) ? lift(values, (...xs) => capped(scalar(xs, ctx)), ctx) : limited(scalar(values as Scalar[], ctx), ctx);
+    } catch (error) {
+      return contained(error, name);
+    }
   };
 }
 
@@ -212,14 +249,16 @@ function liftCall(call: NonNullable<FnSpec["call"]>, values: Value[], lifted: re
   const shapes = [...arrays.values()];
   const rows = Math.max(...shapes.map((a) => a.length));
   const cols = Math.max(...shapes.map((a) => a[0]?.length ?? 0));
-  ctx.step(rows * cols);
-  return Array.from({ length: rows }, (_, r) =>
-    Array.from({ length: cols }, (_, col) => {
+  ctx.cells(rows * cols);
+  return Array.from({ length: rows }, (_, r) => {
+    ctx.step(cols);
+    return Array.from({ length: cols }, (_, col) => {
       const args = values.slice();
       for (const [i, a] of arrays) args[i] = broadcastAt(a, r, col);
-      return elementOf(call(args, ctx), ctx);
-    }),
-  );
+      const v = elementOf(call(args, ctx), ctx);
+      return typeof v === "string" ? (limited(v, ctx) as Scalar) : v;
+    });
+  });
 }
 
 /** Excel's broadcasting: a single row or column stretches, cells outside both shapes are #N/A. */

@@ -34,8 +34,14 @@ export interface EvalContext {
   used(sid: number): Box | null;
   /** Sheet id of a sheet name (case-insensitive), or -1. */
   sheetId(name: string): number;
-  /** Charges computation against the write's budget; throws SheetsError BUDGET past it. */
+  /** Charges computation against the job's budget; throws SheetsError BUDGET past it. */
   step(count: number): void;
+  /**
+   * An array of `count` cells is about to be made: throws SheetsError BUDGET past the bound on one
+   * array's cells (SHEETS_MAX_ARRAY_CELLS) or when its cells would overrun the steps left, before
+   * anything is allocated. The maker then charges the cells with `step` as it fills them.
+   */
+  cells(count: number): void;
   /** The LET/LAMBDA variables in scope (null outside any); set by the compiled LET and LAMBDA calls. */
   frame?: Frame | null;
   /** LAMBDA calls under way, for the recursion bound. */
@@ -46,4 +52,10 @@ export interface EvalContext {
   spillRange?(sid: number, row: number, col: number): RangeValue | FormulaError;
   /** Whether a cell holds a formula calling SUBTOTAL or AGGREGATE (which those two skip, against double counting). */
   isSubtotal?(sid: number, row: number, col: number): boolean;
+  /** A cell's formula without "=", or null when it holds none (ISFORMULA, FORMULATEXT, CELL). */
+  formulaText?(sid: number, row: number, col: number): string | null;
+  /** A sheet's 1-based position in the workbook, or 0 when there is none (SHEET). */
+  sheetPosition?(sid: number): number;
+  /** How many sheets the workbook has (SHEETS). */
+  sheetCount?(): number;
 }

@@ -3,6 +3,7 @@
 // cells outside both shapes are #N/A).
 import type { EvalContext } from "./context.ts";
 import { compare, toNumber, toText } from "./coerce.ts";
+import { concatText } from "./text-limit.ts";
 import { ERR, isArray, isError, isLambda, isRange, RangeValue, type ArrayValue, type Scalar, type Value } from "./values.ts";
 
 export type BinaryOp = (a: Scalar, b: Scalar) => Scalar;
@@ -41,7 +42,7 @@ export const BINARY: Record<string, BinaryOp> = {
     const x = toText(a);
     if (typeof x !== "string") return x;
     const y = toText(b);
-    return typeof y !== "string" ? y : x + y;
+    return typeof y !== "string" ? y : concatText(x, y);
   },
   "=": comparison((o) => o === 0),
   "<>": comparison((o) => o !== 0),
@@ -60,17 +61,24 @@ export const percent = (v: Scalar): Scalar => {
   return typeof n === "number" ? n / 100 : n;
 };
 
-/** A range's cells as an array (reading every cell: for element-wise operations on modest ranges). */
+/**
+ * A range's cells as an array (reading every cell: for element-wise operations on modest ranges).
+ * Its size is refused before anything is read or allocated (SHEETS_MAX_ARRAY_CELLS), and its rows
+ * are charged as they are filled.
+ */
 export function rangeToArray(range: RangeValue, ctx: EvalContext): ArrayValue {
   const used = ctx.used(range.sid);
-  const rows: ArrayValue = [];
-  ctx.step(range.rows * range.columns);
+  const width = range.columns;
+  ctx.cells(range.rows * width);
+  // Rows allocated at their size (a whole column is a million one-cell rows); cells past the used range are null unread.
+  const rows: ArrayValue = new Array(range.rows);
   for (let r = range.top; r <= range.bottom; r++) {
-    const row: Scalar[] = [];
-    const empty = used === null || r > used.bottom;
-    for (let c = range.left; c <= range.right; c++)
-      row.push(empty || c > (used as { right: number }).right ? null : ctx.value(range.sid, r, c));
-    rows.push(row);
+    const row: Scalar[] = new Array(width).fill(null);
+    if (used !== null && r >= used.top && r <= used.bottom)
+      for (let c = Math.max(range.left, used.left); c <= Math.min(range.right, used.right); c++)
+        row[c - range.left] = ctx.value(range.sid, r, c);
+    rows[r - range.top] = row;
+    ctx.step(width);
   }
   return rows;
 }
@@ -93,8 +101,12 @@ const at = (a: ArrayValue, r: number, c: number): Scalar => {
   return rr < rows && cc < cols ? (a[rr]?.[cc] ?? null) : ERR.NA;
 };
 
-/** Applies a scalar function element-wise when any argument is an array (Excel's lifting), else once. */
-export function lift(args: (Scalar | ArrayValue)[], f: (...xs: Scalar[]) => Scalar): Scalar | ArrayValue {
+/**
+ * Applies a scalar function element-wise when any argument is an array (Excel's lifting), else
+ * once. The result's size (a column times a row can be far larger than either) is refused before it
+ * is made; each row is charged as it is filled, with the characters of the text it holds.
+ */
+export function lift(args: (Scalar | ArrayValue)[], f: (...xs: Scalar[]) => Scalar, ctx: EvalContext): Scalar | ArrayValue {
   let rows = 0;
   let cols = 0;
   for (const a of args) {
@@ -103,11 +115,23 @@ export function lift(args: (Scalar | ArrayValue)[], f: (...xs: Scalar[]) => Scal
     cols = Math.max(cols, a[0]?.length ?? 0);
   }
   if (rows === 0) return f(...(args as Scalar[]));
-  const out: ArrayValue = [];
+  ctx.cells(rows * cols);
+  const out: ArrayValue = new Array(rows);
+  const xs: Scalar[] = args.map((a) => (isArray(a) ? null : a));
   for (let r = 0; r < rows; r++) {
-    const row: Scalar[] = [];
-    for (let c = 0; c < cols; c++) row.push(f(...args.map((a) => (isArray(a) ? at(a, r, c) : a))));
-    out.push(row);
+    const row: Scalar[] = new Array(cols);
+    let chars = 0;
+    for (let c = 0; c < cols; c++) {
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i];
+        if (isArray(a)) xs[i] = at(a, r, c);
+      }
+      const v = f(...xs);
+      if (typeof v === "string") chars += v.length;
+      row[c] = v;
+    }
+    out[r] = row;
+    ctx.step(cols + chars);
   }
   return out;
 }
@@ -116,7 +140,7 @@ export function binary(op: BinaryOp, a: Value, b: Value, ctx: EvalContext): Valu
   const x = toOperand(a, ctx);
   const y = toOperand(b, ctx);
   if (!isArray(x) && !isArray(y)) return op(x, y);
-  return lift([x, y], op);
+  return lift([x, y], op, ctx);
 }
 
 /** The range operator A1:B2 between two references of one sheet: their bounding box. */

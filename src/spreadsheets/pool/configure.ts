@@ -3,16 +3,21 @@ import type { Config } from "../../core/config.ts";
 import { SheetsPool } from "./index.ts";
 
 export function createSheetsPool(config: Config): SheetsPool {
+  const workers = config.SHEETS_WORKERS;
   return new SheetsPool({
-    workers: config.SHEETS_WORKERS,
+    workers,
     maxHeapMb: config.SHEETS_WORKER_MAX_MB,
+    jobsPerPrincipal: config.SHEETS_JOBS_PER_PRINCIPAL ?? Math.max(1, workers - 1),
+    queuePerPrincipal: config.SHEETS_QUEUE_PER_PRINCIPAL,
     maxQueue: 64,
     // The write's own budget stops a computation first; the deadline is for what does not check it (a parse, an .xlsx).
     jobTimeoutMs: config.SHEETS_JOB_TIMEOUT_MS,
     worker: {
       maxCells: config.SHEETS_MAX_CELLS,
-      cacheCells: config.SHEETS_CACHE_CELLS,
-      budget: { maxSteps: 500_000_000, maxMs: config.SHEETS_WRITE_BUDGET_MS },
+      niceness: config.SHEETS_WORKER_NICE,
+      // SHEETS_CACHE_CELLS is for all the workers together: more workers do not hold more memory.
+      cacheCells: Math.floor(config.SHEETS_CACHE_CELLS / workers),
+      budget: { maxSteps: config.SHEETS_MAX_STEPS, maxMs: config.SHEETS_WRITE_BUDGET_MS, maxArrayCells: config.SHEETS_MAX_ARRAY_CELLS },
     },
   });
 }

@@ -1,11 +1,16 @@
 // The spreadsheets pool: worker threads that run the engine, so the event loop never parses a
-// file, loads a workbook or recalculates one. A workbook's jobs go to the same worker (by its id),
-// which keeps its model between jobs; jobs run one at a time per worker, in order. A job past its
-// deadline, or a worker that runs out of memory, costs that worker: it is replaced.
+// file, loads a workbook or recalculates one. Jobs wait in one queue per principal and free workers
+// take them in turn (./fair-queue.ts), a principal running at most its bound at once, so one user's
+// long job never holds the engine from the others. A worker keeps the models of the workbooks it
+// worked on, so a workbook's next job goes to the worker that last had it when that one is free
+// (any free worker otherwise: it asks for the blobs). A job past its deadline, or a worker that runs
+// out of memory, costs that worker: it is replaced.
 import { Worker } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
 import { workerHeap } from "../../core/worker-heap.ts";
+import { FairQueue, type Queued } from "./fair-queue.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
+import { encodeJob } from "./wire.ts";
 
 export type { Base, Change, Job, JobOutput, NewSheetSource, Saved } from "./protocol.ts";
 
@@ -21,9 +26,13 @@ export interface SheetsPoolOptions {
    * and strings; a small nursery scavenges them early instead of holding them as RSS. Default 8.
    */
   youngGenerationMb?: number;
-  /** Jobs waiting per worker before new ones are refused (SERVICE_UNAVAILABLE). */
+  /** Jobs of one principal running at once (SHEETS_JOBS_PER_PRINCIPAL); default: all workers but one. */
+  jobsPerPrincipal?: number;
+  /** Jobs of one principal waiting beyond those (SHEETS_QUEUE_PER_PRINCIPAL); past it RATE_LIMITED. */
+  queuePerPrincipal: number;
+  /** Jobs waiting, every principal together, before new ones are refused (SERVICE_UNAVAILABLE). */
   maxQueue: number;
-  /** A job's deadline, ms: past it the worker is stopped and replaced. */
+  /** A job's deadline, ms, from when a worker starts it: past it the worker is stopped and replaced. */
   jobTimeoutMs: number;
   worker: SheetsWorkerData;
 }
@@ -31,40 +40,58 @@ export interface SheetsPoolOptions {
 /** Gives a base's stored blobs (root, pages, tiles) when its worker does not hold the model. */
 export type BlobSource = (base: Base) => Promise<[string, Uint8Array][]>;
 
-interface Pending {
+/** Whose job it is (./fair-queue.ts), and the caller's signal: a job still waiting when it aborts is dropped. */
+export interface JobOwner {
+  principal: string;
+  signal?: AbortSignal | undefined;
+}
+
+interface Pending extends Queued {
   id: number;
   job: Job;
   blobs: BlobSource | undefined;
   resolve(output: JobOutput): void;
   reject(error: Error): void;
+  /** Removes the abort listener once the job runs or ends. */
+  release(): void;
 }
 
 interface Slot {
   worker: Worker;
-  queue: Pending[];
   running: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
 }
 
 const baseOf = (job: Job): Base | undefined => ("base" in job ? job.base : undefined);
 
-/** A string's stable bucket, to send a workbook's jobs to one worker. */
-function bucket(text: string, buckets: number): number {
-  let hash = 0;
-  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
-  return Math.abs(hash) % buckets;
-}
+/** Workbooks whose last worker the pool remembers (a Map in insertion order: the oldest go first). */
+const HOMES = 10_000;
+
+const cancelled = () => new GatewayError("BAD_USER_INPUT", "The request was cancelled before its spreadsheet job started");
+const shuttingDown = () => new GatewayError("SERVICE_UNAVAILABLE", "The gateway is shutting down", { retryAfter: 1 });
 
 export class SheetsPool {
-  // A worker starts on its first job, not with the gateway: one that never serves a spreadsheet
-  // holds no thread (and a test gateway boots in a fraction of the time).
+  // Workers start with the first job, not with the gateway: one that never serves a spreadsheet
+  // holds no thread (and a test gateway boots in a fraction of the time). Then one spare is kept
+  // started while there is room for it (spare()).
   private readonly slots: (Slot | undefined)[];
+  private readonly queue: FairQueue<Pending>;
+  /** The worker that last ran each workbook's job: it holds the model. */
+  private readonly homes = new Map<string, Slot>();
+  /** The worker holding each change's model until the store says whether it kept it. */
+  private readonly changes = new Map<number, Slot>();
   private nextId = 1;
   private nextToken = 1;
   private closed = false;
 
   constructor(private readonly options: SheetsPoolOptions) {
-    this.slots = Array.from({ length: Math.max(1, options.workers) }, () => undefined);
+    const workers = Math.max(1, options.workers);
+    this.slots = Array.from({ length: workers }, () => undefined);
+    this.queue = new FairQueue({
+      perPrincipal: Math.max(1, options.jobsPerPrincipal ?? workers - 1),
+      queuePerPrincipal: options.queuePerPrincipal,
+      total: options.maxQueue,
+    });
   }
 
   /** Worker threads started (each starts with its first job; for tests). */
@@ -72,19 +99,37 @@ export class SheetsPool {
     return this.slots.filter((slot) => slot !== undefined).length;
   }
 
-  /** Runs a job on its workbook's worker (any worker for a new workbook). */
-  run(job: Job, blobs?: BlobSource): Promise<JobOutput> {
-    if (this.closed) return Promise.reject(new GatewayError("SERVICE_UNAVAILABLE", "The gateway is shutting down"));
-    const base = baseOf(job);
-    const slot = base ? this.slotOf(base.workbookId) : this.leastBusy();
-    if (slot.queue.length >= this.options.maxQueue) {
-      return Promise.reject(
-        new GatewayError("SERVICE_UNAVAILABLE", "Too many spreadsheet jobs are waiting; retry shortly", { retryAfter: 1 }),
-      );
-    }
+  /** Jobs running and waiting (for tests and metrics). */
+  get jobs(): { running: number; waiting: number } {
+    return { running: this.slots.filter((slot) => slot?.running).length, waiting: this.queue.waiting };
+  }
+
+  /**
+   * Runs a job when its principal's turn comes, on the worker that holds its workbook when that
+   * one is free. Refused at once (RATE_LIMITED) when the principal has its bound of jobs in flight.
+   */
+  run(job: Job, blobs?: BlobSource, owner: JobOwner = { principal: "" }): Promise<JobOutput> {
+    if (this.closed) return Promise.reject(shuttingDown());
+    const { signal } = owner;
+    if (signal?.aborted) return Promise.reject(cancelled());
     return new Promise<JobOutput>((resolve, reject) => {
-      slot.queue.push({ id: this.nextId++, job, blobs, resolve, reject });
-      this.next(slot);
+      const onAbort = () => {
+        if (this.queue.remove(pending)) reject(cancelled());
+      };
+      const pending: Pending = {
+        id: this.nextId++,
+        job,
+        blobs,
+        principal: owner.principal,
+        workbookId: baseOf(job)?.workbookId,
+        resolve,
+        reject,
+        release: () => signal?.removeEventListener("abort", onAbort),
+      };
+      const refusal = this.queue.add(pending);
+      if (refusal) return reject(this.refused(refusal, owner.principal));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.dispatch();
     });
   }
 
@@ -94,52 +139,101 @@ export class SheetsPool {
   }
 
   commit(workbookId: string, token: number, version: number): void {
-    this.post(this.slotOf(workbookId), { type: "commit", token, version });
+    const slot = this.holder(token);
+    if (!slot) return;
+    this.post(slot, { type: "commit", token, version });
+    this.remember(workbookId, slot);
   }
 
-  forget(workbookId: string, token: number): void {
-    const slot = this.slots[bucket(workbookId, this.slots.length)];
+  forget(_workbookId: string, token: number): void {
+    const slot = this.holder(token);
     if (slot) this.post(slot, { type: "forget", token });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const pending of this.queue.drain()) {
+      pending.release();
+      pending.reject(shuttingDown());
+    }
     const started = this.slots.filter((slot) => slot !== undefined);
     for (const slot of started) {
-      for (const pending of [...slot.queue, ...(slot.running ? [slot.running] : [])]) {
-        pending.reject(new GatewayError("SERVICE_UNAVAILABLE", "The gateway is shutting down"));
-      }
-      slot.queue.length = 0;
+      slot.running?.reject(shuttingDown());
+      slot.running = undefined;
       if (slot.timer) clearTimeout(slot.timer);
     }
     await Promise.all(started.map((slot) => slot.worker.terminate()));
   }
 
-  private slotOf(workbookId: string): Slot {
-    return this.started(bucket(workbookId, this.slots.length));
+  private refused(refusal: "principal" | "total", principal: string): GatewayError {
+    if (refusal === "total")
+      return new GatewayError("SERVICE_UNAVAILABLE", "Too many spreadsheet jobs are waiting; retry shortly", { retryAfter: 1 });
+    const running = this.queue.runningOf(principal);
+    return new GatewayError(
+      "RATE_LIMITED",
+      `Too many of your spreadsheet jobs are running or waiting (${running} running, at most ${this.options.queuePerPrincipal} more may wait); retry when one has finished`,
+      { retryAfter: 1, details: { limit: "SHEETS_JOBS_PER_PRINCIPAL", running, queued: this.options.queuePerPrincipal } },
+    );
   }
 
-  private leastBusy(): Slot {
-    const idle = this.slots.findIndex((slot) => !slot || load(slot) === 0);
-    if (idle >= 0) return this.started(idle);
-    return (this.slots as Slot[]).reduce((best, slot) => (load(slot) < load(best) ? slot : best));
+  /** The worker holding a change's model, if it is still the one that ran it. */
+  private holder(token: number): Slot | undefined {
+    const slot = this.changes.get(token);
+    this.changes.delete(token);
+    return slot && this.slots.includes(slot) ? slot : undefined;
   }
 
-  private started(index: number): Slot {
-    return (this.slots[index] ??= this.spawn());
+  private remember(workbookId: string, slot: Slot): void {
+    this.homes.delete(workbookId);
+    this.homes.set(workbookId, slot);
+    if (this.homes.size > HOMES) this.homes.delete(this.homes.keys().next().value as string);
+  }
+
+  /** Free workers take the jobs whose turn it is. */
+  private dispatch(): void {
+    while (!this.closed && this.slots.some((slot) => !slot?.running)) {
+      const pending = this.queue.take();
+      if (!pending) break;
+      this.start(this.slotFor(pending), pending);
+    }
+    this.spare();
+  }
+
+  /**
+   * Once spreadsheets are in use, one worker more than the busy ones is started ahead of need: a
+   * worker takes a second or more to start (loading the engine), which another user's one-cell
+   * write would otherwise wait for behind a long job.
+   */
+  private spare(): void {
+    if (this.closed || !this.slots.some((slot) => slot !== undefined)) return;
+    if (this.slots.some((slot) => slot !== undefined && !slot.running)) return;
+    const index = this.slots.indexOf(undefined);
+    if (index >= 0) this.slots[index] = this.spawn();
+  }
+
+  /** The free worker that last had the job's workbook; else a free started one; else a new one. */
+  private slotFor(pending: Pending): Slot {
+    const home = pending.workbookId === undefined ? undefined : this.homes.get(pending.workbookId);
+    if (home && !home.running && this.slots.includes(home)) return home;
+    const idle = this.slots.find((slot) => slot !== undefined && !slot.running);
+    if (idle) return idle;
+    const index = this.slots.indexOf(undefined);
+    return (this.slots[index] = this.spawn());
+  }
+
+  private start(slot: Slot, pending: Pending): void {
+    pending.release();
+    slot.running = pending;
+    slot.timer = setTimeout(() => this.timeout(slot), this.options.jobTimeoutMs);
+    const { job } = pending;
+    // A download's model is not kept (./worker.ts), so it leaves the workbook's home as it was.
+    if (pending.workbookId !== undefined && job.kind !== "render") this.remember(pending.workbookId, slot);
+    if (job.kind === "change") this.changes.set(job.token, slot);
+    this.post(slot, encodeJob(pending.id, job));
   }
 
   private post(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {
     slot.worker.postMessage(message, transfer);
-  }
-
-  private next(slot: Slot): void {
-    if (slot.running || this.closed) return;
-    const pending = slot.queue.shift();
-    if (!pending) return;
-    slot.running = pending;
-    slot.timer = setTimeout(() => this.timeout(slot), this.options.jobTimeoutMs);
-    this.post(slot, { type: "job", id: pending.id, job: pending.job });
   }
 
   private settle(slot: Slot, outcome: { output: JobOutput } | { error: Error }): void {
@@ -148,9 +242,10 @@ export class SheetsPool {
     slot.running = undefined;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
+    this.queue.done(pending);
     if ("output" in outcome) pending.resolve(outcome.output);
     else pending.reject(outcome.error);
-    this.next(slot);
+    this.dispatch();
   }
 
   /** The worker lacks the base's model: fetch the blobs and send the job again (it goes first). */
@@ -165,9 +260,11 @@ export class SheetsPool {
         if (slot.running !== pending) return;
         const job = { ...pending.job, base: { ...base, blobs } } as Job;
         pending.job = job;
-        this.post(slot, { type: "job", id: pending.id, job });
+        this.post(slot, encodeJob(pending.id, job));
       },
-      (error: unknown) => this.settle(slot, { error: error instanceof Error ? error : new Error(String(error)) }),
+      (error: unknown) => {
+        if (slot.running === pending) this.settle(slot, { error: error instanceof Error ? error : new Error(String(error)) });
+      },
     );
   }
 
@@ -194,19 +291,20 @@ export class SheetsPool {
     );
   }
 
+  /** Stops a worker (its running job fails with `error`); a new one starts when a job needs it. */
   private replace(slot: Slot, error: Error): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
-    const fresh = this.spawn();
-    fresh.queue.push(...slot.queue);
-    this.slots[index] = fresh;
+    this.slots[index] = undefined;
     const running = slot.running;
     if (slot.timer) clearTimeout(slot.timer);
-    slot.queue.length = 0;
     slot.running = undefined;
     void slot.worker.terminate();
-    running?.reject(error);
-    this.next(fresh);
+    if (running) {
+      this.queue.done(running);
+      running.reject(error);
+    }
+    this.dispatch();
   }
 
   private spawn(): Slot {
@@ -215,7 +313,7 @@ export class SheetsPool {
       workerData: this.options.worker,
       resourceLimits: workerHeap(this.options.maxHeapMb, this.options.youngGenerationMb ?? 8),
     });
-    const slot: Slot = { worker, queue: [], running: undefined, timer: undefined };
+    const slot: Slot = { worker, running: undefined, timer: undefined };
     worker.unref();
     worker.on("message", (message: FromWorker) => this.onMessage(slot, message));
     worker.on("error", (error: Error & { code?: string }) => {
@@ -241,5 +339,3 @@ export class SheetsPool {
     return slot;
   }
 }
-
-const load = (slot: Slot): number => slot.queue.length + (slot.running ? 1 : 0);

@@ -67,7 +67,8 @@ export type JobOutput =
   | { kind: "bytes"; bytes: Uint8Array };
 
 export type ToWorker =
-  | { type: "job"; id: number; job: Job }
+  /** A job as JSON text, its bytes and blobs beside it (./wire.ts). */
+  | { type: "job"; id: number; json: string; bytes?: Uint8Array; blobs?: [hash: string, bytes: Uint8Array][] }
   /** The store kept version `version` of a change: the worker keeps its model for that version. */
   | { type: "commit"; token: number; version: number }
   /** The store refused the change (a concurrent write won): the worker drops its model. */
@@ -86,6 +87,8 @@ export interface SheetsWorkerData {
   maxCells: number;
   /** Cells of models a worker keeps between jobs. */
   cacheCells: number;
-  /** A write's budget: formula steps and milliseconds. */
-  budget: { maxSteps: number; maxMs: number };
+  /** The worker thread's nice value (Linux, per thread; SHEETS_WORKER_NICE); 0 leaves it. */
+  niceness?: number;
+  /** A job's budget (a write's or an evaluate's): steps, milliseconds, and cells of one array (SHEETS_MAX_STEPS, SHEETS_WRITE_BUDGET_MS, SHEETS_MAX_ARRAY_CELLS). */
+  budget: { maxSteps: number; maxMs: number; maxArrayCells?: number };
 }

@@ -1,6 +1,7 @@
 // A spreadsheets worker thread: runs the pool's jobs one at a time against the models it holds
 // (./models.ts), so no whole-workbook work (parsing a file, loading tiles, recalculating, writing
 // an .xlsx) runs on the gateway's event loop.
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
 import { isSheetsError } from "../errors.ts";
@@ -9,8 +10,21 @@ import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkboo
 import { Models, type Held } from "./models.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
 import { sheetsErrorCode } from "./errors.ts";
+import { decodeJob } from "./wire.ts";
 
 const data = workerData as SheetsWorkerData;
+
+// On Linux a nice value belongs to a thread, and pid 0 means the calling thread: this lowers the
+// priority of this worker only, so that when workers and the event loop compete for a core,
+// /healthz and the other requests get it first. Elsewhere (or without permission) it may apply to
+// the process or fail; failing is harmless.
+if (data.niceness) {
+  try {
+    setPriority(0, data.niceness);
+  } catch {
+    // not permitted here: the worker keeps the default priority
+  }
+}
 const options = { maxCells: data.maxCells, budget: data.budget };
 const models = new Models(data.cacheCells);
 const port = parentPort!;
@@ -87,7 +101,7 @@ function transferables(output: JobOutput): ArrayBuffer[] {
 port.on("message", (message: ToWorker) => {
   if (message.type === "commit") return models.commit(message.token, message.version);
   if (message.type === "forget") return models.forget(message.token);
-  void run(message.job)
+  void run(decodeJob(message))
     .then(
       (output) => post({ type: "done", id: message.id, output }, transferables(output)),
       (error: unknown) => {

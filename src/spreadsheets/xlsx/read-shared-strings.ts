@@ -2,9 +2,15 @@
 // concatenated; phonetic runs (rPh) are not text. Read wherever the part lies in the zip (the
 // workbook's relationships name it), before any sheet that uses it.
 import { parseXmlPart, type Budget, type ZipItem } from "../../ooxml/index.ts";
+import { tooManySharedStrings } from "./read-limits.ts";
 import { decodeXstring } from "./xstring.ts";
 
-export function readSharedStrings(item: ZipItem | undefined, budget: Budget): string[] {
+/**
+ * `limit`: the workbook's cell limit. A string nothing uses is never kept, so a workbook needs no
+ * more strings than it may have cells: past that the part is refused as soon as the string is
+ * counted, before the rest is parsed.
+ */
+export function readSharedStrings(item: ZipItem | undefined, budget: Budget, limit = Infinity): string[] {
   const strings: string[] = [];
   if (!item) return strings;
   let current: string[] | undefined;
@@ -26,6 +32,7 @@ export function readSharedStrings(item: ZipItem | undefined, budget: Budget): st
         if (local === "t" && inText > 0) inText--;
         else if (local === "rPh") phonetic--;
         else if (local === "si" && current) {
+          if (strings.length >= limit) throw tooManySharedStrings(limit);
           const text = decodeXstring(current.join(""));
           budget.hold(text.length * 2 + 16);
           strings.push(text);

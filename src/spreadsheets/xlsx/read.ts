@@ -64,7 +64,7 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
   const declared = (items: readonly (ZipItem | undefined)[]) => items.reduce((sum, item) => sum + (item?.declaredSize ?? 0), 0);
   pkg.budget.declared(declared(pkg.items), declared(parsed));
   const styles = readStyles(workbook.styles, pkg.budget);
-  const sharedStrings = readSharedStrings(workbook.sharedStrings, pkg.budget);
+  const sharedStrings = readSharedStrings(workbook.sharedStrings, pkg.budget, limits.cells);
   // ISO date cells without a date style of their own get one of these two, at style indexes no
   // workbook uses (Excel allows 64,000 styles; the store keeps 16 bits).
   const iso = new Map([

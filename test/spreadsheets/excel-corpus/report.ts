@@ -76,3 +76,29 @@ export function disagreementLines(cells: ScoredCell[]): string[] {
     .filter((c) => !c.agree)
     .map((c) => [c.workbook, `${c.sheet}!${c.address}`, `=${c.formula}`, show(c.expected), show(c.got), c.reason ?? ""].join("\t"));
 }
+
+/** Functions whose value depends on the instant or on chance: a recomputation never reproduces what Excel cached. */
+export const UNREPRODUCIBLE = new Set(["NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY"]);
+
+const unreproducible = (cell: ScoredCell): boolean => cell.analysis.functions.some((fn) => UNREPRODUCIBLE.has(fn));
+
+/**
+ * The cells calling NOW, TODAY, RAND, RANDBETWEEN or RANDARRAY: their cached value is Excel's own
+ * instant or draw, which no recomputation reproduces, so they are named apart rather than silently
+ * averaged in: how many, how many each column disagrees on (they stay in the table's counts, listed
+ * under the reason "volatile FN"), and each column's agreement on all the other cells.
+ */
+export function volatileSummary(columns: Column[]): string {
+  const first = columns[0]!.cells;
+  const indexes = first.flatMap((cell, i) => (unreproducible(cell) ? [i] : []));
+  const others = first.length - indexes.length;
+  const parts = columns.map((c) => {
+    const missed = indexes.filter((i) => !c.cells[i]!.agree).length;
+    const agree = c.cells.filter((x) => x.agree && !unreproducible(x)).length;
+    return `${c.name}: ${missed} of them disagree; on the other cells ${agree}/${others} (${pct(agree, others)}) agree`;
+  });
+  return [
+    `cells calling ${[...UNREPRODUCIBLE].join(", ")}: ${indexes.length} — Excel cached its own instant or draw, which no recomputation reproduces (counted above, listed as "volatile FN")`,
+    ...parts.map((p) => `  ${p}`),
+  ].join("\n");
+}

@@ -193,6 +193,8 @@ describe("Excel's rules for arguments and errors", () => {
     ["STANDARDIZE(1,1,0)", "#NUM!"],
     ["MODE(1,2,3)", "#N/A"],
     ["MODE(1/0,1)", "#DIV/0!"],
+    ['MODE("1",1,1/0,2,3)', "#VALUE!"],
+    ["MODE(1,2,2,TRUE)", "#VALUE!"],
     ["RANK(99,H1:H5)", "#N/A"],
     ["PERCENTILE(Q2,0.5)", "#NUM!"],
     ["PERCENTILE(J1:J9,1.1)", "#NUM!"],

@@ -60,8 +60,10 @@ export function numbers(args: Value[], ctx: EvalContext): number[] | FormulaErro
 export function eachValue(args: Value[], ctx: EvalContext, fn: (v: Scalar) => void, withEmpty = false): void {
   for (const arg of args) {
     if (isRange(arg) && withEmpty) {
-      ctx.step(arg.rows * arg.columns);
-      for (let r = arg.top; r <= arg.bottom; r++) for (let c = arg.left; c <= arg.right; c++) fn(ctx.value(arg.sid, r, c));
+      for (let r = arg.top; r <= arg.bottom; r++) {
+        ctx.step(arg.columns);
+        for (let c = arg.left; c <= arg.right; c++) fn(ctx.value(arg.sid, r, c));
+      }
     } else if (isRange(arg)) ctx.forEach(arg, (v) => void fn(v));
     else if (isArray(arg)) for (const row of arg) for (const v of row) fn(v);
     else fn(arg);
@@ -84,7 +86,7 @@ export function textArg(v: Value | undefined, ctx: EvalContext): string | Formul
   return toText(scalarArg(v, ctx));
 }
 
-/** A 2-D view of a reference or array argument for the lookup functions, read cell by cell. */
+/** A 2-D view of a reference or array argument for the lookup functions, read cell by cell (each read a step of the budget). */
 export interface Grid {
   rows: number;
   columns: number;
@@ -99,13 +101,22 @@ export function gridOf(v: Value, ctx: EvalContext): Grid | FormulaError {
       rows,
       columns: v.columns,
       at: (r, c) => {
+        ctx.step(1);
         const row = v.top + r;
         const col = v.left + c;
         return used === null || row > used.bottom || col > used.right ? null : ctx.value(v.sid, row, col);
       },
     };
   }
-  if (isArray(v)) return { rows: v.length, columns: v[0]?.length ?? 0, at: (r, c) => v[r]?.[c] ?? null };
+  if (isArray(v))
+    return {
+      rows: v.length,
+      columns: v[0]?.length ?? 0,
+      at: (r, c) => {
+        ctx.step(1);
+        return v[r]?.[c] ?? null;
+      },
+    };
   if (isError(v)) return v;
   return { rows: 1, columns: 1, at: () => v };
 }

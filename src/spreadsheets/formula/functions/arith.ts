@@ -16,7 +16,8 @@ function log(x: number, base: number): Scalar {
 /** n! for 0 ≤ n ≤ 170 (beyond it does not fit a double: #NUM!). */
 export function factorial(n: number): number {
   let r = 1;
-  for (let i = 2; i <= n; i++) r *= i;
+  // Stops once the product overflows (171!): FACT(1E300) would otherwise count to 1E300.
+  for (let i = 2; i <= n && r !== Infinity; i++) r *= i;
   return r;
 }
 
@@ -29,7 +30,7 @@ function factdouble(x: number): Scalar {
   const n = trunc(x);
   if (n < 0) return ERR.NUM;
   let r = 1;
-  for (let i = n; i > 1; i -= 2) r *= i;
+  for (let i = n; i > 1 && r !== Infinity; i -= 2) r *= i;
   return r;
 }
 
@@ -116,7 +117,9 @@ function multinomial(args: Value[], ctx: EvalContext): Value {
   let total = 0;
   let r = 1;
   for (const x of xs) {
-    for (let i = 1; i <= x; i++) r = (r * ++total) / i;
+    // (total + x)! / (total! x!) as one binomial, not x steps: MULTINOMIAL(1E15) counted to 1E15.
+    r *= choose(total + x, x);
+    total += x;
     if (!Number.isFinite(r)) return ERR.NUM;
   }
   return Math.round(r);

@@ -18,16 +18,21 @@ export function arrayOf(v: Value | undefined, ctx: EvalContext): ArrayValue | Fo
 export const rowsOf = (a: ArrayValue): number => a.length;
 export const colsOf = (a: ArrayValue): number => a[0]?.length ?? 0;
 
-/** An array of `rows` × `cols` from a function of the position, charged to the budget first; #VALUE! past a sheet's size. */
+/**
+ * An array of `rows` × `cols` from a function of the position; #VALUE! past a sheet's size. Its
+ * size is refused before it is allocated (SHEETS_MAX_ARRAY_CELLS) and each row charged as it is
+ * filled, so a costly `at` (a LAMBDA's) meets the clock.
+ */
 export function build(rows: number, cols: number, at: (r: number, c: number) => Scalar, ctx: EvalContext): ArrayValue | FormulaError {
   if (rows < 1 || cols < 1) return ERR.CALC;
   if (rows > MAX_ROWS || cols > MAX_COLUMNS) return ERR.VALUE;
-  ctx.step(rows * cols);
+  ctx.cells(rows * cols);
   const out: ArrayValue = new Array(rows);
   for (let r = 0; r < rows; r++) {
     const row: Scalar[] = new Array(cols);
     for (let c = 0; c < cols; c++) row[c] = at(r, c);
     out[r] = row;
+    ctx.step(cols);
   }
   return out;
 }

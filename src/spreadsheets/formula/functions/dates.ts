@@ -59,7 +59,8 @@ function addMonths(serial: number, months: number, end: boolean): Scalar {
   const m = (total % 12) + 1;
   if (y < 1900 || y > 9999) return ERR.NUM;
   const last = daysInMonth(y, m);
-  return inRange(serialFromYmd(y, m, end ? last : Math.min(day === 0 ? 1 : day, last)));
+  // Serial 0 is "0 January 1900": a month on is "0 February", 31 January (EDATE(0,1) is 31, as in Excel).
+  return inRange(serialFromYmd(y, m, end ? last : Math.min(day, last)));
 }
 
 function datedif(start: number, end: number, unit: string): Scalar {

@@ -95,13 +95,26 @@ function modes(xs: number[]): number[] {
   return [...counts].filter(([, c]) => c === best).map(([x]) => x);
 }
 
+/** MODE's direct arguments must be numbers: text (even "1") or a boolean written in the call is #VALUE!, as in Excel. */
+function directProblem(args: Value[]): FormulaError | null {
+  for (const a of args) {
+    if (isError(a)) return a;
+    if (typeof a === "string" || typeof a === "boolean") return ERR.VALUE;
+  }
+  return null;
+}
+
 function mode(args: Value[], ctx: EvalContext): Value {
+  const problem = directProblem(args);
+  if (problem) return problem;
   const xs = numbers(args, ctx);
   if (isError(xs)) return xs;
   return modes(xs)[0] ?? ERR.NA;
 }
 
 function modeMult(args: Value[], ctx: EvalContext): Value {
+  const problem = directProblem(args);
+  if (problem) return problem;
   const xs = numbers(args, ctx);
   if (isError(xs)) return xs;
   const found = modes(xs);

@@ -1,6 +1,7 @@
 // Discrete distributions (binomial, negative binomial, hypergeometric, Poisson) and the confidence
 // intervals. Counts are truncated to integers, as Excel does; cumulative sums go through the
 // regularized beta and gamma functions, so large counts cost no loop.
+import { work } from "../../budget.ts";
 import { ERR, type Scalar } from "../values.ts";
 import { numeric, trunc } from "./numeric.ts";
 import { betaI, gammaQ, lnGamma, normInv, solveDecreasing } from "./special.ts";
@@ -69,7 +70,10 @@ function hypgeomDist(s: number, sample: number, successes: number, population: n
   // A sum of pmf terms: bounded, so a population in the billions answers #NUM! instead of stalling.
   if (k - lo > 10_000_000) return ERR.NUM;
   let sum = 0;
-  for (let i = lo; i <= k; i++) sum += pmf(i);
+  for (let i = lo; i <= k; i++) {
+    sum += pmf(i);
+    work(1);
+  }
   return Math.min(1, sum);
 }
 

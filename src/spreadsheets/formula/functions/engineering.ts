@@ -83,7 +83,9 @@ function shift(direction: 1 | -1) {
 function besselOf(f: (x: number, n: number) => number, positive: boolean) {
   return numeric((x, nRaw) => {
     const n = trunc(nRaw);
-    if (n < 0 || (positive && x <= 0)) return ERR.NUM;
+    // The series' cost grows with n (BESSELI(2,1E300) never ended); past order 1,000 the values
+    // are beyond a double's range or precision, and #NUM!.
+    if (n < 0 || n > 1_000 || (positive && x <= 0)) return ERR.NUM;
     return f(x, n);
   });
 }

@@ -6,7 +6,7 @@ import { ERR, isError, isArray, isRange, type Scalar, type Value } from "../valu
 import { eachNumber, numberArg } from "./args.ts";
 import type { FnTable } from "./spec.ts";
 
-function numbersOf(args: Scalar[], defaults: number[]): number[] | Scalar {
+export function numbersOf(args: Scalar[], defaults: number[]): number[] | Scalar {
   const xs: number[] = [];
   for (let i = 0; i < defaults.length; i++) {
     const a = args[i];
@@ -18,7 +18,7 @@ function numbersOf(args: Scalar[], defaults: number[]): number[] | Scalar {
   return xs;
 }
 
-const finite = (n: number): Scalar => (Number.isFinite(n) ? n : ERR.NUM);
+export const finite = (n: number): Scalar => (Number.isFinite(n) ? n : ERR.NUM);
 
 function money(f: (...xs: number[]) => number, defaults: number[]) {
   return (args: Scalar[]): Scalar => {
@@ -27,14 +27,14 @@ function money(f: (...xs: number[]) => number, defaults: number[]) {
   };
 }
 
-function pmt(rate: number, nper: number, pv: number, fv: number, type: number): number {
+export function pmt(rate: number, nper: number, pv: number, fv: number, type: number): number {
   if (nper === 0) return NaN;
   if (rate === 0) return -(pv + fv) / nper;
   const growth = Math.pow(1 + rate, nper);
   return -(rate * (fv + pv * growth)) / ((1 + rate * (type ? 1 : 0)) * (growth - 1));
 }
 
-function fv(rate: number, nper: number, payment: number, pv: number, type: number): number {
+export function fv(rate: number, nper: number, payment: number, pv: number, type: number): number {
   if (rate === 0) return -(pv + payment * nper);
   const growth = Math.pow(1 + rate, nper);
   return -(pv * growth + (payment * (1 + rate * (type ? 1 : 0)) * (growth - 1)) / rate);

@@ -1,5 +1,21 @@
 // Every function the engine computes, by canonical name (upper case, without _xlfn.).
+import { AMORTIZATION } from "./amortization.ts";
 import { ARITH } from "./arith.ts";
+import { BONDS } from "./bonds.ts";
+import { COUPONS } from "./coupons.ts";
+import { SECURITIES } from "./securities.ts";
+import { SHEET_INFO } from "./sheet-info.ts";
+import { CALENDAR } from "./calendar.ts";
+import { CHARACTERS } from "./characters.ts";
+import { CONDITIONAL_EXTREMES } from "./conditional-extremes.ts";
+import { DATABASE } from "./database.ts";
+import { DEPRECIATION } from "./depreciation.ts";
+import { FLOWS } from "./flows.ts";
+import { INFORMATION } from "./information.ts";
+import { LOANS } from "./loans.ts";
+import { TEXT_SPLIT } from "./text-split.ts";
+import { TEXT_VALUES } from "./text-values.ts";
+import { WORKDAYS } from "./workdays.ts";
 import { COMPLEX } from "./complex.ts";
 import { CONTINUOUS } from "./continuous.ts";
 import { CONVERT } from "./convert.ts";
@@ -67,6 +83,22 @@ export const FUNCTIONS: FnTable = Object.freeze({
   ...REFERENCE,
   ...DYNAMIC,
   ...LAMBDAS,
+  ...LOANS,
+  ...DEPRECIATION,
+  ...FLOWS,
+  ...CHARACTERS,
+  ...TEXT_VALUES,
+  ...WORKDAYS,
+  ...CALENDAR,
+  ...INFORMATION,
+  ...CONDITIONAL_EXTREMES,
+  ...DATABASE,
+  ...COUPONS,
+  ...BONDS,
+  ...SECURITIES,
+  ...SHEET_INFO,
+  ...TEXT_SPLIT,
+  ...AMORTIZATION,
 });
 
 /** Functions newer than Excel 2007 that .xlsx stores with the "_xlfn." prefix (Excel shows #NAME? without it). */
@@ -85,6 +117,8 @@ export const FUTURE_FUNCTIONS = new Set([
     " ",
   ),
   ...MATH_STATS_ENGINEERING_FUTURE,
+  ..."NETWORKDAYS.INTL WORKDAY.INTL ISOWEEKNUM PDURATION RRI NUMBERVALUE UNICHAR UNICODE MAXIFS MINIFS".split(" "),
+  ..."TEXTBEFORE TEXTAFTER VALUETOTEXT ARRAYTOTEXT ISFORMULA FORMULATEXT SHEET SHEETS TEXTSPLIT ENCODEURL".split(" "),
   ..."LET LAMBDA MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ISOMITTED SINGLE ANCHORARRAY".split(" "),
 ]);
 

@@ -11,10 +11,14 @@ function ifFn(args: Thunk[], ctx: EvalContext): Value {
   if (isArray(cond)) {
     const yes = toOperand(branch(1), ctx);
     const no = toOperand(branch(2), ctx);
-    return lift([cond, yes, no], (c, y, n) => {
-      const b = toBoolean(c);
-      return isError(b) ? b : b ? y : n;
-    });
+    return lift(
+      [cond, yes, no],
+      (c, y, n) => {
+        const b = toBoolean(c);
+        return isError(b) ? b : b ? y : n;
+      },
+      ctx,
+    );
   }
   const b = toBoolean(cond);
   if (isError(b)) return b;
@@ -36,7 +40,7 @@ function catching(test: (e: FormulaError) => boolean) {
     const v = toOperand((args[0] as Thunk)(ctx), ctx);
     if (isArray(v)) {
       const alt = toOperand((args[1] as Thunk)(ctx), ctx);
-      return lift([v, alt], (x, a) => (isError(x) && test(x) ? a : x));
+      return lift([v, alt], (x, a) => (isError(x) && test(x) ? a : x), ctx);
     }
     return isError(v) && test(v) ? (args[1] as Thunk)(ctx) : v;
   };
@@ -104,12 +108,16 @@ function choose(args: Thunk[], ctx: EvalContext): Value {
     if (!values.has(i)) values.set(i, toOperand((args[i] as Thunk)(ctx), ctx));
     return values.get(i) as Scalar | Scalar[][];
   };
-  return lift([index], (x) => {
-    const i = chosen(x, args.length);
-    if (typeof i !== "number") return i;
-    const v = valueAt(i);
-    return isArray(v) ? (v[0]?.[0] ?? null) : v;
-  });
+  return lift(
+    [index],
+    (x) => {
+      const i = chosen(x, args.length);
+      if (typeof i !== "number") return i;
+      const v = valueAt(i);
+      return isArray(v) ? (v[0]?.[0] ?? null) : v;
+    },
+    ctx,
+  );
 }
 
 export const LOGIC: FnTable = {

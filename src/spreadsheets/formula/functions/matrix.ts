@@ -35,6 +35,7 @@ function mmult(args: Value[], ctx: EvalContext): Value {
   const inner = a[0]?.length ?? 0;
   if (inner !== b.length) return ERR.VALUE;
   const width = b[0]?.length ?? 0;
+  ctx.cells(a.length * width);
   ctx.step(a.length * width * inner);
   return a.map((row) =>
     Array.from({ length: width }, (_, j) => {
@@ -101,6 +102,7 @@ function munit(args: Value[], ctx: EvalContext): Value {
   if (isError(n)) return n;
   const size = Math.trunc(n);
   if (size < 1 || size > Math.min(MAX_ROWS, MAX_COLUMNS)) return ERR.VALUE;
+  ctx.cells(size * size);
   ctx.step(size * size);
   return Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i === j ? 1 : 0)));
 }

@@ -28,6 +28,7 @@ function randarray(args: Value[], ctx: EvalContext): Value {
   if (r === 0 || c === 0) return ERR.CALC;
   if (r < 0 || c < 0 || r > MAX_ROWS || c > MAX_COLUMNS || lo > hi) return ERR.VALUE;
   if (whole && (!Number.isInteger(lo) || !Number.isInteger(hi))) return ERR.VALUE;
+  ctx.cells(r * c);
   ctx.step(r * c);
   const next = whole ? () => lo + Math.floor(Math.random() * (hi - lo + 1)) : () => lo + Math.random() * (hi - lo);
   return Array.from({ length: r }, () => Array.from({ length: c }, next));

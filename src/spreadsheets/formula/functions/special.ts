@@ -4,6 +4,9 @@
 // inverts any monotone CDF to full double precision. Written here rather than taken from jStat:
 // jStat's inverses stop around 1e-10 (CHISQ.INV(0.93,1) off in the 10th digit), and Excel's answers
 // carry 15.
+// Their loops charge the job's budget (`work`): a BETA.INV solving over a non-converging fraction
+// is millions of steps, and a lifted one runs per cell.
+import { work } from "../../budget.ts";
 
 const LANCZOS = [
   0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
@@ -54,6 +57,7 @@ function gammaSeries(a: number, x: number): number {
   for (let n = 1; n < MAX_ITERATIONS; n++) {
     term *= x / (a + n);
     sum += term;
+    work(1);
     if (Math.abs(term) < Math.abs(sum) * EPS) break;
   }
   return sum * Math.exp(-x + a * Math.log(x) - lnGamma(a));
@@ -66,6 +70,7 @@ function gammaFraction(a: number, x: number): number {
   let h = d;
   for (let i = 1; i < MAX_ITERATIONS; i++) {
     const an = -i * (i - a);
+    work(1);
     b += 2;
     d = an * d + b;
     if (Math.abs(d) < TINY) d = TINY;
@@ -98,6 +103,7 @@ function betaFraction(x: number, a: number, b: number): number {
   let h = d;
   for (let m = 1; m < MAX_ITERATIONS; m++) {
     const m2 = 2 * m;
+    work(1);
     let aa = (m * (b - m) * x) / ((qam + m2) * (a + m2));
     d = 1 + aa * d;
     if (Math.abs(d) < TINY) d = TINY;

@@ -1,11 +1,12 @@
 // Text functions. Lengths and positions count UTF-16 code units, as Excel does.
-import { format as formatNumber } from "numfmt";
 import type { EvalContext } from "../context.ts";
 import { textToNumber, toNumber, toText } from "../coerce.ts";
 import { wildcardRegExp } from "../criteria.ts";
+import { MAX_TEXT, TextJoin } from "../text-limit.ts";
 import { ERR, isError, type FormulaError, type Scalar, type Value } from "../values.ts";
 import { eachValue, numberArg, textArg } from "./args.ts";
 import type { FnTable } from "./spec.ts";
+import { excelText } from "./text-format.ts";
 
 /** A scalar function of text and number arguments: kinds by position ("t" text, "n" number), optional ones with defaults. */
 function typed(kinds: string, f: (...xs: (string | number)[]) => Scalar, defaults: (string | number | undefined)[] = []) {
@@ -28,14 +29,14 @@ function typed(kinds: string, f: (...xs: (string | number)[]) => Scalar, default
 }
 
 function concat(args: Value[], ctx: EvalContext): Value {
-  let out = "";
+  const out = new TextJoin();
   let error: FormulaError | null = null;
   eachValue(args, ctx, (v) => {
     const t = toText(v);
     if (isError(t)) error ??= t;
-    else out += t;
+    else out.add(t);
   });
-  return error ?? (out.length > 32767 ? ERR.VALUE : out);
+  return error ?? out.result();
 }
 
 function textjoin(args: Value[], ctx: EvalContext): Value {
@@ -43,7 +44,7 @@ function textjoin(args: Value[], ctx: EvalContext): Value {
   if (isError(delimiter)) return delimiter;
   const ignore = numberArg(args[1], ctx);
   if (isError(ignore)) return ignore;
-  const parts: string[] = [];
+  const out = new TextJoin(delimiter);
   let error: FormulaError | null = null;
   eachValue(
     args.slice(2),
@@ -51,12 +52,11 @@ function textjoin(args: Value[], ctx: EvalContext): Value {
     (v) => {
       const t = toText(v);
       if (isError(t)) error ??= t;
-      else if (!(ignore && t === "")) parts.push(t);
+      else if (!(ignore && t === "")) out.add(t);
     },
     !ignore,
   );
-  const out = parts.join(delimiter);
-  return error ?? (out.length > 32767 ? ERR.VALUE : out);
+  return error ?? out.result();
 }
 
 function proper(text: string): string {
@@ -72,7 +72,11 @@ function proper(text: string): string {
 
 function substitute(text: string, old: string, replacement: string, instance?: number): Scalar {
   if (old === "") return text;
-  if (instance === undefined) return text.split(old).join(replacement);
+  if (instance === undefined) {
+    const parts = text.split(old);
+    // Refused before the join: 32,767 a's each replaced by 32,767 b's would be a billion characters.
+    return text.length + (parts.length - 1) * (replacement.length - old.length) > MAX_TEXT ? ERR.VALUE : parts.join(replacement);
+  }
   const n = Math.trunc(instance);
   if (n < 1) return ERR.VALUE;
   let at = -1;
@@ -108,13 +112,9 @@ function text(args: Scalar[]): Scalar {
   const fmt = toText(pattern);
   if (isError(fmt)) return fmt;
   if (isError(value)) return value;
+  if (typeof value === "boolean") return excelText(value, fmt);
   const n = typeof value === "string" ? textToNumber(value) : toNumber(value);
-  const subject = n === null || isError(n) ? value : n;
-  try {
-    return formatNumber(fmt, subject ?? 0, { locale: "en-US", leap1900: true, dateSpanLarge: false, throws: true });
-  } catch {
-    return ERR.VALUE;
-  }
+  return excelText(n === null || isError(n) ? value : n, fmt);
 }
 
 function value(args: Scalar[]): Scalar {
@@ -131,7 +131,7 @@ const right = (t: string, n: number): Scalar => (n < 0 ? ERR.VALUE : Math.trunc(
 const mid = (t: string, start: number, n: number): Scalar =>
   start < 1 || n < 0 ? ERR.VALUE : t.slice(Math.trunc(start) - 1, Math.trunc(start) - 1 + Math.trunc(n));
 
-const rept = (t: string, n: number): Scalar => (n < 0 || t.length * n > 32767 ? ERR.VALUE : t.repeat(Math.trunc(n)));
+const rept = (t: string, n: number): Scalar => (n < 0 || t.length * Math.trunc(n) > MAX_TEXT ? ERR.VALUE : t.repeat(Math.trunc(n)));
 
 export const TEXT: FnTable = {
   CONCAT: { min: 1, max: 255, call: concat },

@@ -1,0 +1,77 @@
+// Issue 37 F3 and F7, as an attacker sends them to POST /api/v1/spreadsheets (real HTTP, multipart):
+// a sheet that inflates to 300 MB while declaring 1,000 bytes (413 after 23-33 s, +430 MB), one
+// honestly declaring 1 GB, 10,001 zip entries, 2,000,001 cells, 1.5M unused shared strings, a CSV
+// whose quote never closes. Each is refused (413 naming its bound) as soon as the bound is crossed,
+// and nothing is stored. bench/sheet-attacks.ts measures the same against the built gateway.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { SHEETS_SCOPES } from "../spreadsheets/surfaces.ts";
+import {
+  honestHugeXlsx,
+  lyingSheetXlsx,
+  manyCellsXlsx,
+  manyEntriesXlsx,
+  unterminatedQuoteCsv,
+  unusedStringsXlsx,
+  upload,
+} from "./sheet-attacks.ts";
+
+const MB = 1024 * 1024;
+let tg: TestGateway;
+let auth: string;
+
+beforeAll(async () => {
+  // A cell limit under the 1.5M shared strings of F7 (a workbook needs no more strings than cells).
+  tg = await startTestGateway({ SHEETS_MAX_CELLS: "1000000" });
+  auth = `Bearer ${await tg.key({ user: "uploader", scopes: SHEETS_SCOPES })}`;
+}, 60_000);
+afterAll(() => tg?.close());
+
+async function refused(bytes: Uint8Array, filename: string): Promise<{ ms: number; details: unknown; message: string }> {
+  const started = performance.now();
+  const answer = await upload(tg.url, auth, bytes, filename);
+  const ms = performance.now() - started;
+  expect({ filename, status: answer.status }).toEqual({ filename, status: 413 });
+  const body = JSON.parse(answer.body) as { error: { code: string; message: string; details: unknown } };
+  expect(body.error.code).toBe("PAYLOAD_TOO_LARGE");
+  return { ms, details: body.error.details, message: body.error.message };
+}
+
+describe("hostile .xlsx and .csv uploads are refused as soon as a bound is crossed", () => {
+  it("a sheet inflating to 300 MB that declares 1,000 bytes: 413 where it crosses 1,000 bytes, in seconds not half a minute", async () => {
+    const answer = await refused(lyingSheetXlsx(300 * MB, 1_000), "lie.xlsx");
+    expect(answer.details).toEqual({ reason: "declared_size", limit: 1_000 });
+    expect(answer.message).toMatch(/xl\/worksheets\/sheet1\.xml inflates past the 1000 bytes its zip directory declares/);
+    expect(answer.ms).toBeLessThan(5_000);
+  }, 60_000);
+
+  it("a sheet honestly declaring 1 GB: 413 before anything is inflated", async () => {
+    const answer = await refused(honestHugeXlsx(1024 * MB), "huge.xlsx");
+    expect(answer.details).toEqual({ limit: 200 * MB });
+    expect(answer.ms).toBeLessThan(5_000);
+  }, 60_000);
+
+  it("10,001 zip entries: 413 naming the 10,000 bound", async () => {
+    expect((await refused(manyEntriesXlsx(10_001), "entries.xlsx")).details).toEqual({ limit: 10_000 });
+  }, 60_000);
+
+  it("cells past SHEETS_MAX_CELLS: 413 at the first cell over, naming the bound", async () => {
+    expect((await refused(manyCellsXlsx(1_000_001), "cells.xlsx")).details).toEqual({ reason: "cells", limit: 1_000_000 });
+  }, 120_000);
+
+  it("1.5M unused shared strings: 413 as soon as one more string than the workbook may have cells is counted", async () => {
+    const answer = await refused(unusedStringsXlsx(1_500_000), "strings.xlsx");
+    expect(answer.details).toEqual({ reason: "shared_strings", limit: 1_000_000 });
+  }, 120_000);
+
+  it("a CSV whose quote never closes, 21 MB: 413 naming the cell text bound", async () => {
+    const answer = await refused(unterminatedQuoteCsv(21 * MB), "quote.csv");
+    expect(answer.details).toMatchObject({ reason: "cell_text", limit: 32_767 });
+    expect(answer.ms).toBeLessThan(10_000);
+  }, 60_000);
+
+  it("nothing was stored", async () => {
+    const list = await fetch(`${tg.url}/api/v1/spreadsheets`, { headers: { authorization: auth } });
+    expect(((await list.json()) as { spreadsheets: unknown[] }).spreadsheets).toEqual([]);
+  });
+});
