@@ -46,7 +46,18 @@ async function measured(name, job) {
   );
 }
 
-const created = await request("POST", "/api/v1/spreadsheets", { name: "bounds", sheets: [{ name: "Sheet1", values: [[1, 2], [3, 4]] }] });
+const created = await request("POST", "/api/v1/spreadsheets", {
+  name: "bounds",
+  sheets: [
+    {
+      name: "Sheet1",
+      values: [
+        [1, 2],
+        [3, 4],
+      ],
+    },
+  ],
+});
 const { id } = JSON.parse(created.text);
 const F2 = '=LEN(SUBSTITUTE(REPT("a",32767),"a",REPT("b",32767)))';
 await measured("F1 evaluate =SUMPRODUCT(A1:XFD1000*1)", () =>

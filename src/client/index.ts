@@ -21,6 +21,11 @@ export interface GatewayClientOptions {
   /** Extra headers on every request (e.g. X-Request-Id). */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /**
+   * Calls sent in one batched request, at most; more made in the same tick go in further requests.
+   * The gateway refuses a batch over its BATCH_MAX_CALLS (default 20), so keep this at or under it.
+   */
+  maxBatchCalls?: number;
 }
 
 // Annotated so that declarations name AppRouter instead of repeating the whole router type.
@@ -35,10 +40,11 @@ export function createGatewayClient(options: GatewayClientOptions): TRPCClient<A
     }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
+  const batchLink = httpBatchLink({ ...link, maxItems: options.maxBatchCalls ?? 20 });
   return createTRPCClient<AppRouter>({
     links: [
       // FormData (files.upload) cannot be batched as JSON: it goes on its own request.
-      splitLink({ condition: (op) => isNonJsonSerializable(op.input), true: httpLink(link), false: httpBatchLink(link) }),
+      splitLink({ condition: (op) => isNonJsonSerializable(op.input), true: httpLink(link), false: batchLink }),
     ],
   });
 }

@@ -150,7 +150,7 @@ export const configSchema = z
     // A principal's spreadsheet jobs running at once ("auto": every worker but one, at least 1) and
     // waiting beyond those; past both, RATE_LIMITED (docs/spreadsheets-engine.md "Fairness").
     SHEETS_JOBS_PER_PRINCIPAL: autoOr(1, 64),
-    SHEETS_QUEUE_PER_PRINCIPAL: int(8, 0, 10_000),
+    SHEETS_QUEUE_PER_PRINCIPAL: int(32, 0, 10_000),
     // The spreadsheet workers' nice value (Linux, per thread): with SHEETS_WORKERS=auto there may be
     // as many busy workers as cores, and the event loop must still get one (docs/configuration.md).
     SHEETS_WORKER_NICE: int(10, 0, 19),

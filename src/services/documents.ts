@@ -68,10 +68,8 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
     /** Deletes a document in the trash for good, with its versions and shares. */
     purge: (ctx: Ctx, input: In<"documentRefInputSchema">) => items.purge(ctx, input),
     /** Newest first, the current version included. */
-    async versions(ctx: Ctx, input: In<"listVersionsInputSchema">): Promise<DocumentVersionList> {
-      const page = await items.versions(ctx, input);
-      return { versions: page.items, nextCursor: page.nextCursor };
-    },
+    versions: (ctx: Ctx, input: In<"listVersionsInputSchema">): Promise<DocumentVersionList> =>
+      items.versions(ctx, input, (version) => version),
     version: (ctx: Ctx, input: In<"versionRefInputSchema">) => getVersion(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"readVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"versionRefInputSchema">) => downloadVersion(deps, ctx, input),

@@ -137,13 +137,19 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
       ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} purged`);
     },
     /** Newest first, the current version included. */
-    async versions(ctx: RequestContext, input: Ref & Page) {
+    /** The page as callers see it, each version through `shown`. */
+    async versions<T>(
+      ctx: RequestContext,
+      input: Ref & Page,
+      shown: (version: V) => T,
+    ): Promise<{ versions: T[]; nextCursor: string | null }> {
       const ownerId = owner(ctx, "read");
       const before = input.cursor ? kind.versionCursors.decode(input.cursor) : undefined;
       const query = { ownerId, id: known(input.id), limit: input.limit + 1, ...(before === undefined ? {} : { beforeVersion: before }) };
       const rows = await kind.versions(store, query);
       if (!rows) throw missing();
-      return pageOf(rows, input.limit, (last) => kind.versionCursors.encode((last as { version: number }).version));
+      const page = pageOf(rows, input.limit, (last) => kind.versionCursors.encode((last as { version: number }).version));
+      return { versions: page.items.map(shown), nextCursor: page.nextCursor };
     },
     async share(ctx: RequestContext, input: Ref & { expiresInSeconds: number }): Promise<DocumentShare & { url: string }> {
       const ownerId = owner(ctx, "write");

@@ -62,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => tg?.close());
 
 describe("F1: a formula over A1:XFD1000 is refused before its 16,384,000 cells are made", () => {
-  it("on evaluate with only sheets:read: 413 naming SHEETS_MAX_ARRAY_CELLS, within 3 s", async () => {
+  it("on evaluate with only sheets:read: 413 naming SHEETS_MAX_ARRAY_CELLS, well within 10 s", async () => {
     const id = await workbook(writer);
     const refused = await call(reader, "POST", `/api/v1/spreadsheets/${id}/evaluate`, { formula: "=SUMPRODUCT(A1:XFD1000*1)" });
     expect(refused.status).toBe(413);
@@ -70,7 +70,7 @@ describe("F1: a formula over A1:XFD1000 is refused before its 16,384,000 cells a
     expect(refused.body.error?.message).toMatch(
       /^The formula's evaluation would make an array of 16,384,000 cells.*SHEETS_MAX_ARRAY_CELLS/,
     );
-    expect(refused.ms).toBeLessThan(3_000);
+    expect(refused.ms).toBeLessThan(10_000); // was 24–35 s; generous for a loaded machine
     // The worker is free at once: the next evaluate answers.
     expect((await call(reader, "POST", `/api/v1/spreadsheets/${id}/evaluate`, { formula: "=SUM(A1:B2)" })).body).toEqual({ value: 10 });
   });
@@ -80,7 +80,7 @@ describe("F1: a formula over A1:XFD1000 is refused before its 16,384,000 cells a
     const refused = await call(writer, "PUT", `/api/v1/spreadsheets/${id}/values/C1`, { values: [["=SUMPRODUCT(A1:XFD1000*1)"]] });
     expect(refused.status).toBe(413);
     expect(refused.body.error?.message).toMatch(/^The write's recalculation would make an array of 16,384,000 cells.*nothing was written/);
-    expect(refused.ms).toBeLessThan(3_000);
+    expect(refused.ms).toBeLessThan(10_000); // was 24–35 s; generous for a loaded machine
     expect((await call(reader, "GET", `/api/v1/spreadsheets/${id}/values/C1`)).body.values).toEqual([[null]]);
   });
 });

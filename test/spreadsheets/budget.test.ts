@@ -39,7 +39,8 @@ describe("one array's cells", () => {
         "The formula's evaluation would make an array of 16,384,000 cells; a formula's array may have at most 10,000,000 (SHEETS_MAX_ARRAY_CELLS); nothing was computed.",
       details: { limit: "SHEETS_MAX_ARRAY_CELLS", job: "evaluate" },
     });
-    expect(evaluated.ms).toBeLessThan(1_000);
+    // Generous for a loaded CI machine: made, the array took 24–35 s (issue 37 F1).
+    expect(evaluated.ms).toBeLessThan(5_000);
     const written = timed(() => workbook.write("C1", [["=SUMPRODUCT(A1:XFD1000*1)"]]));
     expect(written.error?.message).toMatch(/^The write's recalculation would make an array of 16,384,000 cells.*nothing was written\.$/);
   });
@@ -73,7 +74,8 @@ describe("steps and time", () => {
       expect(error?.message).toBe(
         "The formula's evaluation ran past its time budget of 200 ms (SHEETS_WRITE_BUDGET_MS); nothing was computed.",
       );
-      expect(ms, formula).toBeLessThan(200 + 800);
+      // A few hundred ms past the budget on an idle machine; bounded loosely so a loaded one passes.
+      expect(ms, formula).toBeLessThan(200 + 2_800);
     }
   });
 
@@ -145,7 +147,7 @@ describe("functions whose loops ran with their argument", () => {
     for (const [formula, value] of cases) {
       const started = performance.now();
       expect(workbook.evaluate(formula), formula).toEqual(value);
-      expect(performance.now() - started, formula).toBeLessThan(500);
+      expect(performance.now() - started, formula).toBeLessThan(5_000);
     }
   });
 });

@@ -13,7 +13,7 @@ import { corpusWorkbooks, loadManifest } from "./excel-corpus/manifest.ts";
 import { categoryRows, reasonCounts, UNREPRODUCIBLE } from "./excel-corpus/report.ts";
 import { runCorpus, type CorpusRun } from "./excel-corpus/run.ts";
 
-/** Our share of formula cells equal to Excel's cached values, across the corpus (31,238 / 31,334 = 99.69% when set). */
+/** Our share of formula cells equal to Excel's cached values, across the corpus (31,240 / 31,334 = 99.70% when set). */
 export const AGREEMENT_FLOOR = 0.996;
 
 /** Per category, a little under our agreement when last raised (a cell counts in every category it calls). */

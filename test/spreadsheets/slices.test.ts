@@ -48,8 +48,9 @@ describe("work in slices", () => {
     expect(held).toBe(0);
     const sliced = turns();
     expect(await inSlices(spin(100), 5)).toBe("done");
-    // 20 slices of 5 ms, fewer on a machine busy enough to take the core away for longer than a slice.
-    expect(sliced.stop()).toBeGreaterThanOrEqual(3);
+    // 20 slices of 5 ms, but a machine busy enough to take the core away for longer than a slice
+    // makes them fewer (2 were seen at a load average of 22): at least one turn, where finish gave none.
+    expect(sliced.stop()).toBeGreaterThanOrEqual(1);
   });
 
   it("a 100,000-cell read from tiles and its markdown table answer what the one-go ones do, with turns in between", async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vit
 import type { CreateDocumentInput, ListDocumentsInput, ReadDocumentInput } from "../../src/contract/documents.ts";
 import type { CreateShareInput, ListMessagesInput, SendMessageInput } from "../../src/contract/products.ts";
 import type { Message, WorkflowRun } from "../../src/services/products.ts";
+import { createGatewayClient } from "../../src/client/index.ts";
 import type { AppRouter } from "../../src/trpc/router.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
@@ -137,5 +138,25 @@ describe("a body over BODY_LIMIT_BYTES", () => {
     }
     // A body within the limit goes through.
     expect((await client.documents.create.mutate({ name: "small", markdown: "d".repeat(1_000) })).characters).toBe(1_000);
+  });
+});
+
+describe("the typed client and BATCH_MAX_CALLS", () => {
+  let tg: TestGateway;
+  beforeAll(async () => {
+    tg = await startTestGateway();
+  });
+  afterAll(() => tg.close());
+
+  it("30 calls made in one tick are all answered: the client splits them into batches the gateway takes", async () => {
+    const fetches = vi.fn(fetch);
+    const counted = createGatewayClient({ url: tg.url, token: await tg.key(), fetch: fetches });
+    const lists = await Promise.all(Array.from({ length: 30 }, () => counted.documents.list.query({ limit: 1 })));
+    expect(lists).toHaveLength(30);
+    expect(fetches.mock.calls.length).toBeGreaterThanOrEqual(2);
+    // A client told to put them all in one batch is refused whole, as docs/security.md says.
+    const oneBatch = createGatewayClient({ url: tg.url, token: await tg.key(), maxBatchCalls: 30 });
+    const refused = await failure(Promise.all(Array.from({ length: 30 }, () => oneBatch.documents.list.query({ limit: 1 }))));
+    expect(refused.data).toMatchObject({ gatewayCode: "PAYLOAD_TOO_LARGE", httpStatus: 413 });
   });
 });

@@ -71,10 +71,8 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     delete: (ctx: Ctx, input: In<"deleteSpreadsheetInputSchema">) => items.trash(ctx, input),
     restore: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => toSpreadsheet(await items.restore(ctx, input), deps.publicUrl),
     purge: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => items.purge(ctx, input),
-    async versions(ctx: Ctx, input: In<"listSpreadsheetVersionsInputSchema">): Promise<SpreadsheetVersionList> {
-      const page = await items.versions(ctx, input);
-      return { versions: page.items.map(toVersion), nextCursor: page.nextCursor };
-    },
+    versions: (ctx: Ctx, input: In<"listSpreadsheetVersionsInputSchema">): Promise<SpreadsheetVersionList> =>
+      items.versions(ctx, input, toVersion),
     readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
     restoreVersion: (ctx: Ctx, input: In<"restoreSpreadsheetVersionInputSchema">) => restoreVersion(deps, ctx, input),

@@ -41,7 +41,8 @@ export function textToNumber(input: string): number | null {
     sign = -1;
     text = text.slice(2);
   } else if (text.startsWith("$")) text = text.slice(1);
-  if (NUMBER.test(text) && /\d/.test(text)) return sign * Number(text.replaceAll(",", "")) * scale;
+  // A digit before any exponent: "E8" is text, not a number (FACT("E8") is #VALUE!, as in Excel).
+  if (NUMBER.test(text) && /\d/.test(text.replace(/[eE].*$/, ""))) return sign * Number(text.replaceAll(",", "")) * scale;
   if (scale !== 1 || sign !== 1) return null;
   const iso = serialFromIso(text);
   if (iso) return iso.serial;

@@ -33,26 +33,16 @@ function positional(text: string, values: Record<string, unknown>): [string, unk
   return [sql, names.map((name) => values[name])];
 }
 
-/** The kind's lifecycle on PostgreSQL. */
-export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>>(
-  ctx: PgContext,
-  kind: ItemKind<R, V>,
-  content: PostgresContent<R, C, N, X>,
-): Lifecycle<R, V, C, N, X> {
+/** The statements and lookups every part of the lifecycle uses. */
+function basics<R extends ItemRecord, V>(ctx: PgContext, kind: ItemKind<R, V>) {
   const { pool, prepared } = ctx;
   const { table, summaryColumns } = kind;
   const sql = lifecycleSql(kind, (name) => `:${name}`);
   const run = (client: Client, text: string, values: Record<string, unknown>) => client.query(...positional(text, values));
   const record = (rows: unknown[]): R | null => (rows[0] ? kind.toRecord(rows[0] as never) : null);
-  const lockLive = async (client: pg.PoolClient, ownerId: string, id: string) =>
-    record(
-      (
-        await client.query(`SELECT ${summaryColumns} FROM ${table} WHERE owner_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`, [
-          ownerId,
-          id,
-        ])
-      ).rows,
-    );
+  /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
+  const lockText = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`;
+  const lockLive = async (client: pg.PoolClient, ownerId: string, id: string) => record((await client.query(lockText, [ownerId, id])).rows);
   const get = async (ownerId: string, id: string, includeDeleted: boolean, db: Client = pool): Promise<R | null> => {
     if (hasNul(ownerId, id)) return null;
     const live = includeDeleted ? "" : " AND deleted_at IS NULL";
@@ -60,17 +50,6 @@ export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X
     const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = $1 AND id = $2${live}`;
     return record((await db.query(prepared(name, text, [ownerId, id]))).rows);
   };
-
-  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
-  async function purgeOne(client: pg.PoolClient, ownerId: string, id: string): Promise<void> {
-    const { rows } = await run(client, sql.hashesOf, { id });
-    for (const text of sql.purge) await run(client, text, { id });
-    await content.collect(
-      client,
-      ownerId,
-      rows.map((row: { hash: string }) => row.hash),
-    );
-  }
 
   /** Live or trashed items, newest first, one prepared statement per shape (the list's index is walked in order). */
   async function list(query: ListQuery, trashed: boolean): Promise<R[]> {
@@ -92,6 +71,30 @@ export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X
     const text = `SELECT ${summaryColumns} FROM ${table} WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`;
     const { rows } = await pool.query(prepared(shape, text, params));
     return rows.map((row) => kind.toRecord(row as never));
+  }
+
+  return { sql, run, record, lockLive, get, list };
+}
+
+type Basics<R extends ItemRecord> = ReturnType<typeof basics<R, unknown>>;
+
+/** The writes: create, change, trash and purge, each one transaction. */
+function writes<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>>(
+  { pool }: PgContext,
+  kind: ItemKind<R, V>,
+  content: PostgresContent<R, C, N, X>,
+  { sql, run, record, lockLive, get }: Basics<R>,
+): Pick<Lifecycle<R, V, C, N, X>, "create" | "change" | "trash" | "purge" | "purgeTrash"> {
+  const { table, summaryColumns } = kind;
+  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
+  async function purgeOne(client: pg.PoolClient, ownerId: string, id: string): Promise<void> {
+    const { rows } = await run(client, sql.hashesOf, { id });
+    for (const text of sql.purge) await run(client, text, { id });
+    await content.collect(
+      client,
+      ownerId,
+      rows.map((row: { hash: string }) => row.hash),
+    );
   }
 
   // The item's row lock serialises changes to it, so a second request with the same key finds the
@@ -116,14 +119,6 @@ export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X
     });
 
   return {
-    get: (ownerId, id, includeDeleted) => get(ownerId, id, includeDeleted),
-    async getMany(ownerId, ids) {
-      if (ids.length === 0) return [];
-      const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`;
-      const { rows } = await pool.query(prepared(`get_${table}`, text, [ownerId, [...ids]]));
-      return rows.map((row) => kind.toRecord(row as never));
-    },
-    list,
     // The idempotency record is claimed first, then the item is inserted, in one transaction: a
     // concurrent create with the same key blocks on the claimed row until the first transaction
     // ends; if that committed, the loser finds a fresh record, inserts nothing and answers the
@@ -153,9 +148,6 @@ export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X
         await client.query(`DELETE FROM shares WHERE target_id = $1`, [id]);
         return { ok: true, record: { ...current, deletedAt: at } };
       }),
-    async restore(ownerId, id) {
-      return record((await run(pool, `${sql.untrash} RETURNING ${summaryColumns}`, { ownerId, id })).rows);
-    },
     purge: (ownerId, id) =>
       inTransaction(pool, async (client) => {
         const text = `SELECT id FROM ${table} WHERE owner_id = $1 AND id = $2 AND deleted_at IS NOT NULL FOR UPDATE`;
@@ -173,6 +165,32 @@ export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X
         for (const row of rows) await purgeOne(client, row.owner_id, row.id);
         return rows.length;
       }),
+  };
+}
+
+/** The kind's lifecycle on PostgreSQL. */
+export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>>(
+  ctx: PgContext,
+  kind: ItemKind<R, V>,
+  content: PostgresContent<R, C, N, X>,
+): Lifecycle<R, V, C, N, X> {
+  const { pool, prepared } = ctx;
+  const { table, summaryColumns } = kind;
+  const b = basics(ctx, kind);
+  const { sql, run, record, get } = b;
+  return {
+    ...writes(ctx, kind, content, b),
+    get: (ownerId, id, includeDeleted) => get(ownerId, id, includeDeleted),
+    async getMany(ownerId, ids) {
+      if (ids.length === 0) return [];
+      const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`;
+      const { rows } = await pool.query(prepared(`get_${table}`, text, [ownerId, [...ids]]));
+      return rows.map((row) => kind.toRecord(row as never));
+    },
+    list: b.list,
+    async restore(ownerId, id) {
+      return record((await run(pool, `${sql.untrash} RETURNING ${summaryColumns}`, { ownerId, id })).rows);
+    },
     async listVersions({ ownerId, id, beforeVersion, limit }) {
       const current = await get(ownerId, id, false);
       if (!current) return null;

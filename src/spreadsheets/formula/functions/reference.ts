@@ -113,7 +113,18 @@ function address(args: Scalar[]): Scalar {
   if (args[4] === undefined || args[4] === null) return cell;
   const sheet = toText(args[4]);
   if (isError(sheet)) return sheet;
-  return `${sheet === "" ? "" : quoteSheetName(sheet)}!${cell}`;
+  return `${sheet === "" ? "" : sheetPrefix(sheet, a1 === true)}!${cell}`;
+}
+
+/**
+ * The sheet as ADDRESS writes it: quoted when it needs to be. Excel leaves a "[Book1]Sheet1" with a
+ * workbook prefix unquoted in A1 style ("[Book1]Sheet1!$C2", its cached value in POI's corpus) but
+ * quotes it in R1C1 style ("'[Book1]Sheet1'!R2C3", Microsoft's example).
+ */
+function sheetPrefix(sheet: string, a1: boolean): string {
+  const book = /^(\[[^\]\s']+\])(.+)$/.exec(sheet);
+  if (a1 && book && quoteSheetName(book[2] as string) === book[2]) return sheet;
+  return quoteSheetName(sheet);
 }
 
 export const REFERENCE: FnTable = {
