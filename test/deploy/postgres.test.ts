@@ -104,7 +104,8 @@ describe("PostgreSQL pool settings", () => {
       await store.listDocuments({ ownerId: "u", limit: 5, beforeId: "doc_z", nameContains: "x" });
     }
     const { rows } = await store.pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name");
-    expect(rows.map((row) => row.name)).toEqual(["wg_find_api_key", "wg_list_", "wg_list_cq", "wg_read_text"]);
+    // The list's statements are named per kind (src/store/postgres/lifecycle.ts: one lifecycle for every kind).
+    expect(rows.map((row) => row.name)).toEqual(["wg_documents_list_", "wg_documents_list_cq", "wg_find_api_key", "wg_read_text"]);
   });
 
   it("through the gateway: PG_POOL_MAX=2 holds under 40 concurrent requests, and /readyz shows the pool", async () => {
