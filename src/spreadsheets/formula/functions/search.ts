@@ -4,12 +4,15 @@
 // next smaller or larger value of XLOOKUP and XMATCH.
 import { compare } from "../coerce.ts";
 import { wildcardRegExp } from "../criteria.ts";
+import type { ExactIndex } from "../exact-index.ts";
 import { isError, type Scalar } from "../values.ts";
 
 /** A line of cells to search: a column or a row of a grid. */
 export interface Line {
   length: number;
   at(i: number): Scalar;
+  /** The recalculation's index of this line of a reference (built on first use), null when there is none: exact lookups without wildcards then search it. */
+  index?: () => ExactIndex | null;
 }
 
 /** Same type and not empty: the only values a lookup compares (numbers with numbers, text with text). */
@@ -23,6 +26,10 @@ export function exactMatcher(value: Scalar, wildcards: boolean): (v: Scalar) => 
 }
 
 export function findExact(line: Line, value: Scalar, wildcards: boolean, reverse = false): number {
+  if (line.index && !(wildcards && typeof value === "string" && /[*?~]/.test(value))) {
+    const index = line.index();
+    if (index) return index.find(value, reverse);
+  }
   const is = exactMatcher(value, wildcards);
   if (reverse) {
     for (let i = line.length - 1; i >= 0; i--) if (is(line.at(i))) return i;
