@@ -3,6 +3,7 @@
 // kind of value and criterion, and must not outlive a change of the cells they copied.
 import { describe, expect, it, vi } from "vitest";
 import { Meter } from "../../src/spreadsheets/budget.ts";
+import { binarySearch, findBinary, findExact, findNearest, type Line } from "../../src/spreadsheets/formula/functions/search.ts";
 import { cellResult } from "../../src/spreadsheets/formula/result.ts";
 import type { Scalar } from "../../src/spreadsheets/formula/values.ts";
 import { Workbook } from "../../src/spreadsheets/model.ts";
@@ -193,5 +194,38 @@ describe("the recalculation's range cache", () => {
     expect(book.read("A1:B1").values).toEqual([[50, 55]]);
     book.write("A2:A11", [[100], [100], [100], [100], [100], [100], [100], [100], [100], [100]]);
     expect(book.read("A1:B1").values).toEqual([[60, 0]]);
+  });
+});
+
+describe("lookups over lines longer than their used area", () => {
+  // A whole column: 40 cells of mixed, partly sorted values, then empty cells to 5,000.
+  const values: Scalar[] = Array.from({ length: 40 }, (_, i) => (i % 9 === 4 ? "t" : i % 13 === 7 ? null : i < 25 ? i * 2 : (i * 17) % 50));
+  const line = (filled: boolean): Line => ({ length: 5_000, ...(filled ? { filled: values.length } : {}), at: (i) => values[i] ?? null });
+
+  it("answer as the walks over every cell do", () => {
+    for (let v = -2; v <= 60; v++)
+      for (const probe of [v, v + 0.5, "t", "u"]) {
+        expect(binarySearch(line(true), probe, 1)).toBe(binarySearch(line(false), probe, 1));
+        expect(binarySearch(line(true), probe, -1)).toBe(binarySearch(line(false), probe, -1));
+        for (const mode of [-1, 0, 1])
+          for (const descending of [false, true])
+            expect(findBinary(line(true), probe, mode, descending)).toBe(findBinary(line(false), probe, mode, descending));
+        for (const mode of [-1, 1])
+          for (const reverse of [false, true])
+            expect(findNearest(line(true), probe, mode, reverse)).toBe(findNearest(line(false), probe, mode, reverse));
+        for (const reverse of [false, true])
+          expect(findExact(line(true), probe, true, reverse)).toBe(findExact(line(false), probe, true, reverse));
+      }
+  });
+
+  it("read no cell past the used area", () => {
+    let furthest = -1;
+    const watched: Line = { length: 5_000, filled: values.length, at: (i) => ((furthest = Math.max(furthest, i)), values[i] ?? null) };
+    for (const probe of [0, 30, 1_000, "t"]) {
+      binarySearch(watched, probe, 1);
+      findExact(watched, probe, false, true);
+      findNearest(watched, probe, 1, true);
+    }
+    expect(furthest).toBeLessThan(values.length);
   });
 });

@@ -8,8 +8,8 @@ import { build } from "./arrays.ts";
 import { findBinary, findDescending, findExact, findNearest, findSorted, type Line } from "./search.ts";
 import type { FnTable } from "./spec.ts";
 
-export const column = (g: Grid, c: number): Line => ({ length: g.rows, at: (i) => g.at(i, c) });
-export const row = (g: Grid, r: number): Line => ({ length: g.columns, at: (i) => g.at(r, i) });
+export const column = (g: Grid, c: number): Line => ({ length: g.rows, filled: g.filledRows ?? g.rows, at: (i) => g.at(i, c) });
+export const row = (g: Grid, r: number): Line => ({ length: g.columns, filled: g.filledColumns ?? g.columns, at: (i) => g.at(r, i) });
 
 /** Line `k` (a column when `vertical`) of a reference, with the recalculation's exact-match index of it; `line` as it is for values. */
 export function indexed(v: Value, vertical: boolean, line: Line, ctx: EvalContext): Line {
