@@ -15,7 +15,7 @@ const planted = [
   "adapters/zz-planted.ts",
   "adapters/upstream/zz-planted.ts",
   "src/ooxml/zz-planted.ts",
-  "src/spreadsheets/xlsx/zz-planted.ts",
+  "src/spreadsheets/io/xlsx/zz-planted.ts",
   "src/app/zz-planted.ts",
   "src/app/client/zz-planted.ts",
 ];
