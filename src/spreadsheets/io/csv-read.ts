@@ -1,4 +1,4 @@
-// An uploaded .csv → WorkbookData (./types.ts): one sheet of raw strings, one per field (the engine
+// An uploaded .csv → WorkbookData (../cells/types.ts): one sheet of raw strings, one per field (the engine
 // turns them into numbers, dates or formulas per input=parse|raw; "00123" stays as it came here).
 // Decoding: a UTF-8 or UTF-16 byte-order mark decides; otherwise UTF-8, or Windows-1252 when the
 // bytes are not UTF-8 (what Excel's "CSV" writes on Western systems). The delimiter is sniffed

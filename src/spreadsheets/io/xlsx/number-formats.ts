@@ -1,5 +1,5 @@
 // Number format codes by the built-in ids a workbook may use without declaring them (ECMA-376
-// Part 1, §18.8.30). Whether a code shows a date is the engine's call (../formats.ts).
+// Part 1, §18.8.30). Whether a code shows a date is the engine's call (../../cells/formats.ts).
 
 /** Built-in formats by id; 0 (General) is absent. Locale-dependent date ids (27–36, 50–58) read as ISO dates. */
 const BUILT_IN = new Map<number, string>([

@@ -1,4 +1,4 @@
-// One worksheet part, streamed (SAX, ../../ooxml/parts.ts) into a compact store (./cell-store.ts):
+// One worksheet part, streamed (SAX, ../../../ooxml/parts.ts) into a compact store (./cell-store.ts):
 // rows and cells with or without their r attributes, every cell type (shared, inline and rich
 // strings, formula strings, numbers, booleans, errors, ISO dates), formulas (normal, the anchors
 // and members of shared groups, array formulas with their range, dynamic arrays by their cell

@@ -1,4 +1,4 @@
-// An uploaded .xlsx → WorkbookData (../types.ts), from any writer (Excel, LibreOffice, Google
+// An uploaded .xlsx → WorkbookData (../../cells/types.ts), from any writer (Excel, LibreOffice, Google
 // Sheets, openpyxl, ExcelJS). The package is opened and checked by ../../ooxml/ (zip bounds, part
 // names, content types, relationships, XML parsed with DTDs refused); then the workbook part, the
 // styles and the shared strings (wherever they lie in the zip), and each worksheet streamed into
