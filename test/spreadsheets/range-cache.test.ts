@@ -2,13 +2,13 @@
 // matches and the lookups' exact index must answer what the cell-by-cell walks answer, for every
 // kind of value and criterion, and must not outlive a change of the cells they copied.
 import { describe, expect, it, vi } from "vitest";
-import { Meter } from "../../src/spreadsheets/budget.ts";
+import { Meter } from "../../src/spreadsheets/formula/budget.ts";
 import { binarySearch, findBinary, findExact, findNearest, type Line } from "../../src/spreadsheets/formula/functions/search.ts";
 import { cellResult } from "../../src/spreadsheets/formula/result.ts";
 import type { Scalar } from "../../src/spreadsheets/formula/values.ts";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { Calculator } from "../../src/spreadsheets/recalc.ts";
-import type { JsonCellInput } from "../../src/spreadsheets/values.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { Calculator } from "../../src/spreadsheets/workbook/recalc.ts";
+import type { JsonCellInput } from "../../src/spreadsheets/workbook/values.ts";
 
 /** Values of every kind the criteria treat apart: numbers (and ones equal only within 15 digits), numbers as text, text in both cases, wildcard characters, booleans, errors, "" and blanks. */
 const POOL: JsonCellInput[] = [
