@@ -97,7 +97,7 @@ function data(rows: number): JsonCellInput[][] {
 /** The workbook's context without the run's caches: the cell-by-cell walks. */
 function uncached(calc: Calculator): Calculator {
   const plain = Object.create(calc) as Calculator;
-  Object.assign(plain, { snapshot: undefined, matches: undefined, exactIndex: undefined });
+  Object.assign(plain, { snapshot: undefined, matches: undefined, exactIndex: undefined, remember: undefined });
   return plain;
 }
 
@@ -126,7 +126,13 @@ describe("the recalculation's range cache", () => {
     const used = vi.spyOn(cached.ranges, "matches");
     const formulas: string[] = [];
     for (const c of CRITERIA) {
-      formulas.push(`COUNTIF(${A},${c})`, `SUMIF(${A},${c},${B})`, `AVERAGEIF(${C},${c},${B})`, `COUNTIF(${W},${c})`);
+      formulas.push(
+        `COUNTIF(${A},${c})`,
+        `SUMIF(${A},${c},${B})`,
+        `SUMIF(${A},${c},D!$C$1:$C$${rows})`,
+        `AVERAGEIF(${C},${c},${B})`,
+        `COUNTIF(${W},${c})`,
+      );
       for (const d of ['">0"', '"abc"', c, '"<>"'])
         formulas.push(
           `COUNTIFS(${A},${c},${C},${d})`,

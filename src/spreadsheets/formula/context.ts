@@ -60,6 +60,11 @@ export interface EvalContext {
    * lookups, or null when the range has no snapshot. Charged its scan when made, a step a use.
    */
   exactIndex?(range: RangeValue): ExactIndex | null;
+  /**
+   * Within one recalculation: the value `make` gives for `key`, made once. Only for what depends
+   * on snapshots alone (the run drops both together); a step a use after the first.
+   */
+  remember?<T>(key: string, make: () => T): T;
   /** The used rectangle of a sheet, or null when it has no cells. */
   used(sid: number): Box | null;
   /** Sheet id of a sheet name (case-insensitive), or -1. */

@@ -68,6 +68,7 @@ export class RangeCache {
   private readonly blocked = new Map<string, FormulaCell>();
   private readonly positions = new Map<string, number[]>();
   private readonly indexes = new Map<string, ExactIndex>();
+  private readonly kept = new Map<string, unknown>();
   private snapshotCells = 0;
   private positionCount = 0;
 
@@ -82,6 +83,7 @@ export class RangeCache {
     this.blocked.clear();
     this.positions.clear();
     this.indexes.clear();
+    this.kept.clear();
     this.snapshotCells = 0;
     this.positionCount = 0;
   }
@@ -108,6 +110,17 @@ export class RangeCache {
     this.blocked.delete(key);
     this.snapshotCells += made.values.length;
     this.snapshots.set(key, made);
+    return made;
+  }
+
+  remember<T>(key: string, make: () => T): T {
+    if (this.kept.has(key)) {
+      this.meter.charge(1);
+      return this.kept.get(key) as T;
+    }
+    const made = make();
+    // Bounded as the positions are: one entry a distinct (ranges, criterion).
+    if (this.kept.size < MAX_MATCH_POSITIONS / 64) this.kept.set(key, made);
     return made;
   }
 

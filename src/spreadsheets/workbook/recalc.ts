@@ -208,6 +208,10 @@ export class Calculator implements EvalContext {
     return this.ranges.matches(range, key, test);
   }
 
+  remember<T>(key: string, make: () => T): T {
+    return this.ranges.remember(key, make);
+  }
+
   exactIndex(range: RangeValue): ExactIndex | null {
     return this.ranges.exactIndex(range);
   }
