@@ -2,7 +2,9 @@
 // never on the event loop (issue 37 F6; src/services/spreadsheets/create-body.ts), through real
 // HTTP: while the gateway takes a 100,000-formula chain, no JSON.parse or JSON.stringify on its
 // thread handles more than a small part of the body; bad bodies are answered exactly as small ones
-// are; an idempotency key replays as before.
+// are; an idempotency key replays as before. The body's bytes, and an upload's, are moved to the
+// worker, not copied on the event loop.
+import { Worker } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LARGE_JSON_BODY_BYTES } from "../../src/core/json-body.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -108,5 +110,27 @@ describe("a large create body", () => {
     const small = await create(chain(3), { "idempotency-key": "large-1" });
     expect(small.headers.get("idempotent-replayed")).toBe("true");
     expect(small.body["id"]).toBe(first.body["id"]);
+  });
+
+  it("the bytes of a large body and of an uploaded file are moved to the worker, not copied", async () => {
+    const moved: number[] = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly unknown[]) {
+      for (const item of transfer ?? []) if (item instanceof ArrayBuffer) moved.push(item.byteLength);
+      return post.call(this, message, transfer as never);
+    };
+    try {
+      const body = chain(30_000);
+      expect((await create(body)).status).toBe(201);
+      expect(moved).toContain(Buffer.byteLength(body));
+      const csv = Array.from({ length: 50_000 }, (_, r) => `${r},row ${r}`).join("\n");
+      const form = new FormData();
+      form.append("file", new Blob([csv], { type: "text/csv" }), "rows.csv");
+      const uploaded = await fetch(`${tg.url}/api/v1/spreadsheets`, { method: "POST", headers: { authorization: auth }, body: form });
+      expect(uploaded.status).toBe(201);
+      expect(moved).toContain(Buffer.byteLength(csv));
+    } finally {
+      Worker.prototype.postMessage = post;
+    }
   });
 });

@@ -135,7 +135,7 @@ export async function createSpreadsheet(
  */
 export async function createSpreadsheetFromJson(deps: SheetsDeps, ctx: RequestContext, body: JsonBody): Promise<SpreadsheetWithWarnings> {
   const output = await deps.pool
-    .run({ kind: "createJson", bytes: body.bytes, fixed: body.fixed }, undefined, jobOwner(ctx, sheetsOwner(ctx, "write")))
+    .run({ kind: "createJson", bytes: body.bytes, fixed: body.fixed, moveBytes: true }, undefined, jobOwner(ctx, sheetsOwner(ctx, "write")))
     .catch((error: unknown) => Promise.reject(inContractWords(error)));
   if (output.kind !== "created") throw new GatewayError("INTERNAL", "A spreadsheet build answered something else");
   const { input, fingerprint, saved } = output;
@@ -183,7 +183,8 @@ export async function importSpreadsheet(
   const format = formatOf(bytes, file.name, file.type);
   const fingerprint = () => createHash("sha256").update(name).update("\0").update(bytes).digest("hex");
   return createOnce(deps, ctx, { name, idempotencyKey: input.idempotencyKey }, fingerprint, "import", () =>
-    runBuild(deps, ctx, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
+    // The upload's bytes are this request's alone (the fingerprint is taken before the build): moved to the worker.
+    runBuild(deps, ctx, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse", moveBytes: true }),
   );
 }
 

@@ -35,7 +35,7 @@ export type Change =
 
 export type Job =
   | { kind: "create"; sheets: NewSheetSource[]; input: InputMode }
-  | { kind: "import"; bytes: Uint8Array; format: "xlsx" | "csv"; sheetName: string; input: InputMode }
+  | { kind: "import"; bytes: Uint8Array; format: "xlsx" | "csv"; sheetName: string; input: InputMode; moveBytes?: boolean }
   | { kind: "change"; base: Base; change: Change; token: number }
   | { kind: "evaluate"; base: Base; formula: string; sheet?: string }
   | { kind: "read"; base: Base; range: string; render: RenderMode; maxCells: number; offset: number }
@@ -44,7 +44,7 @@ export type Job =
   /** An .xlsx not stored (a drive file drive_read reads): its first sheet as CSV text, nothing kept. */
   | { kind: "csv"; bytes: Uint8Array }
   /** A create's JSON body as its bytes (with the request's `fixed` input): parsed, validated and built here (./body-parser.ts). */
-  | { kind: "createJson"; bytes: Uint8Array; fixed: Record<string, unknown> };
+  | { kind: "createJson"; bytes: Uint8Array; fixed: Record<string, unknown>; moveBytes?: boolean };
 
 /** A version saved by a job: what the store keeps (root, pages, tiles) and what the record says. */
 export interface Saved {
