@@ -10,7 +10,7 @@ import { parseInput } from "../../core/validate.ts";
 import { createSpreadsheetInputSchema } from "../../contract/spreadsheets.ts";
 import type { BodyParser, ParsedCreate } from "../../spreadsheets/pool/body-parser.ts";
 import type { NewSheetSource } from "../../spreadsheets/pool/protocol.ts";
-import type { InputMode } from "../../spreadsheets/values.ts";
+import type { InputMode } from "../../spreadsheets/workbook/values.ts";
 
 /** This module's URL, for the pool's workers (a .ts file from the sources, its .js in dist/). */
 export const createBodyModule = new URL(`./create-body${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;

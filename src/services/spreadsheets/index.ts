@@ -8,7 +8,7 @@ import type { RequestContext } from "../../core/context.ts";
 import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetList, SpreadsheetVersionList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
-import type { RenderMode } from "../../spreadsheets/values.ts";
+import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { serviceLifecycle } from "../lifecycle.ts";
 import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";

@@ -2,7 +2,7 @@
 // the schema is the service layer's (src/services/spreadsheets/create-body.ts), which this layer
 // may not import, so the pool is told the module's URL and the worker imports it when a
 // createJson job first comes.
-import type { InputMode } from "../values.ts";
+import type { InputMode } from "../workbook/values.ts";
 import type { CreateInput, NewSheetSource } from "./protocol.ts";
 
 export interface ParsedCreate {
