@@ -14,6 +14,9 @@ import type { Db } from "./connection.ts";
 /** How often the worker checkpoints (ms): a burst of writes is copied into the database within this. */
 export const CHECKPOINT_INTERVAL_MS = 100;
 
+/** The worker thread's nice value: a checkpoint can wait; a request should not. */
+const CHECKPOINT_NICENESS = 10;
+
 export interface Checkpoints {
   /** Stops the worker (closing the main connection checkpoints what is left). */
   stop(): void;
@@ -26,6 +29,8 @@ export interface Checkpoints {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
+// Linux: a nice value is a thread's; this thread gives way to the event loop when they compete for a core.
+try { require("node:os").setPriority(0, workerData.niceness); } catch {}
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma("busy_timeout = 0");
@@ -60,6 +65,7 @@ export function checkpointInBackground(db: Db, options: CheckpointOptions = {}):
       module: createRequire(import.meta.url).resolve("better-sqlite3"),
       file: db.name,
       intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
+      niceness: CHECKPOINT_NICENESS,
     },
   });
   // The worker never keeps the process alive: a gateway shutting down closes the store.
