@@ -5,7 +5,8 @@
 // answers /healthz and every other request. The main connection's automatic checkpoint is turned
 // off, and a worker thread with a connection of its own to the same file runs
 // `wal_checkpoint(PASSIVE)` on a timer: PASSIVE never waits for a reader or a writer, and a WAL
-// with nothing new costs it microseconds. Durability is unchanged: a commit is in the WAL
+// with nothing new costs it microseconds. The thread is not niced: it takes SQLite's locks, and a
+// lock holder starved of the CPU would keep the event loop's reads waiting. Durability is unchanged: a commit is in the WAL
 // (synchronous = NORMAL) whether or not a checkpoint has copied it.
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
@@ -13,9 +14,6 @@ import type { Db } from "./connection.ts";
 
 /** How often the worker checkpoints (ms): a burst of writes is copied into the database within this. */
 export const CHECKPOINT_INTERVAL_MS = 100;
-
-/** The worker thread's nice value: a checkpoint can wait; a request should not. */
-const CHECKPOINT_NICENESS = 10;
 
 export interface Checkpoints {
   /** Stops the worker (closing the main connection checkpoints what is left). */
@@ -29,8 +27,6 @@ export interface Checkpoints {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-// Linux: a nice value is a thread's; this thread gives way to the event loop when they compete for a core.
-try { require("node:os").setPriority(0, workerData.niceness); } catch {}
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma("busy_timeout = 0");
@@ -65,7 +61,6 @@ export function checkpointInBackground(db: Db, options: CheckpointOptions = {}):
       module: createRequire(import.meta.url).resolve("better-sqlite3"),
       file: db.name,
       intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
-      niceness: CHECKPOINT_NICENESS,
     },
   });
   // The worker never keeps the process alive: a gateway shutting down closes the store.
