@@ -7,10 +7,51 @@ import type { AstNode } from "./compile-node.ts";
 const SYNTAX = /^_xlfn\.(LET|LAMBDA)$/i;
 const PARAMETER = /^_xlpm\./i;
 
+/** A row number as a reference writes it (after a column letter or "$"): 1 to 1048576, no leading zero. */
+const ROW_NUMBER = /(?<=[A-Za-z$])[1-9]\d{0,6}(?!\d)/g;
+const MAX_ROW_NUMBER = 1_048_576;
+/** Token lists by template; bounded, since any text may come (it is emptied when full). */
+const TEMPLATES = new Map<string, Token[]>();
+const MAX_TEMPLATES = 4096;
+
+/**
+ * The text with its row numbers masked (each digit as \0, so lengths and positions stay): the
+ * formulas of a column ("=B2*2", "=B3*2", …) share it. The tokenizer reads a row number only as
+ * valid (1 to 1048576) or not, and every masked one is valid, so texts of one template tokenize
+ * to the same types at the same positions, with their own values.
+ */
+const templateOf = (text: string) => text.replace(ROW_NUMBER, (d) => (Number(d) <= MAX_ROW_NUMBER ? "\0".repeat(d.length) : d));
+
+/** Fresh tokens of `text` from its template's (the caller may change them). */
+function fromTemplate(known: Token[], text: string, withLocation: boolean): Token[] {
+  return known.map(({ loc, ...rest }) => {
+    const [start, end] = loc as [number, number];
+    return withLocation ? { ...rest, value: text.slice(start, end), loc: [start, end] } : { ...rest, value: text.slice(start, end) };
+  });
+}
+
+/** The tokens of a text starting with "=" (tokenized once per template). */
+function rawTokens(text: string, withLocation: boolean): Token[] {
+  // A NUL written in the text would read as a masked digit.
+  if (text.includes("\0")) return tokenize(text, { mergeRefs: true, allowTernary: false, withLocation });
+  const template = templateOf(text);
+  const known = TEMPLATES.get(template);
+  if (known) return fromTemplate(known, text, withLocation);
+  const tokens = tokenize(text, { mergeRefs: true, allowTernary: false, withLocation: true });
+  // Kept only when each value is its text's slice, as the copies' values are.
+  if (tokens.every((t) => t.loc && text.slice(t.loc[0], t.loc[1]) === t.value)) {
+    if (TEMPLATES.size >= MAX_TEMPLATES) TEMPLATES.clear();
+    TEMPLATES.set(template, tokens);
+    return fromTemplate(tokens, text, withLocation);
+  }
+  if (!withLocation) for (const token of tokens) delete token.loc;
+  return tokens;
+}
+
 /** The tokens of a formula written with or without "=" (the "=" token is dropped). */
 export function formulaTokens(source: string, withLocation = false): Token[] {
   const text = source.startsWith("=") ? source : `=${source}`;
-  const tokens = tokenize(text, { mergeRefs: true, allowTernary: false, withLocation });
+  const tokens = rawTokens(text, withLocation);
   for (const token of tokens) {
     if (token.type === "func" && SYNTAX.test(token.value)) token.value = token.value.slice(6).toUpperCase();
     else if (token.type === "range_named" && PARAMETER.test(token.value)) token.value = token.value.slice(6);
