@@ -6,7 +6,7 @@ import { cursorCodec } from "../core/paging.ts";
 import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
-import type { DocumentChange, DocumentRecord, DocumentStore, Store, TextFormat, VersionRecord } from "../store/types.ts";
+import type { DocumentChange, DocumentRecord, Store, TextFormat, VersionRecord } from "../store/types.ts";
 import { kindRules, type ServiceKind } from "./lifecycle.ts";
 
 /** What the document operations work with. */
@@ -134,11 +134,11 @@ export async function textOf(
 
 /** Writes the next version of a live document as the caller, now; a stale expectedVersion is 412 and writes nothing. */
 export async function writeVersion(
-  store: Pick<DocumentStore, "changeDocument">,
+  store: Pick<Store, "documents">,
   ctx: RequestContext,
   change: Omit<DocumentChange, "actorId" | "at">,
 ): Promise<DocumentRecord> {
-  return changed(await store.changeDocument({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
+  return changed(await store.documents.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
 }
 
 /** Documents as the one service lifecycle (./lifecycle.ts) sees them. */
@@ -150,12 +150,7 @@ export const documentItems: ServiceKind<DocumentRecord, VersionRecord> = {
   isId: isDocumentId,
   cursors: documentCursors,
   versionCursors,
-  get: (store, ownerId, id) => store.getDocument(ownerId, id),
-  list: (store, query, trashed) => (trashed ? store.listTrash(query) : store.listDocuments(query)),
-  trash: (store, input) => store.trashDocument(input),
-  restore: (store, ownerId, id) => store.restoreFromTrash(ownerId, id),
-  purge: (store, ownerId, id) => store.purgeDocument(ownerId, id),
-  versions: (store, query) => store.listVersions(query),
+  items: (store) => store.documents,
 };
 
 const rules = kindRules<DocumentRecord>(documentItems);

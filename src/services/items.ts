@@ -49,7 +49,7 @@ const itemOf = (kind: ItemKind, record: Listed): WorkspaceItem => ({
   sizeBytes: record.sizeBytes,
 });
 
-export function createItemsService(store: Pick<Store, "listDocuments" | "listWorkbooks">): ItemsService {
+export function createItemsService(store: Pick<Store, "documents" | "workbooks">): ItemsService {
   return {
     async list(ctx, input) {
       const ownerId = requireOwner(ctx.principal);
@@ -66,8 +66,8 @@ export function createItemsService(store: Pick<Store, "listDocuments" | "listWor
         ...(before === undefined ? {} : { beforeId: `${prefix}${before}` }),
       });
       const [docs, books] = await Promise.all([
-        documents ? store.listDocuments(query("doc_")) : [],
-        sheets ? store.listWorkbooks(query("wb_")) : [],
+        documents ? store.documents.list(query("doc_")) : [],
+        sheets ? store.workbooks.list(query("wb_")) : [],
       ]);
       const merged = [...docs.map((d) => itemOf("document", d)), ...books.map((b) => itemOf("spreadsheet", b))];
       merged.sort((a, b) => {

@@ -32,14 +32,16 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
   }
   const ctx = pgContext(pool, settings, quota ?? unlimited);
   let closing: Promise<void> | undefined;
-  const documents = createPostgresDocuments(ctx);
-  const workbooks = createPostgresWorkbooks(ctx);
+  // Each kind's methods report a lost connection as SERVICE_UNAVAILABLE too.
+  const items = {
+    documents: reportUnavailable(createPostgresDocuments(ctx), []),
+    workbooks: reportUnavailable(createPostgresWorkbooks(ctx), []),
+  };
   const store: PostgresStore = {
     kind: "postgres",
     pool,
-    ...documents,
-    ...workbooks,
-    ...createTrashListing(documents, workbooks),
+    ...items,
+    ...createTrashListing(items),
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),
     ...createPostgresSessions(ctx),

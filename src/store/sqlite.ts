@@ -21,13 +21,11 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   const ctx = sqliteContext(db, options.quota ?? unlimited);
   const ping = db.prepare(`SELECT 1`);
   const checkpoints = checkpointInBackground(db);
-  const documents = createSqliteDocuments(ctx);
-  const workbooks = createSqliteWorkbooks(ctx);
+  const items = { documents: createSqliteDocuments(ctx), workbooks: createSqliteWorkbooks(ctx) };
   return {
     kind: "sqlite",
-    ...documents,
-    ...workbooks,
-    ...createTrashListing(documents, workbooks),
+    ...items,
+    ...createTrashListing(items),
     ...createSqliteShares(ctx),
     ...createSqliteKeys(ctx),
     ...createSqliteSessions(ctx),

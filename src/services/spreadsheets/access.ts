@@ -160,12 +160,7 @@ export const spreadsheetItems: ServiceKind<WorkbookRecord, WorkbookVersionRecord
   isId: isSpreadsheetId,
   cursors: listCursors,
   versionCursors,
-  get: (store, ownerId, id) => store.getWorkbook(ownerId, id),
-  list: (store, query, trashed) => (trashed ? store.listWorkbookTrash(query) : store.listWorkbooks(query)),
-  trash: (store, input) => store.trashWorkbook(input),
-  restore: (store, ownerId, id) => store.restoreWorkbook(ownerId, id),
-  purge: (store, ownerId, id) => store.purgeWorkbook(ownerId, id),
-  versions: (store, query) => store.listWorkbookVersions(query),
+  items: (store) => store.workbooks,
 };
 
 const rules = kindRules<WorkbookRecord>(spreadsheetItems);

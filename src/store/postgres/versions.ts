@@ -2,7 +2,7 @@
 // rows of document_versions; a version is read in one round trip whichever it is.
 import { bytesOf, currentVersion, documentSummaryColumnsOf, toDocument, toVersion } from "../rows.ts";
 import type { DocumentRow } from "../rows.ts";
-import type { DocumentRecord, VersionRecord, VersionStore } from "../types.ts";
+import type { DocumentReads, DocumentRecord, VersionRecord } from "../types.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 import type { PgContext } from "./connection.ts";
 
@@ -49,7 +49,7 @@ async function versionRow<T>(
 /** The content reads of any version; the version list and pruning are the lifecycle's (lifecycle.ts). */
 export function createPostgresVersionReads(
   ctx: PgContext,
-): Pick<VersionStore, "readVersionText" | "readVersionContent" | "readVersionData"> {
+): Pick<DocumentReads, "readVersionText" | "readVersionContent" | "readVersionData"> {
   return {
     async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
       const column = format === "markdown" ? "markdown" : "text";

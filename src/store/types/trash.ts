@@ -1,5 +1,6 @@
 // The trash across kinds: GET /api/v1/trash lists trashed documents and workbooks together.
-import type { DocumentRecord, ListQuery } from "./documents.ts";
+import type { DocumentRecord } from "./documents.ts";
+import type { ListQuery } from "./items.ts";
 import type { WorkbookRecord } from "./workbooks.ts";
 
 export type TrashEntry = { kind: "document"; record: DocumentRecord } | { kind: "workbook"; record: WorkbookRecord };
