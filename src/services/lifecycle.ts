@@ -11,6 +11,9 @@ import type { DocumentShare } from "../contract/documents.ts";
 import { foldName, type ItemStore, type Outcome, type ShareKind, type Store } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
+/** Who made a change, as a version lists it: the user, without the tenant. */
+export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
+
 /** What every kind's record has, as the lifecycle reads it. */
 interface ItemRecord {
   id: string;

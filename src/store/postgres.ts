@@ -13,7 +13,6 @@ import { migrate } from "./postgres/migrations.ts";
 import { createPostgresSessions } from "./postgres/sessions.ts";
 import { createPostgresShares } from "./postgres/shares.ts";
 import { createPostgresWorkbooks } from "./postgres/workbooks.ts";
-import { createTrashListing } from "./trash.ts";
 
 export { defaultPostgresSettings, type PostgresSettings } from "./postgres/connection.ts";
 
@@ -41,7 +40,6 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     kind: "postgres",
     pool,
     ...items,
-    ...createTrashListing(items),
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),
     ...createPostgresSessions(ctx),

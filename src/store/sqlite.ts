@@ -12,7 +12,6 @@ import { createSqliteSessions } from "./sqlite/sessions.ts";
 import { createSqliteShares } from "./sqlite/shares.ts";
 import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
-import { createTrashListing } from "./trash.ts";
 
 export { sqliteFile } from "./sqlite/connection.ts";
 
@@ -25,7 +24,6 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   return {
     kind: "sqlite",
     ...items,
-    ...createTrashListing(items),
     ...createSqliteShares(ctx),
     ...createSqliteKeys(ctx),
     ...createSqliteSessions(ctx),

@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../../src/core/errors.ts";
-import type { Store, TrashEntry } from "../../../src/store/types.ts";
+import { listAcrossKinds, type KindEntry } from "../../../src/store/across-kinds.ts";
+import type { ListQuery, Store } from "../../../src/store/types.ts";
 import { at, backends, CLAIM_AT, countRows, newDoc, newOwner, nextUlid, NOT_BEFORE, useStore } from "./backends.ts";
 import { blobBytes, newWorkbook, rootOf, tile, workbookContent } from "./workbook-helpers.ts";
 
@@ -14,6 +15,7 @@ describe.each(backends)("$name store: workbooks in the trash, shared, purged", (
   beforeAll(() => {
     store = s.store;
   });
+  const trashOf = (query: ListQuery) => listAcrossKinds(store, query, { trashed: true });
   const stored = async (ownerId: string) => {
     const [row] = await s.location.sql<{ n: number | string; bytes: number | string | null }>(
       `SELECT count(*) AS n, sum(size) AS bytes FROM blobs WHERE owner_id = ?`,
@@ -128,7 +130,7 @@ describe.each(backends)("$name store: workbooks in the trash, shared, purged", (
 
   it("the trash lists documents and workbooks together, newest first, with one cursor", async () => {
     const owner = newOwner();
-    const made: { id: string; kind: TrashEntry["kind"] }[] = [];
+    const made: { id: string; kind: KindEntry["kind"] }[] = [];
     for (let i = 0; i < 7; i++) {
       if (i % 3 === 1) {
         const book = newWorkbook(owner, { name: `Sheet ${i}` });
@@ -147,17 +149,17 @@ describe.each(backends)("$name store: workbooks in the trash, shared, purged", (
     const seen: { id: string; kind: string }[] = [];
     let beforeId: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const page = await store.listTrashEntries({ ownerId: owner, limit: 3, ...(beforeId ? { beforeId } : {}) });
+      const page = await trashOf({ ownerId: owner, limit: 3, ...(beforeId ? { beforeId } : {}) });
       if (page.length === 0) break;
       expect(page.length).toBeLessThanOrEqual(3);
       seen.push(...page.map((entry) => ({ id: entry.record.id, kind: entry.kind })));
       beforeId = page.at(-1)!.record.id;
     }
     expect(seen).toEqual(newestFirst);
-    const sheetsOnly = await store.listTrashEntries({ ownerId: owner, limit: 10, nameContains: "sheet" });
+    const sheetsOnly = await trashOf({ ownerId: owner, limit: 10, nameContains: "sheet" });
     expect(sheetsOnly.map((entry) => entry.kind)).toEqual(["workbook", "workbook"]);
-    expect((await store.listTrashEntries({ ownerId: owner, limit: 10 }))[0]?.record.deletedAt).toBe(at(6));
-    expect(await store.listTrashEntries({ ownerId: newOwner(), limit: 10 })).toEqual([]);
+    expect((await trashOf({ ownerId: owner, limit: 10 }))[0]?.record.deletedAt).toBe(at(6));
+    expect(await trashOf({ ownerId: newOwner(), limit: 10 })).toEqual([]);
   });
 });
 
