@@ -8,24 +8,18 @@ import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { pageOf } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import { foldName, type ItemStore, type Outcome, type ShareKind, type Store } from "../store/types.ts";
+import { foldName, type ItemRecord, type ItemStore, type Outcome, type ShareKind, type Store } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
-
-/** What every kind's record has, as the lifecycle reads it. */
-interface ItemRecord {
-  id: string;
-  version: number;
-}
 
 export interface ServiceKind<R extends ItemRecord, V> {
   /** What NOT_FOUND and PRECONDITION_FAILED name: "Document", "Spreadsheet". */
   noun: string;
   /** The scopes' prefix: docs:read, sheets:write… */
   scope: "docs" | "sheets";
-  /** The share links' kind, and the key of the record in the store's results. */
+  /** The share links' kind. */
   share: ShareKind;
   /** The log field naming the item. */
   logKey: string;

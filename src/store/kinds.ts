@@ -5,23 +5,11 @@
 // supplies only its content (how it is stored and collected) and its own reads.
 import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
 import { foldName, newRecord, newWorkbookRecord, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
-import type { ItemChange, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
+import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 import { currentWorkbookVersion, toWorkbook, toWorkbookVersion, workbookSummaryColumns, workbookVersionColumns } from "./workbook-rows.ts";
 
-/** What every kind's record has: the lifecycle reads and writes only these. */
-export interface ItemRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  version: number;
-  updatedBy: string;
-  source: string;
-  deletedAt: string | null;
-}
-
 export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> {
-  /** The share and trash kind, and the key of the record in a result ({ document } or { workbook }). */
+  /** The share and trash kind. */
   name: "document" | "workbook";
   table: string;
   /** The table of earlier versions, and its column naming the item. */

@@ -3,8 +3,8 @@
 // usage lock when it stores or collects content. Hot reads are named prepared statements.
 import type pg from "pg";
 import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale } from "../kinds.ts";
-import type { ItemKind, ItemRecord } from "../kinds.ts";
-import type { ItemChange, ItemStore, ListQuery, Outcome } from "../types.ts";
+import type { ItemKind } from "../kinds.ts";
+import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "../types.ts";
 import { hasNul, inTransaction, type PgContext } from "./connection.ts";
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 

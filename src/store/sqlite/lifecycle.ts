@@ -4,8 +4,8 @@
 // pruning, each write one immediate transaction. A kind supplies how its content is stored and
 // collected, and what else its writes touch (a workbook's value tiles).
 import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale } from "../kinds.ts";
-import type { ItemKind, ItemRecord } from "../kinds.ts";
-import type { IdempotencyClaim, ItemChange, ItemStore, ListQuery, Outcome } from "../types.ts";
+import type { ItemKind } from "../kinds.ts";
+import type { IdempotencyClaim, ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "../types.ts";
 import type { Db } from "./connection.ts";
 import { idempotencyStatements } from "./idempotency.ts";
 

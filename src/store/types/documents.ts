@@ -1,37 +1,17 @@
 // Documents: their records and content, and what the store reads of them besides the one item
 // lifecycle (items.ts): the text cut in the store, and the .docx, of the current or any version.
-import type { ItemChange, ItemStore } from "./items.ts";
+import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type ItemVersion, type NewItem } from "./items.ts";
 
 /** What made a version: new markdown, an uploaded .docx, a rename, or a restored older version. */
 export type VersionSource = "markdown" | "docx" | "rename" | "restore";
 
-export interface DocumentRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** When the current version was made. */
-  updatedAt: string;
-  sizeBytes: number;
+export interface DocumentRecord extends ItemRecord<VersionSource> {
   characters: number;
-  /** 1 on create, +1 on every change (content, rename, restore of a version). */
-  version: number;
-  /** Who made the current version (a user id). */
-  updatedBy: string;
-  source: VersionSource;
-  /** Set while the document is in the trash. */
-  deletedAt: string | null;
 }
 
 /** One version in a document's history (the current one included). */
-export interface VersionRecord {
-  version: number;
-  name: string;
-  createdAt: string;
-  createdBy: string;
-  sizeBytes: number;
+export interface VersionRecord extends ItemVersion<VersionSource> {
   characters: number;
-  source: VersionSource;
 }
 
 /** A version's content: the .docx, its text, and the markdown it came from (null: derive it from the .docx). */
@@ -41,13 +21,7 @@ export interface DocumentContent {
   markdown: string | null;
 }
 
-export interface NewDocument extends DocumentContent {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** Who creates it: the user id (the author of version 1), never the owner key. */
-  createdBy: string;
+export interface NewDocument extends DocumentContent, NewItem {
   /** "markdown" (default) or "docx" (an import). */
   source?: "markdown" | "docx";
 }
@@ -100,18 +74,5 @@ export type DocumentItems = ItemStore<DocumentRecord, VersionRecord, NewDocument
 export const foldName = (name: string): string => name.normalize("NFC").toLowerCase();
 
 /** A new document's record, as both stores write it. */
-export function newRecord(doc: NewDocument): DocumentRecord {
-  return {
-    id: doc.id,
-    ownerId: doc.ownerId,
-    name: doc.name,
-    createdAt: doc.createdAt,
-    updatedAt: doc.createdAt,
-    sizeBytes: doc.docx.byteLength,
-    characters: doc.text.length,
-    version: 1,
-    updatedBy: doc.createdBy,
-    source: doc.source ?? "markdown",
-    deletedAt: null,
-  };
-}
+export const newRecord = (doc: NewDocument): DocumentRecord =>
+  newItemRecord(doc, doc.source ?? "markdown", { sizeBytes: doc.docx.byteLength, characters: doc.text.length });

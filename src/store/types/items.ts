@@ -4,6 +4,58 @@
 // reads (documents.ts, workbooks.ts). R is its record, V a version's record, N a new item, X a change.
 import type { IdempotencyClaim } from "./idempotency.ts";
 
+/** What every kind's record has (S: what made a version); the lifecycle reads and writes only these. */
+export interface ItemRecord<S extends string = string> {
+  id: string;
+  ownerId: string;
+  name: string;
+  createdAt: string;
+  /** When the current version was made. */
+  updatedAt: string;
+  /** 1 on create, +1 on every change (content, rename, restore of a version). */
+  version: number;
+  /** Who made the current version (a user id). */
+  updatedBy: string;
+  source: S;
+  /** Set while the item is in the trash. */
+  deletedAt: string | null;
+  sizeBytes: number;
+}
+
+/** One version in an item's history (the current one included). */
+export interface ItemVersion<S extends string = string> {
+  version: number;
+  name: string;
+  createdAt: string;
+  createdBy: string;
+  source: S;
+  sizeBytes: number;
+}
+
+/** What every new item has besides its content. */
+export interface NewItem {
+  id: string;
+  ownerId: string;
+  name: string;
+  createdAt: string;
+  /** Who creates it: the user id (the author of version 1), never the owner key. */
+  createdBy: string;
+}
+
+/** A new item's record (version 1) with the kind's own fields. */
+export const newItemRecord = <S extends string, T>(input: NewItem, source: S, own: T): Omit<ItemRecord<S>, "sizeBytes"> & T => ({
+  id: input.id,
+  ownerId: input.ownerId,
+  name: input.name,
+  createdAt: input.createdAt,
+  updatedAt: input.createdAt,
+  version: 1,
+  updatedBy: input.createdBy,
+  source,
+  deletedAt: null,
+  ...own,
+});
+
 /** A change to a live item: new content, a new name, or both. */
 export interface ItemChange<C, R> {
   ownerId: string;

@@ -4,7 +4,7 @@
 // with the references between them so that what nothing refers to is collected by a query. The
 // current version's computed values may also be kept as value tiles, overwritten in place. What a
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
-import type { ItemChange, ItemStore } from "./items.ts";
+import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type ItemVersion, type NewItem } from "./items.ts";
 
 /** One sheet as the record describes it (the contract's `sheets` entries). */
 export interface SheetSummary {
@@ -21,21 +21,7 @@ export interface SheetSummary {
 /** What made a workbook version ("values", "xlsx", "csv", "write", "append", "edit", "rename", "restore"…). */
 export type WorkbookSource = string;
 
-export interface WorkbookRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** When the current version was made. */
-  updatedAt: string;
-  /** 1 on create, +1 on every change. */
-  version: number;
-  /** Who made the current version (a user id). */
-  updatedBy: string;
-  source: WorkbookSource;
-  /** Set while the workbook is in the trash. */
-  deletedAt: string | null;
-  sizeBytes: number;
+export interface WorkbookRecord extends ItemRecord<WorkbookSource> {
   /** Non-empty cells. */
   cells: number;
   sheets: SheetSummary[];
@@ -44,13 +30,7 @@ export interface WorkbookRecord {
 }
 
 /** One version in a workbook's history (the current one included). */
-export interface WorkbookVersionRecord {
-  version: number;
-  name: string;
-  createdAt: string;
-  createdBy: string;
-  source: WorkbookSource;
-  sizeBytes: number;
+export interface WorkbookVersionRecord extends ItemVersion<WorkbookSource> {
   cells: number;
   sheets: SheetSummary[];
   manifestHash: string;
@@ -92,13 +72,7 @@ export interface ValueTilesChange {
   put?: readonly ValueTile[];
 }
 
-export interface NewWorkbook extends WorkbookContent {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** The creating user (the author of version 1). */
-  createdBy: string;
+export interface NewWorkbook extends WorkbookContent, NewItem {
   source: WorkbookSource;
   values?: readonly ValueTile[];
 }
@@ -118,20 +92,5 @@ export type WorkbookItems = ItemStore<WorkbookRecord, WorkbookVersionRecord, New
 };
 
 /** A new workbook's record, as both stores write it. */
-export function newWorkbookRecord(workbook: NewWorkbook): WorkbookRecord {
-  return {
-    id: workbook.id,
-    ownerId: workbook.ownerId,
-    name: workbook.name,
-    createdAt: workbook.createdAt,
-    updatedAt: workbook.createdAt,
-    version: 1,
-    updatedBy: workbook.createdBy,
-    source: workbook.source,
-    deletedAt: null,
-    sizeBytes: workbook.sizeBytes,
-    cells: workbook.cells,
-    sheets: workbook.sheets,
-    manifestHash: workbook.manifestHash,
-  };
-}
+export const newWorkbookRecord = ({ sizeBytes, cells, sheets, manifestHash, ...workbook }: NewWorkbook): WorkbookRecord =>
+  newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash });
