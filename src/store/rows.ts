@@ -2,6 +2,7 @@
 // their columns alike, so one mapping serves SQLite and PostgreSQL.
 import type { DocumentRecord, ShareRecord, ShareTarget, VersionRecord } from "./types.ts";
 import { rowMapper } from "./row-mapper.ts";
+import { currentItemVersion } from "./types/items.ts";
 import { toWorkbook, workbookSummaryColumns, type WorkbookRow } from "./workbook-rows.ts";
 
 /** The summary columns of the documents table (never the .docx, the text or the markdown). */
@@ -51,15 +52,8 @@ export interface VersionRow {
 export const toVersion: (row: VersionRow) => VersionRecord = rowMapper(versionSummaryColumns);
 
 /** The current version of a document, as its history lists it. */
-export const currentVersion = (document: DocumentRecord): VersionRecord => ({
-  version: document.version,
-  name: document.name,
-  createdAt: document.updatedAt,
-  createdBy: document.updatedBy,
-  sizeBytes: document.sizeBytes,
-  characters: document.characters,
-  source: document.source,
-});
+export const currentVersion = (document: DocumentRecord): VersionRecord =>
+  currentItemVersion(document, { characters: document.characters });
 
 export const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
 

@@ -1,6 +1,7 @@
 // Workbook row shapes both SQL stores read back, and their mapping to records (sheets are JSON
 // text; PostgreSQL's bigint columns come back as strings).
 import { rowMapper } from "./row-mapper.ts";
+import { currentItemVersion } from "./types/items.ts";
 import type { SheetSummary, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
 export const workbookSummaryColumns =
@@ -44,17 +45,8 @@ export interface WorkbookVersionRow {
 export const toWorkbookVersion: (row: WorkbookVersionRow) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
 
 /** The current version of a workbook, as its history lists it. */
-export const currentWorkbookVersion = (workbook: WorkbookRecord): WorkbookVersionRecord => ({
-  version: workbook.version,
-  name: workbook.name,
-  createdAt: workbook.updatedAt,
-  createdBy: workbook.updatedBy,
-  source: workbook.source,
-  sizeBytes: workbook.sizeBytes,
-  cells: workbook.cells,
-  sheets: workbook.sheets,
-  manifestHash: workbook.manifestHash,
-});
+export const currentWorkbookVersion = ({ cells, sheets, manifestHash, ...workbook }: WorkbookRecord): WorkbookVersionRecord =>
+  currentItemVersion(workbook, { cells, sheets, manifestHash });
 
 /** The ULID of an id (`doc_…`, `wb_…`): what orders ids of different kinds by creation. */
 export const ulidOf = (id: string): string => id.slice(id.indexOf("_") + 1);

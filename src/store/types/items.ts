@@ -32,6 +32,18 @@ export interface ItemVersion<S extends string = string> {
   sizeBytes: number;
 }
 
+/** The current version of an item, as its history lists it, with the kind's own fields. */
+export const currentItemVersion = <S extends string, T>(record: ItemRecord<S>, own: T): ItemVersion<S> & T => ({
+  version: record.version,
+  name: record.name,
+  createdAt: record.updatedAt,
+  createdBy: record.updatedBy,
+  sizeBytes: record.sizeBytes,
+  ...own,
+  // Last, as the version rows list it (a document's versions go out as they are).
+  source: record.source,
+});
+
 /** What every new item has besides its content. */
 export interface NewItem {
   id: string;
