@@ -82,6 +82,44 @@ const outOfClientLayer = forbid(
   "src/app/client runs in the browser: import only ./ within src/app/client (the server's modules would be bundled into every page)",
 );
 
+// The rooms inside src/spreadsheets (docs/architecture.md, each room's README.md), from the ground
+// up: cells/ ← formula/ ← workbook/ (with report/) ← tiles/, io/ ← pool/. A second rule
+// (typescript-eslint's, which can let a type through) so the src/spreadsheets zone above still holds.
+// Where a room takes another's types only (the grid holds compiled programs, WorkbookData names
+// tables), that is all it may take.
+const sheetRooms = ["cells", "formula", "workbook", "report", "tiles", "io", "pool"];
+function sheetZone(room, allowed, typesOnly, why) {
+  const forbidden = sheetRooms.filter((other) => other !== room && !allowed.includes(other));
+  return {
+    files: [`src/spreadsheets/${room}/**/*.ts`],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: forbidden.map((other) => ({
+            regex: `^(\\.\\./)+${other}/`,
+            message: `${why} (${other}/ is not among: ${allowed.join(", ") || "nothing"}${typesOnly.includes(other) ? "; its types are" : ""})`,
+            ...(typesOnly.includes(other) ? { allowTypeImports: true } : {}),
+          })),
+        },
+      ],
+    },
+  };
+}
+const sheetZones = [
+  sheetZone("cells", [], ["formula", "workbook", "report"], "src/spreadsheets/cells is the ground: addresses, the grid, cell types"),
+  sheetZone("formula", ["cells"], [], "src/spreadsheets/formula compiles and evaluates formulas over cells; the workbook calls it"),
+  sheetZone(
+    "workbook",
+    ["cells", "formula", "report"],
+    [],
+    "src/spreadsheets/workbook is the live model; storage, files and workers sit above it",
+  ),
+  sheetZone("report", ["cells", "formula"], ["workbook"], "src/spreadsheets/report judges an import against the workbook's types"),
+  sheetZone("tiles", ["cells", "formula", "workbook"], [], "src/spreadsheets/tiles saves the workbook; the pool calls it"),
+  sheetZone("io", ["cells", "report"], ["workbook"], "src/spreadsheets/io reads and writes files as WorkbookData, not the live model"),
+];
+
 const zones = [
   { files: ["packages/mcp/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfMcpPackage] }] } },
   { files: ["src/core/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [outOfCore] }] } },
@@ -190,4 +228,5 @@ export default tseslint.config(
     },
   },
   ...zones,
+  ...sheetZones,
 );

@@ -4,8 +4,8 @@
 // Rates (a 1,000-row table to look up in), Calc (20,000 rows × 10 formulas, each row reading its
 // Data row, some reading the row's earlier results) and Summary (1,000 rows of COUNTIFS and
 // AVERAGEIF over whole 20,000-row columns). Written without cached values, so every reader computes.
-import type { Cell, SheetData, WorkbookData } from "../src/spreadsheets/types.ts";
-import { writeXlsx } from "../src/spreadsheets/xlsx/write.ts";
+import type { Cell, SheetData, WorkbookData } from "../src/spreadsheets/cells/types.ts";
+import { writeXlsx } from "../src/spreadsheets/io/xlsx/write.ts";
 
 export const DATA_ROWS = 20_000;
 const RATES = 1_000;

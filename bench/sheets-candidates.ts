@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { Workbook } from "../src/spreadsheets/model.ts";
-import { saveTiles } from "../src/spreadsheets/tiles.ts";
+import { Workbook } from "../src/spreadsheets/workbook/workbook.ts";
+import { saveTiles } from "../src/spreadsheets/tiles/tiles.ts";
 import { median } from "./lib.ts";
 
 const ROWS = Number(process.env["SHEETS_BENCH_ROWS"] ?? 100_000);

@@ -7,9 +7,9 @@
 // The baseline beside each figure is plain JavaScript doing the least the step must do (copying the
 // rows; one pass over the 10,000 dependents' arithmetic; JSON.parse of the same 1,000 cells), so a
 // noisy shared machine shows in both. Run: npm run bench:sheets (nice -n 10 on a shared machine).
-import { Workbook } from "../src/spreadsheets/model.ts";
-import { readTiles } from "../src/spreadsheets/tile-read.ts";
-import { loadTiles, saveTiles } from "../src/spreadsheets/tiles.ts";
+import { Workbook } from "../src/spreadsheets/workbook/workbook.ts";
+import { readTiles } from "../src/spreadsheets/tiles/tile-read.ts";
+import { loadTiles, saveTiles } from "../src/spreadsheets/tiles/tiles.ts";
 import { quantile } from "./lib.ts";
 
 const ROWS = 100_000;

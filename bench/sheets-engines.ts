@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { readXlsx } from "../src/spreadsheets/xlsx/read.ts";
+import { readXlsx } from "../src/spreadsheets/io/xlsx/read.ts";
 import { CATEGORIES, EXCEL_FUNCTIONS } from "../test/spreadsheets/excel-corpus/categories.ts";
 import { formulaCells } from "../test/spreadsheets/excel-corpus/cells.ts";
 import { corpusWorkbooks } from "../test/spreadsheets/excel-corpus/manifest.ts";

@@ -1,6 +1,6 @@
 // npm run bench:sheets-import — the spreadsheet readers on 100,000 rows × 10 columns (figures on a
 // shared machine are noisy; each is the median of BENCH_ROUNDS runs, default 5):
-//   - .csv: our reader (src/spreadsheets/csv-read.ts: decode, sniff, check, and one walk of the
+//   - .csv: our reader (src/spreadsheets/io/csv-read.ts: decode, sniff, check, and one walk of the
 //     rows) against papaparse and csv-parse parsing the same text (installed into a temporary folder
 //     at bench time, not dependencies; left out when npm cannot install them);
 //   - .xlsx: a workbook of that size (shared strings and numbers) read and walked, with the heap
@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readCsv } from "../src/spreadsheets/csv-read.ts";
-import { readXlsx } from "../src/spreadsheets/xlsx/read.ts";
+import { readCsv } from "../src/spreadsheets/io/csv-read.ts";
+import { readXlsx } from "../src/spreadsheets/io/xlsx/read.ts";
 import { buildXlsx } from "../test/spreadsheets/xlsx-fixtures.ts";
 
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);

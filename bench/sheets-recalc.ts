@@ -16,9 +16,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { Workbook } from "../src/spreadsheets/model.ts";
-import { readXlsx } from "../src/spreadsheets/xlsx/read.ts";
-import { writeXlsx } from "../src/spreadsheets/xlsx/write.ts";
+import { Workbook } from "../src/spreadsheets/workbook/workbook.ts";
+import { readXlsx } from "../src/spreadsheets/io/xlsx/read.ts";
+import { writeXlsx } from "../src/spreadsheets/io/xlsx/write.ts";
 import { findProgram } from "../test/helpers/external.ts";
 import { FORMULA_CELLS, recalcWorkbook, recalcWorkbookXlsx } from "./recalc-workbook.ts";
 

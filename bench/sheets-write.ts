@@ -1,4 +1,4 @@
-// npm run bench:sheets — the .xlsx writer (src/spreadsheets/xlsx/write.ts) against ExcelJS's
+// npm run bench:sheets — the .xlsx writer (src/spreadsheets/io/xlsx/write.ts) against ExcelJS's
 // streaming WorkbookWriter, in the same run, on the same 100,000 rows × 10 columns (integers,
 // decimals, repeated and unique texts, dates with a date format, and a formula column with its
 // computed value). ExcelJS 4 is installed at bench time into a temporary folder (never into
@@ -16,8 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
-import type { Cell, SheetRow, WorkbookData } from "../src/spreadsheets/types.ts";
-import { writeXlsx, xlsxStream } from "../src/spreadsheets/xlsx/write.ts";
+import type { Cell, SheetRow, WorkbookData } from "../src/spreadsheets/cells/types.ts";
+import { writeXlsx, xlsxStream } from "../src/spreadsheets/io/xlsx/write.ts";
 import { fmt, median } from "./lib.ts";
 
 const ROWS = Number(process.env["BENCH_ROWS"] ?? 100_000);

@@ -7,11 +7,11 @@
 // shows nine decimals), which keeps 15 significant digits.
 import { Worker } from "node:worker_threads";
 import { strFromU8, unzipSync } from "fflate";
-import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
-import type { WorkbookData } from "../../src/spreadsheets/types.ts";
+import { readXlsx } from "../../src/spreadsheets/io/xlsx/read.ts";
+import type { WorkbookData } from "../../src/spreadsheets/cells/types.ts";
 import { decodeXml } from "../../test/spreadsheets/excel-corpus/cells.ts";
 import { cellKey, type EngineResult, type Got } from "../../test/spreadsheets/excel-corpus/score.ts";
-import { cellAddress } from "../../src/spreadsheets/cells.ts";
+import { cellAddress } from "../../src/spreadsheets/cells/cells.ts";
 
 export interface IronModel {
   pauseEvaluation(): void;

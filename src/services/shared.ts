@@ -4,7 +4,7 @@ import type { RequestContext } from "../core/context.ts";
 import type { DocumentText } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
 import { DOCX_MEDIA_TYPE } from "../contract/files.ts";
-import type { RenderMode } from "../spreadsheets/values.ts";
+import type { RenderMode } from "../spreadsheets/workbook/values.ts";
 import type { Store } from "../store/types.ts";
 import type { DocumentsService } from "./documents.ts";
 import { shareTarget } from "./share-links.ts";

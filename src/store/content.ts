@@ -20,7 +20,7 @@ export function contentHash(content: DocumentContent): string {
 
 /**
  * The hash of a workbook blob (a manifest root, a page, a tile): sha-256 of its bytes, base64url,
- * exactly as src/spreadsheets/stored-manifest.ts computes the hashes its manifests name.
+ * exactly as src/spreadsheets/tiles/stored-manifest.ts computes the hashes its manifests name.
  */
 export const blobHash = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("base64url");
 

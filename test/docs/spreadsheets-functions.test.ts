@@ -5,11 +5,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXCEL_FUNCTIONS } from "../../scripts/excel-functions.ts";
 import { renderFunctionTable, stateOf } from "../../scripts/functions-table.ts";
-import { SheetsError } from "../../src/spreadsheets/errors.ts";
+import { SheetsError } from "../../src/spreadsheets/cells/errors.ts";
 import type { EvalContext } from "../../src/spreadsheets/formula/context.ts";
 import { FUNCTIONS, FUTURE_FUNCTIONS, OPERATOR_FUNCTIONS } from "../../src/spreadsheets/formula/functions/index.ts";
 import { toXlsxFormula } from "../../src/spreadsheets/formula/xlsx.ts";
-import { Workbook } from "../../src/spreadsheets/model.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
 
 const { workbook } = Workbook.create([{ name: "S", values: [[1]] }], "raw");
 

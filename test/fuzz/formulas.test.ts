@@ -11,8 +11,8 @@
 import { writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { isSheetsError } from "../../src/spreadsheets/errors.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { isSheetsError } from "../../src/spreadsheets/cells/errors.ts";
 import { onContainedError } from "../../src/spreadsheets/formula/contain.ts";
 import { cells, formula } from "./formula-grammar.ts";
 import { fuzzParams, fuzzSeconds, invariant } from "./harness.ts";

@@ -15,9 +15,11 @@ const planted = [
   "adapters/zz-planted.ts",
   "adapters/upstream/zz-planted.ts",
   "src/ooxml/zz-planted.ts",
-  "src/spreadsheets/xlsx/zz-planted.ts",
+  "src/spreadsheets/io/xlsx/zz-planted.ts",
   "src/app/zz-planted.ts",
   "src/app/client/zz-planted.ts",
+  "src/spreadsheets/cells/zz-planted.ts",
+  "src/spreadsheets/io/zz-planted.ts",
 ];
 const eslint = new ESLint({
   cwd: root,
@@ -128,6 +130,22 @@ describe("layer boundaries (eslint.config.js)", () => {
       restricted(/src\/spreadsheets imports only itself, src\/ooxml/),
     );
   }, 60_000);
+
+  it("inside src/spreadsheets, a room imports only the rooms below it, and some of those as types only", async () => {
+    const inRoom = (message: RegExp) => [{ rule: "@typescript-eslint/no-restricted-imports", message: expect.stringMatching(message) }];
+    expect(await lint(planted[10]!, `import { isError } from "../formula/values.ts";\nexport const e = isError;\n`)).toEqual(
+      inRoom(/cells is the ground.*formula\/ is not among: nothing; its types are/),
+    );
+    expect(await lint(planted[10]!, `import type { Program } from "../formula/program.ts";\nexport type P = Program;\n`)).toEqual([]);
+    expect(await lint(planted[10]!, `import type { Manifest } from "../tiles/manifest.ts";\nexport type M = Manifest;\n`)).toEqual(
+      inRoom(/cells is the ground.*tiles\//),
+    );
+    expect(await lint(planted[11]!, `import { Book } from "../workbook/book.ts";\nexport const b = Book;\n`)).toEqual(
+      inRoom(/io reads and writes files as WorkbookData/),
+    );
+    expect(await lint(planted[11]!, `import type { Book } from "../workbook/book.ts";\nexport type B = Book;\n`)).toEqual([]);
+    expect(await lint(planted[11]!, `import { cellAddress } from "../cells/cells.ts";\nexport const c = cellAddress;\n`)).toEqual([]);
+  }, 120_000);
 
   it("a promise left floating, or passed where a callback's result is ignored, is an error", async () => {
     const messages = await lint(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clipRange, formatRange, parseRange, quoteSheetName, sheetNameProblem } from "../../src/spreadsheets/a1.ts";
-import { SheetsError } from "../../src/spreadsheets/errors.ts";
+import { clipRange, formatRange, parseRange, quoteSheetName, sheetNameProblem } from "../../src/spreadsheets/cells/a1.ts";
+import { SheetsError } from "../../src/spreadsheets/cells/errors.ts";
 
 const box = (text: string) => {
   const r = parseRange(text);

@@ -2,11 +2,11 @@
 // spill reference A1#, implicit intersection for formulas saved before dynamic arrays and the @
 // operator, array (CSE) formulas from files, 3-D references; kept through the store and .xlsx.
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles.ts";
-import { readTiles } from "../../src/spreadsheets/tile-read.ts";
-import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
-import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles/tiles.ts";
+import { readTiles } from "../../src/spreadsheets/tiles/tile-read.ts";
+import { readXlsx } from "../../src/spreadsheets/io/xlsx/read.ts";
+import { writeXlsx } from "../../src/spreadsheets/io/xlsx/write.ts";
 import { buildXlsx } from "./xlsx-fixtures.ts";
 import { readWritten } from "./xlsx-written.ts";
 

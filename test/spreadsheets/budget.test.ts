@@ -3,7 +3,7 @@
 // characters a text, a RangeError inside a function contained to its call, and functions whose
 // loops ran with their argument (FACT(1E300)) answering at once.
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
 import { contained, onContainedError } from "../../src/spreadsheets/formula/contain.ts";
 import { ERR } from "../../src/spreadsheets/formula/values.ts";
 

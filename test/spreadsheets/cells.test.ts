@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellAddress, columnIndex, columnName, parseCellAddress } from "../../src/spreadsheets/cells.ts";
+import { cellAddress, columnIndex, columnName, parseCellAddress } from "../../src/spreadsheets/cells/cells.ts";
 
 describe("A1 cell addresses", () => {
   it("names columns as Excel does, both ways", () => {

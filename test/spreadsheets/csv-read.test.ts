@@ -2,7 +2,7 @@
 // strings per cell (leading zeros and formulas kept as text for the engine to judge), limits.
 import { describe, expect, it } from "vitest";
 import { PackageTooLarge } from "../../src/ooxml/index.ts";
-import { readCsv, sniffDelimiter } from "../../src/spreadsheets/csv-read.ts";
+import { readCsv, sniffDelimiter } from "../../src/spreadsheets/io/csv-read.ts";
 
 const rowsOf = (input: Uint8Array | string, options?: Parameters<typeof readCsv>[1]) => [...readCsv(input, options).sheets[0]!.rows()];
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, "utf8"));

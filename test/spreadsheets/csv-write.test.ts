@@ -2,9 +2,9 @@
 // prefixes on text (never on numbers), a whole sheet from A1 with its places kept, and the UTF-8
 // stream with or without a byte-order mark.
 import { describe, expect, it } from "vitest";
-import { csvField, csvLines, sheetCsv, type ShowCell } from "../../src/spreadsheets/csv-write.ts";
-import { joinText, textStream } from "../../src/spreadsheets/text-stream.ts";
-import type { CellValue, SheetRow } from "../../src/spreadsheets/types.ts";
+import { csvField, csvLines, sheetCsv, type ShowCell } from "../../src/spreadsheets/io/csv-write.ts";
+import { joinText, textStream } from "../../src/spreadsheets/io/text-stream.ts";
+import type { CellValue, SheetRow } from "../../src/spreadsheets/cells/types.ts";
 import { parseCsv } from "./csv-parse.ts";
 
 /** A stand-in for the model's render=value: date-formatted serials as ISO dates (1900 system, from 1900-03-01). */

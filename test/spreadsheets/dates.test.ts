@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoFromSerial, serialFrom1904, serialFromIso, serialFromYmd, weekday, ymdFromSerial } from "../../src/spreadsheets/dates.ts";
+import { isoFromSerial, serialFrom1904, serialFromIso, serialFromYmd, weekday, ymdFromSerial } from "../../src/spreadsheets/cells/dates.ts";
 
 describe("1900 date serials", () => {
   it("counts as Excel does, 1900-02-29 included", () => {

@@ -2,8 +2,8 @@
 // corpus computed against LibreOffice (fidelity.test.ts): the cases where Calc answers otherwise,
 // booleans and text in ranges, unknown functions, refused formulas, volatile functions.
 import { describe, expect, it } from "vitest";
-import { SheetsError } from "../../src/spreadsheets/errors.ts";
-import { Workbook } from "../../src/spreadsheets/model.ts";
+import { SheetsError } from "../../src/spreadsheets/cells/errors.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
 
 function book() {
   const { workbook } = Workbook.create(

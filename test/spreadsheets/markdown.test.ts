@@ -3,8 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../src/core/errors.ts";
-import { markdownTable, parseMarkdownTable } from "../../src/spreadsheets/markdown.ts";
-import type { CellValue } from "../../src/spreadsheets/types.ts";
+import { markdownTable, parseMarkdownTable } from "../../src/spreadsheets/io/markdown.ts";
+import type { CellValue } from "../../src/spreadsheets/cells/types.ts";
 
 const rows = (markdown: string) => parseMarkdownTable(markdown).rows;
 

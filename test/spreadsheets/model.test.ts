@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import type { SheetData, WorkbookData } from "../../src/spreadsheets/types.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import type { SheetData, WorkbookData } from "../../src/spreadsheets/cells/types.ts";
 
 const create = (values: (string | number | boolean | null)[][], name = "Sheet1") => Workbook.create([{ name, values }]).workbook;
 

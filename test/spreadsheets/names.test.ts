@@ -2,12 +2,12 @@
 // formulas and LAMBDAs; dependencies through them (a change to a name's target or to its definition
 // recomputes what uses it); kept through structure edits, the store's tiles and .xlsx.
 import { describe, expect, it } from "vitest";
-import { SheetsError } from "../../src/spreadsheets/errors.ts";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { decodeRoot, loadManifest, storeManifest } from "../../src/spreadsheets/stored-manifest.ts";
-import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles.ts";
-import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
-import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
+import { SheetsError } from "../../src/spreadsheets/cells/errors.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { decodeRoot, loadManifest, storeManifest } from "../../src/spreadsheets/tiles/stored-manifest.ts";
+import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles/tiles.ts";
+import { readXlsx } from "../../src/spreadsheets/io/xlsx/read.ts";
+import { writeXlsx } from "../../src/spreadsheets/io/xlsx/write.ts";
 import { buildXlsx } from "./xlsx-fixtures.ts";
 
 function book() {

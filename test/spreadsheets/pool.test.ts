@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import JSZip from "jszip";
 import { SheetsPool, type Base, type Saved } from "../../src/spreadsheets/pool/index.ts";
-import { decodeRoot, pagesOf, childrenOfPage } from "../../src/spreadsheets/stored-manifest.ts";
+import { decodeRoot, pagesOf, childrenOfPage } from "../../src/spreadsheets/tiles/stored-manifest.ts";
 
 let pool: SheetsPool;
 const stored = new Map<string, Uint8Array>();

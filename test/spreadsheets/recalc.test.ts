@@ -1,6 +1,6 @@
 // The dependency graph and the recalculation: what a change recomputes, in which order, at scale.
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
 
 describe("recalculation", () => {
   it("computes a 20,000-long chain written against its order without recursing", () => {

@@ -7,7 +7,7 @@ import { applyChange, createWorkbook, importWorkbook, loadWorkbook } from "../..
 import type { Saved } from "../../src/spreadsheets/pool/index.ts";
 import type { WorkbookWarning } from "../../src/spreadsheets/report/types.ts";
 import { decodeReport } from "../../src/spreadsheets/report/codec.ts";
-import { decodeRoot } from "../../src/spreadsheets/stored-manifest.ts";
+import { decodeRoot } from "../../src/spreadsheets/tiles/stored-manifest.ts";
 import { excelLike } from "./report-fixtures.ts";
 import { buildXlsx } from "./xlsx-fixtures.ts";
 

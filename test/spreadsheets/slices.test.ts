@@ -3,11 +3,11 @@
 // and answer exactly what the one-go versions answer.
 import { describe, expect, it } from "vitest";
 import { finish, inSlices } from "../../src/core/slices.ts";
-import { markdownTable, markdownTableInSlices } from "../../src/spreadsheets/markdown.ts";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { readTiles, readTilesInSlices } from "../../src/spreadsheets/tile-read.ts";
-import { saveTiles } from "../../src/spreadsheets/tiles.ts";
-import { round15 } from "../../src/spreadsheets/values.ts";
+import { markdownTable, markdownTableInSlices } from "../../src/spreadsheets/io/markdown.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { readTiles, readTilesInSlices } from "../../src/spreadsheets/tiles/tile-read.ts";
+import { saveTiles } from "../../src/spreadsheets/tiles/tiles.ts";
+import { round15 } from "../../src/spreadsheets/workbook/values.ts";
 
 /** Counts the event loop's turns (setImmediate callbacks run) until stopped. */
 function turns(): { stop(): number } {

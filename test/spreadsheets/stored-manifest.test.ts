@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../../src/spreadsheets/stored-manifest.ts";
-import { saveTiles } from "../../src/spreadsheets/tiles.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../../src/spreadsheets/tiles/stored-manifest.ts";
+import { saveTiles } from "../../src/spreadsheets/tiles/tiles.ts";
 
 /** A one-column sheet of `rows` numbers and a column of formulas over them. */
 function book(rows: number) {

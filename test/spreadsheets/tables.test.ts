@@ -1,10 +1,10 @@
 // Tables (Excel ListObjects) and structured references, read from .xlsx (the table part related to
 // its sheet), computed as Excel computes them, kept through structure edits, the store and .xlsx.
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles.ts";
-import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
-import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { loadTiles, saveTiles } from "../../src/spreadsheets/tiles/tiles.ts";
+import { readXlsx } from "../../src/spreadsheets/io/xlsx/read.ts";
+import { writeXlsx } from "../../src/spreadsheets/io/xlsx/write.ts";
 import { buildXlsx } from "./xlsx-fixtures.ts";
 
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decodeManifest, encodeManifest, tileHash } from "../../src/spreadsheets/manifest.ts";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile } from "../../src/spreadsheets/tile-codec.ts";
-import { tilesForRead, readTiles } from "../../src/spreadsheets/tile-read.ts";
-import { dirtyTiles, loadTiles, saveTiles } from "../../src/spreadsheets/tiles.ts";
+import { decodeManifest, encodeManifest, tileHash } from "../../src/spreadsheets/tiles/manifest.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile } from "../../src/spreadsheets/tiles/tile-codec.ts";
+import { tilesForRead, readTiles } from "../../src/spreadsheets/tiles/tile-read.ts";
+import { dirtyTiles, loadTiles, saveTiles } from "../../src/spreadsheets/tiles/tiles.ts";
 import { errorOf } from "../../src/spreadsheets/formula/values.ts";
 
 function sample() {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { displayText, generalText } from "../../src/spreadsheets/display.ts";
-import { SheetsError } from "../../src/spreadsheets/errors.ts";
+import { displayText, generalText } from "../../src/spreadsheets/workbook/display.ts";
+import { SheetsError } from "../../src/spreadsheets/cells/errors.ts";
 import { errorOf } from "../../src/spreadsheets/formula/values.ts";
-import { parseInput, renderCell, renderValue } from "../../src/spreadsheets/values.ts";
+import { parseInput, renderCell, renderValue } from "../../src/spreadsheets/workbook/values.ts";
 
 describe("values in", () => {
   it("parses as a person types (input=parse)", () => {

@@ -3,8 +3,8 @@
 // exercised without committing binaries.
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { expect } from "vitest";
-import { cellAddress } from "../../src/spreadsheets/cells.ts";
-import type { Cell, SheetData } from "../../src/spreadsheets/types.ts";
+import { cellAddress } from "../../src/spreadsheets/cells/cells.ts";
+import type { Cell, SheetData } from "../../src/spreadsheets/cells/types.ts";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

@@ -12,9 +12,9 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Workbook } from "../../src/spreadsheets/model.ts";
-import type { SheetData, SheetRow } from "../../src/spreadsheets/types.ts";
-import { writeXlsx } from "../../src/spreadsheets/xlsx/write.ts";
+import { Workbook } from "../../src/spreadsheets/workbook/workbook.ts";
+import type { SheetData, SheetRow } from "../../src/spreadsheets/cells/types.ts";
+import { writeXlsx } from "../../src/spreadsheets/io/xlsx/write.ts";
 import { requireProgram } from "../helpers/external.ts";
 import { parseCsv } from "./csv-parse.ts";
 

@@ -3,7 +3,7 @@
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { PackageTooLarge, UnsupportedPackage } from "../../src/ooxml/index.ts";
-import { readXlsx, type ReadXlsxOptions } from "../../src/spreadsheets/xlsx/read.ts";
+import { readXlsx, type ReadXlsxOptions } from "../../src/spreadsheets/io/xlsx/read.ts";
 import { lieAboutSizes, renderedDocx, zeroBomb } from "../documents/import/docx-fixtures.ts";
 import { buildXlsx, sheetXml } from "./xlsx-fixtures.ts";
 

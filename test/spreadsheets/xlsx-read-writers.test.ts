@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WorkbookData } from "../../src/spreadsheets/types.ts";
-import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
+import type { WorkbookData } from "../../src/spreadsheets/cells/types.ts";
+import { readXlsx } from "../../src/spreadsheets/io/xlsx/read.ts";
 import { requireProgram } from "../helpers/external.ts";
 import { cellsOf } from "./xlsx-fixtures.ts";
 

@@ -1,7 +1,7 @@
 // The .xlsx reader on hand-built packages (./xlsx-fixtures.ts): every construct writers use, in the
 // zip orders they use, read into WorkbookData with rows in ascending order.
 import { describe, expect, it } from "vitest";
-import { readXlsx } from "../../src/spreadsheets/xlsx/read.ts";
+import { readXlsx } from "../../src/spreadsheets/io/xlsx/read.ts";
 import { buildXlsx, cellsOf } from "./xlsx-fixtures.ts";
 
 const STYLES = `<numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm"/><numFmt numFmtId="165" formatCode="0.000"/></numFmts>

@@ -2,9 +2,9 @@
 // parts and relationships, every cell type and its XML, escaping, the characters XML forbids,
 // number formats, sheet names, used ranges, and the limits.
 import { describe, expect, it } from "vitest";
-import type { Cell, SheetData, SheetRow, WorkbookData } from "../../src/spreadsheets/types.ts";
-import { MAX_CELL_TEXT } from "../../src/spreadsheets/types.ts";
-import { writeXlsx, xlsxStream } from "../../src/spreadsheets/xlsx/write.ts";
+import type { Cell, SheetData, SheetRow, WorkbookData } from "../../src/spreadsheets/cells/types.ts";
+import { MAX_CELL_TEXT } from "../../src/spreadsheets/cells/types.ts";
+import { writeXlsx, xlsxStream } from "../../src/spreadsheets/io/xlsx/write.ts";
 import { readWritten } from "./xlsx-written.ts";
 
 const at = new Date("2026-02-03T04:05:06.789Z");

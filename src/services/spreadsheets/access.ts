@@ -12,10 +12,10 @@ import {
   type Worksheet,
   type WriteResult,
 } from "../../contract/spreadsheets.ts";
-import { isSheetsError } from "../../spreadsheets/errors.ts";
+import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
 import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
-import type { WriteResult as EngineWriteResult } from "../../spreadsheets/model.ts";
+import type { WriteResult as EngineWriteResult } from "../../spreadsheets/workbook/workbook.ts";
 import type { Store, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
 import { kindRules, type ServiceKind } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";

@@ -6,14 +6,14 @@ import { chargeCellText, returnCells, takeCells } from "../../core/read-budget.t
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
 import { inSlices } from "../../core/slices.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
-import { csvLines } from "../../spreadsheets/csv-write.ts";
-import { isSheetsError } from "../../spreadsheets/errors.ts";
-import { markdownTableInSlices } from "../../spreadsheets/markdown.ts";
+import { csvLines } from "../../spreadsheets/io/csv-write.ts";
+import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
+import { markdownTableInSlices } from "../../spreadsheets/io/markdown.ts";
 import type { Change } from "../../spreadsheets/pool/index.ts";
-import type { ReadResult } from "../../spreadsheets/read.ts";
-import { readTilesInSlices, tilesForRead } from "../../spreadsheets/tile-read.ts";
-import type { CellValue } from "../../spreadsheets/types.ts";
-import type { JsonCellValue, RenderMode } from "../../spreadsheets/values.ts";
+import type { ReadResult } from "../../spreadsheets/workbook/read.ts";
+import { readTilesInSlices, tilesForRead } from "../../spreadsheets/tiles/tile-read.ts";
+import type { CellValue } from "../../spreadsheets/cells/types.ts";
+import type { JsonCellValue, RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import {
   baseOf,

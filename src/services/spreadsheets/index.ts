@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetList, SpreadsheetVersionList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
-import type { RenderMode } from "../../spreadsheets/values.ts";
+import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { serviceLifecycle } from "../lifecycle.ts";
 import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";

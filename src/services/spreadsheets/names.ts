@@ -1,11 +1,11 @@
 // A spreadsheet's defined names (docs/spreadsheets-names.md): listed from the model of the current
 // version, and set or deleted as a change like any write — a new version, If-Match/expectedVersion,
-// the formulas using the name computed again. The engine does the naming (src/spreadsheets/names.ts);
+// the formulas using the name computed again. The engine does the naming (src/spreadsheets/workbook/names.ts);
 // the API says `refersTo` ("=…") where the engine says `formula` (without "=").
 import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { DefinedName, WriteResult } from "../../contract/spreadsheets.ts";
-import type { DefinedName as EngineName } from "../../spreadsheets/names.ts";
+import type { DefinedName as EngineName } from "../../spreadsheets/workbook/names.ts";
 import { baseOf, inContractWords, jobOwner, knownId, precheck, sheetsOwner, type SheetsDeps } from "./access.ts";
 import { changeCells } from "./cells.ts";
 import { allBlobs } from "./stored.ts";

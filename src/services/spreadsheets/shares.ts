@@ -3,7 +3,7 @@
 import type { RequestContext } from "../../core/context.ts";
 import type { CellRange, Spreadsheet } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
-import type { RenderMode } from "../../spreadsheets/values.ts";
+import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { jobOwner, toSpreadsheet, type SheetsDeps } from "./access.ts";
 import { readRecordRange } from "./cells.ts";

@@ -2,9 +2,9 @@
 // worker that must load the model, or the manifest and the few tiles a range read covers.
 // Decoded manifests are kept by root hash (content-addressed: a root never changes), so repeated
 // reads of a version fetch only their tiles.
-import type { Manifest } from "../../spreadsheets/manifest.ts";
+import type { Manifest } from "../../spreadsheets/tiles/manifest.ts";
 import type { Base } from "../../spreadsheets/pool/index.ts";
-import { childrenOfPage, decodeRoot, loadManifest, pagesOf } from "../../spreadsheets/stored-manifest.ts";
+import { childrenOfPage, decodeRoot, loadManifest, pagesOf } from "../../spreadsheets/tiles/stored-manifest.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { Store } from "../../store/types.ts";
 

@@ -4,7 +4,7 @@
 import { GatewayError } from "../../core/errors.ts";
 import type { SpreadsheetWarning } from "../../contract/spreadsheets.ts";
 import { decodeReport } from "../../spreadsheets/report/codec.ts";
-import { decodeRoot } from "../../spreadsheets/stored-manifest.ts";
+import { decodeRoot } from "../../spreadsheets/tiles/stored-manifest.ts";
 import type { Store } from "../../store/types.ts";
 
 type Blobs = { workbooks: Pick<Store["workbooks"], "getBlobs"> };

@@ -8,7 +8,7 @@ import type { RequestContext } from "../../core/context.ts";
 import { markReplayed } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
-import type { InputMode, JsonCellInput } from "../../spreadsheets/values.ts";
+import type { InputMode, JsonCellInput } from "../../spreadsheets/workbook/values.ts";
 import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
 import type { Spreadsheet, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";

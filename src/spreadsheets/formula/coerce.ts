@@ -1,7 +1,7 @@
 // Conversions between a formula's types as Excel makes them: text that reads as a number where a
 // number is wanted, numbers as text with 15 significant digits, and comparison across types
 // (numbers < text < booleans; text ignoring case; numbers equal within Excel's 15 digits).
-import { fractionFromClock, serialFromIso, serialFromYmd, daysInMonth } from "../dates.ts";
+import { fractionFromClock, serialFromIso, serialFromYmd, daysInMonth } from "../cells/dates.ts";
 import { ERR, type FormulaError, isError, type Scalar } from "./values.ts";
 
 /** A number as Excel writes it into text (the & operator, TEXTJOIN, CONCAT): General, 15 significant digits. */

@@ -10,7 +10,7 @@ import { cellThunk, compileReference, implicitIntersection, singleRef, spillThun
 import { callValue, compileLambda, compileLet, isOmittedCall, lambdaCall, variable } from "./compile-lambda.ts";
 import type { RefSpec } from "./program.ts";
 import { ERR, errorOf, isArray, isError, isLambda, isRange, RangeValue, type Scalar, type Value } from "./values.ts";
-import { isErrorValue } from "../types.ts";
+import { isErrorValue } from "../cells/types.ts";
 import { contained } from "./contain.ts";
 import { MAX_TEXT, textOut } from "./text-limit.ts";
 

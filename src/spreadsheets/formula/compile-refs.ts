@@ -12,7 +12,7 @@ import { parseRefToken, type RefPart, type RefToken } from "./refs.ts";
 import { resolveStructured } from "./structured.ts";
 import { formulaTokens, parseTokens } from "./tokens.ts";
 import { ERR, isArray, isError, isLambda, isRange, RangeValue, type FormulaError, type Value } from "./values.ts";
-import { MAX_COLUMNS, MAX_ROWS } from "../types.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../cells/types.ts";
 
 function edge(part: RefPart, which: "row" | "col", anchor: number, end: "first" | "last"): [number, boolean] {
   const value = part[which];

@@ -5,7 +5,7 @@
 // a file saved before dynamic arrays ("legacy") gets "@" where Excel intersected implicitly, as
 // Excel 365 shows it, and is then an ordinary formula (./legacy.ts).
 import { parseStructRef, type Token } from "@borgar/fx";
-import { SheetsError } from "../errors.ts";
+import { SheetsError } from "../cells/errors.ts";
 import { CompileProblem, compileNode, type AstNode, type NodeCompiler } from "./compile-node.ts";
 import { specOf } from "./compile-refs.ts";
 import type { CompileEnv } from "./env.ts";

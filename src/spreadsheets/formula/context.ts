@@ -1,6 +1,6 @@
 // What a compiled formula needs from the workbook while it runs. The model implements it; the
 // functions see only this, so they never touch the grid.
-import type { Box } from "../a1.ts";
+import type { Box } from "../cells/a1.ts";
 import type { FormulaError, Frame, RangeValue, Scalar } from "./values.ts";
 
 /** Running totals over the numbers of ranges (SUM, AVERAGE, MIN, MAX); the first error met is kept. */

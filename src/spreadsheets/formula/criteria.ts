@@ -3,7 +3,7 @@
 // equality; a relational criterion compares only cells of its own type (">5" skips text).
 import { compare, textToNumber } from "./coerce.ts";
 import { isError, type Scalar } from "./values.ts";
-import { isErrorValue } from "../types.ts";
+import { isErrorValue } from "../cells/types.ts";
 
 export interface Criterion {
   test(v: Scalar): boolean;

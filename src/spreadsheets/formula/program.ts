@@ -1,8 +1,8 @@
 // A compiled formula: one closure per distinct formula shape (its references relative to its cell,
 // as R1C1 would write them), shared by every cell with that shape, plus what the dependency graph
 // and the warnings need to know about it.
-import type { Box } from "../a1.ts";
-import { MAX_COLUMNS, MAX_ROWS } from "../types.ts";
+import type { Box } from "../cells/a1.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../cells/types.ts";
 import type { EvalContext } from "./context.ts";
 import type { XlsxPlan } from "./xlsx.ts";
 import type { Value } from "./values.ts";

@@ -1,9 +1,9 @@
 // The reference tokens of a formula ("B2", "$A$1:C9", "Sheet2!A:A", "'Q1 Sales'!2:5") as parts
 // with their $ flags, so that compilation can make them relative to the formula's cell and
 // structure edits can move them.
-import { columnIndex, columnName } from "../cells.ts";
-import { quoteSheetName } from "../a1.ts";
-import { MAX_ROWS } from "../types.ts";
+import { columnIndex, columnName } from "../cells/cells.ts";
+import { quoteSheetName } from "../cells/a1.ts";
+import { MAX_ROWS } from "../cells/types.ts";
 
 export interface RefPart {
   /** 0-based; null for the missing half of a whole column (row null) or whole row (col null). */

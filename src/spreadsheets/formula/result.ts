@@ -4,7 +4,7 @@
 import type { EvalContext } from "./context.ts";
 import { rangeToArray } from "./ops.ts";
 import { ERR, isArray, isLambda, RangeValue, type ArrayValue, type Scalar, type Value } from "./values.ts";
-import { MAX_CELL_TEXT } from "../types.ts";
+import { MAX_CELL_TEXT } from "../cells/types.ts";
 
 /** One value as a cell holds it. */
 export function cellValue(v: Scalar | undefined): Scalar {

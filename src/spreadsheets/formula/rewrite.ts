@@ -2,7 +2,7 @@
 // deleted rows and columns (ranges stretch and shrink; a reference to deleted cells becomes
 // #REF!), follow a renamed sheet, and become #REF! when their sheet is deleted.
 import { tokenize } from "@borgar/fx";
-import { MAX_COLUMNS, MAX_ROWS } from "../types.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../cells/types.ts";
 import { formatRefToken, parseRefToken, type RefPart, type RefToken } from "./refs.ts";
 
 export type Shift = { kind: "rows" | "columns"; sheet: string; at: number; count: number };

@@ -4,7 +4,7 @@
 // to a rectangle of the table's sheet; "this row" is the row of the formula's cell, which must lie
 // among the table's data rows (#VALUE! otherwise, as in Excel).
 import { parseStructRef } from "@borgar/fx";
-import type { Box } from "../a1.ts";
+import type { Box } from "../cells/a1.ts";
 import type { RefSpec } from "./program.ts";
 import { ERR, type FormulaError } from "./values.ts";
 

@@ -4,7 +4,7 @@
 // formula ever asks V8 for a string it cannot make (a RangeError, once a 500). The characters a
 // formula makes are charged to its budget as steps: making text is work, and text held in arrays
 // is memory.
-import { MAX_CELL_TEXT } from "../types.ts";
+import { MAX_CELL_TEXT } from "../cells/types.ts";
 import type { EvalContext } from "./context.ts";
 import { ERR, type FormulaError } from "./values.ts";
 

@@ -1,9 +1,9 @@
 // What a formula computes with: scalars (number, text, boolean, an error, null for an empty cell),
 // references to a rectangle of cells (RangeValue: not yet read, so functions can tell a reference
 // from a value, as Excel's SUM does) and arrays (from {1,2;3,4} or an operation on a range).
-import type { CellError, ErrorValue } from "../types.ts";
+import type { CellError, ErrorValue } from "../cells/types.ts";
 import type { EvalContext } from "./context.ts";
-import { ERROR_VALUES } from "../types.ts";
+import { ERROR_VALUES } from "../cells/types.ts";
 
 /** An error value. One frozen instance per error, so `===` compares them. */
 export class FormulaError implements CellError {

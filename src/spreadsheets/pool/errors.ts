@@ -1,6 +1,6 @@
 // The engine's error codes in the contract's vocabulary (docs/api.md "Errors").
 import type { ErrorCode } from "../../core/errors.ts";
-import type { SheetsErrorCode } from "../errors.ts";
+import type { SheetsErrorCode } from "../cells/errors.ts";
 
 const codes: { [C in SheetsErrorCode]: ErrorCode } = {
   BAD_RANGE: "BAD_USER_INPUT",

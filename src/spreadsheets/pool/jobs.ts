@@ -1,20 +1,20 @@
 // What a spreadsheets worker does: build a model (from values, CSV, a markdown table, an .xlsx),
 // load one from its stored blobs, change it, and save it as blobs (tiles, pages, root); evaluate
 // and read against it; write it out as .xlsx or CSV.
-import { readCsv } from "../csv-read.ts";
-import { SheetsError } from "../errors.ts";
-import { sheetCsv } from "../csv-write.ts";
-import { parseMarkdownTable } from "../markdown.ts";
-import { Workbook, type WriteResult } from "../model.ts";
+import { readCsv } from "../io/csv-read.ts";
+import { SheetsError } from "../cells/errors.ts";
+import { sheetCsv } from "../io/csv-write.ts";
+import { parseMarkdownTable } from "../io/markdown.ts";
+import { Workbook, type WriteResult } from "../workbook/workbook.ts";
 import { decodeReport, encodeReport, restoreReport } from "../report/codec.ts";
 import { reviewImport } from "../report/import.ts";
 import { summarize } from "../report/summary.ts";
-import { blobHash, childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../stored-manifest.ts";
-import { loadTiles, saveTiles } from "../tiles.ts";
-import type { Cell, SheetData } from "../types.ts";
-import { renderValue, type InputMode, type JsonCellInput } from "../values.ts";
-import { readXlsx } from "../xlsx/read.ts";
-import { writeXlsx } from "../xlsx/write.ts";
+import { blobHash, childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../tiles/stored-manifest.ts";
+import { loadTiles, saveTiles } from "../tiles/tiles.ts";
+import type { Cell, SheetData } from "../cells/types.ts";
+import { renderValue, type InputMode, type JsonCellInput } from "../workbook/values.ts";
+import { readXlsx } from "../io/xlsx/read.ts";
+import { writeXlsx } from "../io/xlsx/write.ts";
 import type { Held } from "./models.ts";
 import type { Base, Change, JobOutput, NewSheetSource, Saved, SheetsWorkerData } from "./protocol.ts";
 

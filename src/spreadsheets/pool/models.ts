@@ -2,7 +2,7 @@
 // cells they hold (least recently used go first). A change works on the held model in place, so it
 // takes the model out; the pool tells the worker afterwards whether the store kept the change
 // (commit: the model is held again at the new version) or not (forget: it is dropped).
-import type { Workbook } from "../model.ts";
+import type { Workbook } from "../workbook/workbook.ts";
 
 export interface Held {
   workbookId: string;

@@ -2,11 +2,11 @@
 // of the workbooks it worked on (by id and version), so a write to a workbook it has does not load
 // it again; when it lacks one, it asks for the stored blobs and the pool sends the job again with them.
 import type { ErrorCode } from "../../core/errors.ts";
-import type { EditOperation } from "../edits.ts";
-import type { DefinedName } from "../names.ts";
-import type { SheetDescription } from "../read.ts";
-import type { InputMode, JsonCellInput, JsonCellValue, RenderMode } from "../values.ts";
-import type { WriteResult } from "../model.ts";
+import type { EditOperation } from "../workbook/edits.ts";
+import type { DefinedName } from "../workbook/names.ts";
+import type { SheetDescription } from "../workbook/read.ts";
+import type { InputMode, JsonCellInput, JsonCellValue, RenderMode } from "../workbook/values.ts";
+import type { WriteResult } from "../workbook/workbook.ts";
 import type { WorkbookWarning } from "../report/types.ts";
 
 /** A sheet of a new workbook, as callers send it: values, CSV or a GFM table. */

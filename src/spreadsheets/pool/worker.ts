@@ -4,7 +4,7 @@
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
-import { isSheetsError } from "../errors.ts";
+import { isSheetsError } from "../cells/errors.ts";
 import { COLLECT_AFTER_CELLS, collectGarbage } from "./collect.ts";
 import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render } from "./jobs.ts";
 import { Models, type Held } from "./models.ts";

@@ -3,7 +3,7 @@
 // shows fifteen digits and LibreOffice saves fifteen), or when both are within 1e-15 of zero
 // (Excel's cosmetic zero for 0.3-0.2-0.1); text, booleans and errors agree exactly.
 import { isError, type Scalar } from "../formula/values.ts";
-import type { CellValue } from "../types.ts";
+import type { CellValue } from "../cells/types.ts";
 import type { RawValue } from "./types.ts";
 
 const RELATIVE = 1e-12;

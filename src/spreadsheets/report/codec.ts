@@ -4,10 +4,10 @@
 // version was saved (what describe answers without loading the workbook) and what a model needs to
 // go on: the differing cells with the writer's values, and the import's facts.
 import { z } from "zod";
-import type { Book } from "../book.ts";
-import { SheetsError } from "../errors.ts";
-import { slotOf } from "../grid.ts";
-import { ERROR_VALUES, type CellValue } from "../types.ts";
+import type { Book } from "../workbook/book.ts";
+import { SheetsError } from "../cells/errors.ts";
+import { slotOf } from "../cells/grid.ts";
+import { ERROR_VALUES, type CellValue } from "../cells/types.ts";
 import { WARNING_CODES, type WorkbookWarning } from "./types.ts";
 
 const raw = z.union([z.string(), z.number(), z.boolean(), z.null(), z.object({ error: z.enum(ERROR_VALUES) })]);

@@ -2,9 +2,9 @@
 // writer saved (Excel's, LibreOffice's…), read again from the reader's compact store rather than
 // kept beside the model. The cells that differ are followed with the writer's value (up to
 // MAX_TRACKED, then counted); the facts of the import become warnings that stay with the workbook.
-import type { Book } from "../book.ts";
-import { slotOf } from "../grid.ts";
-import type { WorkbookData } from "../types.ts";
+import type { Book } from "../workbook/book.ts";
+import { slotOf } from "../cells/grid.ts";
+import type { WorkbookData } from "../cells/types.ts";
 import { agrees, unstable } from "./agree.ts";
 import { factWarnings } from "./facts.ts";
 import { First, MAX_TRACKED } from "./report.ts";

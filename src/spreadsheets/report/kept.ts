@@ -1,8 +1,8 @@
 // Imported formulas the gateway never stores (a reference to another workbook, DDE, WEBSERVICE…: a
 // write of one is refused): the import keeps the value the file saved for the cell instead, and
 // counts it for the report. Only formulas that may be refused are compiled here first.
-import type { Book } from "../book.ts";
-import { isSheetsError } from "../errors.ts";
+import type { Book } from "../workbook/book.ts";
+import { isSheetsError } from "../cells/errors.ts";
 import type { FormulaAt } from "../formula/compile.ts";
 import { FIRST_CELLS } from "./types.ts";
 import { First, type KeptValues } from "./report.ts";

@@ -3,8 +3,8 @@
 // replaced and deleted), the cells whose value differed from the file's writer's at the import
 // (each with the writer's value, checked again on every save), and what the import found that is
 // not kept. ./summary.ts turns it into the warnings callers read.
-import type { FormulaCell } from "../grid.ts";
-import type { CellValue } from "../types.ts";
+import type { FormulaCell } from "../cells/grid.ts";
+import type { CellValue } from "../cells/types.ts";
 import type { WorkbookWarning } from "./types.ts";
 
 /** Differing cells followed with the writer's value; past it they are only counted. */

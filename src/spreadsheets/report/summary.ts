@@ -2,10 +2,10 @@
 // does not compute, grouped by function, name or problem; the cells that still differ from what
 // the file's writer saved (a cell rewritten since, or computing the writer's value now, is no
 // longer one); then what the import found that is not kept. Bounded: a few groups, a few cells each.
-import type { Book } from "../book.ts";
+import type { Book } from "../workbook/book.ts";
 import { canonicalName } from "../formula/compile.ts";
 import type { Program } from "../formula/program.ts";
-import { slotOf, type FormulaCell } from "../grid.ts";
+import { slotOf, type FormulaCell } from "../cells/grid.ts";
 import { agrees, rawOf } from "./agree.ts";
 import { First, MAX_TRACKED, type WorkbookReport } from "./report.ts";
 import { FIRST_CELLS, FIRST_DIFFERENCES, type CellDifference, type WorkbookWarning } from "./types.ts";

@@ -1,7 +1,7 @@
 // What a workbook's report tells a caller (docs/spreadsheets-import.md "Warnings"): each thing the
 // gateway did not do as the file's writer did, with how many cells and the first of them. The
 // contract's zod schema (src/contract/spreadsheets.ts) describes the same shape at the edge.
-import type { CellError } from "../types.ts";
+import type { CellError } from "../cells/types.ts";
 
 export const WARNING_CODES = [
   "VALUE_DIFFERS",

@@ -4,7 +4,7 @@
 // values removed, so that whatever imports it has to compute every formula itself.
 import { stringifyTokens, tokenize, translateTokensToA1, translateTokensToR1C1 } from "@borgar/fx/xlsx";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
-import { decodeXstring } from "../../../src/spreadsheets/xlsx/xstring.ts";
+import { decodeXstring } from "../../../src/spreadsheets/io/xlsx/xstring.ts";
 
 export type Expected = number | string | boolean | { error: string };
 

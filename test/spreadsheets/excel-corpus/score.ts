@@ -7,10 +7,10 @@
 // the engine lacks (the first such, in writing order: #NAME? FN); it links another workbook; it reads
 // a cell that itself disagrees; it is volatile; it uses a workbook feature; else a wrong value from
 // its outermost function.
-import { Workbook } from "../../../src/spreadsheets/model.ts";
-import { cellAddress, parseCellAddress } from "../../../src/spreadsheets/cells.ts";
-import { dateKindOf } from "../../../src/spreadsheets/formats.ts";
-import { readXlsx } from "../../../src/spreadsheets/xlsx/read.ts";
+import { Workbook } from "../../../src/spreadsheets/workbook/workbook.ts";
+import { cellAddress, parseCellAddress } from "../../../src/spreadsheets/cells/cells.ts";
+import { dateKindOf } from "../../../src/spreadsheets/cells/formats.ts";
+import { readXlsx } from "../../../src/spreadsheets/io/xlsx/read.ts";
 import { analyseFormula, type FormulaAnalysis } from "./analysis.ts";
 import { withoutCachedValues, type Expected, type FormulaCell } from "./cells.ts";
 

@@ -1,7 +1,7 @@
 // The fidelity corpus: a "Data" sheet of fixtures and formulas over the functions the contract
 // names (CONTRACT §11), with the edge cases that tell engines apart. Each formula is computed by
 // the engine and by LibreOffice Calc (fidelity.test.ts) and the two are compared cell by cell.
-import type { JsonCellInput } from "../../../src/spreadsheets/values.ts";
+import type { JsonCellInput } from "../../../src/spreadsheets/workbook/values.ts";
 
 /** Data!A1:O12. Strings starting with "=" are formulas; others are written as they are (raw). */
 export const DATA: JsonCellInput[][] = [

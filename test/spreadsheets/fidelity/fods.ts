@@ -4,7 +4,7 @@
 // apart in CSV: ISLOGICAL, ISERROR, ISNUMBER and the number as TEXT with 15 significant digits.
 import { tokenize } from "@borgar/fx";
 import { toXlsxFormula } from "../../../src/spreadsheets/formula/xlsx.ts";
-import type { JsonCellInput } from "../../../src/spreadsheets/values.ts";
+import type { JsonCellInput } from "../../../src/spreadsheets/workbook/values.ts";
 
 const xml = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 

@@ -2,7 +2,7 @@
 // AGGREGATE's error-skipping options, and what the model lacks (hidden rows: 1xx codes compute as
 // the plain ones, since nothing can be hidden).
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../../src/spreadsheets/model.ts";
+import { Workbook } from "../../../src/spreadsheets/workbook/workbook.ts";
 import { near } from "./book.ts";
 
 const { workbook } = Workbook.create(

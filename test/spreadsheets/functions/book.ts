@@ -2,7 +2,7 @@
 // formulas, or into a sheet when the example reads a range. Numbers compare to the digits
 // Microsoft's pages show.
 import { expect } from "vitest";
-import { Workbook } from "../../../src/spreadsheets/model.ts";
+import { Workbook } from "../../../src/spreadsheets/workbook/workbook.ts";
 
 export type Row = (string | number | boolean | null)[];
 

@@ -1,7 +1,7 @@
 // Test helpers for function tables: a workbook with data, and a formula's whole result — its value,
 // or, when it spills, the values of every cell it fills.
-import { Workbook } from "../../../src/spreadsheets/model.ts";
-import type { JsonCellInput, JsonCellValue } from "../../../src/spreadsheets/values.ts";
+import { Workbook } from "../../../src/spreadsheets/workbook/workbook.ts";
+import type { JsonCellInput, JsonCellValue } from "../../../src/spreadsheets/workbook/values.ts";
 
 export function workbook(values: JsonCellInput[][]): Workbook {
   return Workbook.create([{ name: "S", values }], "raw").workbook;

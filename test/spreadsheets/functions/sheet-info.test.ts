@@ -1,7 +1,7 @@
 // ISFORMULA, FORMULATEXT, SHEET, SHEETS and CELL: what they read from the workbook rather than
 // from values (Microsoft's examples, with the model's two sheets).
 import { describe, it } from "vitest";
-import { Workbook } from "../../../src/spreadsheets/model.ts";
+import { Workbook } from "../../../src/spreadsheets/workbook/workbook.ts";
 import { near } from "./book.ts";
 
 const { workbook } = Workbook.create(

@@ -2,7 +2,7 @@
 // DAYS360, YEARFRAC, WEEKNUM, DATEVALUE …) and information functions (ERROR.TYPE, ISREF, TYPE …):
 // Microsoft's documented examples and the corpus's edge cases.
 import { describe, expect, it } from "vitest";
-import { Workbook } from "../../../src/spreadsheets/model.ts";
+import { Workbook } from "../../../src/spreadsheets/workbook/workbook.ts";
 import { near } from "./book.ts";
 
 const { workbook } = Workbook.create(

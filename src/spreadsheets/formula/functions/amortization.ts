@@ -2,7 +2,7 @@
 // AMORDEGRC (declining, the rate times a coefficient for the asset's life, amounts rounded), as
 // LibreOffice and Excel compute them; the first period runs from purchase to the first period's
 // end by YEARFRAC's basis (basis 2 is #NUM!, as in Excel).
-import { work } from "../../budget.ts";
+import { work } from "../budget.ts";
 import { ERR, type Scalar } from "../values.ts";
 import { yearFraction } from "./calendar.ts";
 import { numeric } from "./loans.ts";

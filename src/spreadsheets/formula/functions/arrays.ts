@@ -4,7 +4,7 @@ import { toNumber } from "../coerce.ts";
 import type { EvalContext } from "../context.ts";
 import { rangeToArray } from "../ops.ts";
 import { ERR, isArray, isError, isLambda, isRange, type ArrayValue, type FormulaError, type Scalar, type Value } from "../values.ts";
-import { MAX_COLUMNS, MAX_ROWS } from "../../types.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../../cells/types.ts";
 
 /** An argument as an array; a reference of several areas is #VALUE!, a LAMBDA #CALC!. */
 export function arrayOf(v: Value | undefined, ctx: EvalContext): ArrayValue | FormulaError {

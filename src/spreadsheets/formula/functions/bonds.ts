@@ -1,7 +1,7 @@
 // Priced bonds with periodic coupons: PRICE, YIELD (closed form with one coupon left, else solved
 // by Newton's method from PRICE, as Excel does), DURATION and MDURATION, on the coupon calendar
 // of coupons.ts.
-import { work } from "../../budget.ts";
+import { work } from "../budget.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Scalar } from "../values.ts";
 import { coupons, type Coupons, daysAfter, daysBefore, periodDays } from "./coupons.ts";

@@ -1,7 +1,7 @@
 // Calendar arithmetic on 1900-system serials: DAYS360 (US and European), YEARFRAC (the five day-count
 // bases, basis 1 as Excel computes it), WEEKNUM, ISOWEEKNUM, and DATEVALUE/TIMEVALUE over the date
 // and time texts Excel reads in en-US ("8/22/2011", "22-Aug-2011", "Aug 22, 2011", "6:35 PM").
-import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, weekday, ymdFromSerial, type Ymd } from "../../dates.ts";
+import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, weekday, ymdFromSerial, type Ymd } from "../../cells/dates.ts";
 import type { EvalContext } from "../context.ts";
 import { textToNumber, toBoolean, toNumber } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Scalar } from "../values.ts";

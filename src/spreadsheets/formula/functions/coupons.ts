@@ -2,8 +2,8 @@
 // dates step back from maturity by 12/frequency months (kept at month end when maturity is one),
 // days counted by Excel's five bases (0 US 30/360, 1 actual/actual, 2 actual/360, 3 actual/365,
 // 4 European 30/360). PRICE, YIELD and DURATION (bonds.ts) build on it.
-import { work } from "../../budget.ts";
-import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, ymdFromSerial } from "../../dates.ts";
+import { work } from "../budget.ts";
+import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, ymdFromSerial } from "../../cells/dates.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Scalar } from "../values.ts";
 import { yearFraction } from "./calendar.ts";

@@ -1,5 +1,5 @@
 // Date functions over 1900-system serials (dates.ts): DATE, YEAR … DATEDIF, NETWORKDAYS, TODAY, NOW.
-import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, weekday, ymdFromSerial, timeOfSerial } from "../../dates.ts";
+import { daysInMonth, MAX_DATE_SERIAL, serialFromYmd, weekday, ymdFromSerial, timeOfSerial } from "../../cells/dates.ts";
 import type { EvalContext } from "../context.ts";
 import { toNumber, toText } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Scalar, type Value } from "../values.ts";

@@ -1,6 +1,6 @@
 // Depreciation functions: SLN, SYD, DB (fixed-declining, Excel's rate rounded to 3 decimals), DDB
 // and VDB (double-declining, VDB switching to straight line when that is larger, as Excel does).
-import { work } from "../../budget.ts";
+import { work } from "../budget.ts";
 import { type Scalar } from "../values.ts";
 import { ERR } from "../values.ts";
 import { numeric } from "./loans.ts";

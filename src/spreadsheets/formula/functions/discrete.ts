@@ -1,7 +1,7 @@
 // Discrete distributions (binomial, negative binomial, hypergeometric, Poisson) and the confidence
 // intervals. Counts are truncated to integers, as Excel does; cumulative sums go through the
 // regularized beta and gamma functions, so large counts cost no loop.
-import { work } from "../../budget.ts";
+import { work } from "../budget.ts";
 import { ERR, type Scalar } from "../values.ts";
 import { numeric, trunc } from "./numeric.ts";
 import { betaI, gammaQ, lnGamma, normInv, solveDecreasing } from "./special.ts";

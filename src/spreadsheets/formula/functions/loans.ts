@@ -1,7 +1,7 @@
 // Loan and interest functions beyond PMT/FV/PV (finance.ts): NPER, RATE, IPMT, PPMT, CUMIPMT,
 // CUMPRINC, ISPMT, EFFECT, NOMINAL, PDURATION, RRI, FVSCHEDULE, DOLLARDE, DOLLARFR, with Excel's
 // errors (#NUM! where the loan cannot be paid off or an argument is out of its domain).
-import { work } from "../../budget.ts";
+import { work } from "../budget.ts";
 import type { EvalContext } from "../context.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type Scalar, type Value } from "../values.ts";

@@ -2,7 +2,7 @@
 // otherwise, empty cells included, as in Excel); MINVERSE of a singular matrix is #NUM!.
 import type { EvalContext } from "../context.ts";
 import { toNumber } from "../coerce.ts";
-import { MAX_COLUMNS, MAX_ROWS } from "../../types.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../../cells/types.ts";
 import { ERR, type FormulaError, isError, type Value } from "../values.ts";
 import { scalarArg } from "./args.ts";
 import { cellsOf } from "./numeric.ts";

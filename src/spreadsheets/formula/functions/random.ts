@@ -2,7 +2,7 @@
 // recomputes them on every recalculation.
 import type { EvalContext } from "../context.ts";
 import { toBoolean, toNumber } from "../coerce.ts";
-import { MAX_COLUMNS, MAX_ROWS } from "../../types.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../../cells/types.ts";
 import { ERR, isError, type Scalar, type Value } from "../values.ts";
 import { scalarArg } from "./args.ts";
 import { numeric } from "./numeric.ts";

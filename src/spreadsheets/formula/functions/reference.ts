@@ -2,9 +2,9 @@
 // the workbook, volatile: recomputed on every write, so what they reach is read again), AREAS,
 // ADDRESS, GETPIVOTDATA (no pivot tables here: #REF!), and the .xlsx spellings of "@" and "#"
 // (SINGLE, ANCHORARRAY).
-import { quoteSheetName } from "../../a1.ts";
-import { columnName } from "../../cells.ts";
-import { MAX_COLUMNS, MAX_ROWS } from "../../types.ts";
+import { quoteSheetName } from "../../cells/a1.ts";
+import { columnName } from "../../cells/cells.ts";
+import { MAX_COLUMNS, MAX_ROWS } from "../../cells/types.ts";
 import { implicitIntersection } from "../compile-refs.ts";
 import type { EvalContext } from "../context.ts";
 import { toBoolean, toText } from "../coerce.ts";

@@ -2,7 +2,7 @@
 // and CELL for what the workbook model holds (address, row, col, contents, type, prefix, format
 // "G", protect, parentheses, color, filename as ""); it holds no column widths, so CELL("width")
 // is #N/A rather than a guess.
-import { cellAddress } from "../../cells.ts";
+import { cellAddress } from "../../cells/cells.ts";
 import type { EvalContext } from "../context.ts";
 import { toText } from "../coerce.ts";
 import { ERR, isError, isRange, type RangeValue, type Scalar, type Value } from "../values.ts";

@@ -6,7 +6,7 @@
 // carry 15.
 // Their loops charge the job's budget (`work`): a BETA.INV solving over a non-converging fraction
 // is millions of steps, and a lifted one runs per cell.
-import { work } from "../../budget.ts";
+import { work } from "../budget.ts";
 
 const LANCZOS = [
   0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,

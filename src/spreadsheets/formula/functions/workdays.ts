@@ -1,7 +1,7 @@
 // Working-day functions: WORKDAY, WORKDAY.INTL and NETWORKDAYS.INTL, with Excel's weekend codes
 // (1–7 two-day weekends, 11–17 one day, or a "0000011" mask from Monday) and holiday lists.
-import { work } from "../../budget.ts";
-import { MAX_DATE_SERIAL, weekday } from "../../dates.ts";
+import { work } from "../budget.ts";
+import { MAX_DATE_SERIAL, weekday } from "../../cells/dates.ts";
 import type { EvalContext } from "../context.ts";
 import { toNumber } from "../coerce.ts";
 import { ERR, isError, type FormulaError, type Value } from "../values.ts";
