@@ -7,42 +7,14 @@ import type { SheetSummary, WorkbookRecord, WorkbookVersionRecord } from "./type
 export const workbookSummaryColumns =
   "id, owner_id, name, created_at, updated_at, version, updated_by, source, deleted_at, size_bytes, cells, sheets, manifest_hash";
 
-export interface WorkbookRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  updated_by: string;
-  source: string;
-  deleted_at: string | null;
-  size_bytes: number | string;
-  cells: number | string;
-  sheets: string;
-  manifest_hash: string;
-}
-
 /** Sizes and counts are numbers (PostgreSQL's bigints come back as strings); sheets are JSON text. */
 const conversions = { size_bytes: Number, cells: Number, sheets: (text: string) => JSON.parse(text) as SheetSummary[] };
 
-export const toWorkbook: (row: WorkbookRow) => WorkbookRecord = rowMapper(workbookSummaryColumns, conversions);
+export const toWorkbook: (row: object) => WorkbookRecord = rowMapper(workbookSummaryColumns, conversions);
 
 export const workbookVersionColumns = "version, name, created_at, created_by, source, size_bytes, cells, sheets, manifest_hash";
 
-export interface WorkbookVersionRow {
-  version: number;
-  name: string;
-  created_at: string;
-  created_by: string;
-  source: string;
-  size_bytes: number | string;
-  cells: number | string;
-  sheets: string;
-  manifest_hash: string;
-}
-
-export const toWorkbookVersion: (row: WorkbookVersionRow) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
+export const toWorkbookVersion: (row: object) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
 
 /** The current version of a workbook, as its history lists it. */
 export const currentWorkbookVersion = ({ cells, sheets, manifestHash, ...workbook }: WorkbookRecord): WorkbookVersionRecord =>

@@ -3,7 +3,7 @@
 // the .docx of the current version here, of any version in versions.ts.
 import { coalescer } from "../coalesce.ts";
 import { documentKind } from "../kinds.ts";
-import { bytesOf, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
+import { bytesOf, documentSummaryColumnsOf, toDocument, type ItemRow } from "../rows.ts";
 import type {
   DocumentChange,
   DocumentContent,
@@ -25,7 +25,7 @@ function reads(ctx: PgContext): Pick<DocumentReads, "readText" | "readContent"> 
   // The per-request read of a document's text, coalesced (coalesce.ts) by id and cut: the
   // statement finds rows by primary key only, and each caller keeps the row only if it is its own
   // (owner_id), as `owner_id = $1 AND id = $2` would.
-  type TextRow = DocumentRow & { max_chars: number; body: string | null; total: number | null };
+  type TextRow = ItemRow & { max_chars: number; body: string | null; total: number | null };
   const textKey = (id: string, maxChars: number) => `${maxChars}:${id}`;
   const textReader = (column: "text" | "markdown") =>
     coalescer<string, TextRow>(async (keys) => {
@@ -51,7 +51,7 @@ function reads(ctx: PgContext): Pick<DocumentReads, "readText" | "readContent"> 
       return row && row.owner_id === ownerId ? { document: toDocument(row), ...textRead(row.body, row.total, max) } : null;
     },
     async readContent(ownerId, id) {
-      const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
+      const { rows } = await pool.query<ItemRow & { docx: Buffer }>(
         prepared(
           "read_content",
           `SELECT ${documentSummaryColumnsOf("d")}, c.docx

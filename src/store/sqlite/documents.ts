@@ -2,7 +2,7 @@
 // (content.ts, shared by versions), and what only documents have: the cut text read and the .docx,
 // of the current version here, of any version in versions.ts.
 import { documentKind } from "../kinds.ts";
-import { bytesOf, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
+import { bytesOf, documentSummaryColumnsOf, toDocument, type Row } from "../rows.ts";
 import type { DocumentChange, DocumentContent, DocumentItems, DocumentRecord, NewDocument, VersionRecord } from "../types.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 import type { SqliteContext } from "./context.ts";
@@ -32,11 +32,11 @@ export function createSqliteDocuments(ctx: SqliteContext): DocumentItems {
     ...createSqliteVersionReads(ctx, live),
     async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
       const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get({ ownerId, id, max: maxChars }) as
-        (DocumentRow & { text: string | null; total: number | null }) | undefined;
+        (Row & { text: string | null; total: number | null }) | undefined;
       return row ? { document: toDocument(row), ...textRead(row.text, row.total, maxChars) } : null;
     },
     async readContent(ownerId, id) {
-      const row = stmt.readContent.get({ ownerId, id }) as (DocumentRow & { docx: Buffer }) | undefined;
+      const row = stmt.readContent.get({ ownerId, id }) as (Row & { docx: Buffer }) | undefined;
       return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
     },
   };
