@@ -1,4 +1,4 @@
-// DocumentStore (src/store/types/documents.ts) on both databases: create and read back, owners
+// store.documents (ItemStore and DocumentReads, src/store/types/) on both databases: create and read back, owners
 // isolated, lists and name search, trash, restore and purge.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";

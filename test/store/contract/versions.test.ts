@@ -1,4 +1,4 @@
-// VersionStore (src/store/types/versions.ts) and the changes that make versions, on both databases.
+// Versions (ItemStore in src/store/types/items.ts, version reads in documents.ts) and the changes that make them, on both databases.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DocumentRecord, Store } from "../../../src/store/types.ts";
 import { at, backends, content, newDoc, newId, newOwner, sameBytes, useStore } from "./backends.ts";

@@ -1,4 +1,4 @@
-// WorkbookStore (src/store/types/workbooks.ts) on both databases: create and read back (record,
+// store.workbooks (src/store/types/workbooks.ts) on both databases: create and read back (record,
 // blobs, value tiles), owners isolated, lists, changes (a rename stores no blob; content shares
 // the tiles it keeps), conditional and idempotent changes, versions, trash, restore and purge.
 import { beforeAll, describe, expect, it } from "vitest";
