@@ -1,16 +1,11 @@
 // A document as its reader sees it (docs/app.md "Documents"): the HTML of its markdown (from the
 // .docx's own parser, sanitised: services.preview), and what can be done with it.
 import { html, raw } from "hono/html";
-import { csrfField, postButton, when, type Html } from "../layout.ts";
+import { postButton, when, type Html } from "../layout.ts";
+import { itemButtons, type ItemView } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
-export interface DocumentView {
-  paths: Paths;
-  csrf: string | undefined;
-  id: string;
-  name: string;
-  version: number;
-  updatedAt: string;
+export interface DocumentView extends ItemView {
   /** The sanitised HTML of its markdown. */
   body: string;
   /** The text was longer than one read gives (never for a document within the markdown limit). */
@@ -23,13 +18,7 @@ export function documentPage(view: DocumentView): Html {
     <p class="meta">Version ${view.version} · updated ${when(view.updatedAt)}</p>
     <div class="toolbar">
       <a class="button primary" href="${paths.document(id, "edit")}">Edit</a>
-      <a class="button" href="${paths.document(id, "history")}">History</a>
-      <a class="button" href="${paths.document(id, "download")}" download>Download</a>
-      <form method="get" action="${paths.document(id, "share")}"><button type="submit">Share</button></form>
-      <form method="post" action="${paths.document(id, "trash")}">
-        ${csrfField(view.csrf)}<input type="hidden" name="version" value="${view.version}" />
-        <button type="submit" class="danger">Move to trash</button>
-      </form>
+      ${itemButtons((page) => paths.document(id, page), view.csrf, view.version)}
     </div>
     ${view.truncated ? html`<p class="notice">Only the start of this document is shown; download it for the rest.</p>` : ""}
     <article class="document" aria-label="${view.name}">${raw(view.body)}</article>`;

@@ -2,6 +2,7 @@
 // when and by whom, a way to look at it and a button to restore it as the newest version.
 import { html } from "hono/html";
 import { postButton, sizeOf, when, type Html } from "../layout.ts";
+import { listTable } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
 export interface VersionRow {
@@ -58,23 +59,6 @@ export function historyPage(view: HistoryView): Html {
     : "";
   return html`<h1>History of “${view.name}”</h1>
     <p class="meta"><a href="${itemPath}">Back to the ${kind}</a> · versions are kept 30 days, and at least the last 10.</p>
-    <table class="list">
-      <caption class="visually-hidden">
-        Versions, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Version</th>
-          <th scope="col">Saved</th>
-          <th scope="col">What</th>
-          <th scope="col">By</th>
-          <th scope="col">Size</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
+    ${listTable("Versions, newest first", ["Version", "Saved", "What", "By", "Size", "Actions"], rows)}
     ${more}`;
 }

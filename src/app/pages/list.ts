@@ -4,6 +4,7 @@
 import { html } from "hono/html";
 import type { WorkspaceItem } from "../../services/index.ts";
 import { csrfField, postButton, sizeOf, when, type Html } from "../layout.ts";
+import { listTable } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
 export interface ListView {
@@ -61,22 +62,11 @@ export function listPage(view: ListView): Html {
   const table =
     view.items.length === 0
       ? empty
-      : html`<table class="list">
-          <caption class="visually-hidden">
-            Documents and spreadsheets, newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Modified</th>
-              <th scope="col">Size</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${view.items.map((item) => row(view.paths, item))}
-          </tbody>
-        </table>`;
+      : listTable(
+          "Documents and spreadsheets, newest first",
+          ["Name", "Kind", "Modified", "Size"],
+          view.items.map((item) => row(view.paths, item)),
+        );
   return html`<h1>${view.query ? `Search: ${view.query}` : "Your documents"}</h1>
     ${toolbar(view)}
     <p class="dropzone" data-dropzone>Drop a .docx, .xlsx or .csv file on this page to import it.</p>

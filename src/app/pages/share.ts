@@ -2,6 +2,7 @@
 // once as an absolute URL to copy; the links that still work, each revocable.
 import { html } from "hono/html";
 import { csrfField, postButton, when, type Html } from "../layout.ts";
+import { listTable } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
 export interface ShareView {
@@ -51,21 +52,7 @@ export function sharePage(view: ShareView): Html {
   const list =
     view.shares.length === 0
       ? html`<p>No links work for this ${kind} now.</p>`
-      : html`<table class="list">
-          <caption class="visually-hidden">
-            Links that work now
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
+      : listTable("Links that work now", ["Created", "Expires", "Actions"], rows);
   return html`<h1>Share “${view.name}”</h1>
     <p class="meta"><a href="${paths.item(kind, id)}">Back to the ${kind}</a></p>
     ${created}

@@ -4,6 +4,7 @@
 import { html } from "hono/html";
 import { columnName, rangeText, type CellRect } from "../a1.ts";
 import { csrfField, when, type Html } from "../layout.ts";
+import { itemButtons, type ItemView } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 import type { GridCell } from "../cells.ts";
 import { gridTable } from "./grid.ts";
@@ -13,13 +14,7 @@ export interface SheetTab {
   usedRange: string | null;
 }
 
-export interface SpreadsheetView {
-  paths: Paths;
-  csrf: string | undefined;
-  id: string;
-  name: string;
-  version: number;
-  updatedAt: string;
+export interface SpreadsheetView extends ItemView {
   sheets: SheetTab[];
   sheet: string;
   /** The range shown, and the sheet's used size (for the pager). */
@@ -71,13 +66,7 @@ export function spreadsheetPage(view: SpreadsheetView): Html {
   return html`<h1>${view.name}</h1>
     <p class="meta">Version <span id="sheet-version">${view.version}</span> · updated ${when(view.updatedAt)}</p>
     <div class="toolbar">
-      <a class="button" href="${paths.spreadsheet(id, "history")}">History</a>
-      <a class="button" href="${paths.spreadsheet(id, "download")}" download>Download</a>
-      <form method="get" action="${paths.spreadsheet(id, "share")}"><button type="submit">Share</button></form>
-      <form method="post" action="${paths.spreadsheet(id, "trash")}">
-        ${csrfField(view.csrf)}<input type="hidden" name="version" value="${view.version}" />
-        <button type="submit" class="danger">Move to trash</button>
-      </form>
+      ${itemButtons((page) => paths.spreadsheet(id, page), view.csrf, view.version)}
     </div>
     ${tabs(view)}
     <form

@@ -2,6 +2,7 @@
 // restorable or deleted for good.
 import { html } from "hono/html";
 import { postButton, when, type Html } from "../layout.ts";
+import { listTable } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
 export interface TrashRow {
@@ -40,22 +41,7 @@ export function trashPage(view: TrashView): Html {
   const body =
     view.entries.length === 0
       ? html`<p>The trash is empty.</p>`
-      : html`<table class="list">
-          <caption class="visually-hidden">
-            Deleted documents and spreadsheets, newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Deleted</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
+      : listTable("Deleted documents and spreadsheets, newest first", ["Name", "Kind", "Deleted", "Actions"], rows);
   return html`<h1>Trash</h1>
     <p class="meta">Deleted items are kept 30 days, then deleted for good.</p>
     ${body} ${more}`;
