@@ -23,6 +23,7 @@ import { packageVersion } from "./version.ts";
 import type { Services } from "./services/index.ts";
 import { createServices } from "./services/create.ts";
 import { createSheetsPool } from "./spreadsheets/pool/configure.ts";
+import { createBodyModule } from "./services/spreadsheets/create-body.ts";
 import { createUpstreamClient, upstreamOptionsFromConfig } from "../adapters/upstream/client.ts";
 import { createGraphQLSurface } from "./graphql/surface.ts";
 import { documentHash, loadTrustedDocuments } from "./graphql/trusted-documents.ts";
@@ -197,7 +198,7 @@ export async function createGateway(config: Config, options: GatewayOptions = {}
     },
     logger,
   );
-  const sheetsPool = createSheetsPool(config);
+  const sheetsPool = createSheetsPool(config, createBodyModule);
   const services: Services = createServices({ config, store, renderer, sheetsPool, upstream });
   const application = applicationOf(config, store, services, createContext, assets);
   const apqCache = apqCacheOf(config, logger);

@@ -16,6 +16,7 @@ import { costModel, useCostLimit } from "./cost.ts";
 import { createGraphQLErrors, requestParseErrors } from "./errors.ts";
 import { cachedGraphiQL } from "./graphiql-cache.ts";
 import { useJit } from "./jit.ts";
+import { useSlicedResults } from "./sliced-results.ts";
 import { checkUploadField } from "./upload-operations.ts";
 import { buildSchema } from "./schema.ts";
 import { useTrustedDocuments } from "./trusted-documents.ts";
@@ -100,6 +101,8 @@ export function createGraphQLSurface(options: GraphQLSurfaceOptions): Surface {
       // After every check: only an operation about to run registers its APQ hash.
       apq.register,
       ...useJit(options.logger),
+      // Large answers written a few milliseconds at a time (issue 37 F5).
+      useSlicedResults(),
       ...(options.introspection ? [] : [disableIntrospection]),
     ],
     context: ({ request, requestId, clientAddress, authenticated }): GraphQLContext => {

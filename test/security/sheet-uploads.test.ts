@@ -21,7 +21,7 @@ let tg: TestGateway;
 let auth: string;
 
 beforeAll(async () => {
-  // A cell limit under the 1.5M shared strings of F7 (a workbook needs no more strings than cells).
+  // A cell limit under 2,000,001 cells, to keep that attack short.
   tg = await startTestGateway({ SHEETS_MAX_CELLS: "1000000" });
   auth = `Bearer ${await tg.key({ user: "uploader", scopes: SHEETS_SCOPES })}`;
 }, 60_000);
@@ -60,9 +60,18 @@ describe("hostile .xlsx and .csv uploads are refused as soon as a bound is cross
     expect((await refused(manyCellsXlsx(1_000_001), "cells.xlsx")).details).toEqual({ reason: "cells", limit: 1_000_000 });
   }, 120_000);
 
-  it("1.5M unused shared strings: 413 as soon as one more string than the workbook may have cells is counted", async () => {
+  it("1.5M unused shared strings beside a one-cell sheet: 413 as soon as more strings are counted than the sheet's bytes can refer to", async () => {
     const answer = await refused(unusedStringsXlsx(1_500_000), "strings.xlsx");
-    expect(answer.details).toEqual({ reason: "shared_strings", limit: 1_000_000 });
+    // The sheet's XML (its declared size: it cannot inflate past it) over the 20 bytes a string cell takes at least.
+    const sheetBytes = Number(/\((\d+) bytes of XML\)/.exec(answer.message)?.[1]);
+    expect(sheetBytes).toBeGreaterThan(100);
+    expect(answer.details).toEqual({ reason: "shared_strings", limit: Math.floor(sheetBytes / 20) });
+  }, 120_000);
+
+  it("as many unused shared strings as the cell limit allows, beside a small sheet: refused the same way (1,000,000 were parsed before)", async () => {
+    const answer = await refused(unusedStringsXlsx(1_000_000), "strings.xlsx");
+    expect(answer.details).toMatchObject({ reason: "shared_strings" });
+    expect(answer.message).toMatch(/more than its sheets \(\d+ bytes of XML\) can refer to/);
   }, 120_000);
 
   it("a CSV whose quote never closes, 21 MB: 413 naming the cell text bound", async () => {

@@ -1,6 +1,6 @@
-// The embedded store checkpoints its WAL on a timer, not inside a commit
-// (src/store/sqlite/checkpoint.ts): a commit leaves its pages in the WAL, and the timer copies
-// them into the database file soon after.
+// The embedded store checkpoints its WAL in a worker thread, not inside a commit nor on the main
+// thread (src/store/sqlite/checkpoint.ts): a commit leaves its pages in the WAL, and the worker
+// copies them into the database file soon after, even while the main thread is busy.
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -50,6 +50,20 @@ describe("SQLite WAL checkpoints", () => {
     expect(sizeOf(file) - before).toBeGreaterThanOrEqual(6 * MB);
     // The document reads back whole after the checkpoint.
     expect((await store.documents.readContent("key_owner", "doc_1"))?.docx.byteLength).toBe(6 * MB);
+  });
+
+  it("a 12 MB commit (past any automatic checkpoint) is copied into the database while the main thread is blocked", async () => {
+    dir = await mkdtemp(join(tmpdir(), "wg-checkpoint-"));
+    store = openSqliteStore(dir);
+    const file = sqliteFile(dir);
+    const before = sizeOf(file);
+    await create(store, 3, 12);
+    expect(sizeOf(file) - before).toBeLessThan(MB);
+    // The main thread never yields here: only a checkpoint on another thread can grow the file.
+    const deadline = Date.now() + 100 * CHECKPOINT_INTERVAL_MS;
+    while (sizeOf(file) - before < 12 * MB && Date.now() < deadline);
+    expect(sizeOf(file) - before).toBeGreaterThanOrEqual(12 * MB);
+    expect((await store.documents.readContent("key_owner", "doc_3"))?.docx.byteLength).toBe(12 * MB);
   });
 
   it("a store closed right after a commit keeps it, its timer stopped: reopened, the document reads back whole", async () => {

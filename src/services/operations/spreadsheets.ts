@@ -166,6 +166,7 @@ export const spreadsheetOperations = {
     graphql: [{ field: "Mutation.createSpreadsheet", args: "input" }],
     rest: { method: "POST", path: "/api/v1/spreadsheets", status: 201, idempotencyKey: true, location: true, etag: true },
     run: ({ sheets, ctx }, input) => sheets.create(ctx, input),
+    largeJsonBody: ({ sheets, ctx }, body) => sheets.createFromJson(ctx, body),
   }),
   "sheets.import": define({
     title: "Import an .xlsx or .csv as a new spreadsheet",

@@ -12,6 +12,7 @@ import type { MailAdapter, Thread } from "../../../adapters/mail.ts";
 import type { MeetingSummary, MeetingsAdapter, Transcript } from "../../../adapters/meetings.ts";
 import type { SearchAdapter } from "../../../adapters/search.ts";
 import type { RequestContext } from "../../core/context.ts";
+import type { JsonBody } from "../../core/json-body.ts";
 import type { DocumentsService } from "../documents.ts";
 import type { DriveReader } from "../drive-read.ts";
 import type { ProductsService } from "../product-operations.ts";
@@ -193,6 +194,11 @@ export interface OperationDef<
   graphql?: readonly GraphqlFieldSpec[];
   rest?: RestSpec;
   run(env: RunEnv, input: z.output<I>): Promise<z.output<O>>;
+  /**
+   * The same operation from a large JSON body's bytes (REST, over LARGE_JSON_BODY_BYTES): it
+   * parses and validates them off the event loop, answering as `input`'s validation would.
+   */
+  largeJsonBody?(env: RunEnv, body: JsonBody): Promise<z.output<O>>;
 }
 
 /**

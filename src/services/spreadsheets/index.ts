@@ -5,6 +5,7 @@
 // files, composed here.
 import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
+import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetList, SpreadsheetVersionList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
@@ -15,7 +16,14 @@ import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, readVersion, restoreVersion } from "./versions.ts";
-import { createSpreadsheet, downloadSpreadsheet, getSpreadsheet, importSpreadsheet, renameSpreadsheet } from "./workbooks.ts";
+import {
+  createSpreadsheet,
+  createSpreadsheetFromJson,
+  downloadSpreadsheet,
+  getSpreadsheet,
+  importSpreadsheet,
+  renameSpreadsheet,
+} from "./workbooks.ts";
 
 export type { SheetsDeps } from "./access.ts";
 export { ManifestCache, RenderedCache } from "./stored.ts";
@@ -42,6 +50,7 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
     find: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => getSpreadsheet(deps, ctx, input, true),
     create: (ctx: Ctx, input: In<"createSpreadsheetInputSchema">) => createSpreadsheet(deps, ctx, input),
+    createFromJson: (ctx: Ctx, body: JsonBody) => createSpreadsheetFromJson(deps, ctx, body),
     import: (ctx: Ctx, input: In<"importSpreadsheetInputSchema">) => importSpreadsheet(deps, ctx, input),
     read: (ctx: Ctx, input: In<"readRangeInputSchema">) => readCells(deps, ctx, input),
     write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>

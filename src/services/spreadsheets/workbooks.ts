@@ -7,6 +7,7 @@ import { monotonicFactory } from "ulid";
 import type { RequestContext } from "../../core/context.ts";
 import { markReplayed } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
+import type { JsonBody } from "../../core/json-body.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/workbook/values.ts";
 import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
@@ -26,6 +27,7 @@ import {
   type SheetsDeps,
 } from "./access.ts";
 import { contentOf } from "./changes.ts";
+import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";
 
 export const SHEETS_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -113,10 +115,7 @@ export async function createSpreadsheet(
   },
 ): Promise<SpreadsheetWithWarnings> {
   const mode = input.input ?? "parse";
-  const fingerprint = () =>
-    createHash("sha256")
-      .update(JSON.stringify([input.name, input.sheets ?? null, mode, input.driveFileId ?? null]))
-      .digest("hex");
+  const fingerprint = () => createFingerprint(input.name, input.sheets, mode, input.driveFileId);
   if (input.driveFileId !== undefined) {
     const fileId = input.driveFileId;
     return createOnce(deps, ctx, input, fingerprint, "import", async () => {
@@ -125,13 +124,30 @@ export async function createSpreadsheet(
       return runBuild(deps, ctx, { kind: "import", bytes: file.bytes, format, sheetName: "Sheet1", input: mode });
     });
   }
-  const sheets = (input.sheets ?? [{ name: "Sheet1" }]).map((sheet) => ({
-    name: sheet.name,
-    ...(sheet.values === undefined ? {} : { values: sheet.values }),
-    ...(sheet.csv === undefined ? {} : { csv: sheet.csv }),
-    ...(sheet.markdown === undefined ? {} : { markdown: sheet.markdown }),
-  }));
+  const sheets = sheetSources(input.sheets);
   return createOnce(deps, ctx, input, fingerprint, "create", () => runBuild(deps, ctx, { kind: "create", sheets, input: mode }));
+}
+
+/**
+ * A create from a large JSON body's bytes: a spreadsheets worker parses, validates and builds it
+ * (./create-body.ts), in the caller's turn of the pool. The build comes before the idempotency
+ * lookup here: a replayed request answers as before, having paid for one build it throws away.
+ */
+export async function createSpreadsheetFromJson(deps: SheetsDeps, ctx: RequestContext, body: JsonBody): Promise<SpreadsheetWithWarnings> {
+  const output = await deps.pool
+    .run({ kind: "createJson", bytes: body.bytes, fixed: body.fixed, moveBytes: true }, undefined, jobOwner(ctx, sheetsOwner(ctx, "write")))
+    .catch((error: unknown) => Promise.reject(inContractWords(error)));
+  if (output.kind !== "created") throw new GatewayError("INTERNAL", "A spreadsheet build answered something else");
+  const { input, fingerprint, saved } = output;
+  if (!saved) return createSpreadsheet(deps, ctx, input);
+  return createOnce(
+    deps,
+    ctx,
+    input,
+    () => fingerprint,
+    "create",
+    () => Promise.resolve(saved),
+  );
 }
 
 export async function importSpreadsheet(
@@ -167,7 +183,8 @@ export async function importSpreadsheet(
   const format = formatOf(bytes, file.name, file.type);
   const fingerprint = () => createHash("sha256").update(name).update("\0").update(bytes).digest("hex");
   return createOnce(deps, ctx, { name, idempotencyKey: input.idempotencyKey }, fingerprint, "import", () =>
-    runBuild(deps, ctx, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse" }),
+    // The upload's bytes are this request's alone (the fingerprint is taken before the build): moved to the worker.
+    runBuild(deps, ctx, { kind: "import", bytes, format, sheetName: "Sheet1", input: input.input ?? "parse", moveBytes: true }),
   );
 }
 

@@ -2,7 +2,8 @@
 import type { Config } from "../../core/config.ts";
 import { SheetsPool } from "./index.ts";
 
-export function createSheetsPool(config: Config): SheetsPool {
+/** `bodyParser`: the URL of the module that parses a create's JSON body in a worker (./body-parser.ts). */
+export function createSheetsPool(config: Config, bodyParser?: string): SheetsPool {
   const workers = config.SHEETS_WORKERS;
   return new SheetsPool({
     workers,
@@ -18,6 +19,7 @@ export function createSheetsPool(config: Config): SheetsPool {
       // SHEETS_CACHE_CELLS is for all the workers together: more workers do not hold more memory.
       cacheCells: Math.floor(config.SHEETS_CACHE_CELLS / workers),
       budget: { maxSteps: config.SHEETS_MAX_STEPS, maxMs: config.SHEETS_WRITE_BUDGET_MS, maxArrayCells: config.SHEETS_MAX_ARRAY_CELLS },
+      ...(bodyParser ? { bodyParser } : {}),
     },
   });
 }

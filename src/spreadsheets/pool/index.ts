@@ -10,7 +10,7 @@ import { GatewayError } from "../../core/errors.ts";
 import { workerHeap } from "../../core/worker-heap.ts";
 import { FairQueue, type Queued } from "./fair-queue.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
-import { encodeJob } from "./wire.ts";
+import { encodeJob, movable } from "./wire.ts";
 
 export type { Base, Change, Job, JobOutput, NewSheetSource, Saved } from "./protocol.ts";
 
@@ -229,7 +229,7 @@ export class SheetsPool {
     // A download's model is not kept (./worker.ts), so it leaves the workbook's home as it was.
     if (pending.workbookId !== undefined && job.kind !== "render") this.remember(pending.workbookId, slot);
     if (job.kind === "change") this.changes.set(job.token, slot);
-    this.post(slot, encodeJob(pending.id, job));
+    this.post(slot, encodeJob(pending.id, job), movable(job));
   }
 
   private post(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {

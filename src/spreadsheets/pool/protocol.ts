@@ -35,14 +35,16 @@ export type Change =
 
 export type Job =
   | { kind: "create"; sheets: NewSheetSource[]; input: InputMode }
-  | { kind: "import"; bytes: Uint8Array; format: "xlsx" | "csv"; sheetName: string; input: InputMode }
+  | { kind: "import"; bytes: Uint8Array; format: "xlsx" | "csv"; sheetName: string; input: InputMode; moveBytes?: boolean }
   | { kind: "change"; base: Base; change: Change; token: number }
   | { kind: "evaluate"; base: Base; formula: string; sheet?: string }
   | { kind: "read"; base: Base; range: string; render: RenderMode; maxCells: number; offset: number }
   | { kind: "names"; base: Base }
   | { kind: "render"; base: Base; format: "xlsx" | "csv"; sheet?: string; title: string }
   /** An .xlsx not stored (a drive file drive_read reads): its first sheet as CSV text, nothing kept. */
-  | { kind: "csv"; bytes: Uint8Array };
+  | { kind: "csv"; bytes: Uint8Array }
+  /** A create's JSON body as its bytes (with the request's `fixed` input): parsed, validated and built here (./body-parser.ts). */
+  | { kind: "createJson"; bytes: Uint8Array; fixed: Record<string, unknown>; moveBytes?: boolean };
 
 /** A version saved by a job: what the store keeps (root, pages, tiles) and what the record says. */
 export interface Saved {
@@ -64,7 +66,17 @@ export type JobOutput =
   | { kind: "value"; value: JsonCellValue }
   | { kind: "read"; range: string; values: JsonCellValue[][]; truncated: boolean; nextOffset: number | null }
   | { kind: "names"; names: DefinedName[] }
-  | { kind: "bytes"; bytes: Uint8Array };
+  | { kind: "bytes"; bytes: Uint8Array }
+  /** A createJson job's validated input (without its sheets), and the workbook it built unless the input names a drive file. */
+  | { kind: "created"; input: CreateInput; fingerprint: string; saved?: Saved };
+
+/** A create's input as the create needs it once its sheets are built. */
+export interface CreateInput {
+  name: string;
+  input?: InputMode | undefined;
+  driveFileId?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
 
 export type ToWorker =
   /** A job as JSON text, its bytes and blobs beside it (./wire.ts). */
@@ -91,4 +103,6 @@ export interface SheetsWorkerData {
   niceness?: number;
   /** A job's budget (a write's or an evaluate's): steps, milliseconds, and cells of one array (SHEETS_MAX_STEPS, SHEETS_WRITE_BUDGET_MS, SHEETS_MAX_ARRAY_CELLS). */
   budget: { maxSteps: number; maxMs: number; maxArrayCells?: number };
+  /** URL of the module that parses and validates a create's JSON body (./body-parser.ts): the service layer's, which owns the schema. */
+  bodyParser?: string;
 }

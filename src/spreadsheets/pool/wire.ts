@@ -19,6 +19,17 @@ export function encodeJob(id: number, job: Job): JobMessage {
   };
 }
 
+/**
+ * The buffer to move to the worker rather than copy: a job's bytes whose caller gave them up
+ * (`moveBytes`), when they are a whole ArrayBuffer of their own. A 21 MB upload's copy took tens of
+ * milliseconds of the event loop; moved, none.
+ */
+export function movable(job: Job): ArrayBuffer[] {
+  const { bytes, moveBytes } = job as { bytes?: Uint8Array; moveBytes?: boolean };
+  if (!moveBytes || !bytes || !(bytes.buffer instanceof ArrayBuffer)) return [];
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
+}
+
 export function decodeJob(message: JobMessage): Job {
   const job = JSON.parse(message.json) as Job & { bytes?: Uint8Array; base?: Base };
   if (message.bytes) job.bytes = message.bytes;

@@ -5,6 +5,7 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
 import { isSheetsError } from "../cells/errors.ts";
+import { bodyParser } from "./body-parser.ts";
 import { COLLECT_AFTER_CELLS, collectGarbage } from "./collect.ts";
 import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render } from "./jobs.ts";
 import { Models, type Held } from "./models.ts";
@@ -87,14 +88,21 @@ async function run(job: Job): Promise<JobOutput> {
     }
     case "csv":
       return { kind: "bytes", bytes: new TextEncoder().encode(firstSheetCsv(job.bytes, options)) };
+    case "createJson": {
+      const parsed = (await bodyParser(data.bodyParser)).parseCreateBody(job.bytes, job.fixed);
+      if (!parsed.sheets) return { kind: "created", input: parsed.input, fingerprint: parsed.fingerprint };
+      const { saved } = createWorkbook(parsed.sheets, parsed.mode, options);
+      collectAfter = saved.cells >= COLLECT_AFTER_CELLS;
+      return { kind: "created", input: parsed.input, fingerprint: parsed.fingerprint, saved };
+    }
   }
 }
 
 /** The buffers of an output, moved to the main thread rather than copied. */
 function transferables(output: JobOutput): ArrayBuffer[] {
   if (output.kind === "bytes") return [output.bytes.buffer as ArrayBuffer];
-  if (output.kind === "saved")
-    return output.saved.blobs.map(([, bytes]) => bytes.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i);
+  const saved = output.kind === "saved" || output.kind === "created" ? output.saved : undefined;
+  if (saved) return saved.blobs.map(([, bytes]) => bytes.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i);
   return [];
 }
 

@@ -35,8 +35,28 @@ export const cellTooLong = (limit: number, where: string): PackageTooLarge =>
 export const tooManySheets = (limit: number): PackageTooLarge =>
   new PackageTooLarge("sheets", `The .xlsx holds more than ${limit} sheets`, { reason: "sheets", limit });
 
-export const tooManySharedStrings = (limit: number): PackageTooLarge =>
-  new PackageTooLarge("cells", `The .xlsx holds more than ${limit} shared strings, more than the ${limit} cells a workbook may have`, {
-    reason: "shared_strings",
-    limit,
-  });
+/**
+ * The fewest bytes of sheet XML a cell that refers to a shared string takes: `<c t="s"><v>0</v></c>`
+ * is 21. A workbook's sheets can refer to no more distinct strings than their bytes over this.
+ */
+export const SHARED_STRING_CELL_BYTES = 20;
+
+export const tooManySharedStrings = (limit: number, sheetBytes?: number): PackageTooLarge =>
+  new PackageTooLarge(
+    "cells",
+    sheetBytes === undefined
+      ? `The .xlsx holds more than ${limit} shared strings, more than the ${limit} cells a workbook may have`
+      : `The .xlsx holds more than ${limit} shared strings, more than its sheets (${sheetBytes} bytes of XML) can refer to`,
+    { reason: "shared_strings", limit },
+  );
+
+/**
+ * How many shared strings a workbook may hold: no more than its cells may be, nor than its sheets'
+ * XML can refer to (each such cell takes SHARED_STRING_CELL_BYTES at least; a sheet cannot inflate
+ * past the size its zip directory declares). Unused strings past that are refused as soon as counted.
+ */
+export function sharedStringBound(cells: number, sheetSizes: readonly number[]): { limit: number; sheetBytes?: number } {
+  const sheetBytes = sheetSizes.reduce((sum, size) => sum + size, 0);
+  const referable = Math.floor(sheetBytes / SHARED_STRING_CELL_BYTES);
+  return referable < cells ? { limit: referable, sheetBytes } : { limit: cells };
+}

@@ -6,11 +6,16 @@ import { tooManySharedStrings } from "./read-limits.ts";
 import { decodeXstring } from "./xstring.ts";
 
 /**
- * `limit`: the workbook's cell limit. A string nothing uses is never kept, so a workbook needs no
- * more strings than it may have cells: past that the part is refused as soon as the string is
- * counted, before the rest is parsed.
+ * `bound`: how many strings the workbook's cells can use (read-limits.ts sharedStringBound): the
+ * cell limit, or fewer when its sheets are too small to refer to more. Past it the part is refused
+ * as soon as the string is counted, before the rest is parsed.
  */
-export function readSharedStrings(item: ZipItem | undefined, budget: Budget, limit = Infinity): string[] {
+export function readSharedStrings(
+  item: ZipItem | undefined,
+  budget: Budget,
+  bound: { limit: number; sheetBytes?: number } = { limit: Infinity },
+): string[] {
+  const { limit } = bound;
   const strings: string[] = [];
   if (!item) return strings;
   let current: string[] | undefined;
@@ -32,7 +37,7 @@ export function readSharedStrings(item: ZipItem | undefined, budget: Budget, lim
         if (local === "t" && inText > 0) inText--;
         else if (local === "rPh") phonetic--;
         else if (local === "si" && current) {
-          if (strings.length >= limit) throw tooManySharedStrings(limit);
+          if (strings.length >= limit) throw tooManySharedStrings(limit, bound.sheetBytes);
           const text = decodeXstring(current.join(""));
           budget.hold(text.length * 2 + 16);
           strings.push(text);

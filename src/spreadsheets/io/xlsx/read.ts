@@ -12,7 +12,7 @@ import { DATE_FORMAT, DATETIME_FORMAT } from "../../cells/formats.ts";
 import { noFacts, type ImportFacts } from "../../report/types.ts";
 import type { SheetData, WorkbookData } from "../../cells/types.ts";
 import type { CellContext } from "./cell-store.ts";
-import { XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
+import { sharedStringBound, XLSX_LIMITS, type XlsxLimits } from "./read-limits.ts";
 import { readSharedStrings } from "./read-shared-strings.ts";
 import { readSheet, type SheetContext } from "./read-sheet.ts";
 import { dynamicArrayBlocks } from "./read-metadata.ts";
@@ -64,7 +64,9 @@ export function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions = {}): Work
   const declared = (items: readonly (ZipItem | undefined)[]) => items.reduce((sum, item) => sum + (item?.declaredSize ?? 0), 0);
   pkg.budget.declared(declared(pkg.items), declared(parsed));
   const styles = readStyles(workbook.styles, pkg.budget);
-  const sharedStrings = readSharedStrings(workbook.sharedStrings, pkg.budget, limits.cells);
+  // Bounded by the sheets' declared sizes only where a part cannot inflate past what it declares.
+  const sheetSizes = limits.declaredSizes === "bound" ? workbook.sheets.map((sheet) => sheet.item.declaredSize) : [Infinity];
+  const sharedStrings = readSharedStrings(workbook.sharedStrings, pkg.budget, sharedStringBound(limits.cells, sheetSizes));
   // ISO date cells without a date style of their own get one of these two, at style indexes no
   // workbook uses (Excel allows 64,000 styles; the store keeps 16 bits).
   const iso = new Map([
