@@ -79,12 +79,19 @@ describe("steps and time", () => {
     }
   });
 
-  it("lookups charge the cells they read", () => {
-    const workbook = book();
-    const { error } = timed(() =>
-      workbook.evaluate("=SUM(MAP(SEQUENCE(200),LAMBDA(x,MATCH(-1,A1:A1048576,0))))", { budget: { maxSteps: 1_000_000 } }),
-    );
+  it("lookups charge the cells they read; an indexed one its scan once", () => {
+    // A whole column is read as far as its used rows (past them every cell is empty): 20,000 here.
+    const column = Array.from({ length: 20_000 }, (_, i) => [`k${i}`]);
+    const { workbook } = Workbook.create([{ name: "Sheet1", values: column }]);
+    const budget = { maxSteps: 1_000_000 };
+    // A wildcard is matched cell by cell: 200 walks of 20,000 cells are past the bound.
+    const { error } = timed(() => workbook.evaluate('=SUM(MAP(SEQUENCE(200),LAMBDA(x,MATCH("x*",A1:A1048576,0))))', { budget }));
     expect(error).toMatchObject({ details: { limit: "SHEETS_MAX_STEPS" } });
+    // An exact match goes through the run's index: its 20,000 cells are charged once, each lookup a
+    // step or so (200 walks to the column's end would be 4,000,000).
+    expect(workbook.evaluate('=SUM(MAP(SEQUENCE(200),LAMBDA(x,MATCH("k"&(20000-x),A1:A1048576,0))))', { budget })).toBe(
+      Array.from({ length: 200 }, (_, x) => 20_000 - x).reduce((a, b) => a + b, 0),
+    );
   });
 });
 

@@ -48,12 +48,12 @@ export function rangeThunk(spec: RefSpec): Thunk {
 }
 
 function rangeAt(spec: RefSpec, ctx: EvalContext): RangeValue | FormulaError {
-  const r = (n: number) => (spec.wrap ? n % MAX_ROWS : n);
-  const c = (n: number) => (spec.wrap ? n % MAX_COLUMNS : n);
-  const top = spec.topAbs ? spec.top : r(ctx.row + spec.top);
-  const bottom = spec.bottomAbs ? spec.bottom : r(ctx.row + spec.bottom);
-  const left = spec.leftAbs ? spec.left : c(ctx.col + spec.left);
-  const right = spec.rightAbs ? spec.right : c(ctx.col + spec.right);
+  // No helper closures: this runs for every reference of every formula computed.
+  const { wrap } = spec;
+  const top = spec.topAbs ? spec.top : wrap ? (ctx.row + spec.top) % MAX_ROWS : ctx.row + spec.top;
+  const bottom = spec.bottomAbs ? spec.bottom : wrap ? (ctx.row + spec.bottom) % MAX_ROWS : ctx.row + spec.bottom;
+  const left = spec.leftAbs ? spec.left : wrap ? (ctx.col + spec.left) % MAX_COLUMNS : ctx.col + spec.left;
+  const right = spec.rightAbs ? spec.right : wrap ? (ctx.col + spec.right) % MAX_COLUMNS : ctx.col + spec.right;
   if (Math.min(top, bottom) < 0 || Math.min(left, right) < 0 || Math.max(top, bottom) >= MAX_ROWS || Math.max(left, right) >= MAX_COLUMNS)
     return ERR.REF;
   return new RangeValue(

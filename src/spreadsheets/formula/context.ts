@@ -1,6 +1,8 @@
 // What a compiled formula needs from the workbook while it runs. The model implements it; the
 // functions see only this, so they never touch the grid.
 import type { Box } from "../cells/a1.ts";
+import type { Criterion } from "./criteria.ts";
+import type { ExactIndex } from "./exact-index.ts";
 import type { FormulaError, Frame, RangeValue, Scalar } from "./values.ts";
 
 /** Running totals over the numbers of ranges (SUM, AVERAGE, MIN, MAX); the first error met is kept. */
@@ -11,6 +13,17 @@ export interface Totals {
   max: number;
   error: FormulaError | null;
 }
+
+/** A range's values within its sheet's used area, row-major from the range's top-left: `width` × `height` (beyond them all empty). */
+export interface Snapshot {
+  width: number;
+  height: number;
+  values: Scalar[];
+}
+
+/** The value at offsets (dr, dc) of the range a snapshot copies. */
+export const snapshotAt = (s: Snapshot, dr: number, dc: number): Scalar =>
+  dr < s.height && dc < s.width ? (s.values[dr * s.width + dc] as Scalar) : null;
 
 export const newTotals = (): Totals => ({ sum: 0, count: 0, min: Infinity, max: -Infinity, error: null });
 
@@ -30,6 +43,28 @@ export interface EvalContext {
   forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void;
   /** Adds the range's numbers to `totals` (text, booleans and empty cells skipped): the hot path of SUM and its kin. */
   totals(range: RangeValue, totals: Totals): void;
+  /**
+   * Within one recalculation: the range's values copied once, or null when it is small, has
+   * several areas, holds a formula not computed yet (the caller then reads cell by cell, meeting
+   * NeedCell as before) or the run's cache is full. Charged when copied.
+   */
+  snapshot?(range: RangeValue): Snapshot | null;
+  /**
+   * Within one recalculation: the positions of the range's snapshot (offsets dr * width + dc,
+   * ascending) whose value meets `test`; `key` names the criterion (equal keys, equal tests).
+   * Null when the range has no snapshot.
+   */
+  matches?(range: RangeValue, key: string, test: Criterion): { snapshot: Snapshot; offsets: number[] } | null;
+  /**
+   * Within one recalculation: an index of a one-column or one-row range's values for exact
+   * lookups, or null when the range has no snapshot. Charged its scan when made, a step a use.
+   */
+  exactIndex?(range: RangeValue): ExactIndex | null;
+  /**
+   * Within one recalculation: the value `make` gives for `key`, made once. Only for what depends
+   * on snapshots alone (the run drops both together); a step a use after the first.
+   */
+  remember?<T>(key: string, make: () => T): T;
   /** The used rectangle of a sheet, or null when it has no cells. */
   used(sid: number): Box | null;
   /** Sheet id of a sheet name (case-insensitive), or -1. */

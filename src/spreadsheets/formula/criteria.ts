@@ -68,6 +68,18 @@ function equality(op: "=" | "<>", operand: string, explicit: boolean): Criterion
   return { test: (v) => (negate ? !same(v) : same(v)), matchesEmpty: negate };
 }
 
+/** A name for the criterion `criterion(crit)` builds: equal names, equal tests (the key of a cached match). */
+export const criterionKey = (crit: Scalar): string =>
+  typeof crit === "number"
+    ? `n${Object.is(crit, -0) ? "-0" : String(crit)}`
+    : typeof crit === "string"
+      ? `s${crit}`
+      : typeof crit === "boolean"
+        ? `b${crit}`
+        : crit === null
+          ? "0"
+          : `e${crit.error}`;
+
 /** Builds the criterion a COUNTIF-family argument describes. */
 export function criterion(crit: Scalar): Criterion {
   if (typeof crit === "number") return { test: (v) => typeof v === "number" && compare(v, crit) === 0, matchesEmpty: false };

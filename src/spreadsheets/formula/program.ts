@@ -49,12 +49,12 @@ export interface Program {
 
 /** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */
 export function resolveRef(spec: RefSpec, row: number, col: number): Box | null {
-  const r = (n: number) => (spec.wrap ? n % MAX_ROWS : n);
-  const c = (n: number) => (spec.wrap ? n % MAX_COLUMNS : n);
-  const top = spec.topAbs ? spec.top : r(row + spec.top);
-  const bottom = spec.bottomAbs ? spec.bottom : r(row + spec.bottom);
-  const left = spec.leftAbs ? spec.left : c(col + spec.left);
-  const right = spec.rightAbs ? spec.right : c(col + spec.right);
+  // No helper closures: this runs for every reference of every formula computed.
+  const { wrap } = spec;
+  const top = spec.topAbs ? spec.top : wrap ? (row + spec.top) % MAX_ROWS : row + spec.top;
+  const bottom = spec.bottomAbs ? spec.bottom : wrap ? (row + spec.bottom) % MAX_ROWS : row + spec.bottom;
+  const left = spec.leftAbs ? spec.left : wrap ? (col + spec.left) % MAX_COLUMNS : col + spec.left;
+  const right = spec.rightAbs ? spec.right : wrap ? (col + spec.right) % MAX_COLUMNS : col + spec.right;
   if (Math.min(top, bottom) < 0 || Math.max(top, bottom) >= MAX_ROWS || Math.min(left, right) < 0 || Math.max(left, right) >= MAX_COLUMNS)
     return null;
   return { top: Math.min(top, bottom), left: Math.min(left, right), bottom: Math.max(top, bottom), right: Math.max(left, right) };

@@ -7,7 +7,9 @@ import type { Box } from "../cells/a1.ts";
 import type { Book } from "./book.ts";
 import { enterJob, type Meter } from "../formula/budget.ts";
 import { serialFromInstant } from "../cells/dates.ts";
-import type { EvalContext, Totals } from "../formula/context.ts";
+import type { EvalContext, Snapshot, Totals } from "../formula/context.ts";
+import type { Criterion } from "../formula/criteria.ts";
+import type { ExactIndex } from "../formula/exact-index.ts";
 import { cellResult } from "../formula/result.ts";
 import {
   ERR,
@@ -20,6 +22,7 @@ import {
   type Scalar,
 } from "../formula/values.ts";
 import { indirectReference } from "./indirect.ts";
+import { RangeCache } from "./range-cache.ts";
 import { placeResult, spillBox } from "./spill.ts";
 import {
   CLEAN,
@@ -51,12 +54,15 @@ export class Calculator implements EvalContext {
   current: FormulaCell | null = null;
   frame: Frame | null = null;
   depth = 0;
+  /** Range copies and criteria matches of this run; dropped whenever a cell changes during it. */
+  readonly ranges: RangeCache;
 
   constructor(
     private readonly book: Book,
     private readonly meter: Meter,
   ) {
     this.now = serialFromInstant(book.now());
+    this.ranges = new RangeCache(book, meter);
   }
 
   value(sid: number, row: number, col: number): Scalar {
@@ -194,6 +200,22 @@ export class Calculator implements EvalContext {
     }
   }
 
+  snapshot(range: RangeValue): Snapshot | null {
+    return this.ranges.snapshot(range);
+  }
+
+  matches(range: RangeValue, key: string, test: Criterion): { snapshot: Snapshot; offsets: number[] } | null {
+    return this.ranges.matches(range, key, test);
+  }
+
+  remember<T>(key: string, make: () => T): T {
+    return this.ranges.remember(key, make);
+  }
+
+  exactIndex(range: RangeValue): ExactIndex | null {
+    return this.ranges.exactIndex(range);
+  }
+
   used(sid: number): Box | null {
     return this.book.sheetById(sid)?.grid.used() ?? null;
   }
@@ -259,10 +281,12 @@ export class Calculator implements EvalContext {
 }
 
 /** Places an array result (or clears a former one); what its cells' change makes dirty goes on the stack. */
-function spill(book: Book, cell: FormulaCell, result: Scalar | ArrayValue, stack: FormulaCell[], meter: Meter): Scalar {
+function spill(calc: Calculator, book: Book, cell: FormulaCell, result: Scalar | ArrayValue, stack: FormulaCell[], meter: Meter): Scalar {
   const placed = placeResult(book, cell, result);
   if (cell.spill) meter.charge(cell.spill.rows * cell.spill.cols);
   if (placed.changed.length > 0) {
+    // Cells changed (and computed ones may turn dirty): what the run cached from them is stale.
+    calc.ranges.forget();
     const dirty = book.graph.markDependents(placed.changed);
     for (let i = dirty.length - 1; i >= 0; i--) stack.push(dirty[i] as FormulaCell);
   }
@@ -320,7 +344,7 @@ function recalculateAll(book: Book, meter: Meter): number {
     stack.pop();
     cell.state = CLEAN;
     computed++;
-    const value = Array.isArray(result) || cell.spill || cell.fixed ? spill(book, cell, result, stack, meter) : (result as Scalar);
+    const value = Array.isArray(result) || cell.spill || cell.fixed ? spill(calc, book, cell, result, stack, meter) : (result as Scalar);
     if (!same(cell.value, value)) {
       cell.value = value;
       book.dirt.markValue(cell.sid, cell.row, cell.col);

@@ -90,6 +90,9 @@ export function textArg(v: Value | undefined, ctx: EvalContext): string | Formul
 export interface Grid {
   rows: number;
   columns: number;
+  /** Of a reference: the rows (columns) from its top (left) within the sheet's used area; beyond them every cell is empty. */
+  filledRows?: number;
+  filledColumns?: number;
   at(row: number, col: number): Scalar;
 }
 
@@ -100,6 +103,8 @@ export function gridOf(v: Value, ctx: EvalContext): Grid | FormulaError {
     return {
       rows,
       columns: v.columns,
+      filledRows: used ? Math.max(0, Math.min(rows, used.bottom - v.top + 1)) : 0,
+      filledColumns: used ? Math.max(0, Math.min(v.columns, used.right - v.left + 1)) : 0,
       at: (r, c) => {
         ctx.step(1);
         const row = v.top + r;

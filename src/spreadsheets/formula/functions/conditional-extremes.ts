@@ -2,7 +2,7 @@
 // (range, criterion) pair matches, 0 when none does (Excel's answer), through the COUNTIFS walk.
 import type { EvalContext } from "../context.ts";
 import { ERR, type FormulaError, isError, isRange, type Value } from "../values.ts";
-import { conditions, eachMatch } from "./conditional.ts";
+import { conditions, eachMatch, reader } from "./conditional.ts";
 import type { FnTable } from "./spec.ts";
 
 function extremeIfs(which: "max" | "min") {
@@ -14,8 +14,9 @@ function extremeIfs(which: "max" | "min") {
     if (conds[0] && (conds[0].range.rows !== target.rows || conds[0].range.columns !== target.columns)) return ERR.VALUE;
     let best = which === "max" ? -Infinity : Infinity;
     let error: FormulaError | null = null;
+    const read = reader(target, ctx);
     eachMatch(conds, ctx, (dr, dc) => {
-      const v = ctx.value(target.sid, target.top + dr, target.left + dc);
+      const v = read(dr, dc);
       if (typeof v === "number") best = which === "max" ? Math.max(best, v) : Math.min(best, v);
       else if (isError(v)) error ??= v;
     });

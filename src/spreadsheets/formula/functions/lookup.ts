@@ -8,8 +8,15 @@ import { build } from "./arrays.ts";
 import { findBinary, findDescending, findExact, findNearest, findSorted, type Line } from "./search.ts";
 import type { FnTable } from "./spec.ts";
 
-export const column = (g: Grid, c: number): Line => ({ length: g.rows, at: (i) => g.at(i, c) });
-export const row = (g: Grid, r: number): Line => ({ length: g.columns, at: (i) => g.at(r, i) });
+export const column = (g: Grid, c: number): Line => ({ length: g.rows, filled: g.filledRows ?? g.rows, at: (i) => g.at(i, c) });
+export const row = (g: Grid, r: number): Line => ({ length: g.columns, filled: g.filledColumns ?? g.columns, at: (i) => g.at(r, i) });
+
+/** Line `k` (a column when `vertical`) of a reference, with the recalculation's exact-match index of it; `line` as it is for values. */
+export function indexed(v: Value, vertical: boolean, line: Line, ctx: EvalContext): Line {
+  if (!isRange(v) || v.areas || !ctx.exactIndex) return line;
+  const part = vertical ? new RangeValue(v.sid, v.top, v.left, v.bottom, v.left) : new RangeValue(v.sid, v.top, v.left, v.top, v.right);
+  return { ...line, index: () => ctx.exactIndex?.(part) ?? null };
+}
 
 /** The value looked up: an empty cell is 0 (Excel's rule for the lookup functions). */
 export function lookupValue(v: Value | undefined, ctx: EvalContext): Scalar {
@@ -30,7 +37,7 @@ function vhlookup(vertical: boolean) {
     const k = Math.trunc(index);
     if (k < 1) return ERR.VALUE;
     if (k > (vertical ? table.columns : table.rows)) return ERR.REF;
-    const line = vertical ? column(table, 0) : row(table, 0);
+    const line = indexed(args[1] as Value, vertical, vertical ? column(table, 0) : row(table, 0), ctx);
     const sorted = approx !== false && approx !== 0 && approx !== null && approx !== "";
     const i = sorted ? findSorted(line, value) : findExact(line, value, true);
     if (i < 0) return ERR.NA;
@@ -43,7 +50,7 @@ export function lineOf(v: Value, ctx: EvalContext): Line | FormulaError {
   const g = gridOf(v, ctx);
   if (isError(g)) return g;
   if (g.rows !== 1 && g.columns !== 1) return ERR.NA;
-  return g.columns === 1 ? column(g, 0) : row(g, 0);
+  return g.columns === 1 ? indexed(v, true, column(g, 0), ctx) : indexed(v, false, row(g, 0), ctx);
 }
 
 function match(args: Value[], ctx: EvalContext): Value {
@@ -95,7 +102,12 @@ function xlookup(args: (Value | undefined)[], ctx: EvalContext): Value {
   const search = optionalNumber(args[5], ctx, 1);
   if (typeof mode !== "number") return mode;
   if (typeof search !== "number") return search;
-  const i = xsearch(vertical ? column(lookIn, 0) : row(lookIn, 0), value, Math.trunc(mode), Math.trunc(search));
+  const i = xsearch(
+    indexed(args[1] as Value, vertical, vertical ? column(lookIn, 0) : row(lookIn, 0), ctx),
+    value,
+    Math.trunc(mode),
+    Math.trunc(search),
+  );
   if (isError(i)) return i;
   // An omitted if_not_found (`,,` included) is #N/A; one given, even an empty cell, is the answer.
   if (i < 0) return args[3] === undefined ? ERR.NA : (args[3] as Value);

@@ -4,12 +4,17 @@
 // next smaller or larger value of XLOOKUP and XMATCH.
 import { compare } from "../coerce.ts";
 import { wildcardRegExp } from "../criteria.ts";
+import type { ExactIndex } from "../exact-index.ts";
 import { isError, type Scalar } from "../values.ts";
 
 /** A line of cells to search: a column or a row of a grid. */
 export interface Line {
   length: number;
   at(i: number): Scalar;
+  /** Positions from 0 that may hold a value; every one from here on is empty (a whole column past the used rows). */
+  filled?: number;
+  /** The recalculation's index of this line of a reference (built on first use), null when there is none: exact lookups without wildcards then search it. */
+  index?: () => ExactIndex | null;
 }
 
 /** Same type and not empty: the only values a lookup compares (numbers with numbers, text with text). */
@@ -22,11 +27,19 @@ export function exactMatcher(value: Scalar, wildcards: boolean): (v: Scalar) => 
   return (v) => sameType(v, value) && compare(v, value) === 0;
 }
 
+const filledOf = (line: Line): number => Math.min(line.length, line.filled ?? line.length);
+
 export function findExact(line: Line, value: Scalar, wildcards: boolean, reverse = false): number {
+  if (line.index && !(wildcards && typeof value === "string" && /[*?~]/.test(value))) {
+    const index = line.index();
+    if (index) return index.find(value, reverse);
+  }
   const is = exactMatcher(value, wildcards);
+  // An empty cell matches nothing: the walk stops where the used area does.
+  const end = filledOf(line);
   if (reverse) {
-    for (let i = line.length - 1; i >= 0; i--) if (is(line.at(i))) return i;
-  } else for (let i = 0; i < line.length; i++) if (is(line.at(i))) return i;
+    for (let i = end - 1; i >= 0; i--) if (is(line.at(i))) return i;
+  } else for (let i = 0; i < end; i++) if (is(line.at(i))) return i;
   return -1;
 }
 
@@ -39,9 +52,11 @@ export function binarySearch(line: Line, value: Scalar, order: 1 | -1 = 1): numb
   let lo = 0;
   let hi = line.length - 1;
   let found = -1;
+  const end = filledOf(line);
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    let m = mid;
+    // Past the used area every cell is empty, of no type: the probe moves back over them at once.
+    let m = mid < end ? mid : Math.max(end - 1, lo - 1);
     while (m >= lo && !sameType(line.at(m), value)) m--;
     if (m < lo) {
       lo = mid + 1;
@@ -62,7 +77,7 @@ export const findSorted = (line: Line, value: Scalar): number => binarySearch(li
 export const findDescending = (line: Line, value: Scalar): number => binarySearch(line, value, -1);
 
 function nextOfType(line: Line, from: number, value: Scalar): number {
-  for (let i = from; i < line.length; i++) if (sameType(line.at(i), value)) return i;
+  for (let i = from; i < filledOf(line); i++) if (sameType(line.at(i), value)) return i;
   return -1;
 }
 
@@ -83,8 +98,9 @@ export function findBinary(line: Line, value: Scalar, mode: number, descending: 
 /** XLOOKUP / XMATCH match modes -1 and 1 over any data: the exact match, else the next smaller / larger value. */
 export function findNearest(line: Line, value: Scalar, mode: number, reverse: boolean): number {
   let best = -1;
-  for (let n = 0; n < line.length; n++) {
-    const i = reverse ? line.length - 1 - n : n;
+  const end = filledOf(line);
+  for (let n = 0; n < end; n++) {
+    const i = reverse ? end - 1 - n : n;
     const v = line.at(i);
     if (!sameType(v, value)) continue;
     const order = compare(v, value);

@@ -29,14 +29,23 @@ function outsideLiterals(fmt: string, fn: (plain: string) => string): string {
 
 const ELAPSED = /\[(h+|m+|s+)\]/i;
 
-/** Formats a number or text as TEXT does, or #VALUE! for a format Excel would refuse. */
-export function excelText(value: Scalar, fmt: string): Scalar {
-  if (fmt === "") return "";
-  if (typeof value === "number") {
-    const fraction = fractionText(value, fmt);
-    if (fraction !== null) return fraction;
-  }
-  const subject = typeof value === "boolean" ? (value ? "TRUE" : "FALSE") : value;
+interface Plan {
+  /** The format as numfmt takes it. */
+  rewritten: string;
+  lowerExponent: boolean;
+  lowerAmPm: boolean;
+  /** What the number is multiplied by first (a comma before the point, more than one "%"). */
+  scale: number;
+  elapsed: boolean;
+}
+
+/** Plans by format: a column of TEXT(x, "00000") rewrites its format once, not once a cell. */
+const plans = new Map<string, Plan>();
+const MAX_PLANS = 512;
+
+function planOf(fmt: string): Plan {
+  const known = plans.get(fmt);
+  if (known) return known;
   let lowerExponent = false;
   let lowerAmPm = false;
   let scale = 1;
@@ -56,7 +65,22 @@ export function excelText(value: Scalar, fmt: string): Scalar {
     return p;
   });
   if (percents > 1) scale *= 100 ** (percents - 1);
-  const negativeElapsed = typeof subject === "number" && subject < 0 && !fmt.includes(";") && ELAPSED.test(fmt);
+  const plan = { rewritten, lowerExponent, lowerAmPm, scale, elapsed: !fmt.includes(";") && ELAPSED.test(fmt) };
+  if (plans.size >= MAX_PLANS) plans.clear();
+  plans.set(fmt, plan);
+  return plan;
+}
+
+/** Formats a number or text as TEXT does, or #VALUE! for a format Excel would refuse. */
+export function excelText(value: Scalar, fmt: string): Scalar {
+  if (fmt === "") return "";
+  if (typeof value === "number") {
+    const fraction = fractionText(value, fmt);
+    if (fraction !== null) return fraction;
+  }
+  const subject = typeof value === "boolean" ? (value ? "TRUE" : "FALSE") : value;
+  const { rewritten, lowerExponent, lowerAmPm, scale, elapsed } = planOf(fmt);
+  const negativeElapsed = typeof subject === "number" && subject < 0 && elapsed;
   let out: string;
   try {
     const n = typeof subject === "number" ? subject * scale : subject;
