@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     const seeding = performance.now();
     for (let i = 0; i < DOCUMENTS; i++) {
       const text = `Document ${i}`;
-      await gateway.store.createDocument({
+      await gateway.store.documents.create({
         id: `doc_${ulid()}`,
         ownerId: owner,
         name: i % 100 === 7 ? `Quarterly report ${i}` : `Document ${i}`,

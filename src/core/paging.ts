@@ -32,6 +32,21 @@ export interface CursorCodec<P> {
  * A cursor codec: `prefix` + the position as base64url text. `parse` turns the text back into a
  * position, or undefined when it is not one this list issues.
  */
+/** A list's position as the last entry's id, any id `isId` accepts. */
+export const idCursors = (prefix: string, isId: (id: string) => boolean): CursorCodec<string> =>
+  cursorCodec(
+    prefix,
+    (id) => id,
+    (text) => (isId(text) ? text : undefined),
+  );
+
+/** A version list's position: the last version's number. */
+export const versionCursors = (prefix: string): CursorCodec<number> =>
+  cursorCodec(prefix, String, (text) => {
+    const version = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
+    return Number.isSafeInteger(version) ? version : undefined;
+  });
+
 export function cursorCodec<P>(prefix: string, format: (position: P) => string, parse: (text: string) => P | undefined): CursorCodec<P> {
   return {
     encode: (position) => prefix + Buffer.from(format(position)).toString("base64url"),

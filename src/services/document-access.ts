@@ -2,12 +2,12 @@
 // cursors, the read body, and the errors a conditional write ends in.
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { cursorCodec } from "../core/paging.ts";
+import { idCursors, versionCursors as versionCursorsOf } from "../core/paging.ts";
 import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
-import type { DocumentChange, DocumentRecord, DocumentStore, Store, TextFormat, VersionRecord } from "../store/types.ts";
-import { kindRules, type ServiceKind } from "./lifecycle.ts";
+import type { DocumentChange, DocumentRecord, Store, TextFormat, VersionRecord } from "../store/types.ts";
+import { actorOf, kindRules, type ServiceKind } from "./lifecycle.ts";
 
 /** What the document operations work with. */
 export interface DocsDeps {
@@ -24,8 +24,7 @@ export interface Download {
   version: number;
 }
 
-/** Who made a change, as a version lists it: the user, without the tenant. */
-export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
+export { actorOf } from "./lifecycle.ts";
 
 /** `base` is PUBLIC_URL (absolute links) or "" (paths, as docs/api.md shows them); see docs/configuration.md. */
 export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
@@ -47,19 +46,12 @@ export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
 export const etagOf = (version: number): string => `"v${version}"`;
 
 /** Document lists (live and trash): the position is the last document's id. */
-const documentCursors = cursorCodec<string>(
-  "c1.",
-  (id) => id,
-  (text) => (isDocumentId(text) ? text : undefined),
-);
+const documentCursors = idCursors("c1.", isDocumentId);
 export const encodeCursor = documentCursors.encode;
 export const decodeCursor = documentCursors.decode;
 
 /** A document's versions: the position is the last version's number. */
-const versionCursors = cursorCodec<number>("v2.", String, (text) => {
-  const version = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
-  return Number.isSafeInteger(version) ? version : undefined;
-});
+const versionCursors = versionCursorsOf("v2.");
 export const encodeVersionCursor = versionCursors.encode;
 export const decodeVersionCursor = versionCursors.decode;
 
@@ -134,11 +126,11 @@ export async function textOf(
 
 /** Writes the next version of a live document as the caller, now; a stale expectedVersion is 412 and writes nothing. */
 export async function writeVersion(
-  store: Pick<DocumentStore, "changeDocument">,
+  store: Pick<Store, "documents">,
   ctx: RequestContext,
   change: Omit<DocumentChange, "actorId" | "at">,
 ): Promise<DocumentRecord> {
-  return changed(await store.changeDocument({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
+  return changed(await store.documents.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
 }
 
 /** Documents as the one service lifecycle (./lifecycle.ts) sees them. */
@@ -150,12 +142,7 @@ export const documentItems: ServiceKind<DocumentRecord, VersionRecord> = {
   isId: isDocumentId,
   cursors: documentCursors,
   versionCursors,
-  get: (store, ownerId, id) => store.getDocument(ownerId, id),
-  list: (store, query, trashed) => (trashed ? store.listTrash(query) : store.listDocuments(query)),
-  trash: (store, input) => store.trashDocument(input),
-  restore: (store, ownerId, id) => store.restoreFromTrash(ownerId, id),
-  purge: (store, ownerId, id) => store.purgeDocument(ownerId, id),
-  versions: (store, query) => store.listVersions(query),
+  items: (store) => store.documents,
 };
 
 const rules = kindRules<DocumentRecord>(documentItems);

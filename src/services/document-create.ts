@@ -86,7 +86,7 @@ export async function createOnce(
       ctx.log.info({ documentId }, "idempotency key reused with a different body; replaying the first result");
     }
     // The first document may be in the trash by now: the replay still names it.
-    const record = first ?? (await store.getDocument(ownerId, documentId, { includeDeleted: true }));
+    const record = first ?? (await store.documents.get(ownerId, documentId, { includeDeleted: true }));
     if (!record) throw new GatewayError("INTERNAL", "Idempotency record points to a missing document");
     return { document: summary(record), replayed: true };
   };
@@ -102,9 +102,9 @@ export async function createOnce(
   if (ctx.signal.aborted) throw cancelled();
   // Version 1's author is the user, as every later version's (actorOf), never the owner key.
   const created = { id: newDocumentId(), ownerId, name, createdAt: now.toISOString(), createdBy: actorOf(ctx), ...body, source };
-  const result = await store.createDocument(created, claim);
+  const result = await store.documents.create(created, claim);
   // A concurrent request with the same key won the race: answer with its first record.
-  if (result.replayed) return replay(result.document.id, result.fingerprint, result.document);
-  ctx.log.info({ documentId: result.document.id, sizeBytes: result.document.sizeBytes, source }, "document created");
-  return { document: summary(result.document), replayed: false };
+  if (result.replayed) return replay(result.record.id, result.fingerprint, result.record);
+  ctx.log.info({ documentId: result.record.id, sizeBytes: result.record.sizeBytes, source }, "document created");
+  return { document: summary(result.record), replayed: false };
 }

@@ -19,9 +19,9 @@ type Ctx = RequestContext;
 /** The text of a live document of `ownerId`, cut to what the request may read; null when there is none. */
 async function readOf({ store, renderer }: DocsDeps, ctx: Ctx, ownerId: string, id: string, maxChars: number, format: TextFormat) {
   // Cut in the store: no more than maxChars (or what the request's budget has left) is read.
-  const found = isDocumentId(id) ? await store.readText(ownerId, id, format, readAllowance(ctx, maxChars)) : null;
+  const found = isDocumentId(id) ? await store.documents.readText(ownerId, id, format, readAllowance(ctx, maxChars)) : null;
   if (!found) return null;
-  const text = await textOf(ctx, renderer, found, async () => (await store.readContent(ownerId, id))?.docx ?? null, ownerId);
+  const text = await textOf(ctx, renderer, found, async () => (await store.documents.readContent(ownerId, id))?.docx ?? null, ownerId);
   return readBody(ctx, found.document, found.document.version, text, format, maxChars);
 }
 
@@ -34,7 +34,7 @@ export async function getDocument(
   const ownerId = reader(ctx);
   // An id this service never issues cannot be anyone's: no store lookup for it.
   if (!isDocumentId(id)) return null;
-  const record = await deps.store.getDocument(ownerId, id);
+  const record = await deps.store.documents.get(ownerId, id);
   return record ? deps.summary(record) : null;
 }
 
@@ -46,7 +46,7 @@ export async function readDocument(deps: DocsDeps, ctx: Ctx, input: z.output<typ
 
 export async function downloadDocument(deps: DocsDeps, ctx: Ctx, id: string): Promise<Download> {
   const ownerId = reader(ctx);
-  const found = isDocumentId(id) ? await deps.store.readContent(ownerId, id) : null;
+  const found = isDocumentId(id) ? await deps.store.documents.readContent(ownerId, id) : null;
   if (!found) throw notFound("Document");
   return { name: found.document.name, docx: found.docx, version: found.document.version };
 }
@@ -59,7 +59,7 @@ export async function readShared(deps: DocsDeps, ctx: Ctx, document: DocumentRec
 }
 
 export async function downloadShared(deps: DocsDeps, document: DocumentRecord): Promise<Download> {
-  const found = await deps.store.readContent(document.ownerId, document.id);
+  const found = await deps.store.documents.readContent(document.ownerId, document.id);
   if (!found) throw linkNotFound();
   return { name: found.document.name, docx: found.docx, version: found.document.version };
 }

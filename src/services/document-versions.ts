@@ -22,7 +22,7 @@ export async function getVersion(deps: DocsDeps, ctx: RequestContext, { id, vers
   const ownerId = reader(ctx);
   if (!isDocumentId(id)) return null;
   // The history page that starts at this version: one lookup, the current version included.
-  const rows = await deps.store.listVersions({ ownerId, id, beforeVersion: version + 1, limit: 1 });
+  const rows = await deps.store.documents.listVersions({ ownerId, id, beforeVersion: version + 1, limit: 1 });
   return rows?.[0]?.version === version ? rows[0] : null;
 }
 
@@ -32,9 +32,9 @@ export async function readVersion(
   { id, version, maxChars, format }: z.output<typeof readVersionInputSchema>,
 ): Promise<DocumentText> {
   const ownerId = reader(ctx);
-  const found = isDocumentId(id) ? await store.readVersionText(ownerId, id, version, format, readAllowance(ctx, maxChars)) : null;
+  const found = isDocumentId(id) ? await store.documents.readVersionText(ownerId, id, version, format, readAllowance(ctx, maxChars)) : null;
   if (!found) throw notFound("Version");
-  const docx = async () => (await store.readVersionContent(ownerId, id, version))?.docx ?? null;
+  const docx = async () => (await store.documents.readVersionContent(ownerId, id, version))?.docx ?? null;
   const text = await textOf(ctx, renderer, found, docx, ownerId);
   // The body describes the document as it was at that version: its name then.
   const then = { ...found.document, name: found.version.name, updatedAt: found.version.createdAt };
@@ -43,7 +43,7 @@ export async function readVersion(
 
 export async function downloadVersion(deps: DocsDeps, ctx: RequestContext, { id, version }: VersionRef): Promise<Download> {
   const ownerId = reader(ctx);
-  const found = isDocumentId(id) ? await deps.store.readVersionContent(ownerId, id, version) : null;
+  const found = isDocumentId(id) ? await deps.store.documents.readVersionContent(ownerId, id, version) : null;
   if (!found) throw notFound("Version");
   return { name: found.version.name, docx: found.docx, version };
 }
@@ -55,7 +55,7 @@ export async function restoreVersion(
   { id, version, expectedVersion }: z.output<typeof restoreVersionInputSchema>,
 ): Promise<DocumentSummary> {
   const ownerId = writer(ctx);
-  const content = isDocumentId(id) ? await deps.store.readVersionData(ownerId, id, version) : null;
+  const content = isDocumentId(id) ? await deps.store.documents.readVersionData(ownerId, id, version) : null;
   if (!content) throw notFound("Version");
   const record = await writeVersion(deps.store, ctx, { ownerId, id, expectedVersion, content, source: "restore" });
   ctx.log.info({ documentId: id, restored: version, version: record.version }, "document version restored");

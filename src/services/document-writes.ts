@@ -66,7 +66,7 @@ export async function updateDocument(
   { id, markdown, name, expectedVersion }: z.output<typeof updateDocumentInputSchema>,
 ): Promise<DocumentSummary> {
   const ownerId = writer(ctx);
-  const current = precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
+  const current = precheck(isDocumentId(id) ? await store.documents.get(ownerId, id) : null, expectedVersion);
   let content: DocumentContent | undefined;
   if (markdown !== undefined) {
     const rendered = await renderer.render(markdown, name ?? current.name, { signal: ctx.signal, principal: ownerId });
@@ -87,7 +87,7 @@ export async function updateFromDocx(
   file: UploadedDocx,
 ): Promise<DocumentSummary> {
   const ownerId = writer(ctx);
-  precheck(isDocumentId(id) ? await store.getDocument(ownerId, id) : null, expectedVersion);
+  precheck(isDocumentId(id) ? await store.documents.get(ownerId, id) : null, expectedVersion);
   const content = await fromDocx(renderer, ctx, ownerId, file);
   const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });
   ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");

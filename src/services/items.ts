@@ -1,13 +1,12 @@
 // The owner's items, documents and spreadsheets together (the owner's application's list, docs/app.md):
-// newest first by creation, a case-insensitive name search, pages of at most 100. Ids are a prefix
-// and a ULID, so creation order is the ULID's order: each kind's own indexed list gives its newest
-// `limit + 1` before the cursor, and the first of the two merged are the page, as the trash does
-// (src/store/trash.ts). The cursor is the last item's id, whatever its kind. A credential sees the
-// kinds its scopes can read.
+// newest first by creation (src/store/across-kinds.ts, as the trash), a case-insensitive name
+// search, pages of at most 100. The cursor is the last item's id, whatever its kind. A credential
+// sees the kinds its scopes can read.
 import type { RequestContext } from "../core/context.ts";
-import { cursorCodec, pageOf } from "../core/paging.ts";
+import { idCursors, pageOf } from "../core/paging.ts";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
-import { foldName, type ListQuery, type Store } from "../store/types.ts";
+import { listAcrossKinds } from "../store/across-kinds.ts";
+import { foldName, type Store } from "../store/types.ts";
 
 export type ItemKind = "document" | "spreadsheet";
 
@@ -30,13 +29,7 @@ export interface ItemsService {
   list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<ItemsPage>;
 }
 
-const itemCursors = cursorCodec<string>(
-  "i1.",
-  (id) => id,
-  (text) => (/^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(text) ? text : undefined),
-);
-
-const ulidOf = (id: string): string => id.slice(id.indexOf("_") + 1);
+const itemCursors = idCursors("i1.", (id) => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id));
 
 type Listed = Pick<WorkspaceItem, "id" | "name" | "createdAt" | "updatedAt" | "version" | "sizeBytes">;
 const itemOf = (kind: ItemKind, record: Listed): WorkspaceItem => ({
@@ -49,7 +42,7 @@ const itemOf = (kind: ItemKind, record: Listed): WorkspaceItem => ({
   sizeBytes: record.sizeBytes,
 });
 
-export function createItemsService(store: Pick<Store, "listDocuments" | "listWorkbooks">): ItemsService {
+export function createItemsService(store: Pick<Store, "documents" | "workbooks">): ItemsService {
   return {
     async list(ctx, input) {
       const ownerId = requireOwner(ctx.principal);
@@ -58,24 +51,15 @@ export function createItemsService(store: Pick<Store, "listDocuments" | "listWor
       const sheets = scopes.has("sheets:read");
       // Neither: the answer names the documents' scope, as the trash's does.
       if (!documents && !sheets) requireScope(ctx.principal, "docs:read");
-      const before = input.cursor === undefined ? undefined : ulidOf(itemCursors.decode(input.cursor));
-      const query = (prefix: string): ListQuery => ({
+      const query = {
         ownerId,
         limit: input.limit + 1,
         ...(input.query ? { nameContains: foldName(input.query) } : {}),
-        ...(before === undefined ? {} : { beforeId: `${prefix}${before}` }),
-      });
-      const [docs, books] = await Promise.all([
-        documents ? store.listDocuments(query("doc_")) : [],
-        sheets ? store.listWorkbooks(query("wb_")) : [],
-      ]);
-      const merged = [...docs.map((d) => itemOf("document", d)), ...books.map((b) => itemOf("spreadsheet", b))];
-      merged.sort((a, b) => {
-        const x = ulidOf(a.id);
-        const y = ulidOf(b.id);
-        return x < y ? 1 : x > y ? -1 : 0;
-      });
-      const page = pageOf(merged.slice(0, input.limit + 1), input.limit, (last) => itemCursors.encode(last.id));
+        ...(input.cursor ? { beforeId: itemCursors.decode(input.cursor) } : {}),
+      };
+      const entries = await listAcrossKinds(store, query, { trashed: false, documents, workbooks: sheets });
+      const merged = entries.map((entry) => itemOf(entry.kind === "document" ? "document" : "spreadsheet", entry.record));
+      const page = pageOf(merged, input.limit, (last) => itemCursors.encode(last.id));
       return { items: page.items, nextCursor: page.nextCursor };
     },
   };

@@ -8,28 +8,18 @@ import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { pageOf } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import { foldName, type ListQuery, type ShareKind, type Store, type VersionQuery } from "../store/types.ts";
+import { foldName, type ItemRecord, type ItemStore, type Outcome, type ShareKind, type Store } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
-/** What every kind's record has, as the lifecycle reads it. */
-interface ItemRecord {
-  id: string;
-  version: number;
-}
-
-/** A conditional write's answer from the store: `{ ok: true, document }` or `{ ok: true, workbook }`, or why not. */
-type StoreResult =
-  | ({ ok: true } & Partial<Record<ShareKind, unknown>>)
-  | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "conflict"; current: number }
-  | { ok: false; reason: "replayed" };
+/** Who made a change, as a version lists it: the user, without the tenant. */
+export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
 
 export interface ServiceKind<R extends ItemRecord, V> {
   /** What NOT_FOUND and PRECONDITION_FAILED name: "Document", "Spreadsheet". */
   noun: string;
   /** The scopes' prefix: docs:read, sheets:write… */
   scope: "docs" | "sheets";
-  /** The share links' kind, and the key of the record in the store's results. */
+  /** The share links' kind. */
   share: ShareKind;
   /** The log field naming the item. */
   logKey: string;
@@ -38,13 +28,8 @@ export interface ServiceKind<R extends ItemRecord, V> {
   cursors: { encode(id: string): string; decode(cursor: string): string };
   /** The version list's position: the last version's number. */
   versionCursors: { encode(version: number): string; decode(cursor: string): number };
-  /** Which store methods hold the kind. */
-  get(store: Store, ownerId: string, id: string): Promise<R | null>;
-  list(store: Store, query: ListQuery, trashed: boolean): Promise<R[]>;
-  trash(store: Store, input: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }): Promise<StoreResult>;
-  restore(store: Store, ownerId: string, id: string): Promise<R | null>;
-  purge(store: Store, ownerId: string, id: string): Promise<boolean>;
-  versions(store: Store, query: VersionQuery): Promise<V[] | null>;
+  /** The kind's items in the store (store.documents, store.workbooks). */
+  items(store: Store): ItemStore<R, V, never, never>;
 }
 
 type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
@@ -65,8 +50,8 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
     return id;
   };
   /** A conditional write's outcome as the caller sees it. */
-  const changed = (result: StoreResult): R => {
-    if (result.ok) return result[kind.share] as R;
+  const changed = (result: Outcome<R>): R => {
+    if (result.ok) return result.record;
     if (result.reason === "not_found") throw missing();
     if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changed()");
     const what = kind.noun.toLowerCase();
@@ -92,40 +77,35 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
 export type Lifecycle<R extends ItemRecord, V> = ReturnType<typeof serviceLifecycle<R, V>>;
 
 export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V>, deps: { store: Store; publicUrl: string }) {
-  const { store } = deps;
+  const items = kind.items(deps.store);
   const rules = kindRules<R>(kind);
   const { owner, known, changed, precheck, missing } = rules;
   /** The live item of the caller's, or NOT_FOUND. */
-  const live = async (ownerId: string, id: string): Promise<R> => precheck(await kind.get(store, ownerId, known(id)), undefined);
+  const live = async (ownerId: string, id: string): Promise<R> => precheck(await items.get(ownerId, known(id)), undefined);
 
   return {
     ...rules,
     live,
     /** Live (or trashed) items, newest first. */
     async list(ctx: RequestContext, input: Page, trashed = false) {
-      const rows = await kind.list(
-        store,
-        {
-          ownerId: owner(ctx, "read"),
-          limit: input.limit + 1,
-          ...(input.query ? { nameContains: foldName(input.query) } : {}),
-          ...(input.cursor ? { beforeId: kind.cursors.decode(input.cursor) } : {}),
-        },
-        trashed,
-      );
+      const query = {
+        ownerId: owner(ctx, "read"),
+        limit: input.limit + 1,
+        ...(input.query ? { nameContains: foldName(input.query) } : {}),
+        ...(input.cursor ? { beforeId: kind.cursors.decode(input.cursor) } : {}),
+      };
+      const rows = await (trashed ? items.listTrash(query) : items.list(query));
       return pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
     },
     /** Moves the item to the trash (its share links end); a stale expectedVersion writes nothing. */
     async trash(ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }): Promise<void> {
       const ownerId = owner(ctx, "write");
-      changed(
-        await kind.trash(store, { ownerId, id: known(input.id), at: new Date().toISOString(), expectedVersion: input.expectedVersion }),
-      );
+      changed(await items.trash({ ownerId, id: known(input.id), at: new Date().toISOString(), expectedVersion: input.expectedVersion }));
       ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} moved to the trash`);
     },
     async restore(ctx: RequestContext, input: Ref): Promise<R> {
       const ownerId = owner(ctx, "write");
-      const record = kind.isId(input.id) ? await kind.restore(store, ownerId, input.id) : null;
+      const record = kind.isId(input.id) ? await items.restore(ownerId, input.id) : null;
       if (!record) throw notFound(`${kind.noun} in the trash`);
       ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} restored from the trash`);
       return record;
@@ -133,7 +113,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     /** Deletes an item in the trash for good, with its versions and shares. */
     async purge(ctx: RequestContext, input: Ref): Promise<void> {
       const ownerId = owner(ctx, "write");
-      if (!(kind.isId(input.id) && (await kind.purge(store, ownerId, input.id)))) throw notFound(`${kind.noun} in the trash`);
+      if (!(kind.isId(input.id) && (await items.purge(ownerId, input.id)))) throw notFound(`${kind.noun} in the trash`);
       ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} purged`);
     },
     /** Newest first, the current version included. */
@@ -146,7 +126,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
       const ownerId = owner(ctx, "read");
       const before = input.cursor ? kind.versionCursors.decode(input.cursor) : undefined;
       const query = { ownerId, id: known(input.id), limit: input.limit + 1, ...(before === undefined ? {} : { beforeVersion: before }) };
-      const rows = await kind.versions(store, query);
+      const rows = await items.listVersions(query);
       if (!rows) throw missing();
       const page = pageOf(rows, input.limit, (last) => kind.versionCursors.encode((last as { version: number }).version));
       return { versions: page.items.map(shown), nextCursor: page.nextCursor };
@@ -154,7 +134,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     async share(ctx: RequestContext, input: Ref & { expiresInSeconds: number }): Promise<DocumentShare & { url: string }> {
       const ownerId = owner(ctx, "write");
       await live(ownerId, input.id);
-      const share = await newShare(store, { kind: kind.share, targetId: input.id, ownerId }, input.expiresInSeconds, deps.publicUrl);
+      const share = await newShare(deps.store, { kind: kind.share, targetId: input.id, ownerId }, input.expiresInSeconds, deps.publicUrl);
       ctx.log.info({ [kind.logKey]: input.id, shareId: share.id, expiresAt: share.expiresAt }, "share link created");
       return share;
     },
@@ -162,13 +142,13 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     async shares(ctx: RequestContext, input: Ref): Promise<{ shares: DocumentShare[] }> {
       const ownerId = owner(ctx, "read");
       await live(ownerId, input.id);
-      return { shares: (await store.listShares(ownerId, input.id, new Date().toISOString())).map(publicShare) };
+      return { shares: (await deps.store.listShares(ownerId, input.id, new Date().toISOString())).map(publicShare) };
     },
     async revokeShare(ctx: RequestContext, input: Ref & { shareId: string }): Promise<void> {
       const ownerId = owner(ctx, "write");
       // An item in the trash is invisible to every route until restored (docs/api.md), its shares included.
       await live(ownerId, input.id);
-      if (!(isShareId(input.shareId) && (await store.deleteShare(ownerId, input.id, input.shareId)))) throw linkNotFound();
+      if (!(isShareId(input.shareId) && (await deps.store.deleteShare(ownerId, input.id, input.shareId)))) throw linkNotFound();
       ctx.log.info({ [kind.logKey]: input.id, shareId: input.shareId }, "share link revoked");
     },
   };

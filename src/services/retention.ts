@@ -32,11 +32,11 @@ export async function runRetention(store: Store, settings: RetentionSettings, no
   const before = (ms: number) => new Date(now - ms).toISOString();
   return {
     idempotency: await store.pruneIdempotency(before(IDEMPOTENCY_WINDOW_MS)),
-    versions: await store.pruneVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
-    trash: await store.purgeTrash(before(settings.trashDays * DAY_MS)),
+    versions: await store.documents.pruneVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
+    trash: await store.documents.purgeTrash(before(settings.trashDays * DAY_MS)),
     shares: await store.pruneShares(before(0)),
-    workbookVersions: await store.pruneWorkbookVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
-    workbookTrash: await store.purgeWorkbookTrash(before(settings.trashDays * DAY_MS)),
+    workbookVersions: await store.workbooks.pruneVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
+    workbookTrash: await store.workbooks.purgeTrash(before(settings.trashDays * DAY_MS)),
     sessions: await store.pruneSessions(before(0)),
   };
 }

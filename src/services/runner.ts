@@ -2,7 +2,6 @@
 // table, the credential first (docs/api.md "Credentials"), then the input, validated with the
 // row's schema, then its run function; errors leave here in the contract's vocabulary.
 import type { z } from "zod";
-import type { TenantCall } from "../../adapters/enterprise.ts";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError } from "../core/errors.ts";
@@ -23,7 +22,8 @@ import {
   type Operations,
 } from "./operations/index.ts";
 import type { RunEnv } from "./operations/types.ts";
-import { accessTokenOf, requireAccessToken, type ProductBackend } from "./products.ts";
+import { createProductsService, type ProductsService } from "./product-operations.ts";
+import { accessTokenOf, type ProductBackend } from "./products.ts";
 import { parseInput } from "./validate.ts";
 
 /** An operation as the runner offers it: the input as callers send it, the output as its row returns it. */
@@ -105,8 +105,7 @@ function present<T>(service: T | undefined, name: string): T {
   return service;
 }
 
-function environment(ctx: RequestContext, deps: RunnerDeps): RunEnv {
-  let call: TenantCall | undefined;
+function environment(ctx: RequestContext, deps: RunnerDeps, products: ProductsService): RunEnv {
   return {
     ctx,
     get documents() {
@@ -124,25 +123,22 @@ function environment(ctx: RequestContext, deps: RunnerDeps): RunEnv {
     get driveReader() {
       return present(deps.driveReader, "drive reader");
     },
-    get call() {
-      return (call ??= requireAccessToken(ctx));
-    },
-    adapters: deps.products.adapters,
-    loaders: () => deps.products.loaders(ctx),
+    products,
   };
 }
 
 export function createOperationRunner(deps: RunnerDeps): OperationRunner {
+  const products = createProductsService(deps.products);
   async function run(name: OperationName, ctx: RequestContext, input: unknown): Promise<never> {
     const op = operationOf(name);
     authorize(op, ctx);
     if (input instanceof JsonBody) {
       const body = input;
-      if (op.largeJsonBody) return (await withContractErrors(() => op.largeJsonBody!(environment(ctx, deps), body))) as never;
+      if (op.largeJsonBody) return (await withContractErrors(() => op.largeJsonBody!(environment(ctx, deps, products), body))) as never;
       input = { ...jsonObjectOf(body.bytes), ...body.fixed };
     }
     const parsed = parseInput(op.input, input === undefined && op.optionalInput ? {} : input);
-    return (await withContractErrors(() => op.run(environment(ctx, deps), parsed))) as never;
+    return (await withContractErrors(() => op.run(environment(ctx, deps, products), parsed))) as never;
   }
 
   const nested: Record<string, Record<string, (ctx: RequestContext, input: unknown) => Promise<unknown>>> = {};

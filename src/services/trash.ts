@@ -3,11 +3,11 @@
 // kind; restoring and purging take either id. A caller sees the kinds its scopes let it read.
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { cursorCodec } from "../core/paging.ts";
-import { pageOf } from "../core/paging.ts";
+import { idCursors, pageOf } from "../core/paging.ts";
 import { requireOwner } from "../auth/authenticate.ts";
 import type { DocumentSummary } from "../contract/documents.ts";
 import type { Spreadsheet, TrashEntry, WorkspaceTrash } from "../contract/spreadsheets.ts";
+import { listAcrossKinds } from "../store/across-kinds.ts";
 import { foldName, type Store } from "../store/types.ts";
 import { toSummary } from "./document-access.ts";
 import type { DocumentsService } from "./documents.ts";
@@ -15,11 +15,7 @@ import { toSpreadsheet } from "./spreadsheets/access.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 
 /** The position is the last entry's id, a document's or a spreadsheet's. */
-const trashCursors = cursorCodec<string>(
-  "t1.",
-  (id) => id,
-  (text) => (/^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(text) ? text : undefined),
-);
+const trashCursors = idCursors("t1.", (id) => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id));
 
 export interface TrashService {
   list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<WorkspaceTrash>;
@@ -37,12 +33,13 @@ export function createTrashService(deps: {
     async list(ctx, input) {
       const ownerId = requireOwner(ctx.principal);
       const scopes = ctx.principal.scopes;
-      const rows = await deps.store.listTrashEntries({
+      const query = {
         ownerId,
         limit: input.limit + 1,
         ...(input.query ? { nameContains: foldName(input.query) } : {}),
         ...(input.cursor ? { beforeId: trashCursors.decode(input.cursor) } : {}),
-      });
+      };
+      const rows = await listAcrossKinds(deps.store, query, { trashed: true });
       const page = pageOf(rows, input.limit, (last) => trashCursors.encode(last.record.id));
       const visible = page.items.filter((entry) => scopes.has(entry.kind === "document" ? "docs:read" : "sheets:read"));
       const documents: TrashEntry[] = visible.map((entry) =>

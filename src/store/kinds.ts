@@ -4,26 +4,12 @@
 // are written once per database (sqlite/lifecycle.ts, postgres/lifecycle.ts) over these; a kind
 // supplies only its content (how it is stored and collected) and its own reads.
 import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
-import { foldName, type DocumentRecord, type IdempotencyClaim, type IdempotentOperation, type VersionRecord } from "./types.ts";
-import type { ItemChange, ListQuery, VersionQuery, WorkbookRecord } from "./types.ts";
+import { foldName, newRecord, newWorkbookRecord, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
+import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 import { currentWorkbookVersion, toWorkbook, toWorkbookVersion, workbookSummaryColumns, workbookVersionColumns } from "./workbook-rows.ts";
 
-export type { ItemChange } from "./types.ts";
-
-/** What every kind's record has: the lifecycle reads and writes only these. */
-export interface ItemRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  version: number;
-  updatedBy: string;
-  source: string;
-  deletedAt: string | null;
-}
-
-export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown> {
-  /** The share and trash kind, and the key of the record in a result ({ document } or { workbook }). */
+export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> {
+  /** The share and trash kind. */
   name: "document" | "workbook";
   table: string;
   /** The table of earlier versions, and its column naming the item. */
@@ -36,13 +22,15 @@ export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown> {
   versionColumns: string;
   toVersion(row: never): V;
   current(record: R): V;
+  /** A new item's record, version 1. */
+  newRecord(input: N): R;
   /** What a purge empties besides versions, shares and idempotency records (`table WHERE column`). */
   ownTables: readonly string[];
   /** The idempotency operation of a create without one. */
   createOperation: IdempotentOperation;
 }
 
-export const documentKind: ItemKind<DocumentRecord, VersionRecord> = {
+export const documentKind: ItemKind<DocumentRecord, VersionRecord, NewDocument> = {
   name: "document",
   table: "documents",
   versions: "document_versions",
@@ -53,11 +41,12 @@ export const documentKind: ItemKind<DocumentRecord, VersionRecord> = {
   versionColumns: versionSummaryColumns,
   toVersion,
   current: currentVersion,
+  newRecord,
   ownTables: [],
   createOperation: "documents.create",
 };
 
-export const workbookKind: ItemKind<WorkbookRecord, ReturnType<typeof currentWorkbookVersion>> = {
+export const workbookKind: ItemKind<WorkbookRecord, WorkbookVersionRecord, NewWorkbook> = {
   name: "workbook",
   table: "workbooks",
   versions: "workbook_versions",
@@ -68,29 +57,13 @@ export const workbookKind: ItemKind<WorkbookRecord, ReturnType<typeof currentWor
   versionColumns: workbookVersionColumns,
   toVersion: toWorkbookVersion,
   current: currentWorkbookVersion,
+  newRecord: newWorkbookRecord,
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
 };
 
 /** The hash column of a kind's content (what a purge or prune hands to its collector). */
 export const hashColumn = (kind: ItemKind): string => kind.content[kind.content.length - 1]!;
-
-/** A conditional write's outcome, whatever the kind (the kind's store names `record` after itself). */
-export type Outcome<R> =
-  | { ok: true; record: R }
-  | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "conflict"; current: number }
-  | { ok: false; reason: "replayed"; response: unknown; fingerprint: string };
-
-/** An outcome as the kind's store answers it: `{ ok: true, document }` or `{ ok: true, workbook }`. */
-export function named<T>(kind: ItemKind, outcome: Outcome<ItemRecord>): T {
-  return (outcome.ok ? { ok: true, [kind.name]: outcome.record } : outcome) as T;
-}
-
-/** A create's answer as the kind's store gives it: `{ document, replayed, fingerprint }` or `{ workbook, … }`. */
-export function created<T>(kind: ItemKind, record: ItemRecord, replayed: boolean, fingerprint: string): T {
-  return { [kind.name]: record, replayed, fingerprint } as T;
-}
 
 /** Hashes grouped by owner, in owner order (PostgreSQL takes the owners' usage locks in that order). */
 export function byOwner(rows: readonly { owner_id: string; hash: string }[]): Map<string, string[]> {
@@ -153,25 +126,3 @@ export const changeValues = (change: ItemChange<unknown, never>, current: ItemRe
 /** The stale-version answer of a conditional write, or null when it may go on. */
 export const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
   expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
-
-/**
- * The lifecycle of one kind on one database: what sqlite/lifecycle.ts and postgres/lifecycle.ts
- * each implement once for every kind (R its record, V a version's record, C its content, N a new
- * item, X a change), and item-stores.ts names after the kind.
- */
-export interface Lifecycle<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>> {
-  get(ownerId: string, id: string, includeDeleted: boolean): Promise<R | null>;
-  getMany(ownerId: string, ids: readonly string[]): Promise<R[]>;
-  /** Live (or trashed) items, newest first by id. */
-  list(query: ListQuery, trashed: boolean): Promise<R[]>;
-  /** Version 1, its content and its idempotency record in one transaction; a fresh claim answers the first record. */
-  create(record: R, input: N, claim?: IdempotencyClaim): Promise<{ record: R; replayed: boolean; fingerprint: string }>;
-  change(change: X): Promise<Outcome<R>>;
-  trash(input: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }): Promise<Outcome<R>>;
-  restore(ownerId: string, id: string): Promise<R | null>;
-  purge(ownerId: string, id: string): Promise<boolean>;
-  purgeTrash(deletedBefore: string): Promise<number>;
-  listVersions(query: VersionQuery): Promise<V[] | null>;
-  getVersion(ownerId: string, id: string, n: number): Promise<{ record: R; version: V } | null>;
-  prune(replacedBefore: string, keepMin: number): Promise<number>;
-}

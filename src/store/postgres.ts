@@ -13,7 +13,6 @@ import { migrate } from "./postgres/migrations.ts";
 import { createPostgresSessions } from "./postgres/sessions.ts";
 import { createPostgresShares } from "./postgres/shares.ts";
 import { createPostgresWorkbooks } from "./postgres/workbooks.ts";
-import { createTrashListing } from "./trash.ts";
 
 export { defaultPostgresSettings, type PostgresSettings } from "./postgres/connection.ts";
 
@@ -32,14 +31,15 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
   }
   const ctx = pgContext(pool, settings, quota ?? unlimited);
   let closing: Promise<void> | undefined;
-  const documents = createPostgresDocuments(ctx);
-  const workbooks = createPostgresWorkbooks(ctx);
+  // Each kind's methods report a lost connection as SERVICE_UNAVAILABLE too.
+  const items = {
+    documents: reportUnavailable(createPostgresDocuments(ctx), []),
+    workbooks: reportUnavailable(createPostgresWorkbooks(ctx), []),
+  };
   const store: PostgresStore = {
     kind: "postgres",
     pool,
-    ...documents,
-    ...workbooks,
-    ...createTrashListing(documents, workbooks),
+    ...items,
     ...createPostgresShares(ctx),
     ...createPostgresKeys(ctx),
     ...createPostgresSessions(ctx),

@@ -2,7 +2,8 @@
 // their columns alike, so one mapping serves SQLite and PostgreSQL.
 import type { DocumentRecord, ShareRecord, ShareTarget, VersionRecord } from "./types.ts";
 import { rowMapper } from "./row-mapper.ts";
-import { toWorkbook, workbookSummaryColumns, type WorkbookRow } from "./workbook-rows.ts";
+import { currentItemVersion } from "./types/items.ts";
+import { toWorkbook, workbookSummaryColumns } from "./workbook-rows.ts";
 
 /** The summary columns of the documents table (never the .docx, the text or the markdown). */
 export const documentSummaryColumns =
@@ -18,48 +19,21 @@ const qualified = (columns: string, alias: string): string =>
 /** The document summary columns, qualified by a table alias (for joins). */
 export const documentSummaryColumnsOf = (alias: string): string => qualified(documentSummaryColumns, alias);
 
-export interface DocumentRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  size_bytes: number;
-  characters: number;
-  version: number;
-  updated_by: string;
-  source: string;
-  deleted_at: string | null;
-}
+/** A row as a driver gives it back; an item's row has at least its id and owner. */
+export type Row = Record<string, unknown>;
+export type ItemRow = Row & { id: string; owner_id: string };
 
-export const toDocument: (row: DocumentRow) => DocumentRecord = rowMapper(documentSummaryColumns);
+export const toDocument: (row: Row) => DocumentRecord = rowMapper(documentSummaryColumns);
 
 /** The columns of an earlier version, as a VersionRecord needs them. */
 export const versionSummaryColumns = "version, name, created_at, created_by, size_bytes, characters, source";
 export const versionSummaryColumnsOf = (alias: string): string => qualified(versionSummaryColumns, alias);
 
-export interface VersionRow {
-  version: number;
-  name: string;
-  created_at: string;
-  created_by: string;
-  size_bytes: number;
-  characters: number;
-  source: string;
-}
-
-export const toVersion: (row: VersionRow) => VersionRecord = rowMapper(versionSummaryColumns);
+export const toVersion: (row: Row) => VersionRecord = rowMapper(versionSummaryColumns);
 
 /** The current version of a document, as its history lists it. */
-export const currentVersion = (document: DocumentRecord): VersionRecord => ({
-  version: document.version,
-  name: document.name,
-  createdAt: document.updatedAt,
-  createdBy: document.updatedBy,
-  sizeBytes: document.sizeBytes,
-  characters: document.characters,
-  source: document.source,
-});
+export const currentVersion = (document: DocumentRecord): VersionRecord =>
+  currentItemVersion(document, { characters: document.characters });
 
 export const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
 
@@ -104,10 +78,10 @@ export const findShareSql = (token: string, now: string): string =>
 export function toFoundShare(row: Record<string, unknown>): { share: ShareRecord; target: ShareTarget } | null {
   const share = toShare(unprefixed<ShareRow>(row, "s_"));
   if (share.kind === "document" && row["d_id"] != null) {
-    return { share, target: { kind: "document", record: toDocument(unprefixed<DocumentRow>(row, "d_")) } };
+    return { share, target: { kind: "document", record: toDocument(unprefixed<Row>(row, "d_")) } };
   }
   if (share.kind === "workbook" && row["w_id"] != null) {
-    return { share, target: { kind: "workbook", record: toWorkbook(unprefixed<WorkbookRow>(row, "w_")) } };
+    return { share, target: { kind: "workbook", record: toWorkbook(unprefixed<Row>(row, "w_")) } };
   }
   return null;
 }

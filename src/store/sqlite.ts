@@ -12,7 +12,6 @@ import { createSqliteSessions } from "./sqlite/sessions.ts";
 import { createSqliteShares } from "./sqlite/shares.ts";
 import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
-import { createTrashListing } from "./trash.ts";
 
 export { sqliteFile } from "./sqlite/connection.ts";
 
@@ -21,13 +20,10 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   const ctx = sqliteContext(db, options.quota ?? unlimited);
   const ping = db.prepare(`SELECT 1`);
   const checkpoints = checkpointInBackground(db);
-  const documents = createSqliteDocuments(ctx);
-  const workbooks = createSqliteWorkbooks(ctx);
+  const items = { documents: createSqliteDocuments(ctx), workbooks: createSqliteWorkbooks(ctx) };
   return {
     kind: "sqlite",
-    ...documents,
-    ...workbooks,
-    ...createTrashListing(documents, workbooks),
+    ...items,
     ...createSqliteShares(ctx),
     ...createSqliteKeys(ctx),
     ...createSqliteSessions(ctx),

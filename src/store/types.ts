@@ -1,17 +1,15 @@
-// The store interfaces: everything the service layer needs from persistence, nothing more, one
-// interface per kind of record, each in types/ (documents and their trash, versions, shares, API
-// keys, idempotency records, storage, workbooks, the trash across kinds). SQLite (embedded,
-// default) and PostgreSQL implement all of them as one `Store`, each concern in a module of its
-// own (sqlite/, postgres/); callers depend on the part they use and never know which database it is.
-import type { DocumentStore } from "./types/documents.ts";
+// The store interfaces: everything the service layer needs from persistence, nothing more, each in
+// types/: the one lifecycle of every kind of item (items.ts) held once per kind (documents,
+// workbooks), shares, API keys, sessions, idempotency records, storage.
+// SQLite (embedded, default) and PostgreSQL implement all of them as one `Store`, each concern in a
+// module of its own (sqlite/, postgres/); callers never know which database it is.
+import type { DocumentItems } from "./types/documents.ts";
 import type { IdempotencyStore } from "./types/idempotency.ts";
 import type { KeyStore } from "./types/keys.ts";
 import type { SessionStore } from "./types/sessions.ts";
 import type { ShareStore } from "./types/shares.ts";
 import type { StorageStore } from "./types/storage.ts";
-import type { TrashStore } from "./types/trash.ts";
-import type { WorkbookStore } from "./types/workbooks.ts";
-import type { VersionStore } from "./types/versions.ts";
+import type { WorkbookItems } from "./types/workbooks.ts";
 import type { QuotaSettings } from "./quota.ts";
 
 export * from "./types/documents.ts";
@@ -21,15 +19,14 @@ export type * from "./types/keys.ts";
 export type * from "./types/sessions.ts";
 export type * from "./types/shares.ts";
 export type * from "./types/storage.ts";
-export type * from "./types/trash.ts";
 export * from "./types/workbooks.ts";
 export type { QuotaSettings } from "./quota.ts";
-export type * from "./types/versions.ts";
 
 /** Everything one database holds: what SQLite and PostgreSQL each implement. */
-export interface Store
-  extends DocumentStore, VersionStore, ShareStore, KeyStore, SessionStore, IdempotencyStore, StorageStore, WorkbookStore, TrashStore {
+export interface Store extends ShareStore, KeyStore, SessionStore, IdempotencyStore, StorageStore {
   readonly kind: "sqlite" | "postgres";
+  readonly documents: DocumentItems;
+  readonly workbooks: WorkbookItems;
   ping(): Promise<void>;
   /** The connection pool's state, for /readyz (PostgreSQL only). */
   poolStats?(): PoolStats;

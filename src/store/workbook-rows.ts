@@ -1,60 +1,24 @@
 // Workbook row shapes both SQL stores read back, and their mapping to records (sheets are JSON
 // text; PostgreSQL's bigint columns come back as strings).
 import { rowMapper } from "./row-mapper.ts";
+import { currentItemVersion } from "./types/items.ts";
 import type { SheetSummary, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
 export const workbookSummaryColumns =
   "id, owner_id, name, created_at, updated_at, version, updated_by, source, deleted_at, size_bytes, cells, sheets, manifest_hash";
 
-export interface WorkbookRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  updated_by: string;
-  source: string;
-  deleted_at: string | null;
-  size_bytes: number | string;
-  cells: number | string;
-  sheets: string;
-  manifest_hash: string;
-}
-
 /** Sizes and counts are numbers (PostgreSQL's bigints come back as strings); sheets are JSON text. */
 const conversions = { size_bytes: Number, cells: Number, sheets: (text: string) => JSON.parse(text) as SheetSummary[] };
 
-export const toWorkbook: (row: WorkbookRow) => WorkbookRecord = rowMapper(workbookSummaryColumns, conversions);
+export const toWorkbook: (row: object) => WorkbookRecord = rowMapper(workbookSummaryColumns, conversions);
 
 export const workbookVersionColumns = "version, name, created_at, created_by, source, size_bytes, cells, sheets, manifest_hash";
 
-export interface WorkbookVersionRow {
-  version: number;
-  name: string;
-  created_at: string;
-  created_by: string;
-  source: string;
-  size_bytes: number | string;
-  cells: number | string;
-  sheets: string;
-  manifest_hash: string;
-}
-
-export const toWorkbookVersion: (row: WorkbookVersionRow) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
+export const toWorkbookVersion: (row: object) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
 
 /** The current version of a workbook, as its history lists it. */
-export const currentWorkbookVersion = (workbook: WorkbookRecord): WorkbookVersionRecord => ({
-  version: workbook.version,
-  name: workbook.name,
-  createdAt: workbook.updatedAt,
-  createdBy: workbook.updatedBy,
-  source: workbook.source,
-  sizeBytes: workbook.sizeBytes,
-  cells: workbook.cells,
-  sheets: workbook.sheets,
-  manifestHash: workbook.manifestHash,
-});
+export const currentWorkbookVersion = ({ cells, sheets, manifestHash, ...workbook }: WorkbookRecord): WorkbookVersionRecord =>
+  currentItemVersion(workbook, { cells, sheets, manifestHash });
 
 /** The ULID of an id (`doc_…`, `wb_…`): what orders ids of different kinds by creation. */
 export const ulidOf = (id: string): string => id.slice(id.indexOf("_") + 1);

@@ -205,7 +205,7 @@ describe.skipIf(!program)("through a real PgBouncer in transaction mode", () => 
     try {
       const results = await Promise.allSettled(
         Array.from({ length: 20 }, async () => {
-          for (let i = 0; i < 10; i++) await store.listDocuments({ ownerId: "bouncer", limit: 5 });
+          for (let i = 0; i < 10; i++) await store.documents.list({ ownerId: "bouncer", limit: 5 });
         }),
       );
       const reasons = results.flatMap((result) => (result.status === "rejected" ? [String((result.reason as Error).message)] : []));

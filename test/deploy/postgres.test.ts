@@ -86,7 +86,7 @@ describe("PostgreSQL pool settings", () => {
     });
     expect(await store.findApiKeyByHash(`h-${id}`)).toMatchObject({ id });
     expect(await store.revokeApiKey(id, now)).toBe(true);
-    await store.listDocuments({ ownerId: "u", limit: 5 });
+    await store.documents.list({ ownerId: "u", limit: 5 });
     // One connection did all of that: it holds no named prepared statement and no advisory lock.
     expect((await store.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_prepared_statements")).rows[0]!.n).toBe("0");
     expect(
@@ -99,9 +99,9 @@ describe("PostgreSQL pool settings", () => {
     const store = await open(appName(), { poolMax: 1 });
     for (let i = 0; i < 3; i++) {
       await store.findApiKeyByHash("nope");
-      await store.readText("u", "doc_nope");
-      await store.listDocuments({ ownerId: "u", limit: 5 });
-      await store.listDocuments({ ownerId: "u", limit: 5, beforeId: "doc_z", nameContains: "x" });
+      await store.documents.readText("u", "doc_nope");
+      await store.documents.list({ ownerId: "u", limit: 5 });
+      await store.documents.list({ ownerId: "u", limit: 5, beforeId: "doc_z", nameContains: "x" });
     }
     const { rows } = await store.pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name");
     // The list's statements are named per kind (src/store/postgres/lifecycle.ts: one lifecycle for every kind).

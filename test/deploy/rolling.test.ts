@@ -193,7 +193,7 @@ it.each<[Style]>([["nginx-like"], ["probe-driven"]])(
     // Every create answered 201 is stored, once.
     const check = await openPostgresStore(databaseUrl, { poolMax: 1 });
     try {
-      const stored = await check.listDocuments({ ownerId: owner, limit: 100_000 });
+      const stored = await check.documents.list({ ownerId: owner, limit: 100_000 });
       expect(stored.map((d) => d.id).sort()).toEqual([...created].sort());
     } finally {
       await check.close();

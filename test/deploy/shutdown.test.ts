@@ -122,7 +122,7 @@ it("drains: /readyz 503 at once, requests served with Connection: close, then re
 
     const after = openSqliteStore(dataDir);
     try {
-      expect((await after.listDocuments({ ownerId: "drain", limit: 10 })).map((doc) => doc.id)).toEqual([id]);
+      expect((await after.documents.list({ ownerId: "drain", limit: 10 })).map((doc) => doc.id)).toEqual([id]);
     } finally {
       await after.close();
     }

@@ -126,9 +126,9 @@ describe("_entities", () => {
   it("a document asked for twice in one batch is read from the store once", async () => {
     const id = await createDocument(aliceToken, "Twice");
     const store = env().gateway.gateway.store;
-    const original = store.getDocument.bind(store);
+    const original = store.documents.get.bind(store);
     const seen: string[] = [];
-    store.getDocument = (owner, docId) => {
+    store.documents.get = (owner, docId) => {
       seen.push(docId);
       return original(owner, docId);
     };
@@ -140,7 +140,7 @@ describe("_entities", () => {
       expect(result.map((entity) => entity?.["id"])).toEqual([id, id]);
       expect(seen).toEqual([id]);
     } finally {
-      store.getDocument = original;
+      store.documents.get = original;
     }
   });
 

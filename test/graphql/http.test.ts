@@ -1,7 +1,6 @@
 // GraphQL specifics: GraphQL-over-HTTP audits, limits, CSRF, masking, lazy text.
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Store } from "../../src/store/types.ts";
 import { graphqlLimits } from "../../src/graphql/surface.ts";
 import { generateMarkdown } from "../fixtures/gen-markdown.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -44,24 +43,31 @@ describe("limits are enforced before execution, without touching the store", () 
 
   // Every store method: authentication (findApiKeyByHash) and every read or write would show here.
   const storeMethods = [
-    "createDocument",
+    "documents.create",
     "findIdempotent",
-    "getDocument",
-    "getDocuments",
-    "readText",
-    "readContent",
-    "listDocuments",
+    "documents.get",
+    "documents.getMany",
+    "documents.readText",
+    "documents.readContent",
+    "documents.list",
     "insertApiKey",
     "findApiKeyByHash",
     "listApiKeys",
     "revokeApiKey",
     "pruneIdempotency",
     "ping",
-  ] as const satisfies readonly (keyof Store)[];
+  ] as const;
+
+  /** The spy on one of storeMethods: on the store, or on its documents. */
+  function spyOn(method: (typeof storeMethods)[number]) {
+    const [part, name] = method.split(".") as [string, string | undefined];
+    const target = (name ? tg.gateway.store[part as "documents"] : tg.gateway.store) as unknown as Record<string, () => unknown>;
+    return vi.spyOn(target, name ?? part);
+  }
 
   /** Runs `request` and returns the store methods it called. */
   async function storeCallsDuring(request: () => Promise<unknown>): Promise<string[]> {
-    const spies = storeMethods.map((method) => [method, vi.spyOn(tg.gateway.store, method)] as const);
+    const spies = storeMethods.map((method) => [method, spyOn(method)] as const);
     try {
       await request();
       return spies.filter(([, spy]) => spy.mock.calls.length > 0).map(([method]) => method);
@@ -72,7 +78,7 @@ describe("limits are enforced before execution, without touching the store", () 
 
   it("(the spy sees a query that does run: authentication and the list)", async () => {
     const calls = await storeCallsDuring(() => graphqlRequest(tg.url, auth, "{ documents(first: 1) { edges { cursor } } }"));
-    expect(calls).toEqual(["listDocuments", "findApiKeyByHash"]);
+    expect(calls).toEqual(["documents.list", "findApiKeyByHash"]);
   });
 
   it("a query nested 30 deep is refused", async () => {
@@ -231,9 +237,9 @@ describe("viewer, errors and partial data", () => {
     );
     expect(created.body.errors).toBeUndefined();
     const store = tg.gateway.store;
-    const original = store.readText.bind(store);
+    const original = store.documents.readText.bind(store);
     let reads = 0;
-    store.readText = async (...args) => {
+    store.documents.readText = async (...args) => {
       reads++;
       return original(...args);
     };
@@ -248,7 +254,7 @@ describe("viewer, errors and partial data", () => {
       expect(withText.body.data?.documents.edges[0]?.node.text).toEqual({ text: "Lazy", truncated: false });
       expect(reads).toBe(1);
     } finally {
-      store.readText = original;
+      store.documents.readText = original;
     }
   });
 });

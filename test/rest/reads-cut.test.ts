@@ -14,13 +14,13 @@ describe("reads are cut in the store", () => {
     auth = { authorization: `Bearer ${await tg.key({ user: "cutter" })}`, "content-type": "application/json" };
     // Record the maxChars each read asks the store for.
     const store: Store = tg.gateway.store;
-    const readText = store.readText.bind(store);
-    const readVersionText = store.readVersionText.bind(store);
-    store.readText = async (ownerId, id, format, maxChars) => {
+    const readText = store.documents.readText.bind(store);
+    const readVersionText = store.documents.readVersionText.bind(store);
+    store.documents.readText = async (ownerId, id, format, maxChars) => {
       asked.push(maxChars ?? -1);
       return readText(ownerId, id, format, maxChars);
     };
-    store.readVersionText = async (ownerId, id, version, format, maxChars) => {
+    store.documents.readVersionText = async (ownerId, id, version, format, maxChars) => {
       asked.push(maxChars ?? -1);
       return readVersionText(ownerId, id, version, format, maxChars);
     };

@@ -24,7 +24,7 @@ describe("SQLite WAL checkpoints", () => {
   });
 
   const create = (target: Store, n: number, megabytes: number) =>
-    target.createDocument({
+    target.documents.create({
       id: `doc_${n}`,
       ownerId: "key_owner",
       createdBy: "key_owner",
@@ -49,7 +49,7 @@ describe("SQLite WAL checkpoints", () => {
     while (sizeOf(file) - before < 6 * MB && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sizeOf(file) - before).toBeGreaterThanOrEqual(6 * MB);
     // The document reads back whole after the checkpoint.
-    expect((await store.readContent("key_owner", "doc_1"))?.docx.byteLength).toBe(6 * MB);
+    expect((await store.documents.readContent("key_owner", "doc_1"))?.docx.byteLength).toBe(6 * MB);
   });
 
   it("a 12 MB commit (past any automatic checkpoint) is copied into the database while the main thread is blocked", async () => {
@@ -63,7 +63,7 @@ describe("SQLite WAL checkpoints", () => {
     const deadline = Date.now() + 100 * CHECKPOINT_INTERVAL_MS;
     while (sizeOf(file) - before < 12 * MB && Date.now() < deadline);
     expect(sizeOf(file) - before).toBeGreaterThanOrEqual(12 * MB);
-    expect((await store.readContent("key_owner", "doc_3"))?.docx.byteLength).toBe(12 * MB);
+    expect((await store.documents.readContent("key_owner", "doc_3"))?.docx.byteLength).toBe(12 * MB);
   });
 
   it("a store closed right after a commit keeps it, its timer stopped: reopened, the document reads back whole", async () => {
@@ -73,6 +73,6 @@ describe("SQLite WAL checkpoints", () => {
     await closed.close();
     await new Promise((resolve) => setTimeout(resolve, 2 * CHECKPOINT_INTERVAL_MS));
     store = openSqliteStore(dir);
-    expect((await store.readContent("key_owner", "doc_2"))?.docx.byteLength).toBe(MB);
+    expect((await store.documents.readContent("key_owner", "doc_2"))?.docx.byteLength).toBe(MB);
   });
 });

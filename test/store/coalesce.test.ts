@@ -78,7 +78,7 @@ describe("PostgreSQL store reads, coalesced", () => {
       const created = [];
       for (const owner of ["alice", "bob"]) {
         for (let i = 0; i < 3; i++) {
-          const { document } = await store.createDocument({
+          const { record: document } = await store.documents.create({
             id: `doc_${owner}_${i}`,
             ownerId: owner,
             createdBy: owner,
@@ -93,11 +93,11 @@ describe("PostgreSQL store reads, coalesced", () => {
       }
       const reads = await Promise.all(
         created.flatMap((doc) => [
-          store.readText(doc.ownerId, doc.id),
-          store.readText(doc.ownerId, doc.id, "markdown"),
-          store.readText(doc.ownerId === "alice" ? "bob" : "alice", doc.id), // someone else's id
-          store.readText(doc.ownerId, `${doc.id}\u0000`), // PostgreSQL text cannot hold NUL: no match, no error
-          store.readText(doc.ownerId, doc.id, "text", 3), // the same document cut: its own key in the batch
+          store.documents.readText(doc.ownerId, doc.id),
+          store.documents.readText(doc.ownerId, doc.id, "markdown"),
+          store.documents.readText(doc.ownerId === "alice" ? "bob" : "alice", doc.id), // someone else's id
+          store.documents.readText(doc.ownerId, `${doc.id}\u0000`), // PostgreSQL text cannot hold NUL: no match, no error
+          store.documents.readText(doc.ownerId, doc.id, "text", 3), // the same document cut: its own key in the batch
         ]),
       );
       created.forEach((doc, i) => {

@@ -81,10 +81,10 @@ describe("an owner's newest items on PostgreSQL, before any statistics", () => {
     const first = { ownerId: OWNER, limit: 51 };
     const deep = { ownerId: OWNER, limit: 51, beforeId: idOf("doc_", 2_500) };
     for (const [label, read] of [
-      ["documents, first page", () => store.listDocuments(first)],
-      ["documents, a cursor 7,500 in", () => store.listDocuments(deep)],
-      ["spreadsheets, first page", () => store.listWorkbooks(first)],
-      ["spreadsheets, a cursor 7,500 in", () => store.listWorkbooks({ ...deep, beforeId: idOf("wb_", 2_500) })],
+      ["documents, first page", () => store.documents.list(first)],
+      ["documents, a cursor 7,500 in", () => store.documents.list(deep)],
+      ["spreadsheets, first page", () => store.workbooks.list(first)],
+      ["spreadsheets, a cursor 7,500 in", () => store.workbooks.list({ ...deep, beforeId: idOf("wb_", 2_500) })],
     ] as const) {
       const plans = await plansOf(read);
       expect(plans, label).toHaveLength(1);
@@ -98,7 +98,7 @@ describe("an owner's newest items on PostgreSQL, before any statistics", () => {
         label,
       ).toBe(true);
     }
-    expect((await store.listDocuments(first)).map((d) => d.id)[0]).toBe(idOf("doc_", ITEMS - 1));
-    expect((await store.listDocuments(deep)).map((d) => d.id)[0]).toBe(idOf("doc_", 2_499));
+    expect((await store.documents.list(first)).map((d) => d.id)[0]).toBe(idOf("doc_", ITEMS - 1));
+    expect((await store.documents.list(deep)).map((d) => d.id)[0]).toBe(idOf("doc_", 2_499));
   });
 });

@@ -93,14 +93,14 @@ async function checkMigrated(store: Store, documents: OldDocument[], distinctRow
   expect(shared?.target).toMatchObject({ kind: "document", record: { id: documents[0]!.id } });
   const distinct = new Map<string, Map<string, number>>();
   for (const doc of documents) {
-    const versions = (await store.listVersions({ ownerId: doc.owner, id: doc.id, limit: 100 }))!;
+    const versions = (await store.documents.listVersions({ ownerId: doc.owner, id: doc.id, limit: 100 }))!;
     expect(versions.map((v) => v.version)).toEqual(doc.versions.map((v) => v.version).reverse());
     for (const v of doc.versions) {
-      const read = await store.readVersionText(doc.owner, doc.id, v.version);
+      const read = await store.documents.readVersionText(doc.owner, doc.id, v.version);
       expect(read?.version).toMatchObject({ name: v.name, createdAt: v.at, sizeBytes: v.docx.byteLength, characters: v.text.length });
       expect(read?.text === v.text).toBe(true);
-      expect((await store.readVersionText(doc.owner, doc.id, v.version, "markdown"))?.text).toBe(v.markdown);
-      const docx = (await store.readVersionContent(doc.owner, doc.id, v.version))?.docx;
+      expect((await store.documents.readVersionText(doc.owner, doc.id, v.version, "markdown"))?.text).toBe(v.markdown);
+      const docx = (await store.documents.readVersionContent(doc.owner, doc.id, v.version))?.docx;
       expect(Buffer.compare(Buffer.from(docx!), Buffer.from(v.docx))).toBe(0);
       const owned = distinct.get(doc.owner) ?? new Map<string, number>();
       owned.set(contentHash(v), contentBytes(v));
@@ -116,7 +116,7 @@ async function checkMigrated(store: Store, documents: OldDocument[], distinctRow
   // The migration used the hash new writes compute: the same content again is no new row.
   const doc = documents[0]!;
   const { docx, text, markdown } = doc.versions[0]!;
-  await store.createDocument({
+  await store.documents.create({
     id: `doc_${ulid()}`,
     ownerId: doc.owner,
     createdBy: doc.owner,

@@ -103,13 +103,13 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
       source: "markdown",
       deletedAt: null,
     };
-    expect(await store.getDocument(doc.owner, doc.id)).toEqual(expected);
-    expect(await store.readText(doc.owner, doc.id)).toEqual({ document: expected, text: doc.text, totalChars: doc.text.length });
-    expect((await store.readText(doc.owner, doc.id, "markdown"))?.text).toBeNull();
-    const content = await store.readContent(doc.owner, doc.id);
+    expect(await store.documents.get(doc.owner, doc.id)).toEqual(expected);
+    expect(await store.documents.readText(doc.owner, doc.id)).toEqual({ document: expected, text: doc.text, totalChars: doc.text.length });
+    expect((await store.documents.readText(doc.owner, doc.id, "markdown"))?.text).toBeNull();
+    const content = await store.documents.readContent(doc.owner, doc.id);
     expect(content?.docx.byteLength).toBe(doc.docx.byteLength);
     same(content?.docx, doc.docx);
-    expect(await store.listVersions({ ownerId: doc.owner, id: doc.id, limit: 10 })).toEqual([
+    expect(await store.documents.listVersions({ ownerId: doc.owner, id: doc.id, limit: 10 })).toEqual([
       {
         version: 1,
         name: doc.name,
@@ -120,18 +120,18 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
         source: "markdown",
       },
     ]);
-    same((await store.readVersionContent(doc.owner, doc.id, 1))?.docx, doc.docx);
+    same((await store.documents.readVersionContent(doc.owner, doc.id, 1))?.docx, doc.docx);
     expect(await store.listShares(doc.owner, doc.id, new Date().toISOString())).toEqual([]);
   }
   for (const owner of new Set(documents.map((d) => d.owner))) {
-    const listed = await store.listDocuments({ ownerId: owner, limit: 100 });
+    const listed = await store.documents.list({ ownerId: owner, limit: 100 });
     expect(listed.map((d) => d.id)).toEqual(
       documents
         .filter((d) => d.owner === owner)
         .map((d) => d.id)
         .reverse(),
     );
-    expect(await store.listTrash({ ownerId: owner, limit: 100 })).toEqual([]);
+    expect(await store.documents.listTrash({ ownerId: owner, limit: 100 })).toEqual([]);
   }
   // The old idempotency record still replays, and the old API key still authenticates.
   const first = documents[0]!;
@@ -145,7 +145,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   // New operations on old rows: change (version 1 kept byte for byte), rename, trash, share, purge, create.
   const [a, b, c] = documents;
   const newDocx = new Uint8Array(randomBytes(300));
-  const changed = await store.changeDocument({
+  const changed = await store.documents.change({
     ownerId: a!.owner,
     id: a!.id,
     actorId: a!.owner,
@@ -154,13 +154,13 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
     content: { docx: newDocx, text: "new text", markdown: "new text" },
     source: "markdown",
   });
-  expect(changed).toMatchObject({ ok: true, document: { version: 2, sizeBytes: 300, characters: 8 } });
-  same((await store.readVersionContent(a!.owner, a!.id, 1))?.docx, a!.docx);
-  expect((await store.readVersionText(a!.owner, a!.id, 1))?.text).toBe(a!.text);
-  expect((await store.readVersionData(a!.owner, a!.id, 1))?.markdown).toBeNull();
-  expect((await store.readText(a!.owner, a!.id, "markdown"))?.text).toBe("new text");
+  expect(changed).toMatchObject({ ok: true, record: { version: 2, sizeBytes: 300, characters: 8 } });
+  same((await store.documents.readVersionContent(a!.owner, a!.id, 1))?.docx, a!.docx);
+  expect((await store.documents.readVersionText(a!.owner, a!.id, 1))?.text).toBe(a!.text);
+  expect((await store.documents.readVersionData(a!.owner, a!.id, 1))?.markdown).toBeNull();
+  expect((await store.documents.readText(a!.owner, a!.id, "markdown"))?.text).toBe("new text");
   expect(
-    await store.changeDocument({
+    await store.documents.change({
       ownerId: a!.owner,
       id: a!.id,
       actorId: a!.owner,
@@ -172,7 +172,7 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
   ).toEqual({ ok: false, reason: "conflict", current: 2 });
 
   expect(
-    await store.changeDocument({
+    await store.documents.change({
       ownerId: b!.owner,
       id: b!.id,
       actorId: b!.owner,
@@ -182,9 +182,11 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
     }),
   ).toMatchObject({
     ok: true,
-    document: { name: "Renamed", version: 2 },
+    record: { name: "Renamed", version: 2 },
   });
-  expect((await store.listDocuments({ ownerId: b!.owner, nameContains: foldName("RENAMED"), limit: 5 })).map((d) => d.id)).toEqual([b!.id]);
+  expect((await store.documents.list({ ownerId: b!.owner, nameContains: foldName("RENAMED"), limit: 5 })).map((d) => d.id)).toEqual([
+    b!.id,
+  ]);
 
   const tokenHash = randomBytes(32).toString("hex");
   await store.insertShare({
@@ -197,15 +199,15 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
     tokenHash,
   });
   expect((await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z"))?.target.record.id).toBe(c!.id);
-  expect(await store.trashDocument({ ownerId: c!.owner, id: c!.id, at: "2026-11-23T08:03:00.000Z", expectedVersion: 1 })).toMatchObject({
+  expect(await store.documents.trash({ ownerId: c!.owner, id: c!.id, at: "2026-11-23T08:03:00.000Z", expectedVersion: 1 })).toMatchObject({
     ok: true,
   });
-  expect((await store.listTrash({ ownerId: c!.owner, limit: 10 })).map((d) => d.id)).toEqual([c!.id]);
+  expect((await store.documents.listTrash({ ownerId: c!.owner, limit: 10 })).map((d) => d.id)).toEqual([c!.id]);
   expect(await store.findShare(tokenHash, "2026-11-23T09:00:00.000Z")).toBeNull();
-  expect(await store.purgeDocument(c!.owner, c!.id)).toBe(true);
-  expect(await store.getDocument(c!.owner, c!.id, { includeDeleted: true })).toBeNull();
+  expect(await store.documents.purge(c!.owner, c!.id)).toBe(true);
+  expect(await store.documents.get(c!.owner, c!.id, { includeDeleted: true })).toBeNull();
 
-  const created = await store.createDocument({
+  const created = await store.documents.create({
     id: `doc_${ulid()}`,
     ownerId: a!.owner,
     createdBy: a!.owner,
@@ -215,8 +217,8 @@ async function checkUpgraded(store: Store, documents: OldDocument[]): Promise<vo
     text: "t",
     markdown: "t",
   });
-  expect(created.document).toMatchObject({ version: 1, source: "markdown", deletedAt: null });
-  expect((await store.readText(a!.owner, created.document.id, "markdown"))?.text).toBe("t");
+  expect(created.record).toMatchObject({ version: 1, source: "markdown", deletedAt: null });
+  expect((await store.documents.readText(a!.owner, created.record.id, "markdown"))?.text).toBe("t");
 }
 
 describe("SQLite: a database from the previous release", () => {
@@ -288,8 +290,8 @@ describe("SQLite: a database from the previous release", () => {
     const again = openSqliteStore(dir);
     try {
       const untouched = documents[4]!;
-      same((await again.readContent(untouched.owner, untouched.id))?.docx, untouched.docx);
-      expect((await again.getDocument(documents[0]!.owner, documents[0]!.id))?.version).toBe(2);
+      same((await again.documents.readContent(untouched.owner, untouched.id))?.docx, untouched.docx);
+      expect((await again.documents.get(documents[0]!.owner, documents[0]!.id))?.version).toBe(2);
     } finally {
       await again.close();
     }
@@ -401,7 +403,7 @@ describe("PostgreSQL: a database from the previous release", () => {
     const replicas = await Promise.all([openPostgresStore(databaseUrl), openPostgresStore(databaseUrl)]);
     try {
       const untouched = documents[4]!;
-      for (const replica of replicas) same((await replica.readContent(untouched.owner, untouched.id))?.docx, untouched.docx);
+      for (const replica of replicas) same((await replica.documents.readContent(untouched.owner, untouched.id))?.docx, untouched.docx);
     } finally {
       for (const replica of replicas) await replica.close();
     }

@@ -43,10 +43,10 @@ afterEach(async () => {
 /** A document created `ageDays` ago and changed `changes` times, one day apart. */
 async function documentWithHistory(owner: string, ageDays: number, changes: number, now: number): Promise<string> {
   const id = `doc_${ulid()}`;
-  await store.createDocument({ id, ownerId: owner, createdBy: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
+  await store.documents.create({ id, ownerId: owner, createdBy: owner, name: "d", createdAt: iso(now - ageDays * DAY), ...content("v1") });
   for (let i = 0; i < changes; i++) {
     const at = iso(now - (ageDays - i - 1) * DAY);
-    const result = await store.changeDocument({
+    const result = await store.documents.change({
       ownerId: owner,
       id,
       actorId: owner,
@@ -65,7 +65,7 @@ describe("retention", () => {
     // 60 days of daily changes: versions 1..61, current 61.
     const old = await documentWithHistory("u1", 60, 60, now);
     const result = await runRetention(store, settings, now);
-    const versions = (await store.listVersions({ ownerId: "u1", id: old, limit: 100 }))!.map((v) => v.version);
+    const versions = (await store.documents.listVersions({ ownerId: "u1", id: old, limit: 100 }))!.map((v) => v.version);
     // Replaced within 30 days: versions replaced at day -29…0 stay (31..60), plus the current one.
     expect(versions[0]).toBe(61);
     expect(Math.min(...versions)).toBeGreaterThanOrEqual(30);
@@ -75,7 +75,7 @@ describe("retention", () => {
     // A document whose every version is old keeps its newest VERSION_KEEP_MIN (the current one counts).
     const quiet = await documentWithHistory("u1", 400, 5, now - 300 * DAY);
     await runRetention(store, settings, now);
-    expect((await store.listVersions({ ownerId: "u1", id: quiet, limit: 100 }))!.map((v) => v.version)).toEqual([6, 5, 4]);
+    expect((await store.documents.listVersions({ ownerId: "u1", id: quiet, limit: 100 }))!.map((v) => v.version)).toEqual([6, 5, 4]);
   });
 
   it("purges the trash after TRASH_RETENTION_DAYS, with versions and shares, and keeps recent deletions", async () => {
@@ -91,19 +91,19 @@ describe("retention", () => {
       createdAt: iso(now),
       expiresAt: iso(now + DAY),
     });
-    expect((await store.trashDocument({ ownerId: "u2", id: gone, at: iso(now - 31 * DAY) })).ok).toBe(true);
-    expect((await store.trashDocument({ ownerId: "u2", id: kept, at: iso(now - 29 * DAY) })).ok).toBe(true);
+    expect((await store.documents.trash({ ownerId: "u2", id: gone, at: iso(now - 31 * DAY) })).ok).toBe(true);
+    expect((await store.documents.trash({ ownerId: "u2", id: kept, at: iso(now - 29 * DAY) })).ok).toBe(true);
     const result = await runRetention(store, settings, now);
     expect(result.trash).toBe(1);
-    expect((await store.listTrash({ ownerId: "u2", limit: 10 })).map((d) => d.id)).toEqual([kept]);
-    expect(await store.restoreFromTrash("u2", gone)).toBeNull();
+    expect((await store.documents.listTrash({ ownerId: "u2", limit: 10 })).map((d) => d.id)).toEqual([kept]);
+    expect(await store.documents.restore("u2", gone)).toBeNull();
     expect(await store.findShare("a".repeat(64), iso(now))).toBeNull();
   });
 
   it("drops expired shares and idempotency records older than 24 h", async () => {
     const now = Date.now();
     const id = `doc_${ulid()}`;
-    await store.createDocument(
+    await store.documents.create(
       { id, ownerId: "u3", createdBy: "u3", name: "d", createdAt: iso(now - 2 * DAY), ...content("x") },
       { key: "k", fingerprint: "f", notBefore: iso(now - 3 * DAY) },
     );
@@ -124,10 +124,10 @@ describe("retention", () => {
   it("runs on its schedule and stops cleanly", async () => {
     const now = Date.now();
     const id = await documentWithHistory("u4", 40, 0, now);
-    await store.trashDocument({ ownerId: "u4", id, at: iso(now - 40 * DAY) });
+    await store.documents.trash({ ownerId: "u4", id, at: iso(now - 40 * DAY) });
     const stop = scheduleRetention(store, { ...settings, intervalMs: 50 }, pino({ level: "silent" }));
     try {
-      await expect.poll(async () => (await store.listTrash({ ownerId: "u4", limit: 10 })).length, { timeout: 5_000 }).toBe(0);
+      await expect.poll(async () => (await store.documents.listTrash({ ownerId: "u4", limit: 10 })).length, { timeout: 5_000 }).toBe(0);
     } finally {
       await stop();
     }
@@ -140,7 +140,7 @@ describe("retention", () => {
     const gone = `wb_${ulid()}`;
     const kept = `wb_${ulid()}`;
     for (const id of [gone, kept]) {
-      await store.createWorkbook({
+      await store.workbooks.create({
         id,
         ownerId: "u5",
         name: "w",
@@ -152,7 +152,7 @@ describe("retention", () => {
     }
     for (let i = 0; i < 5; i++) {
       const at = iso(now - (50 - i) * DAY);
-      await store.changeWorkbook({
+      await store.workbooks.change({
         ownerId: "u5",
         id: kept,
         actorId: "u5",
@@ -161,11 +161,11 @@ describe("retention", () => {
         source: "write",
       });
     }
-    await store.trashWorkbook({ ownerId: "u5", id: gone, at: iso(now - 31 * DAY) });
+    await store.workbooks.trash({ ownerId: "u5", id: gone, at: iso(now - 31 * DAY) });
     const result = await runRetention(store, settings, now);
     expect(result).toMatchObject({ workbookTrash: 1, workbookVersions: 6 - settings.versionKeepMin });
-    expect(await store.getWorkbook("u5", gone, { includeDeleted: true })).toBeNull();
-    expect((await store.listWorkbookVersions({ ownerId: "u5", id: kept, limit: 10 }))?.map((v) => v.version)).toEqual([6, 5, 4]);
+    expect(await store.workbooks.get("u5", gone, { includeDeleted: true })).toBeNull();
+    expect((await store.workbooks.listVersions({ ownerId: "u5", id: kept, limit: 10 }))?.map((v) => v.version)).toEqual([6, 5, 4]);
     // What is left counts: the kept versions' roots, pages and their one tile each (the first tile
     // went with versions 1..3 and the trash).
     const [left] = await sqlOf<{ n: number; bytes: number }>(`SELECT count(*) AS n, sum(size) AS bytes FROM blobs WHERE owner_id = 'u5'`);

@@ -63,26 +63,6 @@ const driveUploadToolInput = strictObject({
   folderId: upstreamIdSchema.optional().meta({ description: "Drive folder id to upload into, e.g. fld_finance" }),
 });
 
-/**
- * The drive file a caller uploads: a filename and type from the input, else the File's own. A
- * File that is not a Blob to this process (yoga's ponyfill, from a GraphQL Upload) is streamed.
- */
-function uploadFile(input: z.output<typeof uploadFileInputSchema>) {
-  const { file, name, folderId, filename, contentType } = input;
-  const asFile = file as Partial<File>;
-  const ponyfill = !(file instanceof Blob) && typeof asFile.stream === "function";
-  return {
-    name,
-    folderId,
-    file: {
-      data: ponyfill ? (asFile.stream as () => ReadableStream<Uint8Array>).call(file) : file,
-      filename: filename ?? (typeof asFile.name === "string" && asFile.name ? asFile.name : (name ?? "upload")),
-      contentType: contentType ?? (typeof asFile.type === "string" && asFile.type ? asFile.type : "application/octet-stream"),
-      size: input.size ?? (ponyfill && typeof asFile.size === "number" ? asFile.size : undefined),
-    },
-  };
-}
-
 /** The operation table. Keys are the operations' names: the tRPC paths of docs/api.md "tRPC". */
 export const productOperations = {
   // ---- mail ---------------------------------------------------------------------------------
@@ -99,7 +79,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "mail_list" },
     graphql: [{ field: "Query.messages", args: "connection" }],
-    run: ({ call, adapters }, input) => adapters.mail.listMessages(call, input),
+    run: ({ ctx, products }, input) => products.listMessages(ctx, input),
   }),
   "messages.thread": define({
     title: "Read a mail thread",
@@ -114,7 +94,7 @@ export const productOperations = {
       { field: "Query.thread", nullWhenNotFound: true },
       { field: "Message.thread", fromParent: (message: { threadId: string }) => ({ id: message.threadId }), nullWhenNotFound: true },
     ],
-    run: ({ loaders }, input) => loaders().thread.load(input.id),
+    run: ({ ctx, products }, input) => products.thread(ctx, input),
   }),
   "messages.send": define({
     title: "Send an email",
@@ -129,7 +109,7 @@ export const productOperations = {
     annotations: reachesOut,
     mcp: { name: "mail_send" },
     graphql: [{ field: "Mutation.sendMessage", args: "input" }],
-    run: ({ call, adapters }, input) => adapters.mail.sendMessage(call, input),
+    run: ({ ctx, products }, input) => products.sendMessage(ctx, input),
   }),
   "messages.createDraft": define({
     title: "Create an email draft",
@@ -143,7 +123,7 @@ export const productOperations = {
     annotations: create,
     mcp: { name: "mail_draft" },
     graphql: [{ field: "Mutation.createDraft", args: "input" }],
-    run: ({ call, adapters }, input) => adapters.mail.createDraft(call, input),
+    run: ({ ctx, products }, input) => products.createDraft(ctx, input),
   }),
   "calendar.events": define({
     title: "List calendar events",
@@ -158,7 +138,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "calendar_events" },
     graphql: [{ field: "Query.calendarEvents", args: "connection" }],
-    run: ({ call, adapters }, input) => adapters.mail.listEvents(call, input),
+    run: ({ ctx, products }, input) => products.listEvents(ctx, input),
   }),
   "bookings.create": define({
     title: "Book a slot",
@@ -172,7 +152,7 @@ export const productOperations = {
     annotations: reachesOut,
     mcp: { name: "bookings_create" },
     graphql: [{ field: "Mutation.createBooking", args: "input" }],
-    run: ({ call, adapters }, input) => adapters.mail.createBooking(call, input),
+    run: ({ ctx, products }, input) => products.createBooking(ctx, input),
   }),
   // ---- drive --------------------------------------------------------------------------------
   "files.get": define({
@@ -189,7 +169,7 @@ export const productOperations = {
       output: driveFileJson,
     },
     graphql: [{ field: "Query.file", nullWhenNotFound: true }],
-    run: ({ loaders }, input) => loaders().file.load(input.id),
+    run: ({ ctx, products }, input) => products.getFile(ctx, input),
   }),
   "files.upload": define({
     title: "Upload a file to the drive",
@@ -216,7 +196,7 @@ export const productOperations = {
       output: driveFileJson,
     },
     graphql: [{ field: "Mutation.uploadFile" }],
-    run: ({ call, adapters }, input) => adapters.drive.upload(call, uploadFile(input)),
+    run: ({ ctx, products }, input) => products.upload(ctx, input),
   }),
   "files.download": define({
     title: "Download a drive file",
@@ -228,7 +208,7 @@ export const productOperations = {
     input: fileIdInputSchema,
     output: z.custom<Download>(),
     annotations: read,
-    run: ({ call, adapters }, input) => adapters.drive.download(call, input.id),
+    run: ({ ctx, products }, input) => products.download(ctx, input),
   }),
   "files.search": define({
     title: "Search drive files",
@@ -247,7 +227,7 @@ export const productOperations = {
       output: driveSearchJson,
     },
     graphql: [{ field: "Query.searchFiles", pick: "files" }],
-    run: async ({ call, adapters }, input) => ({ files: await adapters.drive.search(call, input.query) }),
+    run: ({ ctx, products }, input) => products.searchFiles(ctx, input),
   }),
   "files.read": define({
     title: "Read a drive file's text",
@@ -276,7 +256,7 @@ export const productOperations = {
     annotations: reachesOut,
     mcp: { name: "drive_share" },
     graphql: [{ field: "Mutation.createShare", args: "input" }],
-    run: ({ call, adapters }, input) => adapters.drive.createShare(call, input),
+    run: ({ ctx, products }, input) => products.createShare(ctx, input),
   }),
   // ---- search -------------------------------------------------------------------------------
   "search.query": define({
@@ -291,7 +271,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "search_query" },
     graphql: [{ field: "Query.search" }],
-    run: ({ call, adapters }, input) => adapters.search.query(call, input),
+    run: ({ ctx, products }, input) => products.searchQuery(ctx, input),
   }),
   "search.chat": define({
     title: "Chat with the workspace search",
@@ -305,7 +285,7 @@ export const productOperations = {
     annotations: create,
     mcp: { name: "search_chat" },
     graphql: [{ field: "Mutation.searchChat", args: "input" }],
-    run: ({ call, adapters }, input) => adapters.search.chat(call, input),
+    run: ({ ctx, products }, input) => products.searchChat(ctx, input),
   }),
   // ---- meetings -----------------------------------------------------------------------------
   "meetings.get": define({
@@ -334,7 +314,7 @@ export const productOperations = {
     annotations: reachesOut,
     mcp: { name: "meetings_create" },
     graphql: [{ field: "Mutation.createMeeting", args: "input" }],
-    run: ({ call, adapters }, input) => adapters.meetings.create(call, input),
+    run: ({ ctx, products }, input) => products.createMeeting(ctx, input),
   }),
   "meetings.transcript": define({
     title: "Read a meeting's transcript",
@@ -346,7 +326,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "meetings_transcript" },
     graphql: [{ field: "Meeting.transcript", fromParent: (meeting: { id: string }) => ({ id: meeting.id }), nullWhenNotFound: true }],
-    run: ({ loaders }, input) => loaders().transcript.load(input.id),
+    run: ({ ctx, products }, input) => products.transcript(ctx, input),
   }),
   "meetings.summary": define({
     title: "Read a meeting's summary",
@@ -358,7 +338,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "meetings_summary" },
     graphql: [{ field: "Meeting.summary", fromParent: (meeting: { id: string }) => ({ id: meeting.id }), nullWhenNotFound: true }],
-    run: ({ loaders }, input) => loaders().summary.load(input.id),
+    run: ({ ctx, products }, input) => products.summary(ctx, input),
   }),
   // ---- enterprise (the credential's tenant) -------------------------------------------------
   "enterprise.dataQuery": define({
@@ -373,7 +353,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "data_query" },
     graphql: [{ field: "Query.dataQuery" }],
-    run: ({ call, adapters }, input) => adapters.enterprise.dataQuery(call, input.question),
+    run: ({ ctx, products }, input) => products.dataQuery(ctx, input),
   }),
   "enterprise.invoices": define({
     title: "List invoices",
@@ -388,7 +368,7 @@ export const productOperations = {
     annotations: read,
     mcp: { name: "invoices_list" },
     graphql: [{ field: "Query.invoices", args: "connection" }],
-    run: ({ call, adapters }, input) => adapters.enterprise.invoices(call, input),
+    run: ({ ctx, products }, input) => products.invoices(ctx, input),
   }),
   "workflows.run": define({
     title: "Run a workflow",
@@ -404,6 +384,6 @@ export const productOperations = {
     annotations: { ...reachesOut, destructiveHint: true },
     mcp: { name: "workflows_run" },
     graphql: [{ field: "Mutation.runWorkflow" }],
-    run: ({ call, adapters }, input) => adapters.enterprise.runWorkflow(call, input.id, input.input),
+    run: ({ ctx, products }, input) => products.runWorkflow(ctx, input),
   }),
 };

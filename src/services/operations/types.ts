@@ -7,7 +7,7 @@ import type DataLoader from "dataloader";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { DriveAdapter, DriveFile } from "../../../adapters/drive.ts";
-import type { EnterpriseAdapter, TenantCall } from "../../../adapters/enterprise.ts";
+import type { EnterpriseAdapter } from "../../../adapters/enterprise.ts";
 import type { MailAdapter, Thread } from "../../../adapters/mail.ts";
 import type { MeetingSummary, MeetingsAdapter, Transcript } from "../../../adapters/meetings.ts";
 import type { SearchAdapter } from "../../../adapters/search.ts";
@@ -15,6 +15,7 @@ import type { RequestContext } from "../../core/context.ts";
 import type { JsonBody } from "../../core/json-body.ts";
 import type { DocumentsService } from "../documents.ts";
 import type { DriveReader } from "../drive-read.ts";
+import type { ProductsService } from "../product-operations.ts";
 import type { SharedService } from "../shared.ts";
 import type { SpreadsheetsService } from "../spreadsheets/index.ts";
 import type { TrashService } from "../trash.ts";
@@ -70,10 +71,8 @@ export interface RunEnv {
   trash: TrashService;
   /** A drive file's text (files.read). */
   driveReader: DriveReader;
-  /** The request's upstream identity (its access token); only rows whose auth is "access_token" may read it. */
-  readonly call: TenantCall;
-  adapters: ProductAdapters;
-  loaders(): ProductLoaders;
+  /** Product operations (./product-operations.ts); only rows whose auth is "access_token" call them. */
+  products: ProductsService;
 }
 
 /** A file part of an operation's input, as a surface hands it over (a File of a multipart form or a GraphQL Upload). */

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
-import { cursorCodec } from "../../core/paging.ts";
+import { cursorCodec, idCursors, versionCursors as versionCursorsOf } from "../../core/paging.ts";
 import {
   isSpreadsheetId,
   type Spreadsheet,
@@ -66,8 +66,7 @@ export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult,
   warnings: result.warnings,
 });
 
-/** Who made a change, as a version lists it: the user, without the tenant. */
-export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
+export { actorOf } from "../lifecycle.ts";
 
 /** The record with the warnings saved with its version (describe, an import's answer replayed). */
 export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
@@ -104,17 +103,10 @@ export const toVersion = (version: WorkbookVersionRecord): SpreadsheetVersion =>
 });
 
 /** Spreadsheet lists (live and trash): the position is the last spreadsheet's id. */
-export const listCursors = cursorCodec<string>(
-  "s1.",
-  (id) => id,
-  (text) => (isSpreadsheetId(text) ? text : undefined),
-);
+export const listCursors = idCursors("s1.", isSpreadsheetId);
 
 /** A spreadsheet's versions: the position is the last version's number. */
-export const versionCursors = cursorCodec<number>("sv1.", String, (text) => {
-  const version = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
-  return Number.isSafeInteger(version) ? version : undefined;
-});
+export const versionCursors = versionCursorsOf("sv1.");
 
 /**
  * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
@@ -160,12 +152,7 @@ export const spreadsheetItems: ServiceKind<WorkbookRecord, WorkbookVersionRecord
   isId: isSpreadsheetId,
   cursors: listCursors,
   versionCursors,
-  get: (store, ownerId, id) => store.getWorkbook(ownerId, id),
-  list: (store, query, trashed) => (trashed ? store.listWorkbookTrash(query) : store.listWorkbooks(query)),
-  trash: (store, input) => store.trashWorkbook(input),
-  restore: (store, ownerId, id) => store.restoreWorkbook(ownerId, id),
-  purge: (store, ownerId, id) => store.purgeWorkbook(ownerId, id),
-  versions: (store, query) => store.listWorkbookVersions(query),
+  items: (store) => store.workbooks,
 };
 
 const rules = kindRules<WorkbookRecord>(spreadsheetItems);

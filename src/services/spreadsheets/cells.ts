@@ -50,7 +50,7 @@ async function readRange(
   try {
     const manifest = await deps.manifests.get(deps.store, ownerId, record.manifestHash);
     const hashes = tilesForRead(manifest, input.range, options);
-    const tiles = hashes.length > 0 ? await deps.store.getBlobs(ownerId, hashes) : new Map<string, Uint8Array>();
+    const tiles = hashes.length > 0 ? await deps.store.workbooks.getBlobs(ownerId, hashes) : new Map<string, Uint8Array>();
     // In slices: a 100,000-cell read takes 100–300 ms of decoding and rendering (issue 37 F5).
     return await readTilesInSlices(manifest, input.range, (hash) => tiles.get(hash) ?? new Uint8Array(), options);
   } catch (error) {
@@ -126,7 +126,7 @@ export async function readRecordRange(deps: SheetsDeps, ctx: RequestContext, rec
 
 export async function readCells(deps: SheetsDeps, ctx: RequestContext, input: ReadInput): Promise<CellRange | CellRangeText> {
   const ownerId = sheetsOwner(ctx, "read");
-  const record = await deps.store.getWorkbook(ownerId, knownId(input.id));
+  const record = await deps.store.workbooks.get(ownerId, knownId(input.id));
   if (!record) throw spreadsheetNotFound();
   const read = await readRecordRange(deps, ctx, record, input);
   markAnsweredVersion(ctx, record.version);
@@ -165,7 +165,7 @@ export async function evaluateFormula(
   input: { id: string; formula: string; sheet?: string | undefined },
 ): Promise<{ value: JsonCellValue }> {
   const ownerId = sheetsOwner(ctx, "read");
-  const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
+  const record = precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), undefined);
   const formula = input.formula.startsWith("=") ? input.formula.slice(1) : input.formula;
   const output = await deps.pool.run(
     { kind: "evaluate", base: baseOf(record), formula, ...(input.sheet === undefined ? {} : { sheet: input.sheet }) },

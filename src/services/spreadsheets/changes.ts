@@ -80,7 +80,7 @@ async function attempt(
         response: (workbook: WorkbookRecord) => writeResultOf(workbook, saved.result, deps.publicUrl),
       }
     : undefined;
-  const result = await deps.store.changeWorkbook({
+  const result = await deps.store.workbooks.change({
     ownerId,
     id: record.id,
     actorId: actorOf(ctx),
@@ -92,8 +92,8 @@ async function attempt(
     ...(claim ? { idempotency: claim } : {}),
   });
   if (result.ok) {
-    deps.pool.commit(record.id, token, result.workbook.version);
-    return { done: writeResultOf(result.workbook, saved.result, deps.publicUrl) };
+    deps.pool.commit(record.id, token, result.record.version);
+    return { done: writeResultOf(result.record, saved.result, deps.publicUrl) };
   }
   deps.pool.forget(record.id, token);
   if (result.reason === "replayed") {
@@ -120,7 +120,7 @@ export async function storeChange(
     return replay;
   }
   for (let i = 0; i < ATTEMPTS; i++) {
-    const record = precheck(await deps.store.getWorkbook(ownerId, id), input.expectedVersion);
+    const record = precheck(await deps.store.workbooks.get(ownerId, id), input.expectedVersion);
     const outcome = await attempt(deps, ctx, ownerId, record, change, source, input.idempotencyKey);
     if ("done" in outcome) return outcome.done;
     // A caller who named the version it expects gets the precondition's answer, not a retry.

@@ -22,7 +22,7 @@ const toName = (name: EngineName): DefinedName => ({
 
 export async function listNames(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<{ names: DefinedName[] }> {
   const ownerId = sheetsOwner(ctx, "read");
-  const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
+  const record = precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), undefined);
   const output = await deps.pool
     .run({ kind: "names", base: baseOf(record) }, (base) => allBlobs(deps.store, ownerId, base), jobOwner(ctx, ownerId))
     .catch((error: unknown) => Promise.reject(inContractWords(error)));

@@ -6,12 +6,12 @@ import type { Manifest } from "../../spreadsheets/tiles/manifest.ts";
 import type { Base } from "../../spreadsheets/pool/index.ts";
 import { childrenOfPage, decodeRoot, loadManifest, pagesOf } from "../../spreadsheets/tiles/stored-manifest.ts";
 import { GatewayError } from "../../core/errors.ts";
-import type { WorkbookStore } from "../../store/types.ts";
+import type { Store } from "../../store/types.ts";
 
-type Blobs = Pick<WorkbookStore, "getBlobs">;
+type Blobs = { workbooks: Pick<Store["workbooks"], "getBlobs"> };
 
 async function fetchAll(store: Blobs, ownerId: string, hashes: readonly string[], what: string): Promise<Map<string, Uint8Array>> {
-  const found = await store.getBlobs(ownerId, hashes);
+  const found = await store.workbooks.getBlobs(ownerId, hashes);
   const missing = hashes.filter((hash) => !found.has(hash));
   if (missing.length > 0) throw new GatewayError("INTERNAL", `A stored workbook's ${what} is missing (${missing.length} blobs)`);
   return found;

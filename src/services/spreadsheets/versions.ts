@@ -9,7 +9,7 @@ import { actorOf, changedWorkbook, jobOwner, knownId, precheck, sheetsOwner, toS
 import { downloadRecord } from "./workbooks.ts";
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
-  const found = await deps.store.getWorkbookVersion(ownerId, knownId(id), version);
+  const found = await deps.store.workbooks.getVersion(ownerId, knownId(id), version);
   if (!found) throw new GatewayError("NOT_FOUND", "Version not found");
   return found;
 }
@@ -21,7 +21,7 @@ export async function readVersion(
   input: { id: string; version: number },
 ): Promise<Spreadsheet & { versionInfo: SpreadsheetVersion }> {
   const ownerId = sheetsOwner(ctx, "read");
-  const { workbook, version } = await versionOf(deps, ownerId, input.id, input.version);
+  const { record: workbook, version } = await versionOf(deps, ownerId, input.id, input.version);
   const then = {
     ...workbook,
     name: version.name,
@@ -52,9 +52,9 @@ export async function restoreVersion(
   input: { id: string; version: number; expectedVersion?: number | undefined },
 ): Promise<Spreadsheet> {
   const ownerId = sheetsOwner(ctx, "write");
-  precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), input.expectedVersion);
+  precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), input.expectedVersion);
   const { version } = await versionOf(deps, ownerId, input.id, input.version);
-  const result = await deps.store.changeWorkbook({
+  const result = await deps.store.workbooks.change({
     ownerId,
     id: input.id,
     actorId: actorOf(ctx),

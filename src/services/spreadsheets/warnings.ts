@@ -5,9 +5,9 @@ import { GatewayError } from "../../core/errors.ts";
 import type { SpreadsheetWarning } from "../../contract/spreadsheets.ts";
 import { decodeReport } from "../../spreadsheets/report/codec.ts";
 import { decodeRoot } from "../../spreadsheets/tiles/stored-manifest.ts";
-import type { WorkbookStore } from "../../store/types.ts";
+import type { Store } from "../../store/types.ts";
 
-type Blobs = Pick<WorkbookStore, "getBlobs">;
+type Blobs = { workbooks: Pick<Store["workbooks"], "getBlobs"> };
 
 /** Warnings by the root hash of their version, least recently used first out. */
 export class WarningsCache {
@@ -30,11 +30,11 @@ export class WarningsCache {
 
 /** The root, then the report blob it names (none: no warnings). A missing blob is a broken version. */
 async function readWarnings(store: Blobs, ownerId: string, rootHash: string): Promise<SpreadsheetWarning[]> {
-  const root = (await store.getBlobs(ownerId, [rootHash])).get(rootHash);
+  const root = (await store.workbooks.getBlobs(ownerId, [rootHash])).get(rootHash);
   if (!root) throw new GatewayError("INTERNAL", "A stored workbook's manifest is missing");
   const reportHash = decodeRoot(root).report;
   if (reportHash === undefined) return [];
-  const report = (await store.getBlobs(ownerId, [reportHash])).get(reportHash);
+  const report = (await store.workbooks.getBlobs(ownerId, [reportHash])).get(reportHash);
   if (!report) throw new GatewayError("INTERNAL", "A stored workbook's report is missing");
   return decodeReport(report).warnings;
 }

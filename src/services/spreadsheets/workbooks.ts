@@ -92,15 +92,15 @@ async function createOnce(
   const saved = await build();
   if (ctx.signal.aborted) throw new GatewayError("BAD_USER_INPUT", "The request was cancelled");
   const now = new Date().toISOString();
-  const created = await deps.store.createWorkbook(
+  const created = await deps.store.workbooks.create(
     { id: newWorkbookId(), ownerId, name: input.name, createdAt: now, createdBy: actorOf(ctx), source, ...contentOf(saved) },
     claim,
   );
   if (created.replayed) {
     markReplayed(ctx);
-    return withWarnings(deps, created.workbook);
+    return withWarnings(deps, created.record);
   }
-  return { ...toSpreadsheet(created.workbook, deps.publicUrl), warnings: saved.warnings };
+  return { ...toSpreadsheet(created.record, deps.publicUrl), warnings: saved.warnings };
 }
 
 export async function createSpreadsheet(
@@ -195,7 +195,7 @@ export async function getSpreadsheet(
   nullWhenMissing = false,
 ): Promise<SpreadsheetWithWarnings | null> {
   const ownerId = sheetsOwner(ctx, "read");
-  const record = await deps.store.getWorkbook(ownerId, input.id);
+  const record = await deps.store.workbooks.get(ownerId, input.id);
   if (!record && nullWhenMissing) return null;
   if (!record) throw spreadsheetNotFound();
   return withWarnings(deps, record);
@@ -233,7 +233,7 @@ export async function downloadSpreadsheet(
   input: { id: string; format: "xlsx" | "csv"; sheet?: string | undefined },
 ): Promise<StoredDownload> {
   const ownerId = sheetsOwner(ctx, "read");
-  const record = precheck(await deps.store.getWorkbook(ownerId, knownId(input.id)), undefined);
+  const record = precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), undefined);
   return downloadRecord(deps, ownerId, record, input.format, input.sheet, jobOwner(ctx, ownerId));
 }
 
@@ -243,7 +243,7 @@ export async function renameSpreadsheet(
   input: { id: string; name: string; expectedVersion?: number | undefined },
 ): Promise<Spreadsheet> {
   const ownerId = sheetsOwner(ctx, "write");
-  const result = await deps.store.changeWorkbook({
+  const result = await deps.store.workbooks.change({
     ownerId,
     id: knownId(input.id),
     actorId: actorOf(ctx),

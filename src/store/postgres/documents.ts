@@ -3,9 +3,16 @@
 // the .docx of the current version here, of any version in versions.ts.
 import { coalescer } from "../coalesce.ts";
 import { documentKind } from "../kinds.ts";
-import { documentRecords } from "../item-stores.ts";
-import { bytesOf, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
-import type { DocumentContent, DocumentStore, VersionStore } from "../types.ts";
+import { bytesOf, documentSummaryColumnsOf, toDocument, type ItemRow } from "../rows.ts";
+import type {
+  DocumentChange,
+  DocumentContent,
+  DocumentItems,
+  DocumentReads,
+  DocumentRecord,
+  NewDocument,
+  VersionRecord,
+} from "../types.ts";
 import { hasNul, type PgContext } from "./connection.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 import { collectContents, putContent } from "./content.ts";
@@ -13,12 +20,12 @@ import { postgresLifecycle } from "./lifecycle.ts";
 import { createPostgresVersionReads } from "./versions.ts";
 
 /** What only documents read: the coalesced text read, the .docx. */
-function reads(ctx: PgContext): Pick<DocumentStore, "readText" | "readContent"> {
+function reads(ctx: PgContext): Pick<DocumentReads, "readText" | "readContent"> {
   const { pool, prepared } = ctx;
   // The per-request read of a document's text, coalesced (coalesce.ts) by id and cut: the
   // statement finds rows by primary key only, and each caller keeps the row only if it is its own
   // (owner_id), as `owner_id = $1 AND id = $2` would.
-  type TextRow = DocumentRow & { max_chars: number; body: string | null; total: number | null };
+  type TextRow = ItemRow & { max_chars: number; body: string | null; total: number | null };
   const textKey = (id: string, maxChars: number) => `${maxChars}:${id}`;
   const textReader = (column: "text" | "markdown") =>
     coalescer<string, TextRow>(async (keys) => {
@@ -44,7 +51,7 @@ function reads(ctx: PgContext): Pick<DocumentStore, "readText" | "readContent"> 
       return row && row.owner_id === ownerId ? { document: toDocument(row), ...textRead(row.body, row.total, max) } : null;
     },
     async readContent(ownerId, id) {
-      const { rows } = await pool.query<DocumentRow & { docx: Buffer }>(
+      const { rows } = await pool.query<ItemRow & { docx: Buffer }>(
         prepared(
           "read_content",
           `SELECT ${documentSummaryColumnsOf("d")}, c.docx
@@ -59,13 +66,13 @@ function reads(ctx: PgContext): Pick<DocumentStore, "readText" | "readContent"> 
   };
 }
 
-export function createPostgresDocuments(ctx: PgContext): DocumentStore & VersionStore {
-  const items = postgresLifecycle(ctx, documentKind, {
+export function createPostgresDocuments(ctx: PgContext): DocumentItems {
+  const items = postgresLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange>(ctx, documentKind, {
     async put(client, ownerId, content: DocumentContent) {
       const { hash, textChars } = await putContent(client, ctx.quota, ownerId, content);
       return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
     },
     collect: collectContents,
   });
-  return { ...documentRecords(items), ...reads(ctx), ...createPostgresVersionReads(ctx) };
+  return { ...items, ...reads(ctx), ...createPostgresVersionReads(ctx) };
 }

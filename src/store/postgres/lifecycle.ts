@@ -3,8 +3,8 @@
 // usage lock when it stores or collects content. Hot reads are named prepared statements.
 import type pg from "pg";
 import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale } from "../kinds.ts";
-import type { ItemChange, ItemKind, ItemRecord, Lifecycle, Outcome } from "../kinds.ts";
-import type { ListQuery } from "../types.ts";
+import type { ItemKind } from "../kinds.ts";
+import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "../types.ts";
 import { hasNul, inTransaction, type PgContext } from "./connection.ts";
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 
@@ -34,7 +34,7 @@ function positional(text: string, values: Record<string, unknown>): [string, unk
 }
 
 /** The statements and lookups every part of the lifecycle uses. */
-function basics<R extends ItemRecord, V>(ctx: PgContext, kind: ItemKind<R, V>) {
+function basics<R extends ItemRecord, V, N>(ctx: PgContext, kind: ItemKind<R, V, N>) {
   const { pool, prepared } = ctx;
   const { table, summaryColumns } = kind;
   const sql = lifecycleSql(kind, (name) => `:${name}`);
@@ -76,15 +76,15 @@ function basics<R extends ItemRecord, V>(ctx: PgContext, kind: ItemKind<R, V>) {
   return { sql, run, record, lockLive, get, list };
 }
 
-type Basics<R extends ItemRecord> = ReturnType<typeof basics<R, unknown>>;
+type Basics<R extends ItemRecord> = ReturnType<typeof basics<R, unknown, never>>;
 
 /** The writes: create, change, trash and purge, each one transaction. */
-function writes<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>>(
+function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>>(
   { pool }: PgContext,
-  kind: ItemKind<R, V>,
+  kind: ItemKind<R, V, N>,
   content: PostgresContent<R, C, N, X>,
   { sql, run, record, lockLive, get }: Basics<R>,
-): Pick<Lifecycle<R, V, C, N, X>, "create" | "change" | "trash" | "purge" | "purgeTrash"> {
+): Pick<ItemStore<R, V, N, X>, "create" | "change" | "trash" | "purge" | "purgeTrash"> {
   const { table, summaryColumns } = kind;
   /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
   async function purgeOne(client: pg.PoolClient, ownerId: string, id: string): Promise<void> {
@@ -123,8 +123,9 @@ function writes<R extends ItemRecord, V, C, N extends C = C, X extends ItemChang
     // concurrent create with the same key blocks on the claimed row until the first transaction
     // ends; if that committed, the loser finds a fresh record, inserts nothing and answers the
     // winner's first answer (a record kept before answers were: the item as it is now).
-    create: (created, input, claim) =>
+    create: (input, claim) =>
       inTransaction(pool, async (client) => {
+        const created = kind.newRecord(input);
         const scoped = claim && { ...claim, operation: claim.operation ?? kind.createOperation };
         const hit = scoped && (await claimIdempotency(client, created.ownerId, scoped, created.id, created.createdAt, created));
         if (hit) {
@@ -169,25 +170,26 @@ function writes<R extends ItemRecord, V, C, N extends C = C, X extends ItemChang
 }
 
 /** The kind's lifecycle on PostgreSQL. */
-export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>>(
+export function postgresLifecycle<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>>(
   ctx: PgContext,
-  kind: ItemKind<R, V>,
+  kind: ItemKind<R, V, N>,
   content: PostgresContent<R, C, N, X>,
-): Lifecycle<R, V, C, N, X> {
+): ItemStore<R, V, N, X> {
   const { pool, prepared } = ctx;
   const { table, summaryColumns } = kind;
   const b = basics(ctx, kind);
   const { sql, run, record, get } = b;
   return {
     ...writes(ctx, kind, content, b),
-    get: (ownerId, id, includeDeleted) => get(ownerId, id, includeDeleted),
+    get: (ownerId, id, options) => get(ownerId, id, options?.includeDeleted === true),
     async getMany(ownerId, ids) {
       if (ids.length === 0) return [];
       const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`;
       const { rows } = await pool.query(prepared(`get_${table}`, text, [ownerId, [...ids]]));
       return rows.map((row) => kind.toRecord(row as never));
     },
-    list: b.list,
+    list: (query) => b.list(query, false),
+    listTrash: (query) => b.list(query, true),
     async restore(ownerId, id) {
       return record((await run(pool, `${sql.untrash} RETURNING ${summaryColumns}`, { ownerId, id })).rows);
     },
@@ -211,7 +213,7 @@ export function postgresLifecycle<R extends ItemRecord, V, C, N extends C = C, X
       return rows[0] ? { record: current, version: kind.toVersion(rows[0] as never) } : null;
     },
     // The versions go, then the content only they referred to, in one transaction.
-    prune: (replacedBefore, keepMin) =>
+    pruneVersions: (replacedBefore, keepMin) =>
       inTransaction(pool, async (client) => {
         const { rows } = await client.query<{ owner_id: string; hash: string }>(
           `DELETE FROM ${kind.versions} v USING ${table} i

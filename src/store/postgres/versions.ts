@@ -1,8 +1,8 @@
 // Document versions' content on PostgreSQL: the current version is the document row, earlier ones
 // rows of document_versions; a version is read in one round trip whichever it is.
 import { bytesOf, currentVersion, documentSummaryColumnsOf, toDocument, toVersion } from "../rows.ts";
-import type { DocumentRow } from "../rows.ts";
-import type { DocumentRecord, VersionRecord, VersionStore } from "../types.ts";
+import type { ItemRow } from "../rows.ts";
+import type { DocumentReads, DocumentRecord, VersionRecord } from "../types.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 import type { PgContext } from "./connection.ts";
 
@@ -21,7 +21,7 @@ async function versionRow<T>(
   params: unknown[] = [],
 ): Promise<{ document: DocumentRecord; version: VersionRecord; row: T } | null> {
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INT) return null;
-  const { rows } = await pool.query<DocumentRow & { v_version: number | null } & Record<string, unknown>>(
+  const { rows } = await pool.query<ItemRow & { v_version: number | null } & Record<string, unknown>>(
     `SELECT ${documentSummaryColumnsOf("d")}, v.version AS v_version, v.name AS v_name, v.created_at AS v_created_at,
        v.created_by AS v_created_by, v.size_bytes AS v_size_bytes, v.characters AS v_characters, v.source AS v_source, ${columns}
      FROM documents d LEFT JOIN document_versions v ON v.document_id = d.id AND v.version = $3
@@ -49,7 +49,7 @@ async function versionRow<T>(
 /** The content reads of any version; the version list and pruning are the lifecycle's (lifecycle.ts). */
 export function createPostgresVersionReads(
   ctx: PgContext,
-): Pick<VersionStore, "readVersionText" | "readVersionContent" | "readVersionData"> {
+): Pick<DocumentReads, "readVersionText" | "readVersionContent" | "readVersionData"> {
   return {
     async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
       const column = format === "markdown" ? "markdown" : "text";

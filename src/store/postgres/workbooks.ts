@@ -2,14 +2,13 @@
 // under the owner's usage lock), and what only workbooks have: the current version's value tiles,
 // written with each create and change, read with the blobs.
 import { workbookKind } from "../kinds.ts";
-import { workbookRecords } from "../item-stores.ts";
-import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookStore } from "../types.ts";
+import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
 import { applyValueTiles, collectBlobs, getBlobs, getValueTiles, putBlobs, putValueTiles } from "./blobs.ts";
 import type { PgContext } from "./connection.ts";
 import { postgresLifecycle } from "./lifecycle.ts";
 
-export function createPostgresWorkbooks(ctx: PgContext): WorkbookStore {
-  const items = postgresLifecycle(ctx, workbookKind, {
+export function createPostgresWorkbooks(ctx: PgContext): WorkbookItems {
+  const items = postgresLifecycle<WorkbookRecord, WorkbookVersionRecord, WorkbookContent, NewWorkbook, WorkbookChange>(ctx, workbookKind, {
     async put(client, ownerId, content: WorkbookContent) {
       await putBlobs(client, ctx.quota, ownerId, content);
       const { sizeBytes, cells, sheets, manifestHash } = content;
@@ -20,7 +19,7 @@ export function createPostgresWorkbooks(ctx: PgContext): WorkbookStore {
     changed: (client, record, change: WorkbookChange) => applyValueTiles(client, record.id, record.version, change.values),
   });
   return {
-    ...workbookRecords(items),
+    ...items,
     getBlobs: (ownerId, hashes) => getBlobs(ctx, ownerId, hashes),
     getValueTiles: (ownerId, workbookId, keys) => getValueTiles(ctx, ownerId, workbookId, keys),
   };

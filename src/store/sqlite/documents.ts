@@ -2,38 +2,41 @@
 // (content.ts, shared by versions), and what only documents have: the cut text read and the .docx,
 // of the current version here, of any version in versions.ts.
 import { documentKind } from "../kinds.ts";
-import { documentRecords } from "../item-stores.ts";
-import { bytesOf, documentSummaryColumnsOf, toDocument, type DocumentRow } from "../rows.ts";
-import type { DocumentContent, DocumentStore, VersionStore } from "../types.ts";
+import { bytesOf, documentSummaryColumnsOf, toDocument, type Row } from "../rows.ts";
+import type { DocumentChange, DocumentContent, DocumentItems, DocumentRecord, NewDocument, VersionRecord } from "../types.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 import type { SqliteContext } from "./context.ts";
 import { sqliteLifecycle } from "./lifecycle.ts";
 import { createSqliteVersionReads, cutColumns, liveWithContent } from "./versions.ts";
 
-export function createSqliteDocuments(ctx: SqliteContext): DocumentStore & VersionStore {
+export function createSqliteDocuments(ctx: SqliteContext): DocumentItems {
   const { db, contents } = ctx;
-  const items = sqliteLifecycle(db, documentKind, {
-    put(ownerId, content: DocumentContent) {
-      const { hash, textChars } = contents.put(ownerId, content);
-      return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+  const { live, ...items } = sqliteLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange>(
+    db,
+    documentKind,
+    {
+      put(ownerId, content: DocumentContent) {
+        const { hash, textChars } = contents.put(ownerId, content);
+        return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+      },
+      collect: (ownerId, hashes) => contents.collect(ownerId, hashes),
     },
-    collect: (ownerId, hashes) => contents.collect(ownerId, hashes),
-  });
+  );
   const stmt = {
     readText: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.text} FROM ${liveWithContent}`),
     readMarkdown: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.markdown} FROM ${liveWithContent}`),
     readContent: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.docx FROM ${liveWithContent}`),
   };
   return {
-    ...documentRecords(items),
-    ...createSqliteVersionReads(ctx, items.live),
+    ...items,
+    ...createSqliteVersionReads(ctx, live),
     async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
       const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get({ ownerId, id, max: maxChars }) as
-        (DocumentRow & { text: string | null; total: number | null }) | undefined;
+        (Row & { text: string | null; total: number | null }) | undefined;
       return row ? { document: toDocument(row), ...textRead(row.text, row.total, maxChars) } : null;
     },
     async readContent(ownerId, id) {
-      const row = stmt.readContent.get({ ownerId, id }) as (DocumentRow & { docx: Buffer }) | undefined;
+      const row = stmt.readContent.get({ ownerId, id }) as (Row & { docx: Buffer }) | undefined;
       return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
     },
   };

@@ -4,8 +4,8 @@
 // pruning, each write one immediate transaction. A kind supplies how its content is stored and
 // collected, and what else its writes touch (a workbook's value tiles).
 import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale } from "../kinds.ts";
-import type { ItemChange, ItemKind, ItemRecord, Lifecycle, Outcome } from "../kinds.ts";
-import type { IdempotencyClaim, ListQuery } from "../types.ts";
+import type { ItemKind } from "../kinds.ts";
+import type { IdempotencyClaim, ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "../types.ts";
 import type { Db } from "./connection.ts";
 import { idempotencyStatements } from "./idempotency.ts";
 
@@ -63,11 +63,11 @@ function statements(db: Db, kind: ItemKind) {
 }
 
 /** The kind's lifecycle on SQLite, and its synchronous live lookup (for the kind's own reads). */
-export function sqliteLifecycle<R extends ItemRecord, V, C, N extends C = C, X extends ItemChange<C, R> = ItemChange<C, R>>(
+export function sqliteLifecycle<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>>(
   db: Db,
-  kind: ItemKind<R, V>,
+  kind: ItemKind<R, V, N>,
   content: SqliteContent<R, C, N, X>,
-): Lifecycle<R, V, C, N, X> & { live(ownerId: string, id: string): R | null } {
+): ItemStore<R, V, N, X> & { live(ownerId: string, id: string): R | null } {
   const stmt = statements(db, kind);
   const idempotency = idempotencyStatements(db);
   const one = (row: unknown): R | null => (row ? kind.toRecord(row as never) : null);
@@ -76,7 +76,8 @@ export function sqliteLifecycle<R extends ItemRecord, V, C, N extends C = C, X e
 
   // The record, its content and its idempotency record (with the answer) land together or not at
   // all. A replay answers the first record, as it was then.
-  const create = db.transaction((record: R, input: N, claim: IdempotencyClaim | undefined) => {
+  const create = db.transaction((input: N, claim: IdempotencyClaim | undefined) => {
+    const record = kind.newRecord(input);
     const scoped = claim && { ...claim, operation: claim.operation ?? kind.createOperation };
     if (scoped) {
       const hit = idempotency.find(record.ownerId, scoped);
@@ -145,15 +146,16 @@ export function sqliteLifecycle<R extends ItemRecord, V, C, N extends C = C, X e
 
   return {
     live,
-    get: async (ownerId, id, includeDeleted) => (includeDeleted ? one(stmt.any.get(ownerId, id)) : live(ownerId, id)),
+    get: async (ownerId, id, options) => (options?.includeDeleted ? one(stmt.any.get(ownerId, id)) : live(ownerId, id)),
     async getMany(ownerId, ids) {
       if (ids.length === 0) return [];
       const placeholders = ids.map(() => "?").join(", ");
       const text = `SELECT ${kind.summaryColumns} FROM ${kind.table} WHERE owner_id = ? AND deleted_at IS NULL AND id IN (${placeholders})`;
       return many(db.prepare(text).all(ownerId, ...ids));
     },
-    list: async (query, trashed) => many((trashed ? stmt.listTrash : stmt.list).all(listParams(query))),
-    create: async (record, input, claim) => create.immediate(record, input, claim),
+    list: async (query) => many(stmt.list.all(listParams(query))),
+    listTrash: async (query) => many(stmt.listTrash.all(listParams(query))),
+    create: async (input, claim) => create.immediate(input, claim),
     change: async (input) => change.immediate(input),
     trash: async ({ ownerId, id, at, expectedVersion }) => trash.immediate(ownerId, id, at, expectedVersion),
     async restore(ownerId, id) {
@@ -178,6 +180,6 @@ export function sqliteLifecycle<R extends ItemRecord, V, C, N extends C = C, X e
       const row = stmt.getVersion.get({ id, n });
       return row ? { record, version: kind.toVersion(row as never) } : null;
     },
-    prune: async (replacedBefore, keepMin) => prune.immediate(replacedBefore, keepMin),
+    pruneVersions: async (replacedBefore, keepMin) => prune.immediate(replacedBefore, keepMin),
   };
 }

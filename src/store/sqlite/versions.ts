@@ -1,7 +1,7 @@
 // Document versions' content on SQLite: the current version is the document row, earlier ones
 // rows of document_versions; each refers to its content in `contents` by hash.
-import { bytesOf, currentVersion, toVersion, versionSummaryColumnsOf, type VersionRow } from "../rows.ts";
-import type { DocumentContent, DocumentRecord, VersionStore } from "../types.ts";
+import { bytesOf, currentVersion, toVersion, versionSummaryColumnsOf, type Row } from "../rows.ts";
+import type { DocumentContent, DocumentReads, DocumentRecord } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 
@@ -39,7 +39,7 @@ function statements({ db }: SqliteContext) {
 export function createSqliteVersionReads(
   ctx: SqliteContext,
   live: (ownerId: string, id: string) => DocumentRecord | null,
-): Pick<VersionStore, "readVersionText" | "readVersionContent" | "readVersionData"> {
+): Pick<DocumentReads, "readVersionText" | "readVersionContent" | "readVersionData"> {
   const stmt = statements(ctx);
 
   /** A version of a live document: the current one from the document row, an earlier one from its history. */
@@ -68,7 +68,7 @@ export function createSqliteVersionReads(
           return { document, version: currentVersion(document), ...textRead(row.text, row.total, maxChars) };
         },
         (document) => {
-          const row = (markdown ? stmt.markdown : stmt.text).get({ id, n, max: maxChars }) as (VersionRow & Cut) | undefined;
+          const row = (markdown ? stmt.markdown : stmt.text).get({ id, n, max: maxChars }) as (Row & Cut) | undefined;
           return row ? { document, version: toVersion(row), ...textRead(row.text, row.total, maxChars) } : null;
         },
       );
@@ -83,7 +83,7 @@ export function createSqliteVersionReads(
           return { document, version: currentVersion(document), docx: bytesOf(row.docx) };
         },
         (document) => {
-          const row = stmt.docx.get({ id, n }) as (VersionRow & { docx: Buffer }) | undefined;
+          const row = stmt.docx.get({ id, n }) as (Row & { docx: Buffer }) | undefined;
           return row ? { document, version: toVersion(row), docx: bytesOf(row.docx) } : null;
         },
       );

@@ -2,25 +2,28 @@
 // shared by versions, collected when nothing refers to them), and what only workbooks have: the
 // current version's value tiles, written with each create and change, read with the blobs.
 import { workbookKind } from "../kinds.ts";
-import { workbookRecords } from "../item-stores.ts";
-import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookStore } from "../types.ts";
+import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 import { sqliteLifecycle } from "./lifecycle.ts";
 
-export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookStore {
+export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
   const { db, blobs, values } = ctx;
-  const items = sqliteLifecycle(db, workbookKind, {
-    put(ownerId, content: WorkbookContent) {
-      blobs.put(ownerId, content);
-      const { sizeBytes, cells, sheets, manifestHash } = content;
-      return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+  const { live: _live, ...items } = sqliteLifecycle<WorkbookRecord, WorkbookVersionRecord, WorkbookContent, NewWorkbook, WorkbookChange>(
+    db,
+    workbookKind,
+    {
+      put(ownerId, content: WorkbookContent) {
+        blobs.put(ownerId, content);
+        const { sizeBytes, cells, sheets, manifestHash } = content;
+        return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+      },
+      collect: (ownerId, manifests) => blobs.collect(ownerId, manifests),
+      created: (record, input: NewWorkbook) => values.put(record.id, 1, input.values ?? []),
+      changed: (record, change: WorkbookChange) => values.apply(record.id, record.version, change.values),
     },
-    collect: (ownerId, manifests) => blobs.collect(ownerId, manifests),
-    created: (record, input: NewWorkbook) => values.put(record.id, 1, input.values ?? []),
-    changed: (record, change: WorkbookChange) => values.apply(record.id, record.version, change.values),
-  });
+  );
   return {
-    ...workbookRecords(items),
+    ...items,
     getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
     getValueTiles: async (ownerId, workbookId, keys) => values.get(ownerId, workbookId, keys),
   };

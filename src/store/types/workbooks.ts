@@ -4,10 +4,7 @@
 // with the references between them so that what nothing refers to is collected by a query. The
 // current version's computed values may also be kept as value tiles, overwritten in place. What a
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
-import type { ListQuery } from "./documents.ts";
-import type { IdempotencyClaim } from "./idempotency.ts";
-import type { ItemChange } from "./items.ts";
-import type { VersionQuery } from "./versions.ts";
+import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type ItemVersion, type NewItem } from "./items.ts";
 
 /** One sheet as the record describes it (the contract's `sheets` entries). */
 export interface SheetSummary {
@@ -24,21 +21,7 @@ export interface SheetSummary {
 /** What made a workbook version ("values", "xlsx", "csv", "write", "append", "edit", "rename", "restore"…). */
 export type WorkbookSource = string;
 
-export interface WorkbookRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** When the current version was made. */
-  updatedAt: string;
-  /** 1 on create, +1 on every change. */
-  version: number;
-  /** Who made the current version (a user id). */
-  updatedBy: string;
-  source: WorkbookSource;
-  /** Set while the workbook is in the trash. */
-  deletedAt: string | null;
-  sizeBytes: number;
+export interface WorkbookRecord extends ItemRecord<WorkbookSource> {
   /** Non-empty cells. */
   cells: number;
   sheets: SheetSummary[];
@@ -47,13 +30,7 @@ export interface WorkbookRecord {
 }
 
 /** One version in a workbook's history (the current one included). */
-export interface WorkbookVersionRecord {
-  version: number;
-  name: string;
-  createdAt: string;
-  createdBy: string;
-  source: WorkbookSource;
-  sizeBytes: number;
+export interface WorkbookVersionRecord extends ItemVersion<WorkbookSource> {
   cells: number;
   sheets: SheetSummary[];
   manifestHash: string;
@@ -95,13 +72,7 @@ export interface ValueTilesChange {
   put?: readonly ValueTile[];
 }
 
-export interface NewWorkbook extends WorkbookContent {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** The creating user (the author of version 1). */
-  createdBy: string;
+export interface NewWorkbook extends WorkbookContent, NewItem {
   source: WorkbookSource;
   values?: readonly ValueTile[];
 }
@@ -112,69 +83,14 @@ export interface WorkbookChange extends ItemChange<WorkbookContent, WorkbookReco
   source: WorkbookSource;
 }
 
-export type WorkbookChangeResult =
-  | { ok: true; workbook: WorkbookRecord }
-  | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "conflict"; current: number }
-  /** The idempotency key was used within its window: nothing was written; this is the first answer. */
-  | { ok: false; reason: "replayed"; response: unknown; fingerprint: string };
-
-export interface WorkbookCreateResult {
-  workbook: WorkbookRecord;
-  /** True when an earlier request with the same idempotency key already created it (`workbook` is its first answer). */
-  replayed: boolean;
-  fingerprint: string;
-}
-
-export interface WorkbookStore {
-  /** Creates the workbook (version 1), its blobs, value tiles and idempotency record in one transaction; the quota is checked. */
-  createWorkbook(workbook: NewWorkbook, idempotency?: IdempotencyClaim): Promise<WorkbookCreateResult>;
-  getWorkbook(ownerId: string, id: string, options?: { includeDeleted?: boolean }): Promise<WorkbookRecord | null>;
-  getWorkbooks(ownerId: string, ids: readonly string[]): Promise<WorkbookRecord[]>;
-  /** Live workbooks, newest first (by id), `nameContains` a folded substring, `beforeId` the cursor. */
-  listWorkbooks(query: ListQuery): Promise<WorkbookRecord[]>;
-  /** Workbooks in the trash, as listWorkbooks. */
-  listWorkbookTrash(query: ListQuery): Promise<WorkbookRecord[]>;
-  /** A new name and/or content (with value tiles) as the next version; the current one is kept as a version, atomically. */
-  changeWorkbook(change: WorkbookChange): Promise<WorkbookChangeResult>;
-  /** Moves a live workbook to the trash and ends its share links, atomically. */
-  trashWorkbook(input: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }): Promise<WorkbookChangeResult>;
-  restoreWorkbook(ownerId: string, id: string): Promise<WorkbookRecord | null>;
-  /** Deletes a workbook in the trash for good: versions, value tiles, shares, idempotency records, and blobs nothing refers to. */
-  purgeWorkbook(ownerId: string, id: string): Promise<boolean>;
-  /** Retention: purges workbooks trashed before the instant; returns how many. */
-  purgeWorkbookTrash(deletedBefore: string): Promise<number>;
-  /** Newest first, the current version included; null when the workbook is not live. */
-  listWorkbookVersions(query: VersionQuery): Promise<WorkbookVersionRecord[] | null>;
-  /** Version n of a live workbook (its manifest root's hash: read it, its pages and tiles with getBlobs). */
-  getWorkbookVersion(
-    ownerId: string,
-    id: string,
-    version: number,
-  ): Promise<{ workbook: WorkbookRecord; version: WorkbookVersionRecord } | null>;
+/** Workbooks in the store: the one lifecycle, and the blobs and value tiles only they have. */
+export type WorkbookItems = ItemStore<WorkbookRecord, WorkbookVersionRecord, NewWorkbook, WorkbookChange> & {
   /** The owner's blobs by hash (those not stored are missing from the map). */
   getBlobs(ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
   /** The current version's value tiles of a live workbook, by key (those not stored are missing). */
   getValueTiles(ownerId: string, workbookId: string, keys: readonly string[]): Promise<Map<string, { version: number; bytes: Uint8Array }>>;
-  /** Retention, as pruneVersions: also collects the blobs only the dropped versions' manifests reached. */
-  pruneWorkbookVersions(replacedBefore: string, keepMin: number): Promise<number>;
-}
+};
 
 /** A new workbook's record, as both stores write it. */
-export function newWorkbookRecord(workbook: NewWorkbook): WorkbookRecord {
-  return {
-    id: workbook.id,
-    ownerId: workbook.ownerId,
-    name: workbook.name,
-    createdAt: workbook.createdAt,
-    updatedAt: workbook.createdAt,
-    version: 1,
-    updatedBy: workbook.createdBy,
-    source: workbook.source,
-    deletedAt: null,
-    sizeBytes: workbook.sizeBytes,
-    cells: workbook.cells,
-    sheets: workbook.sheets,
-    manifestHash: workbook.manifestHash,
-  };
-}
+export const newWorkbookRecord = ({ sizeBytes, cells, sheets, manifestHash, ...workbook }: NewWorkbook): WorkbookRecord =>
+  newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash });

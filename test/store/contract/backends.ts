@@ -187,7 +187,7 @@ export const newDoc = (ownerId: string, overrides: Partial<NewDocument> = {}): N
   ...overrides,
 });
 
-export const allOf = (store: Store, ownerId: string) => store.listDocuments({ ownerId, limit: 10_000 });
+export const allOf = (store: Store, ownerId: string) => store.documents.list({ ownerId, limit: 10_000 });
 
 export const CLAIM_AT = "2026-11-22T08:00:00.000Z";
 export const NOT_BEFORE = "2026-11-21T08:00:00.000Z";

@@ -20,12 +20,12 @@ describe.each(backends)("$name store: connection and migrations", (backend) => {
   it("runs migrations again on reopen, keeping the data", async () => {
     const owner = newOwner();
     const doc = newDoc(owner);
-    await store.createDocument(doc);
+    await store.documents.create(doc);
 
     // Reopen while the first store is still open (another replica) and again after closing it.
     const second = await s.location.open();
     try {
-      expect(await second.getDocument(owner, doc.id)).toEqual((await store.getDocument(owner, doc.id))!);
+      expect(await second.documents.get(owner, doc.id)).toEqual((await store.documents.get(owner, doc.id))!);
     } finally {
       await second.close();
     }
@@ -44,8 +44,8 @@ describe.each(backends)("$name store: connection and migrations", (backend) => {
     try {
       const owner = newOwner();
       const doc = newDoc(owner);
-      await stores[0]!.createDocument(doc);
-      for (const s of stores) expect(await s.getDocument(owner, doc.id)).not.toBeNull();
+      await stores[0]!.documents.create(doc);
+      for (const s of stores) expect(await s.documents.get(owner, doc.id)).not.toBeNull();
     } finally {
       for (const s of stores) await s.close();
     }

@@ -19,9 +19,9 @@ describe.each(backends)("$name store: reads cut in the store", (backend) => {
   it("cuts the current text and markdown to maxChars UTF-16 units, never half a surrogate pair, with the stored total", async () => {
     const owner = newOwner();
     const doc = newDoc(owner, { text, markdown });
-    await store.createDocument(doc);
+    await store.documents.create(doc);
     const cut = async (maxChars?: number, format: "text" | "markdown" = "text") => {
-      const read = await store.readText(owner, doc.id, format, maxChars);
+      const read = await store.documents.readText(owner, doc.id, format, maxChars);
       return [read?.text, read?.totalChars];
     };
     expect(text.length).toBe(9);
@@ -42,8 +42,8 @@ describe.each(backends)("$name store: reads cut in the store", (backend) => {
   it("cuts any version's text the same way; no stored markdown is null, for the service to derive", async () => {
     const owner = newOwner();
     const doc = newDoc(owner, { text: "first version text", markdown: null });
-    await store.createDocument(doc);
-    await store.changeDocument({
+    await store.documents.create(doc);
+    await store.documents.change({
       ownerId: owner,
       id: doc.id,
       actorId: owner,
@@ -51,14 +51,21 @@ describe.each(backends)("$name store: reads cut in the store", (backend) => {
       content: { docx: bytes(10), text, markdown },
       source: "markdown",
     });
-    const v1 = await store.readVersionText(owner, doc.id, 1, "text", 5);
+    const v1 = await store.documents.readVersionText(owner, doc.id, 1, "text", 5);
     expect(v1).toMatchObject({ text: "first", totalChars: 18, version: { version: 1 } });
-    expect(await store.readVersionText(owner, doc.id, 1, "markdown", 5)).toMatchObject({ text: null, totalChars: null });
-    expect(await store.readVersionText(owner, doc.id, 2, "text", 2)).toMatchObject({ text: "a", totalChars: 9, version: { version: 2 } });
-    expect(await store.readVersionText(owner, doc.id, 2, "markdown", 4)).toMatchObject({ text: "# 🎉", totalChars: markdown.length });
-    expect((await store.readVersionText(owner, doc.id, 2))?.text).toBe(text);
+    expect(await store.documents.readVersionText(owner, doc.id, 1, "markdown", 5)).toMatchObject({ text: null, totalChars: null });
+    expect(await store.documents.readVersionText(owner, doc.id, 2, "text", 2)).toMatchObject({
+      text: "a",
+      totalChars: 9,
+      version: { version: 2 },
+    });
+    expect(await store.documents.readVersionText(owner, doc.id, 2, "markdown", 4)).toMatchObject({
+      text: "# 🎉",
+      totalChars: markdown.length,
+    });
+    expect((await store.documents.readVersionText(owner, doc.id, 2))?.text).toBe(text);
     // Reads of different lengths of the same document at once each get their own cut.
-    const reads = await Promise.all([1, 3, 9, undefined].map((max) => store.readText(owner, doc.id, "text", max)));
+    const reads = await Promise.all([1, 3, 9, undefined].map((max) => store.documents.readText(owner, doc.id, "text", max)));
     expect(reads.map((read) => read?.text)).toEqual(["a", "a🎉", text, text]);
   });
 });

@@ -15,8 +15,8 @@ describe.each(backends)("$name store: share links", (backend) => {
     const owner = newOwner();
     const doc = newDoc(owner);
     const other = newDoc(owner);
-    await store.createDocument(doc);
-    await store.createDocument(other);
+    await store.documents.create(doc);
+    await store.documents.create(other);
     const share = (overrides: Partial<NewShare>): NewShare => ({
       id: `shr_${nextUlid()}`,
       kind: "document",
@@ -41,7 +41,7 @@ describe.each(backends)("$name store: share links", (backend) => {
 
     const found = await store.findShare(s1.tokenHash, at(10));
     expect(found?.share).toEqual(publicS1);
-    expect(found?.target.record).toEqual(await store.getDocument(owner, doc.id));
+    expect(found?.target.record).toEqual(await store.documents.get(owner, doc.id));
     expect(await store.findShare(s1.tokenHash, at(30))).toBeNull(); // expiresAt is exclusive
     expect(await store.findShare(expired.tokenHash, at(10))).toBeNull();
     expect(await store.findShare(randomBytes(32).toString("hex"), at(10))).toBeNull();
@@ -50,16 +50,16 @@ describe.each(backends)("$name store: share links", (backend) => {
 
     // Trashing a document ends its links for good: gone from the store, not revived by a restore.
     expect((await store.findShare(onOther.tokenHash, at(10)))?.target.record.id).toBe(other.id);
-    await store.trashDocument({ ownerId: owner, id: other.id, at: at(5) });
+    await store.documents.trash({ ownerId: owner, id: other.id, at: at(5) });
     expect(await store.findShare(onOther.tokenHash, at(10))).toBeNull();
     expect(await countRows(s.location, "shares", "target_id", other.id)).toBe(0);
-    await store.restoreFromTrash(owner, other.id);
+    await store.documents.restore(owner, other.id);
     expect(await store.findShare(onOther.tokenHash, at(10))).toBeNull();
     expect(await store.listShares(owner, other.id, at(10))).toEqual([]);
     // A stale expectedVersion trashes nothing and ends nothing.
     const kept = share({ targetId: other.id });
     await store.insertShare(kept);
-    expect(await store.trashDocument({ ownerId: owner, id: other.id, at: at(6), expectedVersion: 7 })).toMatchObject({ ok: false });
+    expect(await store.documents.trash({ ownerId: owner, id: other.id, at: at(6), expectedVersion: 7 })).toMatchObject({ ok: false });
     expect((await store.findShare(kept.tokenHash, at(10)))?.share.id).toBe(kept.id);
 
     // Delete: only the owner's, on that document.

@@ -1,4 +1,4 @@
-// WorkbookStore (src/store/types/workbooks.ts) on both databases: create and read back (record,
+// store.workbooks (src/store/types/workbooks.ts) on both databases: create and read back (record,
 // blobs, value tiles), owners isolated, lists, changes (a rename stores no blob; content shares
 // the tiles it keeps), conditional and idempotent changes, versions, trash, restore and purge.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       ...workbookContent([[t1!, t2!]]),
       values: [{ key: "Sheet1:0:0", bytes: tile(50) }],
     });
-    const created = await store.createWorkbook(input);
+    const created = await store.workbooks.create(input);
     const expected: WorkbookRecord = {
       id: input.id,
       ownerId: owner,
@@ -39,42 +39,42 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       sheets: sheets(),
       manifestHash: input.manifestHash,
     };
-    expect(created).toEqual({ workbook: expected, replayed: false, fingerprint: "" });
-    expect(await store.getWorkbook(owner, input.id)).toEqual(expected);
-    expect(await store.getWorkbooks(owner, [input.id, newWorkbookId()])).toEqual([expected]);
+    expect(created).toEqual({ record: expected, replayed: false, fingerprint: "" });
+    expect(await store.workbooks.get(owner, input.id)).toEqual(expected);
+    expect(await store.workbooks.getMany(owner, [input.id, newWorkbookId()])).toEqual([expected]);
 
     const given = input.blobs.map(([hash]) => hash);
-    const blobs = await store.getBlobs(owner, [...given, "f".repeat(43)]);
+    const blobs = await store.workbooks.getBlobs(owner, [...given, "f".repeat(43)]);
     expect([...blobs.keys()].sort()).toEqual([...given].sort());
     sameBytes(blobs.get(expected.manifestHash), rootOf(input));
     sameBytes(blobs.get(blobHash(t1!)), t1!);
-    const values = await store.getValueTiles(owner, input.id, ["Sheet1:0:0", "Sheet1:9:9"]);
+    const values = await store.workbooks.getValueTiles(owner, input.id, ["Sheet1:0:0", "Sheet1:9:9"]);
     expect([...values.keys()]).toEqual(["Sheet1:0:0"]);
     expect(values.get("Sheet1:0:0")?.version).toBe(1);
     sameBytes(values.get("Sheet1:0:0")?.bytes, input.values![0]!.bytes);
     expect(await store.storageUsage(owner)).toBe(blobBytes(input.blobs.map(([, bytes]) => bytes)));
 
     const mallory = newOwner();
-    expect(await store.getWorkbook(mallory, input.id)).toBeNull();
-    expect(await store.getWorkbooks(mallory, [input.id])).toEqual([]);
-    expect((await store.getBlobs(mallory, [expected.manifestHash])).size).toBe(0);
-    expect((await store.getValueTiles(mallory, input.id, ["Sheet1:0:0"])).size).toBe(0);
-    expect(await store.listWorkbooks({ ownerId: mallory, limit: 10 })).toEqual([]);
+    expect(await store.workbooks.get(mallory, input.id)).toBeNull();
+    expect(await store.workbooks.getMany(mallory, [input.id])).toEqual([]);
+    expect((await store.workbooks.getBlobs(mallory, [expected.manifestHash])).size).toBe(0);
+    expect((await store.workbooks.getValueTiles(mallory, input.id, ["Sheet1:0:0"])).size).toBe(0);
+    expect(await store.workbooks.list({ ownerId: mallory, limit: 10 })).toEqual([]);
   });
 
   it("lists newest first with a cursor and a name filter", async () => {
     const owner = newOwner();
     const books = Array.from({ length: 5 }, (_, i) => newWorkbook(owner, { name: i % 2 ? `Odd ${i}` : `Even ${i}` }));
-    for (const book of books) await store.createWorkbook(book);
+    for (const book of books) await store.workbooks.create(book);
     const ids = books.map((b) => b.id).reverse();
-    expect((await store.listWorkbooks({ ownerId: owner, limit: 2 })).map((w) => w.id)).toEqual(ids.slice(0, 2));
-    expect((await store.listWorkbooks({ ownerId: owner, limit: 10, beforeId: ids[1]! })).map((w) => w.id)).toEqual(ids.slice(2));
-    expect((await store.listWorkbooks({ ownerId: owner, limit: 10, nameContains: "odd" })).map((w) => w.id)).toEqual([
+    expect((await store.workbooks.list({ ownerId: owner, limit: 2 })).map((w) => w.id)).toEqual(ids.slice(0, 2));
+    expect((await store.workbooks.list({ ownerId: owner, limit: 10, beforeId: ids[1]! })).map((w) => w.id)).toEqual(ids.slice(2));
+    expect((await store.workbooks.list({ ownerId: owner, limit: 10, nameContains: "odd" })).map((w) => w.id)).toEqual([
       books[3]!.id,
       books[1]!.id,
     ]);
-    expect(await store.listWorkbooks({ ownerId: owner, limit: 10, nameContains: "\u0000" })).toEqual([]);
-    expect(await store.listWorkbookTrash({ ownerId: owner, limit: 10 })).toEqual([]);
+    expect(await store.workbooks.list({ ownerId: owner, limit: 10, nameContains: "\u0000" })).toEqual([]);
+    expect(await store.workbooks.listTrash({ ownerId: owner, limit: 10 })).toEqual([]);
   });
 
   it("a rename stores no blob; new content stores only the pages and tiles it does not share; value tiles change with it", async () => {
@@ -88,9 +88,9 @@ describe.each(backends)("$name store: workbooks", (backend) => {
         { key: "v2", bytes: tile(10) },
       ],
     });
-    await store.createWorkbook(input);
+    await store.workbooks.create(input);
     expect(await blobRows(owner)).toBe(5);
-    const renamed = await store.changeWorkbook({
+    const renamed = await store.workbooks.change({
       ownerId: owner,
       id: input.id,
       actorId: "bob",
@@ -98,12 +98,12 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       name: "Renamed",
       source: "rename",
     });
-    expect(renamed).toMatchObject({ ok: true, workbook: { version: 2, name: "Renamed", updatedBy: "bob", source: "rename" } });
+    expect(renamed).toMatchObject({ ok: true, record: { version: 2, name: "Renamed", updatedBy: "bob", source: "rename" } });
     expect(await blobRows(owner)).toBe(5);
 
     // A new root, a new page [c] and its tile; page [b] is shared.
     const next = workbookContent([[c!], [b!]], { cells: 9, sizeBytes: 2000, sheets: sheets("Data") });
-    const changed = await store.changeWorkbook({
+    const changed = await store.workbooks.change({
       ownerId: owner,
       id: input.id,
       actorId: owner,
@@ -115,15 +115,15 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     });
     expect(changed).toMatchObject({
       ok: true,
-      workbook: { version: 3, cells: 9, sizeBytes: 2000, sheets: sheets("Data"), manifestHash: next.manifestHash },
+      record: { version: 3, cells: 9, sizeBytes: 2000, sheets: sheets("Data"), manifestHash: next.manifestHash },
     });
     expect(await blobRows(owner)).toBe(8);
-    const values = await store.getValueTiles(owner, input.id, ["v1", "v2", "v3"]);
+    const values = await store.workbooks.getValueTiles(owner, input.id, ["v1", "v2", "v3"]);
     expect([...values.entries()].map(([key, tileValue]) => [key, tileValue.version]).sort()).toEqual([
       ["v2", 1],
       ["v3", 3],
     ]);
-    await store.changeWorkbook({
+    await store.workbooks.change({
       ownerId: owner,
       id: input.id,
       actorId: owner,
@@ -131,12 +131,12 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       values: { clear: true, put: [{ key: "v4", bytes: tile(5) }] },
       source: "edit",
     });
-    expect([...(await store.getValueTiles(owner, input.id, ["v2", "v3", "v4"])).keys()]).toEqual(["v4"]);
+    expect([...(await store.workbooks.getValueTiles(owner, input.id, ["v2", "v3", "v4"])).keys()]).toEqual(["v4"]);
 
     // Restoring version 1 names its root again: nothing new is stored.
-    const v1 = (await store.getWorkbookVersion(owner, input.id, 1))!;
+    const v1 = (await store.workbooks.getVersion(owner, input.id, 1))!;
     expect(v1.version).toMatchObject({ version: 1, name: "Budget", manifestHash: input.manifestHash, cells: 6 });
-    const restored = await store.changeWorkbook({
+    const restored = await store.workbooks.change({
       ownerId: owner,
       id: input.id,
       actorId: owner,
@@ -144,10 +144,10 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       content: { manifestHash: v1.version.manifestHash, blobs: [], refs: [], sizeBytes: 1000, cells: 6, sheets: sheets() },
       source: "restore",
     });
-    expect(restored).toMatchObject({ ok: true, workbook: { version: 5, manifestHash: v1.version.manifestHash } });
+    expect(restored).toMatchObject({ ok: true, record: { version: 5, manifestHash: v1.version.manifestHash } });
     expect(await blobRows(owner)).toBe(8);
 
-    const versions = (await store.listWorkbookVersions({ ownerId: owner, id: input.id, limit: 10 }))!;
+    const versions = (await store.workbooks.listVersions({ ownerId: owner, id: input.id, limit: 10 }))!;
     expect(versions.map((v) => [v.version, v.source])).toEqual([
       [5, "restore"],
       [4, "edit"],
@@ -155,19 +155,19 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       [2, "rename"],
       [1, "values"],
     ]);
-    expect((await store.listWorkbookVersions({ ownerId: owner, id: input.id, beforeVersion: 4, limit: 2 }))?.map((v) => v.version)).toEqual(
-      [3, 2],
-    );
-    for (const n of [0, 6, -1]) expect(await store.getWorkbookVersion(owner, input.id, n)).toBeNull();
-    expect(await store.getWorkbookVersion(newOwner(), input.id, 1)).toBeNull();
+    expect(
+      (await store.workbooks.listVersions({ ownerId: owner, id: input.id, beforeVersion: 4, limit: 2 }))?.map((v) => v.version),
+    ).toEqual([3, 2]);
+    for (const n of [0, 6, -1]) expect(await store.workbooks.getVersion(owner, input.id, n)).toBeNull();
+    expect(await store.workbooks.getVersion(newOwner(), input.id, 1)).toBeNull();
   });
 
   it("a stale expectedVersion is a conflict and writes nothing; an unknown or someone else's id is not_found; one of concurrent writers wins", async () => {
     const owner = newOwner();
     const input = newWorkbook(owner);
-    await store.createWorkbook(input);
+    await store.workbooks.create(input);
     const before = await blobRows(owner);
-    const stale = await store.changeWorkbook({
+    const stale = await store.workbooks.change({
       ownerId: owner,
       id: input.id,
       actorId: owner,
@@ -178,15 +178,15 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     });
     expect(stale).toEqual({ ok: false, reason: "conflict", current: 1 });
     expect(await blobRows(owner)).toBe(before);
-    expect(await store.changeWorkbook({ ownerId: newOwner(), id: input.id, actorId: "x", at: at(1), name: "x", source: "rename" })).toEqual(
-      {
-        ok: false,
-        reason: "not_found",
-      },
-    );
+    expect(
+      await store.workbooks.change({ ownerId: newOwner(), id: input.id, actorId: "x", at: at(1), name: "x", source: "rename" }),
+    ).toEqual({
+      ok: false,
+      reason: "not_found",
+    });
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        store.changeWorkbook({
+        store.workbooks.change({
           ownerId: owner,
           id: input.id,
           actorId: `w${i}`,
@@ -198,7 +198,7 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect((await store.getWorkbook(owner, input.id))?.version).toBe(2);
+    expect((await store.workbooks.get(owner, input.id))?.version).toBe(2);
     // The losers' blobs were rolled back with them: the winner's root, page and tile.
     expect(await blobRows(owner)).toBe(before + 3);
   });
@@ -207,14 +207,14 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     const owner = newOwner();
     const claim = { key: "k1", fingerprint: "fp", notBefore: NOT_BEFORE };
     const input = newWorkbook(owner, { createdAt: CLAIM_AT });
-    const first = await store.createWorkbook(input, claim);
-    await store.changeWorkbook({ ownerId: owner, id: input.id, actorId: owner, at: CLAIM_AT, name: "Later", source: "rename" });
-    const again = await store.createWorkbook(newWorkbook(owner, { createdAt: CLAIM_AT }), claim);
-    expect(again).toEqual({ workbook: first.workbook, replayed: true, fingerprint: "fp" });
+    const first = await store.workbooks.create(input, claim);
+    await store.workbooks.change({ ownerId: owner, id: input.id, actorId: owner, at: CLAIM_AT, name: "Later", source: "rename" });
+    const again = await store.workbooks.create(newWorkbook(owner, { createdAt: CLAIM_AT }), claim);
+    expect(again).toEqual({ record: first.record, replayed: true, fingerprint: "fp" });
     expect((await store.findIdempotent(owner, "k1", NOT_BEFORE, "sheets.create"))?.targetId).toBe(input.id);
     // The same key on documents.create is another record.
     expect(await store.findIdempotent(owner, "k1", NOT_BEFORE)).toBeNull();
-    expect((await store.createDocument(newDoc(owner, { createdAt: CLAIM_AT }), claim)).replayed).toBe(false);
+    expect((await store.documents.create(newDoc(owner, { createdAt: CLAIM_AT }), claim)).replayed).toBe(false);
 
     const append = (rows: number) => ({
       ownerId: owner,
@@ -229,17 +229,17 @@ describe.each(backends)("$name store: workbooks", (backend) => {
         response: (workbook: WorkbookRecord) => ({ workbook, appended: rows }),
       },
     });
-    const appended = await store.changeWorkbook(append(3));
-    expect(appended).toMatchObject({ ok: true, workbook: { version: 3, cells: 3 } });
+    const appended = await store.workbooks.change(append(3));
+    expect(appended).toMatchObject({ ok: true, record: { version: 3, cells: 3 } });
     const blobs = await blobRows(owner);
-    const replayed = await store.changeWorkbook(append(4));
+    const replayed = await store.workbooks.change(append(4));
     expect(replayed).toEqual({
       ok: false,
       reason: "replayed",
       fingerprint: "fp",
-      response: { workbook: (appended as { workbook: WorkbookRecord }).workbook, appended: 3 },
+      response: { workbook: (appended as { record: WorkbookRecord }).record, appended: 3 },
     });
-    expect((await store.getWorkbook(owner, input.id))?.version).toBe(3);
+    expect((await store.workbooks.get(owner, input.id))?.version).toBe(3);
     expect(await blobRows(owner)).toBe(blobs);
   });
 
@@ -254,9 +254,9 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       { ...content, blobs: [...content.blobs, ((t) => [blobHash(t), t] as const)(tile())] }, // a blob nothing refers to
       { ...content, manifestHash: blobHash(tile()) }, // a root that is not there
     ];
-    for (const attempt of attempts) await expect(store.createWorkbook(newWorkbook(owner, attempt))).rejects.toThrow();
+    for (const attempt of attempts) await expect(store.workbooks.create(newWorkbook(owner, attempt))).rejects.toThrow();
     expect(await blobRows(owner)).toBe(0);
     expect(await store.storageUsage(owner)).toBe(0);
-    expect(await store.listWorkbooks({ ownerId: owner, limit: 5 })).toEqual([]);
+    expect(await store.workbooks.list({ ownerId: owner, limit: 5 })).toEqual([]);
   });
 });

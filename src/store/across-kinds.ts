@@ -1,0 +1,36 @@
+// Documents and workbooks of one owner together, newest first by creation: the owner's items
+// (src/services/items.ts) and the trash (src/services/trash.ts). Ids are a prefix and a ULID, so
+// creation order is the ULID's order; each kind's own list (by id, indexed) gives its newest
+// `limit` entries before the cursor, and the first `limit` of the two merged are the page. The
+// cursor is the last entry's id, whatever its kind. (Two ids with the same ULID would need the
+// same millisecond and 80 random bits.)
+import type { DocumentRecord, ItemStore, ListQuery, Store, WorkbookRecord } from "./types.ts";
+import { ulidOf } from "./workbook-rows.ts";
+
+export type KindEntry = { kind: "document"; record: DocumentRecord } | { kind: "workbook"; record: WorkbookRecord };
+
+/** Live (or trashed) items of the kinds asked for (default both), `beforeId` either kind's id. */
+export async function listAcrossKinds(
+  store: Pick<Store, "documents" | "workbooks">,
+  query: ListQuery,
+  options: { trashed: boolean; documents?: boolean; workbooks?: boolean },
+): Promise<KindEntry[]> {
+  const before = query.beforeId === undefined ? undefined : ulidOf(query.beforeId);
+  const page = (prefix: string): ListQuery => ({ ...query, ...(before === undefined ? {} : { beforeId: `${prefix}${before}` }) });
+  const list = <R>(items: Pick<ItemStore<R, unknown, never, never>, "list" | "listTrash">, wanted = true, prefix: string) =>
+    !wanted ? [] : options.trashed ? items.listTrash(page(prefix)) : items.list(page(prefix));
+  const [docs, books] = await Promise.all([
+    list(store.documents, options.documents, "doc_"),
+    list(store.workbooks, options.workbooks, "wb_"),
+  ]);
+  const entries: KindEntry[] = [
+    ...docs.map((record) => ({ kind: "document" as const, record })),
+    ...books.map((record) => ({ kind: "workbook" as const, record })),
+  ];
+  entries.sort((a, b) => {
+    const x = ulidOf(a.record.id);
+    const y = ulidOf(b.record.id);
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
+  return entries.slice(0, query.limit);
+}
