@@ -24,11 +24,22 @@ const templateOf = (text: string) => text.replace(ROW_NUMBER, (d) => (Number(d) 
 
 /** Fresh tokens of `text` from its template's (the caller may change them). */
 function fromTemplate(known: Token[], text: string, withLocation: boolean): Token[] {
-  return known.map(({ loc, ...rest }) => {
+  // Fields written out, not object rest/spread: the spread was most of a 202,000-formula load's
+  // token time. A template holds only these fields (see COPIED).
+  const tokens: Token[] = new Array(known.length);
+  for (let i = 0; i < known.length; i++) {
+    const { type, loc, unterminated } = known[i] as Token;
     const [start, end] = loc as [number, number];
-    return withLocation ? { ...rest, value: text.slice(start, end), loc: [start, end] } : { ...rest, value: text.slice(start, end) };
-  });
+    const token: Token = { type, value: text.slice(start, end) };
+    if (unterminated !== undefined) token.unterminated = unterminated;
+    if (withLocation) token.loc = [start, end];
+    tokens[i] = token;
+  }
+  return tokens;
 }
+
+/** The fields fromTemplate copies; a token list with any other is not kept as a template. */
+const COPIED = new Set(["type", "value", "loc", "unterminated"]);
 
 /** The tokens of a text starting with "=" (tokenized once per template). */
 function rawTokens(text: string, withLocation: boolean): Token[] {
@@ -39,7 +50,7 @@ function rawTokens(text: string, withLocation: boolean): Token[] {
   if (known) return fromTemplate(known, text, withLocation);
   const tokens = tokenize(text, { mergeRefs: true, allowTernary: false, withLocation: true });
   // Kept only when each value is its text's slice, as the copies' values are.
-  if (tokens.every((t) => t.loc && text.slice(t.loc[0], t.loc[1]) === t.value)) {
+  if (tokens.every((t) => t.loc && text.slice(t.loc[0], t.loc[1]) === t.value && Object.keys(t).every((key) => COPIED.has(key)))) {
     if (TEMPLATES.size >= MAX_TEMPLATES) TEMPLATES.clear();
     TEMPLATES.set(template, tokens);
     return fromTemplate(tokens, text, withLocation);
