@@ -6,7 +6,7 @@
 // range hold its cached results: they are left out (the engine computes and fills them again).
 // 1904-system dates are moved to the 1900 system. Counts cells and checks their text
 // against the workbook's limits as they come (413).
-import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../../ooxml/index.ts";
+import { parseXmlPart, scanXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../../ooxml/index.ts";
 import { quoteSheetName } from "../../cells/a1.ts";
 import { cellAddress, parseCellAddress } from "../../cells/cells.ts";
 import { serialFrom1904, serialFromIso } from "../../cells/dates.ts";
@@ -168,7 +168,12 @@ class SheetReader {
     else cell.inline += text;
   }
 
-  close(local: string): void {
+  /** Text is used only inside a cell's <v>, <f> or inline <t> (the scanner decodes nothing else). */
+  wantsText(): boolean {
+    return this.sink !== Sink.None && this.cell !== undefined;
+  }
+
+  close(_name: string, local: string): void {
     if (local === "v" || local === "f" || local === "t") this.sink = Sink.None;
     else if (local === "rPh") this.phonetic--;
     else if (local === "c" && this.cell) {
@@ -284,8 +289,14 @@ class SheetReader {
   }
 }
 
-/** Reads one worksheet part into a store of its cells. */
+/** Reads one worksheet part into a store of its cells: scanned (plain XML), else parsed in full from the start again. */
 export function readSheet(name: string, item: ZipItem, context: SheetContext): CellStore {
+  const facts = structuredClone(context.facts);
+  const cells = context.cells.count;
+  const scanned = new SheetReader(name, context);
+  if (scanXmlPart(item, context.budget, scanned)) return scanned.store;
+  Object.assign(context.facts, facts);
+  context.cells.count = cells;
   const reader = new SheetReader(name, context);
   parseXmlPart(
     item,
@@ -293,7 +304,7 @@ export function readSheet(name: string, item: ZipItem, context: SheetContext): C
     {
       open: (element) => reader.open(element),
       text: (text) => reader.text(text),
-      close: (_name, local) => reader.close(local),
+      close: (name, local) => reader.close(name, local),
     },
     { namespaces: false },
   );
