@@ -3,6 +3,7 @@
 // root down, once nothing refers to them; and the current version's value tiles. `put` runs
 // inside the caller's transaction; `stage` writes a large content's blobs beforehand in short
 // transactions of their own, so that no one transaction holds the event loop for long (issue 37 F6).
+import { randomUUID } from "node:crypto";
 import { setImmediate as turn } from "node:timers/promises";
 import { inSlices, SLICE_MS } from "../../core/slices.ts";
 import { checkBlobs, checkingBlobs, parentsFirst, type CheckedBlobs } from "../blob-graph.ts";
@@ -11,9 +12,11 @@ import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
 import type { Db } from "./connection.ts";
 import type { Usage } from "./usage.ts";
 
-/** A content's blobs written ahead of the write that names them: those this stage inserted. */
+/** A content's blobs written ahead of the write that names them: its blob_stages row, and the blobs it inserted. */
 export interface Staged {
+  id: string;
   ownerId: string;
+  root: string;
   inserted: string[];
 }
 
@@ -31,6 +34,8 @@ export interface Blobs {
   stage(ownerId: string, content: WorkbookContent): Promise<Staged | undefined>;
   /** Collects what a stage wrote that nothing names or refers to (the write that was to name it failed or wrote nothing). */
   unstage(staged: Staged | undefined): void;
+  /** Collects what stages a crash interrupted left unnamed (at open: no stage of this connection is under way). */
+  collectStages(): void;
   /** Collects, from the given manifest roots down, every blob nothing refers to any more (no workbook, version or reference). */
   collect(ownerId: string, manifestHashes: Iterable<string>): void;
   get(ownerId: string, hashes: readonly string[]): Map<string, Uint8Array>;
@@ -55,6 +60,28 @@ function blobStatements(db: Db) {
     ),
     childrenOf: db.prepare(`DELETE FROM blob_refs WHERE owner_id = @ownerId AND parent_hash = @hash RETURNING child_hash`),
     delete: db.prepare(`DELETE FROM blobs WHERE owner_id = @ownerId AND hash = @hash RETURNING size`),
+    stageBegin: db.prepare(`INSERT INTO blob_stages (id, owner_id, root_hash) VALUES (?, ?, ?)`),
+    stageEnd: db.prepare(`DELETE FROM blob_stages WHERE id = ?`),
+    stagesLeft: db.prepare(`SELECT id, owner_id, root_hash FROM blob_stages`),
+  };
+}
+
+/** Collects, from the given hashes down, every blob nothing refers to any more, releasing its bytes. */
+function collector(stmt: ReturnType<typeof blobStatements>, usage: Usage) {
+  return (ownerId: string, manifestHashes: Iterable<string>): void => {
+    // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
+    let candidates = new Set(manifestHashes);
+    let freed = 0;
+    while (candidates.size > 0) {
+      const next = new Set<string>();
+      for (const hash of candidates) {
+        if (!stmt.dead.get({ ownerId, hash })) continue;
+        for (const row of stmt.childrenOf.all({ ownerId, hash }) as { child_hash: string }[]) next.add(row.child_hash);
+        freed += (stmt.delete.get({ ownerId, hash }) as { size: number } | undefined)?.size ?? 0;
+      }
+      candidates = next;
+    }
+    usage.release(ownerId, freed);
   };
 }
 
@@ -72,10 +99,12 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
     for (const [parent, child] of refs) stmt.ref.run(ownerId, parent, child);
   };
   // Contents a stage wrote, with their checked blobs: their hashes are not computed twice.
-  const staged = new WeakMap<WorkbookContent, { ownerId: string; checked: CheckedBlobs }>();
+  const staged = new WeakMap<WorkbookContent, { stage: Staged; checked: CheckedBlobs }>();
 
   /** One stage transaction: blobs from `from` on, with the references from each, until a slice's time or bytes are spent. */
-  const writeSlice = db.transaction((ownerId: string, order: Ordered, from: number, inserted: string[]): number => {
+  const writeSlice = db.transaction((stage: Staged, order: Ordered, from: number): number => {
+    const { ownerId, inserted } = stage;
+    if (from === 0) stmt.stageBegin.run(stage.id, ownerId, stage.root);
     const until = performance.now() + SLICE_MS;
     let at = from;
     let added = 0;
@@ -98,27 +127,25 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
     for (const [parent, child] of refs) if (!given.has(parent)) stmt.ref.run(ownerId, parent, child);
     for (const hash of named) if (!stored(ownerId, hash)) throw new Error(`Workbook blob ${hash} is neither given nor stored`);
   });
-  const collect = (ownerId: string, manifestHashes: Iterable<string>) => {
-    // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
-    let candidates = new Set(manifestHashes);
-    let freed = 0;
-    while (candidates.size > 0) {
-      const next = new Set<string>();
-      for (const hash of candidates) {
-        if (!stmt.dead.get({ ownerId, hash })) continue;
-        for (const row of stmt.childrenOf.all({ ownerId, hash }) as { child_hash: string }[]) next.add(row.child_hash);
-        freed += (stmt.delete.get({ ownerId, hash }) as { size: number } | undefined)?.size ?? 0;
-      }
-      candidates = next;
+  const collect = collector(stmt, usage);
+  const unstage = db.transaction((stage: Staged) => {
+    collect(stage.ownerId, stage.inserted);
+    stmt.stageEnd.run(stage.id);
+  });
+  // The root of each: everything a stage wrote hangs from it (parents first), or was collected already.
+  const collectStages = db.transaction(() => {
+    for (const row of stmt.stagesLeft.all() as { id: string; owner_id: string; root_hash: string }[]) {
+      collect(row.owner_id, [row.root_hash]);
+      stmt.stageEnd.run(row.id);
     }
-    usage.release(ownerId, freed);
-  };
-  const unstage = db.transaction((stage: Staged) => collect(stage.ownerId, stage.inserted));
+  });
 
   return {
     put(ownerId, content) {
       const ahead = staged.get(content);
-      const checked = ahead?.ownerId === ownerId ? ahead.checked : undefined;
+      const checked = ahead?.stage.ownerId === ownerId ? ahead.checked : undefined;
+      // Named in this transaction: the stage is over (a rollback keeps its row for unstage or the next open).
+      if (checked) stmt.stageEnd.run(ahead!.stage.id);
       // A collection between the stage and now may have taken what the stage wrote (its root was
       // not yet named): then it is written again, here, from the hashes already checked.
       if (checked && [...checked.given.keys(), ...checked.named].every((hash) => stored(ownerId, hash))) return;
@@ -136,10 +163,10 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
         ownerId,
         order.reduce((sum, [hash, b]) => (stored(ownerId, hash) ? sum : sum + b.byteLength), 0),
       );
-      const stage: Staged = { ownerId, inserted: [] };
+      const stage: Staged = { id: randomUUID(), ownerId, root: content.manifestHash, inserted: [] };
       try {
         for (let at = 0; at < order.length;) {
-          at = writeSlice.immediate(ownerId, order, at, stage.inserted);
+          at = writeSlice.immediate(stage, order, at);
           await turn();
         }
         finishStage.immediate(ownerId, checked);
@@ -147,12 +174,13 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
         unstage.immediate(stage);
         throw error;
       }
-      staged.set(content, { ownerId, checked });
+      staged.set(content, { stage, checked });
       return stage;
     },
     unstage(stage) {
-      if (stage && stage.inserted.length > 0) unstage.immediate(stage);
+      if (stage) unstage.immediate(stage);
     },
+    collectStages: () => collectStages.immediate(),
     collect,
     get(ownerId, hashes) {
       const found = new Map<string, Uint8Array>();
