@@ -219,13 +219,9 @@ export class XmlScanner {
     }
     const length = bytes.length;
     while (at < length) {
-      const lt = bytes.indexOf(LT, at);
-      if (lt < 0) {
-        if (!final) return at;
-        this.text(bytes, at, length);
-        return length;
-      }
-      if (lt > at) this.text(bytes, at, lt);
+      const lt = this.text(bytes, at, final);
+      if (lt < 0) return at;
+      if (lt === length) return length;
       const next = lt + 1 < length ? bytes[lt + 1]! : -1;
       let end: number;
       if (next === SLASH) end = this.closeTag(bytes, lt);
@@ -241,12 +237,19 @@ export class XmlScanner {
     return at;
   }
 
-  /** Checks text (and hands it over when the handler wants it). */
-  private text(bytes: Uint8Array, start: number, end: number): void {
+  /**
+   * The text from `start` to the next "<", checked in the same pass that finds it (and handed over
+   * when the handler wants it): that "<"'s index; the bytes' end when the part ends there; -1 when
+   * the bytes end first (the text is carried to the next chunk).
+   */
+  private text(bytes: Uint8Array, start: number, final: boolean): number {
+    const length = bytes.length;
     let plain = true;
     let blank = true;
-    for (let i = start; i < end; i++) {
+    let i = start;
+    for (; i < length; i++) {
       const b = bytes[i]!;
+      if (b === LT) break;
       if (b >= 0x20 && b < 0x80) {
         if (b !== 0x20) blank = false;
         if (b === AMP) plain = false;
@@ -255,12 +258,15 @@ export class XmlScanner {
       else if (b === CR || b >= 0x80) plain = blank = false;
       else throw notPlain;
     }
+    if (i === length && !final) return -1;
+    if (i === start) return i;
     // Outside the root element only white space may stand (CR is not plain, but may be white space).
-    if (this.stack.length === 0 && !blank && !/^[ \t\r\n]*$/.test(decodeComplex(bytes, start, end, false))) throw notPlain;
+    if (this.stack.length === 0 && !blank && !/^[ \t\r\n]*$/.test(decodeComplex(bytes, start, i, false))) throw notPlain;
     // Non-ASCII text is checked (UTF-8, XML characters, references) whether or not it is wanted.
     const wanted = this.handler.text !== undefined && (this.handler.wantsText?.() ?? true);
-    if (!plain && !wanted) decodeComplex(bytes, start, end, false);
-    if (wanted) this.handler.text!(plain ? ascii(bytes, start, end) : decodeComplex(bytes, start, end, false));
+    if (!plain && !wanted) decodeComplex(bytes, start, i, false);
+    if (wanted) this.handler.text!(plain ? ascii(bytes, start, i) : decodeComplex(bytes, start, i, false));
+    return i;
   }
 
   private closeTag(bytes: Uint8Array, lt: number): number {
@@ -311,17 +317,18 @@ export class XmlScanner {
       const quote = bytes[i]!;
       if (quote !== QUOT && quote !== APOS) throw notPlain;
       const valueStart = ++i;
-      const close = bytes.indexOf(quote, i);
-      if (close < 0) return -1;
       let plain = 1;
-      for (let k = valueStart; k < close; k++) {
-        const c = bytes[k]!;
+      let close = valueStart;
+      for (; close < length; close++) {
+        const c = bytes[close]!;
+        if (c === quote) break;
         if (c === LT) throw notPlain;
         if (c < 0x20 || c >= 0x80 || c === AMP) {
           if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== CR) throw notPlain;
           plain = 0;
         }
       }
+      if (close === length) return -1;
       element.valueStart[count] = valueStart;
       element.valueEnd[count] = close;
       element.plain[count] = plain;
