@@ -182,7 +182,8 @@ export class XmlScanner {
       bytes.set(chunk, this.rest.length);
     }
     const at = this.scan(bytes, false);
-    this.rest = at < bytes.length ? bytes.subarray(at) : undefined;
+    // A copy, not a view: the chunk's bytes may be released (./zip-read.ts inflateItem) before the next write or end().
+    this.rest = at < bytes.length ? bytes.slice(at) : undefined;
     if (this.rest && this.rest.length > MAX_TOKEN) throw notPlain;
   }
 

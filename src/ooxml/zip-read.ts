@@ -235,8 +235,9 @@ function inflateWhole(item: ZipItem, budget: Budget, room: number): Uint8Array {
 /**
  * Inflates an entry in small steps, handing each piece to `onChunk` as it comes (nothing is kept
  * here), every byte counted against the budget; checks the CRC at the end. Returns the size.
+ * `keepsChunks`: the caller keeps the pieces past its onChunk call (else they may be released after).
  */
-export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint8Array) => void): number {
+export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint8Array) => void, keepsChunks = false): number {
   let crc = 0;
   let size = 0;
   const take = (chunk: Uint8Array) => {
@@ -255,6 +256,10 @@ export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint
   if (item.method === 8 && data.length > 0 && budget.limits.declaredSizes === "bound" && item.declaredSize <= WHOLE && room > 0) {
     const whole = inflateWhole(item, budget, room);
     for (let offset = 0; offset < whole.length; offset += SLICE) take(whole.subarray(offset, offset + SLICE));
+    // Given back at once rather than when a collection reaches it: read for a while, the buffer is
+    // promoted, and a 38 MB sheet's stayed under the rest of the import's peak. Only where no
+    // reader keeps a chunk, and never a small buffer (which may share Node's pool).
+    if (!keepsChunks && whole.byteLength >= 1024 * 1024) (whole.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
   } else if (item.method === 0) {
     for (let offset = 0; offset < data.length; offset += 64 * STEP) take(data.subarray(offset, offset + 64 * STEP));
   } else {
@@ -279,10 +284,15 @@ export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint
 /** An entry's bytes, whole: only for parts a reader must hold (bounded by the budget's memory). */
 export function readItem(item: ZipItem, budget: Budget): Uint8Array {
   const chunks: Uint8Array[] = [];
-  const size = inflateItem(item, budget, (chunk) => {
-    budget.hold(chunk.length);
-    chunks.push(chunk);
-  });
+  const size = inflateItem(
+    item,
+    budget,
+    (chunk) => {
+      budget.hold(chunk.length);
+      chunks.push(chunk);
+    },
+    true,
+  );
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
   let offset = 0;
