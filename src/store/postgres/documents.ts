@@ -1,4 +1,4 @@
-// Documents on PostgreSQL: the one lifecycle (lifecycle.ts) over content kept in `contents`
+// Documents on PostgreSQL: the one lifecycle (../lifecycle.ts) over content kept in `contents`
 // (content.ts, shared by versions), and what only documents have: the text read (coalesced) and
 // the .docx of the current version here, of any version in versions.ts.
 import { coalescer } from "../coalesce.ts";
@@ -16,7 +16,9 @@ import type {
 import { hasNul, type PgContext } from "./connection.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
 import { collectContents, putContent } from "./content.ts";
-import { postgresLifecycle } from "./lifecycle.ts";
+import { itemLifecycle } from "../lifecycle.ts";
+import type { Executor } from "../sql.ts";
+import type pg from "pg";
 import { createPostgresVersionReads } from "./versions.ts";
 
 /** What only documents read: the coalesced text read, the .docx. */
@@ -66,13 +68,17 @@ function reads(ctx: PgContext): Pick<DocumentReads, "readText" | "readContent"> 
   };
 }
 
-export function createPostgresDocuments(ctx: PgContext): DocumentItems {
-  const items = postgresLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange>(ctx, documentKind, {
-    async put(client, ownerId, content: DocumentContent) {
-      const { hash, textChars } = await putContent(client, ctx.quota, ownerId, content);
-      return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+export function createPostgresDocuments(ctx: PgContext, sql: Executor<pg.PoolClient>): DocumentItems {
+  const items = itemLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange, pg.PoolClient>(
+    sql,
+    documentKind,
+    {
+      async put(client, ownerId, content: DocumentContent) {
+        const { hash, textChars } = await putContent(client, ctx.quota, ownerId, content);
+        return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+      },
+      collect: collectContents,
     },
-    collect: collectContents,
-  });
+  );
   return { ...items, ...reads(ctx), ...createPostgresVersionReads(ctx) };
 }
