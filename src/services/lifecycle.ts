@@ -116,8 +116,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
       if (!(kind.isId(input.id) && (await items.purge(ownerId, input.id)))) throw notFound(`${kind.noun} in the trash`);
       ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} purged`);
     },
-    /** Newest first, the current version included. */
-    /** The page as callers see it, each version through `shown`. */
+    /** Newest first, the current version included: the page as callers see it, each version through `shown`. */
     async versions<T>(
       ctx: RequestContext,
       input: Ref & Page,
@@ -153,3 +152,22 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     },
   };
 }
+
+/** The lifecycle's operations as every kind's service offers them: records shown through `shown`, versions through `version`. */
+export const lifecycleOperations = <R extends ItemRecord, V, S, T>(
+  items: Lifecycle<R, V>,
+  shown: (record: R) => S,
+  version: (v: V) => T,
+) => ({
+  /** Moves the item to the trash. */
+  delete: (ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }) => items.trash(ctx, input),
+  restore: async (ctx: RequestContext, input: Ref) => shown(await items.restore(ctx, input)),
+  /** Deletes an item in the trash for good, with its versions and shares. */
+  purge: (ctx: RequestContext, input: Ref) => items.purge(ctx, input),
+  /** Newest first, the current version included. */
+  versions: (ctx: RequestContext, input: Ref & Page) => items.versions(ctx, input, version),
+  share: (ctx: RequestContext, input: Ref & { expiresInSeconds: number }) => items.share(ctx, input),
+  /** The item's valid shares (never their tokens). */
+  shares: (ctx: RequestContext, input: Ref) => items.shares(ctx, input),
+  revokeShare: (ctx: RequestContext, input: Ref & { shareId: string }) => items.revokeShare(ctx, input),
+});
