@@ -14,6 +14,11 @@ import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
 
+/** A change to a live item, made by the caller now. */
+export function changeAsCaller<R, X>(items: { change(x: X): Promise<Outcome<R>> }, ctx: RequestContext, change: Omit<X, "actorId" | "at">) {
+  return items.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() } as X);
+}
+
 export interface ServiceKind<R extends ItemRecord, V> {
   /** What NOT_FOUND and PRECONDITION_FAILED name: "Document", "Spreadsheet". */
   noun: string;
