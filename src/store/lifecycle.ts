@@ -8,21 +8,20 @@
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale, type ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
-import { call, inList, query, type Executor, type Tx } from "./sql.ts";
+import { inList, query, type Executor, type Tx } from "./sql.ts";
 import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "./types.ts";
 
 /** Versions are integer columns: a larger bound (any cursor a caller makes up) is "all of them", not an error. */
 const MAX_INT = 2_147_483_647;
-type Maybe<T> = T | Promise<T>;
 
-/** How a kind's content is kept, inside the write's transaction (K: the database's client). */
+/** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
 export interface ItemContent<R, C, N, X, K> {
   /** Stores a version's content (charging the quota): the values of the kind's content columns. */
-  put(client: K, ownerId: string, content: C): Maybe<Record<string, unknown>>;
+  put(ownerId: string, content: C): Tx<Record<string, unknown>, K>;
   /** Deletes those of the hashes nothing refers to any more, releasing their bytes. */
-  collect(client: K, ownerId: string, hashes: Iterable<string>): Maybe<void>;
-  created?(client: K, record: R, input: N): Maybe<void>;
-  changed?(client: K, record: R, change: X): Maybe<void>;
+  collect(ownerId: string, hashes: Iterable<string>): Tx<void, K>;
+  created?(record: R, input: N): Tx<void, K>;
+  changed?(record: R, change: X): Tx<void, K>;
 }
 
 /** The reads: one statement each, the hot ones named. */
@@ -68,7 +67,7 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
   function* purgeOne(ownerId: string, id: string): Tx<void, K> {
     const hashes = (yield* query(text.hashesOf, { id })).map((row) => row["hash"] as string);
     for (const statement of text.purge) yield* query(statement, { id });
-    yield* call((client: K) => content.collect(client, ownerId, hashes));
+    yield* content.collect(ownerId, hashes);
   }
   return {
     // The idempotency record is claimed first, then the item inserted, in one transaction: on
@@ -86,9 +85,9 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
           if (first) return { record: first, replayed: true, fingerprint: hit.fingerprint };
           // The record points at a missing item: create it and leave the record.
         }
-        const stored = yield* call((client: K) => content.put(client, created.ownerId, input));
+        const stored = yield* content.put(created.ownerId, input);
         yield* query(text.insert, { ...insertValues(created), ...stored });
-        yield* call((client: K) => content.created?.(client, created, input));
+        if (content.created) yield* content.created(created, input);
         return { record: created, replayed: false, fingerprint: claim?.fingerprint ?? "" };
       }),
     // The current version's row is copied into the versions table (its content stays shared), then
@@ -105,10 +104,10 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
         if (conflict) return conflict;
         yield* query(text.keepVersion, { id: input.id, at: input.at });
         const values = changeValues(input, current);
-        const stored = input.content ? yield* call((client: K) => content.put(client, input.ownerId, input.content!)) : {};
+        const stored = input.content ? yield* content.put(input.ownerId, input.content) : {};
         const update = `${input.content ? text.changeContent : text.changeName} RETURNING ${summaryColumns}`;
         const changed = record(yield* query(update, { ...values, ...stored }))!;
-        yield* call((client: K) => content.changed?.(client, changed, input));
+        if (content.changed) yield* content.changed(changed, input);
         if (claim) yield* claimIdempotency(input.ownerId, claim, input.id, input.at, input.idempotency!.response(changed));
         return { ok: true, record: changed };
       }),
@@ -150,7 +149,7 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
            RETURNING owner_id, ${hashColumn(kind)} AS hash`,
           { replacedBefore, keepMin },
         )) as { owner_id: string; hash: string }[];
-        for (const [ownerId, hashes] of byOwner(gone)) yield* call((client: K) => content.collect(client, ownerId, hashes));
+        for (const [ownerId, hashes] of byOwner(gone)) yield* content.collect(ownerId, hashes);
         return gone.length;
       }),
   };

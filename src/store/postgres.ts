@@ -2,13 +2,13 @@
 // several gateway replicas. Each interface of types.ts is a module of its own under postgres/,
 // composed here over the one pool; connection failures reach callers as SERVICE_UNAVAILABLE.
 import type pg from "pg";
+import { createStorage } from "./contents.ts";
 import { createIdempotency } from "./idempotency.ts";
 import { unlimited } from "./quota.ts";
 import { createShares } from "./shares.ts";
 import { postgresExecutor } from "./postgres/executor.ts";
 import type { Store, StoreOptions } from "./types.ts";
 import { createPool, defaultPostgresSettings, pgContext, reportUnavailable, type PostgresSettings } from "./postgres/connection.ts";
-import { createPostgresStorage } from "./postgres/content.ts";
 import { createPostgresDocuments } from "./postgres/documents.ts";
 import { createPostgresKeys } from "./postgres/keys.ts";
 import { migrate } from "./postgres/migrations.ts";
@@ -46,7 +46,7 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     ...createPostgresKeys(ctx),
     ...createPostgresSessions(ctx),
     ...createIdempotency(sql),
-    ...createPostgresStorage(ctx),
+    ...createStorage(sql),
     async ping() {
       await pool.query(`SELECT 1`);
     },

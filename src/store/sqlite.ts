@@ -1,5 +1,6 @@
 // Embedded store: one SQLite file under DATA_DIR (sqlite/connection.ts), each interface of
 // types.ts in a module of its own under sqlite/, composed here over the one connection.
+import { createStorage } from "./contents.ts";
 import { createIdempotency } from "./idempotency.ts";
 import { unlimited } from "./quota.ts";
 import { createShares } from "./shares.ts";
@@ -10,7 +11,6 @@ import { sqliteContext } from "./sqlite/context.ts";
 import { createSqliteDocuments } from "./sqlite/documents.ts";
 import { createSqliteKeys } from "./sqlite/keys.ts";
 import { createSqliteSessions } from "./sqlite/sessions.ts";
-import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
 
 export { sqliteFile } from "./sqlite/connection.ts";
@@ -28,7 +28,7 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
     ...createSqliteKeys(ctx),
     ...createSqliteSessions(ctx),
     ...createIdempotency(ctx.sql),
-    ...createSqliteStorage(ctx),
+    ...createStorage(ctx.sql),
     async ping() {
       ping.get();
     },

@@ -1,5 +1,5 @@
 // Documents on PostgreSQL: the one lifecycle (../lifecycle.ts) over content kept in `contents`
-// (content.ts, shared by versions), the reads both databases share (../document-reads.ts), and
+// (../contents.ts, shared by versions), the reads both databases share (../document-reads.ts), and
 // the hot read of the current text, coalesced.
 import { coalescer } from "../coalesce.ts";
 import { documentKind } from "../kinds.ts";
@@ -15,7 +15,7 @@ import type {
 } from "../types.ts";
 import { hasNul, type PgContext } from "./connection.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
-import { collectContents, putContent } from "./content.ts";
+import { collectContents, putContent } from "../contents.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import type { Executor } from "../sql.ts";
 import type pg from "pg";
@@ -60,8 +60,8 @@ export function createPostgresDocuments(ctx: PgContext, sql: Executor<pg.PoolCli
     sql,
     documentKind,
     {
-      async put(client, ownerId, content: DocumentContent) {
-        const { hash, textChars } = await putContent(client, ctx.quota, ownerId, content);
+      *put(ownerId, content: DocumentContent) {
+        const { hash, textChars } = yield* putContent(ctx.quota, ownerId, content);
         return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
       },
       collect: collectContents,

@@ -1,7 +1,7 @@
 // The SQL executor of the PostgreSQL store (../sql.ts): `:name` placeholders become `$n` (once per
 // statement text), hot statements are named prepared statements, and a transaction's steps are
 // awaited one by one on one client.
-import { driveAsync, type Executor, type Step } from "../sql.ts";
+import { driveAsync, type Executor, type Step, type Tx } from "../sql.ts";
 import type { Row } from "../rows.ts";
 import type pg from "pg";
 import { inTransaction, type PgContext } from "./connection.ts";
@@ -18,23 +18,25 @@ function positional(text: string): { text: string; names: string[] } {
   return { text: sql, names };
 }
 
+const texts = new Map<string, { text: string; names: string[] }>();
+const config = (text: string, values: Record<string, unknown>, name?: string, prepared?: PgContext["prepared"]): pg.QueryConfig => {
+  let found = texts.get(text);
+  if (!found) texts.set(text, (found = positional(text)));
+  const params = found.names.map((key) => values[key]);
+  return name && prepared ? prepared(name, found.text, params) : { text: found.text, values: params };
+};
+
+/** Steps run on the client, inside its transaction (a write's own SQL). */
+export const onClient = <T>(client: pg.PoolClient, steps: Tx<T, pg.PoolClient>): Promise<T> =>
+  driveAsync(steps, async (next: Step<pg.PoolClient>) =>
+    "call" in next ? next.call(client) : (await client.query<Row>(config(next.text, next.values))).rows,
+  );
+
 export function postgresExecutor({ pool, prepared }: PgContext): Executor<pg.PoolClient> {
-  const texts = new Map<string, { text: string; names: string[] }>();
-  const config = (text: string, values: Record<string, unknown>, name?: string): pg.QueryConfig => {
-    let found = texts.get(text);
-    if (!found) texts.set(text, (found = positional(text)));
-    const params = found.names.map((key) => values[key]);
-    return name ? prepared(name, found.text, params) : { text: found.text, values: params };
-  };
   return {
     dialect: { forUpdate: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED", position: "strpos" },
-    all: async (text, values = {}, name) => (await pool.query<Row>(config(text, values, name))).rows,
+    all: async (text, values = {}, name) => (await pool.query<Row>(config(text, values, name, prepared))).rows,
     run: async (text, values = {}) => (await pool.query(config(text, values))).rowCount ?? 0,
-    transaction: (steps) =>
-      inTransaction(pool, (client) =>
-        driveAsync(steps(), async (next: Step<pg.PoolClient>) =>
-          "call" in next ? next.call(client) : (await client.query<Row>(config(next.text, next.values))).rows,
-        ),
-      ),
+    transaction: (steps) => inTransaction(pool, (client) => onClient(client, steps())),
   };
 }

@@ -6,7 +6,8 @@ import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, Workb
 import { applyValueTiles, collectBlobs, getBlobs, getValueTiles, putBlobs, putValueTiles } from "./blobs.ts";
 import type { PgContext } from "./connection.ts";
 import { itemLifecycle } from "../lifecycle.ts";
-import type { Executor } from "../sql.ts";
+import { call, type Executor } from "../sql.ts";
+import { contentColumns } from "../workbook-rows.ts";
 import type pg from "pg";
 
 export function createPostgresWorkbooks(ctx: PgContext, sql: Executor<pg.PoolClient>): WorkbookItems {
@@ -14,14 +15,14 @@ export function createPostgresWorkbooks(ctx: PgContext, sql: Executor<pg.PoolCli
     sql,
     workbookKind,
     {
-      async put(client, ownerId, content: WorkbookContent) {
-        await putBlobs(client, ctx.quota, ownerId, content);
-        const { sizeBytes, cells, sheets, manifestHash } = content;
-        return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+      *put(ownerId, content: WorkbookContent) {
+        yield* call((client: pg.PoolClient) => putBlobs(client, ctx.quota, ownerId, content));
+        return contentColumns(content);
       },
-      collect: collectBlobs,
-      created: (client, record, input: NewWorkbook) => putValueTiles(client, record.id, 1, input.values ?? []),
-      changed: (client, record, change: WorkbookChange) => applyValueTiles(client, record.id, record.version, change.values),
+      collect: (ownerId, manifests) => call((client: pg.PoolClient) => collectBlobs(client, ownerId, manifests)),
+      created: (record, input: NewWorkbook) => call((client: pg.PoolClient) => putValueTiles(client, record.id, 1, input.values ?? [])),
+      changed: (record, change: WorkbookChange) =>
+        call((client: pg.PoolClient) => applyValueTiles(client, record.id, record.version, change.values)),
     },
   );
   return {

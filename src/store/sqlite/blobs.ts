@@ -6,7 +6,9 @@ import { checkBlobs } from "../blob-graph.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
 import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
 import type { Db } from "./connection.ts";
-import type { Usage } from "./usage.ts";
+import { addUsage, lockUsage } from "../contents.ts";
+import { checkQuota, type QuotaSettings } from "../quota.ts";
+import type { SqliteExecutor } from "./executor.ts";
 
 export interface Blobs {
   /** Stores the blobs the owner lacks (charging the quota) and the references between them. */
@@ -32,16 +34,17 @@ function blobStatements(db: Db) {
   };
 }
 
-export function blobsOf(db: Db, usage: Usage): Blobs {
+export function blobsOf(db: Db, sql: SqliteExecutor, quota: QuotaSettings): Blobs {
   const stmt = blobStatements(db);
   return {
     put(ownerId, content) {
       const { given, named, refs } = checkBlobs(content);
       const fresh = [...given].filter(([hash]) => !stmt.exists.get(ownerId, hash));
-      usage.charge(
-        ownerId,
-        fresh.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0),
-      );
+      const added = fresh.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0);
+      if (added > 0) {
+        checkQuota(quota, sql.now(lockUsage(ownerId)), added);
+        sql.now(addUsage(ownerId, added));
+      }
       for (const [hash, bytes] of fresh) stmt.insert.run(ownerId, hash, bytes.byteLength, toBuffer(bytes));
       for (const hash of named) if (!stmt.exists.get(ownerId, hash)) throw new Error(`Workbook blob ${hash} is neither given nor stored`);
       for (const [parent, child] of refs) stmt.ref.run(ownerId, parent, child);
@@ -59,7 +62,7 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
         }
         candidates = next;
       }
-      usage.release(ownerId, freed);
+      sql.now(addUsage(ownerId, -freed));
     },
     get(ownerId, hashes) {
       const found = new Map<string, Uint8Array>();

@@ -1,7 +1,8 @@
 // Documents on SQLite: the one lifecycle (../lifecycle.ts) over content kept in `contents`
-// (content.ts, shared by versions), the reads both databases share (../document-reads.ts), and
+// (../contents.ts, shared by versions), the reads both databases share (../document-reads.ts), and
 // the hot read of the current text, cut in SQL, as one prepared statement.
 import { ALL_CHARS, textRead } from "../content.ts";
+import { collectContents, putContent } from "../contents.ts";
 import { documentReads } from "../document-reads.ts";
 import { documentKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
@@ -15,13 +16,13 @@ const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id 
   WHERE d.owner_id = @ownerId AND d.id = @id AND d.deleted_at IS NULL`;
 
 export function createSqliteDocuments(ctx: SqliteContext): DocumentItems {
-  const { db, contents } = ctx;
+  const { db, quota } = ctx;
   const items = itemLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange, Db>(ctx.sql, documentKind, {
-    put(_, ownerId, content: DocumentContent) {
-      const { hash, textChars } = contents.put(ownerId, content);
+    *put(ownerId, content: DocumentContent) {
+      const { hash, textChars } = yield* putContent(quota, ownerId, content);
       return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
     },
-    collect: (_, ownerId, hashes) => contents.collect(ownerId, hashes),
+    collect: collectContents,
   });
   // At most @max code points; the total in UTF-16 units, as stored.
   const cut = (column: string) =>

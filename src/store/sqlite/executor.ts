@@ -2,11 +2,16 @@
 // they are; each statement is prepared once, and a transaction's steps run synchronously inside
 // one immediate transaction.
 import type { Statement } from "better-sqlite3";
-import { drive, type Executor, type Step } from "../sql.ts";
+import { drive, type Executor, type Step, type Tx } from "../sql.ts";
 import type { Row } from "../rows.ts";
 import type { Db } from "./connection.ts";
 
-export function sqliteExecutor(db: Db): Executor<Db> {
+export type SqliteExecutor = Executor<Db> & {
+  /** Steps run at once, inside the caller's transaction (a synchronous write's own SQL). */
+  now<T>(steps: Tx<T, Db>): T;
+};
+
+export function sqliteExecutor(db: Db): SqliteExecutor {
   const statements = new Map<string, Statement>();
   const prepare = (text: string) => {
     let statement = statements.get(text);
@@ -25,5 +30,6 @@ export function sqliteExecutor(db: Db): Executor<Db> {
     all: async (text, values = {}) => all(text, values),
     run: async (text, values = {}) => prepare(text).run(values).changes,
     transaction: async (steps) => db.transaction(() => drive(steps(), step)).immediate(),
+    now: (steps) => drive(steps, step),
   };
 }

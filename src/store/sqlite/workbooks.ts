@@ -3,6 +3,8 @@
 // current version's value tiles, written with each create and change, read with the blobs.
 import { workbookKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
+import { call } from "../sql.ts";
+import { contentColumns } from "../workbook-rows.ts";
 import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
 import type { Db } from "./connection.ts";
 import type { SqliteContext } from "./context.ts";
@@ -13,14 +15,14 @@ export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
     ctx.sql,
     workbookKind,
     {
-      put(_, ownerId, content: WorkbookContent) {
-        blobs.put(ownerId, content);
-        const { sizeBytes, cells, sheets, manifestHash } = content;
-        return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+      // Synchronous writes, as steps of the transaction.
+      *put(ownerId, content: WorkbookContent) {
+        yield* call(() => blobs.put(ownerId, content));
+        return contentColumns(content);
       },
-      collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
-      created: (_, record, input: NewWorkbook) => values.put(record.id, 1, input.values ?? []),
-      changed: (_, record, change: WorkbookChange) => values.apply(record.id, record.version, change.values),
+      collect: (ownerId, manifests) => call(() => blobs.collect(ownerId, manifests)),
+      created: (record, input: NewWorkbook) => call(() => values.put(record.id, 1, input.values ?? [])),
+      changed: (record, change: WorkbookChange) => call(() => values.apply(record.id, record.version, change.values)),
     },
   );
   return {
