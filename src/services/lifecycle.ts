@@ -8,7 +8,7 @@ import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { pageOf } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import { foldName, type ItemRecord, type ItemStore, type Outcome, type ShareKind, type Store } from "../store/types.ts";
+import { foldName, type ItemRecord, type ItemStore, type ListQuery, type Outcome, type ShareKind, type Store } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
@@ -39,6 +39,17 @@ export interface ServiceKind<R extends ItemRecord, V> {
 
 type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
 type Ref = { id: string };
+
+/** A page's store query: one more than the page (to tell whether another follows), the name folded, the cursor's id. */
+export const listQuery = (ownerId: string, input: Page, decode: (cursor: string) => string): ListQuery => ({
+  ownerId,
+  limit: input.limit + 1,
+  ...(input.query ? { nameContains: foldName(input.query) } : {}),
+  ...(input.cursor ? { beforeId: decode(input.cursor) } : {}),
+});
+
+/** A document's or a spreadsheet's id (the lists across kinds). */
+export const isItemId = (id: string): boolean => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
 
 /** The rules every operation on the kind follows, store aside: who may, which ids, what a failed write answers. */
 export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknown>, "noun" | "scope" | "share" | "isId">) {
@@ -93,12 +104,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     live,
     /** Live (or trashed) items, newest first. */
     async list(ctx: RequestContext, input: Page, trashed = false) {
-      const query = {
-        ownerId: owner(ctx, "read"),
-        limit: input.limit + 1,
-        ...(input.query ? { nameContains: foldName(input.query) } : {}),
-        ...(input.cursor ? { beforeId: kind.cursors.decode(input.cursor) } : {}),
-      };
+      const query = listQuery(owner(ctx, "read"), input, kind.cursors.decode);
       const rows = await (trashed ? items.listTrash(query) : items.list(query));
       return pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
     },
