@@ -3,6 +3,7 @@ import type { QuotaSettings } from "../quota.ts";
 import type { Db } from "./connection.ts";
 import { blobsOf, valueTilesOf, type Blobs, type ValueTiles } from "./blobs.ts";
 import { sqliteExecutor, type SqliteExecutor } from "./executor.ts";
+import { usageOf } from "./usage.ts";
 
 export interface SqliteContext {
   db: Db;
@@ -19,7 +20,7 @@ export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
     db,
     sql,
     quota,
-    blobs: blobsOf(db, sql, quota),
+    blobs: blobsOf(db, usageOf(db, quota)),
     values: valueTilesOf(db),
   };
 }
