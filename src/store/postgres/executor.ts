@@ -18,10 +18,16 @@ function positional(text: string): { text: string; names: string[] } {
   return { text: sql, names };
 }
 
+// Statement texts are few, but an `IN (…)` list makes one per length: past the bound the cache
+// starts again rather than growing for the process's life.
+const MAX_TEXTS = 1024;
 const texts = new Map<string, { text: string; names: string[] }>();
 const config = (text: string, values: Record<string, unknown>, name?: string, prepared?: PgContext["prepared"]): pg.QueryConfig => {
   let found = texts.get(text);
-  if (!found) texts.set(text, (found = positional(text)));
+  if (!found) {
+    if (texts.size >= MAX_TEXTS) texts.clear();
+    texts.set(text, (found = positional(text)));
+  }
   const params = found.names.map((key) => values[key]);
   return name && prepared ? prepared(name, found.text, params) : { text: found.text, values: params };
 };
