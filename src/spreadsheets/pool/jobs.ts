@@ -11,6 +11,7 @@ import { reviewImport } from "../report/import.ts";
 import { summarize } from "../report/summary.ts";
 import { blobHash, childrenOfPage, decodeRoot, loadManifest, pagesOf, storeManifest } from "../tiles/stored-manifest.ts";
 import { loadTiles, saveTiles } from "../tiles/tiles.ts";
+import { constantsData, NotConstants } from "../tiles/tile-rows.ts";
 import type { Cell, SheetData } from "../cells/types.ts";
 import { renderValue, type InputMode, type JsonCellInput } from "../workbook/values.ts";
 import { readXlsx } from "../io/xlsx/read.ts";
@@ -135,14 +136,19 @@ export function importWorkbook(
   return { model, saved: save(model, result) };
 }
 
-/** A stored version as a model, from the blobs the pool sent with the job. */
-export function loadWorkbook(base: Base, options: Options): Held {
+/** The blobs the pool sent with the job, by hash. */
+function blobsOf(base: Base): (hash: string) => Uint8Array {
   const blobs = new Map(base.blobs ?? []);
-  const get = (hash: string): Uint8Array => {
+  return (hash: string): Uint8Array => {
     const bytes = blobs.get(hash);
     if (!bytes) throw new Error(`workbook ${base.workbookId} v${base.version}: blob ${hash} was not sent`);
     return bytes;
   };
+}
+
+/** A stored version as a model, from the blobs the pool sent with the job. */
+export function loadWorkbook(base: Base, options: Options): Held {
+  const get = blobsOf(base);
   const root = decodeRoot(get(base.rootHash));
   const { manifest, sizes } = loadManifest(root, get);
   const { workbook } = loadTiles(manifest, get, { maxCells: options.maxCells, budget: options.budget });
@@ -189,6 +195,26 @@ export function firstSheetCsv(bytes: Uint8Array, options: Options): string {
   let text = "";
   if (first) for (const line of sheetCsv(first, showValue)) text += line;
   return text;
+}
+
+/**
+ * A stored version of constants as .xlsx, written from its tiles band by band without a model
+ * (../tiles/tile-rows.ts); null when it needs one (formulas, names, tables), which is then loaded.
+ * The bytes are the model's: the zip is made whole before it is answered, so a formula found
+ * part-way leaves nothing behind.
+ */
+export async function renderStoredXlsx(base: Base, title: string): Promise<{ output: JobOutput; cells: number } | null> {
+  const get = blobsOf(base);
+  const { manifest } = loadManifest(decodeRoot(get(base.rootHash)), get);
+  const data = constantsData(manifest, get);
+  if (!data) return null;
+  try {
+    const bytes = await writeXlsx(data, { title });
+    return { output: { kind: "bytes", bytes }, cells: manifest.sheets.reduce((sum, sheet) => sum + sheet.cells, 0) };
+  } catch (error) {
+    if (error instanceof NotConstants) return null;
+    throw error;
+  }
 }
 
 export async function render(model: Held, format: "xlsx" | "csv", sheet: string | undefined, title: string): Promise<JobOutput> {

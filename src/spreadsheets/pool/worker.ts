@@ -7,7 +7,7 @@ import { isGatewayError } from "../../core/errors.ts";
 import { isSheetsError } from "../cells/errors.ts";
 import { bodyParser } from "./body-parser.ts";
 import { COLLECT_AFTER_CELLS, collectGarbage } from "./collect.ts";
-import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render } from "./jobs.ts";
+import { applyChange, createWorkbook, firstSheetCsv, importWorkbook, loadWorkbook, render, renderStoredXlsx } from "./jobs.ts";
 import { Models, type Held } from "./models.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
 import { sheetsErrorCode } from "./errors.ts";
@@ -82,6 +82,14 @@ async function run(job: Job): Promise<JobOutput> {
     case "names":
       return { kind: "names", names: modelOf(job.base, "peek").workbook.names() };
     case "render": {
+      // A held model is used as it is; else a workbook of constants is written from its tiles.
+      if (job.format === "xlsx" && job.base.blobs && !models.peek(job.base.workbookId, job.base.version)) {
+        const stored = await renderStoredXlsx(job.base, job.title);
+        if (stored) {
+          collectAfter = stored.cells >= COLLECT_AFTER_CELLS;
+          return stored.output;
+        }
+      }
       const model = modelOf(job.base, "once");
       collectAfter = model.workbook.cells >= COLLECT_AFTER_CELLS;
       return render(model, job.format, job.sheet, job.title);
