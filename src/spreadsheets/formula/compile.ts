@@ -13,6 +13,7 @@ import type { FnTable } from "./functions/spec.ts";
 import { legacySpots, type Spot } from "./legacy.ts";
 import { NO_SHEET, OWN_SHEET, type Program, type RefSpec } from "./program.ts";
 import { formatRefToken, parseRefToken } from "./refs.ts";
+import { Recipes } from "./recipes.ts";
 import { resolveStructured } from "./structured.ts";
 import { displayForm, formulaTokens, parseTokens } from "./tokens.ts";
 import { ERR } from "./values.ts";
@@ -72,6 +73,8 @@ function refuseExternal(token: Token, source: string): void {
 
 export class FormulaCompiler {
   private readonly cache = new Map<string, Entry>();
+  /** Formulas of a template already compiled, by their shape (./recipes.ts). */
+  private readonly recipes = new Recipes();
 
   constructor(
     private readonly env: CompileEnv,
@@ -81,6 +84,7 @@ export class FormulaCompiler {
   /** Forget compiled shapes: sheets, names or tables resolve differently after they change. */
   clear(): void {
     this.cache.clear();
+    this.recipes.clear();
   }
 
   /**
@@ -90,7 +94,11 @@ export class FormulaCompiler {
    */
   compile(formula: string, at: FormulaAt, options: CompileOptions): CompiledFormula {
     const source = displayForm(formula.startsWith("=") ? formula.slice(1) : formula);
-    const tokens = formulaTokens(source, options.legacy === true);
+    const legacy = options.legacy === true;
+    const known = this.recipes.find(source, at, legacy);
+    if (known !== null && typeof known !== "string") return checked(source, known, options);
+    const wanted = known !== null && this.recipes.wants(known);
+    const tokens = formulaTokens(source, legacy || wanted);
     const shape: string[] = [];
     const text: string[] = [];
     let scoped = false;
@@ -101,7 +109,7 @@ export class FormulaCompiler {
       text.push(written);
       scoped ||= byScope;
     }
-    const key = `${shape.join("\u0001")}${scoped ? `\u0002${at.sid}` : ""}${options.legacy ? "\u0003" : ""}`;
+    const key = `${shape.join("\u0001")}${scoped ? `\u0002${at.sid}` : ""}${legacy ? "\u0003" : ""}`;
     let entry = this.cache.get(key);
     if (!entry) {
       entry = this.build(tokens, at, source, options);
@@ -114,10 +122,10 @@ export class FormulaCompiler {
       }
       return this.compile(text.join(""), at, { strict: options.strict });
     }
-    const program = entry.program;
-    if (options.strict && program.problem)
-      throw new SheetsError("BAD_FORMULA", `The formula "=${source}" is not valid: ${program.problem}.`, { subject: `=${source}` });
-    return { text: text.join(""), program };
+    const compiled = { text: text.join(""), program: entry.program };
+    if (known !== null)
+      this.recipes.add(known, source, at, compiled, wanted ? tokens.map((token, i) => ({ token, written: text[i] as string })) : null);
+    return checked(source, compiled, options);
   }
 
   /** A token's part of the shape, its normalized text, and whether its meaning depends on the formula's sheet. */
@@ -212,6 +220,13 @@ export class FormulaCompiler {
     if (!ref || ref.external || ref.threeD) return null;
     return specOf(ref, ref.sheet === null ? OWN_SHEET : this.sheetOf(ref.sheet), at.row, at.col);
   }
+}
+
+/** A write refuses a formula that does not parse (an import keeps it, computing #NAME?). */
+function checked(source: string, compiled: CompiledFormula, options: CompileOptions): CompiledFormula {
+  if (options.strict && compiled.program.problem)
+    throw new SheetsError("BAD_FORMULA", `The formula "=${source}" is not valid: ${compiled.program.problem}.`, { subject: `=${source}` });
+  return compiled;
 }
 
 function failed(problem: string): Program {
