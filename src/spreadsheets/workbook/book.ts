@@ -69,6 +69,11 @@ export class Book {
   /** Cells changed since the last recalculation, and formula cells written (not yet computed). */
   changed: { sid: number; row: number; col: number }[] = [];
   fresh: FormulaCell[] = [];
+  /**
+   * No formula cell has been computed: every one is in `fresh` (a load into an empty book, until
+   * its first recalculation). Nothing then needs `changed`, which marks computed formulas again.
+   */
+  noneComputed = false;
   warnings = new Set<string>();
   /** What the gateway does not compute as the file's writer did, kept with every version (report/). */
   readonly report = new WorkbookReport();
@@ -173,7 +178,7 @@ export class Book {
     this.dirt.markInput(sheet.sid, row, col);
     // Nothing can depend on a cell while no formula is registered (a workbook built from rows), and
     // a model loaded from tiles has every value already.
-    if (!this.graph.empty && !this.dirt.paused) this.changed.push({ sid: sheet.sid, row, col });
+    if (!this.graph.empty && !this.dirt.paused && !this.noneComputed) this.changed.push({ sid: sheet.sid, row, col });
     if (input.kind === "clear") {
       if (tile.fmts) tile.fmts[slot] = 0;
       if (old !== K_EMPTY) {
