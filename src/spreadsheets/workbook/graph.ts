@@ -42,7 +42,12 @@ function without(readers: Readers, cell: FormulaCell): Readers | undefined {
 const scratch: Box = { top: 0, left: 0, bottom: 0, right: 0 };
 
 export class DependencyGraph {
-  private readonly points = new Map<number, Readers>();
+  /**
+   * Readers of single cells: by sheet and column, then by row (indices, not a key over the three:
+   * such a key passes 2^31 and makes a number object at every lookup).
+   */
+  private readonly points = new Map<number, (Readers | undefined)[]>();
+  private pointCount = 0;
   /** Ranges by their sheet and top-left cell: one, or several with different far corners. */
   private readonly ranges = new Map<number, RangeReaders | RangeReaders[]>();
   private readonly columns = new Map<number, Set<RangeReaders>>();
@@ -50,7 +55,7 @@ export class DependencyGraph {
 
   /** Whether no formula is registered. */
   get empty(): boolean {
-    return this.points.size === 0 && this.ranges.size === 0;
+    return this.pointCount === 0 && this.ranges.size === 0;
   }
 
   add(cell: FormulaCell): void {
@@ -58,10 +63,12 @@ export class DependencyGraph {
       if (spec.sid === NO_SHEET || !resolveRefInto(spec, cell.row, cell.col, scratch)) continue;
       const sid = spec.sid === OWN_SHEET ? cell.sid : spec.sid;
       if (scratch.top === scratch.bottom && scratch.left === scratch.right) {
-        const key = cellKey(sid, scratch.top, scratch.left);
-        const readers = this.points.get(key);
-        const next = joined(readers, cell);
-        if (next !== readers) this.points.set(key, next);
+        const key = sid * COLS + scratch.left;
+        let column = this.points.get(key);
+        if (!column) this.points.set(key, (column = []));
+        const readers = column[scratch.top];
+        if (readers === undefined) this.pointCount++;
+        column[scratch.top] = joined(readers, cell);
         continue;
       }
       const range = this.range(sid, scratch);
@@ -75,12 +82,14 @@ export class DependencyGraph {
       if (spec.sid === NO_SHEET || !resolveRefInto(spec, cell.row, cell.col, scratch)) continue;
       const sid = spec.sid === OWN_SHEET ? cell.sid : spec.sid;
       if (scratch.top === scratch.bottom && scratch.left === scratch.right) {
-        const key = cellKey(sid, scratch.top, scratch.left);
-        const readers = this.points.get(key);
-        if (readers === undefined) continue;
+        const column = this.points.get(sid * COLS + scratch.left);
+        const readers = column?.[scratch.top];
+        if (!column || readers === undefined) continue;
         const next = without(readers, cell);
-        if (next === undefined) this.points.delete(key);
-        else if (next !== readers) this.points.set(key, next);
+        if (next === undefined) {
+          column[scratch.top] = undefined;
+          this.pointCount--;
+        } else column[scratch.top] = next;
         continue;
       }
       const range = this.range(sid, scratch);
@@ -93,6 +102,7 @@ export class DependencyGraph {
 
   clear(): void {
     this.points.clear();
+    this.pointCount = 0;
     this.ranges.clear();
     this.columns.clear();
     this.wide.clear();
@@ -146,7 +156,7 @@ export class DependencyGraph {
         next.push(cell);
       };
       for (const { sid, row, col } of frontier) {
-        const hit = this.points.get(cellKey(sid, row, col));
+        const hit = this.points.get(sid * COLS + col)?.[row];
         if (hit) markAll(hit, mark);
       }
       this.markRanges(frontier, mark);
