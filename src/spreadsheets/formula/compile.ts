@@ -3,7 +3,8 @@
 // column of "=B2*2", "=B3*2", … shares one closure. The same pass normalizes the text (function
 // names and cell letters in upper case) and refuses what the gateway will not store. A formula from
 // a file saved before dynamic arrays ("legacy") gets "@" where Excel intersected implicitly, as
-// Excel 365 shows it, and is then an ordinary formula (./legacy.ts).
+// Excel 365 shows it, and is then an ordinary formula (./legacy.ts). A formula of a template
+// (row numbers masked) compiled before at the same relative rows skips all of this (./recipes.ts).
 import { parseStructRef, type Token } from "@borgar/fx";
 import { SheetsError } from "../cells/errors.ts";
 import { CompileProblem, compileNode, type AstNode, type NodeCompiler } from "./compile-node.ts";
