@@ -18,6 +18,7 @@ export { sqliteFile } from "./sqlite/connection.ts";
 export function openSqliteStore(dataDir: string, options: StoreOptions = {}): Store {
   const db = openDatabase(dataDir);
   const ctx = sqliteContext(db, options.quota ?? unlimited);
+  ctx.blobs.collectStages();
   const ping = db.prepare(`SELECT 1`);
   const checkpoints = checkpointInBackground(db);
   const items = { documents: createSqliteDocuments(ctx), workbooks: createSqliteWorkbooks(ctx) };

@@ -3,16 +3,21 @@
 // owner's blobs hold the owner's usage row lock (content.ts), so "already stored?" and "nothing
 // refers to it any more" never race between two transactions of one owner.
 import type pg from "pg";
-import { checkBlobs } from "../blob-graph.ts";
+import { inSlices } from "../../core/slices.ts";
+import { checkingBlobs } from "../blob-graph.ts";
 import { checkQuota, type QuotaSettings } from "../quota.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
 import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
 import type { PgContext } from "./connection.ts";
 import { addUsage, lockUsage } from "./content.ts";
 
-/** Stores the blobs the owner lacks (charging the quota) and the references between them. */
+/**
+ * Stores the blobs the owner lacks (charging the quota) and the references between them. The
+ * hashes are checked a few milliseconds at a time (a large workbook's thousands of blobs); the
+ * statements do not hold the event loop, so unlike SQLite's (sqlite/blobs.ts) nothing is staged.
+ */
 export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, ownerId: string, content: WorkbookContent): Promise<void> {
-  const { given, named, refs } = checkBlobs(content);
+  const { given, named, refs } = await inSlices(checkingBlobs(content));
   const used = await lockUsage(client, ownerId);
   const { rows } = await client.query<{ size: string }>(
     `INSERT INTO blobs (owner_id, hash, size, bytes)

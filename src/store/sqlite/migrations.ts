@@ -279,6 +279,13 @@ export const sqliteMigrations: string[] = [
      used_at TEXT
    ) STRICT;
    CREATE INDEX sign_in_links_expires_at ON sign_in_links (expires_at);`,
+  // Workbook blobs written ahead of the write that names them (sqlite/blobs.ts `stage`): a row per
+  // stage under way, gone with the write, so that what a crash left unnamed is collected at the next open.
+  `CREATE TABLE blob_stages (
+     id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL,
+     root_hash TEXT NOT NULL
+   ) STRICT;`,
 ];
 
 /** Migrations that free much of the file: a VACUUM after them gives the space back. */

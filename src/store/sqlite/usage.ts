@@ -9,6 +9,8 @@ export interface Usage {
   /** Adds `bytes` to the owner's usage, or throws the quota error (rolling the transaction back). */
   charge(ownerId: string, bytes: number): void;
   release(ownerId: string, bytes: number): void;
+  /** Throws the quota error when adding `bytes` would pass the quota; adds nothing. */
+  check(ownerId: string, bytes: number): void;
   of(ownerId: string): number;
 }
 
@@ -25,6 +27,7 @@ export function usageOf(db: Db, quota: QuotaSettings): Usage {
       checkQuota(quota, of(ownerId), bytes);
       add.run(ownerId, bytes);
     },
+    check: (ownerId, bytes) => checkQuota(quota, of(ownerId), bytes),
     release(ownerId, bytes) {
       if (bytes > 0) add.run(ownerId, -bytes);
     },

@@ -1,6 +1,8 @@
 // Workbooks on SQLite: the one lifecycle (lifecycle.ts) over content kept as blobs (blobs.ts,
 // shared by versions, collected when nothing refers to them), and what only workbooks have: the
-// current version's value tiles, written with each create and change, read with the blobs.
+// current version's value tiles, written with each create and change, read with the blobs. A
+// large content's blobs are staged (blobs.ts) before the transaction that names them, and
+// collected again when that transaction fails or writes nothing.
 import { workbookKind } from "../kinds.ts";
 import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
@@ -24,6 +26,24 @@ export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
   );
   return {
     ...items,
+    async create(input, claim) {
+      const staged = await blobs.stage(input.ownerId, input);
+      const created = await items.create(input, claim).catch((error: unknown) => {
+        blobs.unstage(staged);
+        throw error;
+      });
+      if (created.replayed) blobs.unstage(staged);
+      return created;
+    },
+    async change(input) {
+      const staged = input.content && (await blobs.stage(input.ownerId, input.content));
+      const changed = await items.change(input).catch((error: unknown) => {
+        blobs.unstage(staged);
+        throw error;
+      });
+      if (!changed.ok) blobs.unstage(staged);
+      return changed;
+    },
     getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
     getValueTiles: async (ownerId, workbookId, keys) => values.get(ownerId, workbookId, keys),
   };
