@@ -97,4 +97,15 @@ describe("formulas compiled from their template's recipe", () => {
       }
     });
   }
+
+  it("tells apart two templates whose hashes are the same", () => {
+    // "PB1+7" and "KI1+80" hash alike (recipes.ts keeps templates by a 30-bit hash): each must get its own.
+    const book = Workbook.fromData(data).workbook.book;
+    const shared = new FormulaCompiler(book.env, FUNCTIONS);
+    const at = { sid: 1, row: 0, col: 0 };
+    for (const text of ["PB1+7", "KI1+80", "PB1+7", "KI1+80"]) {
+      const mine = outcome(() => shared.compile(text, at, { strict: false }));
+      expect(mine).toEqual(outcome(() => new FormulaCompiler(book.env, FUNCTIONS).compile(text, at, { strict: false })));
+    }
+  });
 });

@@ -97,8 +97,8 @@ export class FormulaCompiler {
     const source = displayForm(formula.startsWith("=") ? formula.slice(1) : formula);
     const legacy = options.legacy === true;
     const known = this.recipes.find(source, at, legacy);
-    if (known !== null && typeof known !== "string") return checked(source, known, options);
-    const wanted = known !== null && this.recipes.wants(known);
+    if (known !== null && "program" in known) return checked(source, known, options);
+    const wanted = known !== null && known.template === undefined;
     const tokens = formulaTokens(source, legacy || wanted);
     const shape: string[] = [];
     const text: string[] = [];

@@ -13,7 +13,6 @@ const MAX_ROW_NUMBER = 1_048_576;
 /** Templates kept per compiler, and instances per template; bounded, emptied when full. */
 const MAX_RECIPES = 4096;
 const MAX_INSTANCES = 256;
-const NULS = Array.from({ length: 8 }, (_, n) => "\0".repeat(n));
 
 /** The masked numbers of the text last scanned: where each starts and ends, and its value. */
 interface Runs {
@@ -30,35 +29,63 @@ const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
- * The text's template: each number after a letter or "$" that is a valid row number (as the
- * tokenizer's templates mask them, formula/tokens.ts) replaced by as many NULs; null for a text
- * holding a NUL, whose template could be another's. The numbers go into `runs`.
+ * Finds the text's masked numbers (each number after a letter or "$" that is a valid row number, as
+ * the tokenizer's templates mask them, formula/tokens.ts) into `runs`, and returns a hash of its
+ * template (the text with them masked); -1 for a text holding a NUL, whose template could be
+ * another's. No template string is made: two texts have one template when they have the same
+ * length, their numbers at the same places and the same characters elsewhere (`sameTemplate`).
  */
-function scan(text: string, runs: Runs): string | null {
-  let template = "";
-  let from = 0;
+function scan(text: string, runs: Runs): number {
+  let hash = 0x811c9dc5 ^ text.length;
   runs.count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0) return null;
-    if (!isDigit(c)) continue;
-    let end = i + 1;
-    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
-    const before = i > 0 ? text.charCodeAt(i - 1) : 0;
-    if (c !== 48 && end - i <= 7 && (isLetter(before) || before === 36)) {
-      const value = Number(text.slice(i, end));
-      if (value <= MAX_ROW_NUMBER) {
-        const n = runs.count++;
-        runs.starts[n] = i;
-        runs.ends[n] = end;
-        runs.values[n] = value;
-        template += text.slice(from, i) + (NULS[end - i] as string);
-        from = end;
-      }
+    if (c === 0) return -1;
+    if (!isDigit(c)) {
+      hash = Math.imul(hash ^ c, 0x01000193);
+      continue;
     }
+    let end = i;
+    let value = 0;
+    for (; end < text.length; end++) {
+      const d = text.charCodeAt(end);
+      if (!isDigit(d)) break;
+      if (end - i < 8) value = value * 10 + d - 48;
+    }
+    const before = i > 0 ? text.charCodeAt(i - 1) : 0;
+    if (c !== 48 && end - i <= 7 && (isLetter(before) || before === 36) && value <= MAX_ROW_NUMBER) {
+      const n = runs.count++;
+      runs.starts[n] = i;
+      runs.ends[n] = end;
+      runs.values[n] = value;
+      hash = Math.imul(hash ^ (end - i), 0x01000193);
+    } else for (let k = i; k < end; k++) hash = Math.imul(hash ^ text.charCodeAt(k), 0x01000193);
     i = end - 1;
   }
-  return from === 0 ? text : template + text.slice(from);
+  return hash & 0x3fffffff;
+}
+
+/** A template as kept: a text of it with its masked numbers, and its recipe. */
+interface Template {
+  sample: string;
+  starts: number[];
+  ends: number[];
+  legacy: boolean;
+  recipe: Recipe | typeof NONE;
+}
+
+/** Whether the text scanned into `runs` has the template's. */
+function sameTemplate(template: Template, text: string, runs: Runs, legacy: boolean): boolean {
+  const { sample } = template;
+  if (template.legacy !== legacy || sample.length !== text.length || template.starts.length !== runs.count) return false;
+  let from = 0;
+  for (let n = 0; n <= runs.count; n++) {
+    const to = n < runs.count ? (runs.starts[n] as number) : text.length;
+    if (n < runs.count && (template.starts[n] !== to || template.ends[n] !== runs.ends[n])) return false;
+    for (let i = from; i < to; i++) if (text.charCodeAt(i) !== sample.charCodeAt(i)) return false;
+    from = n < runs.count ? (runs.ends[n] as number) : to;
+  }
+  return true;
 }
 
 function countDigits(text: string, start: number, end: number): number {
@@ -171,44 +198,65 @@ function recipeOf(source: string, runs: Runs, tokens: Written[]): Recipe | null 
   return new Recipe(relative, identity && covered === source.length ? null : pieces);
 }
 
+/** A formula's template looked up: its hash, and the template when one was kept. */
+export interface Lookup {
+  hash: number;
+  legacy: boolean;
+  template: Template | undefined;
+}
+
 /** A compiler's recipes by template. */
 export class Recipes {
-  private readonly byTemplate = new Map<string, Recipe | typeof NONE>();
+  /** Templates by hash (one, or the few sharing a hash). */
+  private readonly byHash = new Map<number, Template | Template[]>();
+  private count = 0;
   private readonly runs: Runs = { count: 0, starts: [], ends: [], values: [] };
 
   clear(): void {
-    this.byTemplate.clear();
+    this.byHash.clear();
+    this.count = 0;
+  }
+
+  private template(hash: number, source: string, legacy: boolean): Template | undefined {
+    const kept = this.byHash.get(hash);
+    if (kept === undefined) return undefined;
+    if (!Array.isArray(kept)) return sameTemplate(kept, source, this.runs, legacy) ? kept : undefined;
+    return kept.find((t) => sameTemplate(t, source, this.runs, legacy));
   }
 
   /**
    * The formula's text and Program from its template's recipe, when one of the same shape was
-   * compiled; otherwise its template's key for `add` (null: it has none).
+   * compiled; otherwise its template looked up, for `add` (null: it has none).
    */
-  find(source: string, at: FormulaAt, legacy: boolean): { text: string; program: Program } | string | null {
-    const template = scan(source, this.runs);
-    if (template === null) return null;
-    const key = legacy ? `${template}\u0003` : template;
-    const recipe = this.byTemplate.get(key);
+  find(source: string, at: FormulaAt, legacy: boolean): { text: string; program: Program } | Lookup | null {
+    const hash = scan(source, this.runs);
+    if (hash < 0) return null;
+    const template = this.template(hash, source, legacy);
+    const recipe = template?.recipe;
     const program = recipe === undefined || recipe === NONE ? undefined : recipe.find(this.runs, at);
-    return program ? { text: (recipe as Recipe).text(source), program } : key;
+    return program ? { text: (recipe as Recipe).text(source), program } : { hash, legacy, template };
   }
 
-  /** Whether a template has no recipe yet: its formula's tokens (with locations) are wanted for one. */
-  wants(key: string): boolean {
-    return !this.byTemplate.has(key);
-  }
-
-  /** A formula compiled the whole way (`text` what the compiler wrote): its Program kept for its shape, and its template's recipe made from `tokens`. */
-  add(key: string, source: string, at: FormulaAt, compiled: { text: string; program: Program }, tokens: Written[] | null): void {
+  /** A formula compiled the whole way (`text` what the compiler wrote): its Program kept for its shape, and its template's recipe made from `tokens` when it has none. */
+  add(lookup: Lookup, source: string, at: FormulaAt, compiled: { text: string; program: Program }, tokens: Written[] | null): void {
     scan(source, this.runs);
-    let recipe = this.byTemplate.get(key);
-    if (recipe === undefined) {
+    let template = lookup.template;
+    if (template === undefined) {
       if (!tokens || source.startsWith("=")) return;
       const made = recipeOf(source, this.runs, tokens);
-      recipe = made && made.text(source) === compiled.text ? made : NONE;
-      if (this.byTemplate.size >= MAX_RECIPES) this.byTemplate.clear();
-      this.byTemplate.set(key, recipe);
+      const n = this.runs.count;
+      template = {
+        sample: source,
+        starts: this.runs.starts.slice(0, n),
+        ends: this.runs.ends.slice(0, n),
+        legacy: lookup.legacy,
+        recipe: made && made.text(source) === compiled.text ? made : NONE,
+      };
+      if (this.count >= MAX_RECIPES) this.clear();
+      const kept = this.byHash.get(lookup.hash);
+      this.byHash.set(lookup.hash, kept === undefined ? template : Array.isArray(kept) ? [...kept, template] : [kept, template]);
+      this.count++;
     }
-    if (recipe !== NONE) recipe.add(this.runs, at, compiled.program);
+    if (template.recipe !== NONE) template.recipe.add(this.runs, at, compiled.program);
   }
 }
