@@ -7,7 +7,7 @@ import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
 import type { DocumentChange, DocumentRecord, Store, TextFormat, VersionRecord } from "../store/types.ts";
-import { actorOf, kindRules, type ServiceKind } from "./lifecycle.ts";
+import { changeAsCaller, kindRules, type ServiceKind } from "./lifecycle.ts";
 
 /** What the document operations work with. */
 export interface DocsDeps {
@@ -130,7 +130,7 @@ export async function writeVersion(
   ctx: RequestContext,
   change: Omit<DocumentChange, "actorId" | "at">,
 ): Promise<DocumentRecord> {
-  return changed(await store.documents.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() }));
+  return changed(await changeAsCaller(store.documents, ctx, change));
 }
 
 /** Documents as the one service lifecycle (./lifecycle.ts) sees them. */

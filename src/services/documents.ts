@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import type * as contract from "../contract/documents.ts";
-import type { DocumentList, DocumentVersionList, TrashList } from "../contract/documents.ts";
+import type { DocumentList, DocumentVersion, TrashList } from "../contract/documents.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import type { DocumentRecord, Store, TextFormat } from "../store/types.ts";
 import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
@@ -15,7 +15,7 @@ import type { UploadedDocx } from "./document-create.ts";
 import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
 import { downloadVersion, getVersion, readVersion, restoreVersion } from "./document-versions.ts";
 import { createDocument, importDocument, renameDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
-import { serviceLifecycle } from "./lifecycle.ts";
+import { lifecycleOperations, serviceLifecycle } from "./lifecycle.ts";
 
 export { decodeCursor, encodeCursor, etagOf, toSummary } from "./document-access.ts";
 export { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
@@ -39,6 +39,7 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
   const deps: DocsDeps = { store, renderer, summary };
   const items = serviceLifecycle(documentItems, { store, publicUrl });
   return {
+    ...lifecycleOperations(items, summary, (version): DocumentVersion => version),
     async list(ctx: Ctx, input: In<"listDocumentsInputSchema">): Promise<DocumentList> {
       const page = await items.list(ctx, input);
       return { documents: page.items.map(summary), nextCursor: page.nextCursor };
@@ -54,8 +55,6 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
     update: (ctx: Ctx, input: In<"updateDocumentInputSchema">) => updateDocument(deps, ctx, input),
     updateFromDocx: (ctx: Ctx, input: In<"replaceFromDocxInputSchema">, file: UploadedDocx) => updateFromDocx(deps, ctx, input, file),
     rename: (ctx: Ctx, input: In<"renameDocumentInputSchema">) => renameDocument(deps, ctx, input),
-    /** Moves the document to the trash. */
-    delete: (ctx: Ctx, input: In<"deleteDocumentInputSchema">) => items.trash(ctx, input),
     /** Documents in the trash, newest first, each with deletedAt. */
     async trash(ctx: Ctx, input: In<"listTrashInputSchema">): Promise<TrashList> {
       const page = await items.list(ctx, input, true);
@@ -64,20 +63,10 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
         nextCursor: page.nextCursor,
       };
     },
-    restore: async (ctx: Ctx, input: In<"documentRefInputSchema">) => summary(await items.restore(ctx, input)),
-    /** Deletes a document in the trash for good, with its versions and shares. */
-    purge: (ctx: Ctx, input: In<"documentRefInputSchema">) => items.purge(ctx, input),
-    /** Newest first, the current version included. */
-    versions: (ctx: Ctx, input: In<"listVersionsInputSchema">): Promise<DocumentVersionList> =>
-      items.versions(ctx, input, (version) => version),
     version: (ctx: Ctx, input: In<"versionRefInputSchema">) => getVersion(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"readVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"versionRefInputSchema">) => downloadVersion(deps, ctx, input),
     restoreVersion: (ctx: Ctx, input: In<"restoreVersionInputSchema">) => restoreVersion(deps, ctx, input),
-    share: (ctx: Ctx, input: In<"createShareInputSchema">) => items.share(ctx, input),
-    /** The document's valid shares (never their tokens). */
-    shares: (ctx: Ctx, input: In<"documentRefInputSchema">) => items.shares(ctx, input),
-    revokeShare: (ctx: Ctx, input: In<"revokeShareInputSchema">) => items.revokeShare(ctx, input),
     /** What a share link reads (./shared.ts found the document). */
     readSharedDocument: (ctx: Ctx, document: DocumentRecord, input: { maxChars: number; format: TextFormat }) =>
       readShared(deps, ctx, document, input),

@@ -6,7 +6,8 @@ import type { RequestContext } from "../core/context.ts";
 import { idCursors, pageOf } from "../core/paging.ts";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import { listAcrossKinds } from "../store/across-kinds.ts";
-import { foldName, type Store } from "../store/types.ts";
+import type { Store } from "../store/types.ts";
+import { isItemId, listQuery } from "./lifecycle.ts";
 
 export type ItemKind = "document" | "spreadsheet";
 
@@ -29,7 +30,7 @@ export interface ItemsService {
   list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<ItemsPage>;
 }
 
-const itemCursors = idCursors("i1.", (id) => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id));
+const itemCursors = idCursors("i1.", isItemId);
 
 type Listed = Pick<WorkspaceItem, "id" | "name" | "createdAt" | "updatedAt" | "version" | "sizeBytes">;
 const itemOf = (kind: ItemKind, record: Listed): WorkspaceItem => ({
@@ -51,12 +52,7 @@ export function createItemsService(store: Pick<Store, "documents" | "workbooks">
       const sheets = scopes.has("sheets:read");
       // Neither: the answer names the documents' scope, as the trash's does.
       if (!documents && !sheets) requireScope(ctx.principal, "docs:read");
-      const query = {
-        ownerId,
-        limit: input.limit + 1,
-        ...(input.query ? { nameContains: foldName(input.query) } : {}),
-        ...(input.cursor ? { beforeId: itemCursors.decode(input.cursor) } : {}),
-      };
+      const query = listQuery(ownerId, input, itemCursors.decode);
       const entries = await listAcrossKinds(store, query, { trashed: false, documents, workbooks: sheets });
       const merged = entries.map((entry) => itemOf(entry.kind === "document" ? "document" : "spreadsheet", entry.record));
       const page = pageOf(merged, input.limit, (last) => itemCursors.encode(last.id));

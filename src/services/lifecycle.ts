@@ -8,11 +8,16 @@ import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { pageOf } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import { foldName, type ItemRecord, type ItemStore, type Outcome, type ShareKind, type Store } from "../store/types.ts";
+import { foldName, type ItemRecord, type ItemStore, type ListQuery, type Outcome, type ShareKind, type Store } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
+
+/** A change to a live item, made by the caller now. */
+export function changeAsCaller<R, X>(items: { change(x: X): Promise<Outcome<R>> }, ctx: RequestContext, change: Omit<X, "actorId" | "at">) {
+  return items.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() } as X);
+}
 
 export interface ServiceKind<R extends ItemRecord, V> {
   /** What NOT_FOUND and PRECONDITION_FAILED name: "Document", "Spreadsheet". */
@@ -34,6 +39,17 @@ export interface ServiceKind<R extends ItemRecord, V> {
 
 type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
 type Ref = { id: string };
+
+/** A page's store query: one more than the page (to tell whether another follows), the name folded, the cursor's id. */
+export const listQuery = (ownerId: string, input: Page, decode: (cursor: string) => string): ListQuery => ({
+  ownerId,
+  limit: input.limit + 1,
+  ...(input.query ? { nameContains: foldName(input.query) } : {}),
+  ...(input.cursor ? { beforeId: decode(input.cursor) } : {}),
+});
+
+/** A document's or a spreadsheet's id (the lists across kinds). */
+export const isItemId = (id: string): boolean => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
 
 /** The rules every operation on the kind follows, store aside: who may, which ids, what a failed write answers. */
 export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknown>, "noun" | "scope" | "share" | "isId">) {
@@ -88,12 +104,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     live,
     /** Live (or trashed) items, newest first. */
     async list(ctx: RequestContext, input: Page, trashed = false) {
-      const query = {
-        ownerId: owner(ctx, "read"),
-        limit: input.limit + 1,
-        ...(input.query ? { nameContains: foldName(input.query) } : {}),
-        ...(input.cursor ? { beforeId: kind.cursors.decode(input.cursor) } : {}),
-      };
+      const query = listQuery(owner(ctx, "read"), input, kind.cursors.decode);
       const rows = await (trashed ? items.listTrash(query) : items.list(query));
       return pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
     },
@@ -116,8 +127,7 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
       if (!(kind.isId(input.id) && (await items.purge(ownerId, input.id)))) throw notFound(`${kind.noun} in the trash`);
       ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} purged`);
     },
-    /** Newest first, the current version included. */
-    /** The page as callers see it, each version through `shown`. */
+    /** Newest first, the current version included: the page as callers see it, each version through `shown`. */
     async versions<T>(
       ctx: RequestContext,
       input: Ref & Page,
@@ -153,3 +163,22 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     },
   };
 }
+
+/** The lifecycle's operations as every kind's service offers them: records shown through `shown`, versions through `version`. */
+export const lifecycleOperations = <R extends ItemRecord, V, S, T>(
+  items: Lifecycle<R, V>,
+  shown: (record: R) => S,
+  version: (v: V) => T,
+) => ({
+  /** Moves the item to the trash. */
+  delete: (ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }) => items.trash(ctx, input),
+  restore: async (ctx: RequestContext, input: Ref) => shown(await items.restore(ctx, input)),
+  /** Deletes an item in the trash for good, with its versions and shares. */
+  purge: (ctx: RequestContext, input: Ref) => items.purge(ctx, input),
+  /** Newest first, the current version included. */
+  versions: (ctx: RequestContext, input: Ref & Page) => items.versions(ctx, input, version),
+  share: (ctx: RequestContext, input: Ref & { expiresInSeconds: number }) => items.share(ctx, input),
+  /** The item's valid shares (never their tokens). */
+  shares: (ctx: RequestContext, input: Ref) => items.shares(ctx, input),
+  revokeShare: (ctx: RequestContext, input: Ref & { shareId: string }) => items.revokeShare(ctx, input),
+});

@@ -8,14 +8,15 @@ import { requireOwner } from "../auth/authenticate.ts";
 import type { DocumentSummary } from "../contract/documents.ts";
 import type { Spreadsheet, TrashEntry, WorkspaceTrash } from "../contract/spreadsheets.ts";
 import { listAcrossKinds } from "../store/across-kinds.ts";
-import { foldName, type Store } from "../store/types.ts";
+import type { Store } from "../store/types.ts";
 import { toSummary } from "./document-access.ts";
 import type { DocumentsService } from "./documents.ts";
+import { isItemId, listQuery } from "./lifecycle.ts";
 import { toSpreadsheet } from "./spreadsheets/access.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 
 /** The position is the last entry's id, a document's or a spreadsheet's. */
-const trashCursors = idCursors("t1.", (id) => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id));
+const trashCursors = idCursors("t1.", isItemId);
 
 export interface TrashService {
   list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<WorkspaceTrash>;
@@ -33,13 +34,7 @@ export function createTrashService(deps: {
     async list(ctx, input) {
       const ownerId = requireOwner(ctx.principal);
       const scopes = ctx.principal.scopes;
-      const query = {
-        ownerId,
-        limit: input.limit + 1,
-        ...(input.query ? { nameContains: foldName(input.query) } : {}),
-        ...(input.cursor ? { beforeId: trashCursors.decode(input.cursor) } : {}),
-      };
-      const rows = await listAcrossKinds(deps.store, query, { trashed: true });
+      const rows = await listAcrossKinds(deps.store, listQuery(ownerId, input, trashCursors.decode), { trashed: true });
       const page = pageOf(rows, input.limit, (last) => trashCursors.encode(last.record.id));
       const visible = page.items.filter((entry) => scopes.has(entry.kind === "document" ? "docs:read" : "sheets:read"));
       const documents: TrashEntry[] = visible.map((entry) =>

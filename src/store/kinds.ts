@@ -1,8 +1,8 @@
 // The kinds of stored item (a document, a workbook, whatever comes next) as the store's one
 // lifecycle sees them: where a kind's records and versions live, which columns describe its
 // content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
-// are written once per database (sqlite/lifecycle.ts, postgres/lifecycle.ts) over these; a kind
-// supplies only its content (how it is stored and collected) and its own reads.
+// are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
+// (how it is stored and collected) and its own reads.
 import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
 import { foldName, newRecord, newWorkbookRecord, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
 import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";

@@ -2,16 +2,17 @@
 // several gateway replicas. Each interface of types.ts is a module of its own under postgres/,
 // composed here over the one pool; connection failures reach callers as SERVICE_UNAVAILABLE.
 import type pg from "pg";
+import { createStorage } from "./contents.ts";
+import { createIdempotency } from "./idempotency.ts";
 import { unlimited } from "./quota.ts";
+import { createShares } from "./shares.ts";
+import { postgresExecutor } from "./postgres/executor.ts";
 import type { Store, StoreOptions } from "./types.ts";
 import { createPool, defaultPostgresSettings, pgContext, reportUnavailable, type PostgresSettings } from "./postgres/connection.ts";
-import { createPostgresStorage } from "./postgres/content.ts";
 import { createPostgresDocuments } from "./postgres/documents.ts";
-import { createPostgresIdempotency } from "./postgres/idempotency.ts";
 import { createPostgresKeys } from "./postgres/keys.ts";
 import { migrate } from "./postgres/migrations.ts";
 import { createPostgresSessions } from "./postgres/sessions.ts";
-import { createPostgresShares } from "./postgres/shares.ts";
 import { createPostgresWorkbooks } from "./postgres/workbooks.ts";
 
 export { defaultPostgresSettings, type PostgresSettings } from "./postgres/connection.ts";
@@ -30,21 +31,22 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
     throw error;
   }
   const ctx = pgContext(pool, settings, quota ?? unlimited);
+  const sql = postgresExecutor(ctx);
   let closing: Promise<void> | undefined;
   // Each kind's methods report a lost connection as SERVICE_UNAVAILABLE too.
   const items = {
-    documents: reportUnavailable(createPostgresDocuments(ctx), []),
-    workbooks: reportUnavailable(createPostgresWorkbooks(ctx), []),
+    documents: reportUnavailable(createPostgresDocuments(ctx, sql), []),
+    workbooks: reportUnavailable(createPostgresWorkbooks(ctx, sql), []),
   };
   const store: PostgresStore = {
     kind: "postgres",
     pool,
     ...items,
-    ...createPostgresShares(ctx),
+    ...createShares(sql),
     ...createPostgresKeys(ctx),
     ...createPostgresSessions(ctx),
-    ...createPostgresIdempotency(ctx),
-    ...createPostgresStorage(ctx),
+    ...createIdempotency(sql),
+    ...createStorage(sql),
     async ping() {
       await pool.query(`SELECT 1`);
     },

@@ -1,16 +1,16 @@
 // Embedded store: one SQLite file under DATA_DIR (sqlite/connection.ts), each interface of
 // types.ts in a module of its own under sqlite/, composed here over the one connection.
+import { createStorage } from "./contents.ts";
+import { createIdempotency } from "./idempotency.ts";
 import { unlimited } from "./quota.ts";
+import { createShares } from "./shares.ts";
 import type { Store, StoreOptions } from "./types.ts";
 import { checkpointInBackground } from "./sqlite/checkpoint.ts";
 import { openDatabase } from "./sqlite/connection.ts";
 import { sqliteContext } from "./sqlite/context.ts";
 import { createSqliteDocuments } from "./sqlite/documents.ts";
-import { createSqliteIdempotency } from "./sqlite/idempotency.ts";
 import { createSqliteKeys } from "./sqlite/keys.ts";
 import { createSqliteSessions } from "./sqlite/sessions.ts";
-import { createSqliteShares } from "./sqlite/shares.ts";
-import { createSqliteStorage } from "./sqlite/usage.ts";
 import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
 
 export { sqliteFile } from "./sqlite/connection.ts";
@@ -25,11 +25,11 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   return {
     kind: "sqlite",
     ...items,
-    ...createSqliteShares(ctx),
+    ...createShares(ctx.sql),
     ...createSqliteKeys(ctx),
     ...createSqliteSessions(ctx),
-    ...createSqliteIdempotency(ctx),
-    ...createSqliteStorage(ctx),
+    ...createIdempotency(ctx.sql),
+    ...createStorage(ctx.sql),
     async ping() {
       ping.get();
     },

@@ -2,7 +2,7 @@
 // text; PostgreSQL's bigint columns come back as strings).
 import { rowMapper } from "./row-mapper.ts";
 import { currentItemVersion } from "./types/items.ts";
-import type { SheetSummary, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
+import type { SheetSummary, WorkbookContent, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
 export const workbookSummaryColumns =
   "id, owner_id, name, created_at, updated_at, version, updated_by, source, deleted_at, size_bytes, cells, sheets, manifest_hash";
@@ -15,6 +15,14 @@ export const toWorkbook: (row: object) => WorkbookRecord = rowMapper(workbookSum
 export const workbookVersionColumns = "version, name, created_at, created_by, source, size_bytes, cells, sheets, manifest_hash";
 
 export const toWorkbookVersion: (row: object) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
+
+/** A version's content as the workbook's content columns hold it. */
+export const contentColumns = ({ sizeBytes, cells, sheets, manifestHash }: WorkbookContent) => ({
+  size_bytes: sizeBytes,
+  cells,
+  sheets: JSON.stringify(sheets),
+  manifest_hash: manifestHash,
+});
 
 /** The current version of a workbook, as its history lists it. */
 export const currentWorkbookVersion = ({ cells, sheets, manifestHash, ...workbook }: WorkbookRecord): WorkbookVersionRecord =>

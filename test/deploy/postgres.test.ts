@@ -104,7 +104,7 @@ describe("PostgreSQL pool settings", () => {
       await store.documents.list({ ownerId: "u", limit: 5, beforeId: "doc_z", nameContains: "x" });
     }
     const { rows } = await store.pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name");
-    // The list's statements are named per kind (src/store/postgres/lifecycle.ts: one lifecycle for every kind).
+    // The list's statements are named per kind (src/store/lifecycle.ts: one lifecycle for every kind and both databases).
     expect(rows.map((row) => row.name)).toEqual(["wg_documents_list_", "wg_documents_list_cq", "wg_find_api_key", "wg_read_text"]);
   });
 

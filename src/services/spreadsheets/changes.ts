@@ -9,7 +9,8 @@ import { markReplayed } from "../../core/context.ts";
 import type { WriteResult } from "../../contract/spreadsheets.ts";
 import type { Change, Saved } from "../../spreadsheets/pool/index.ts";
 import type { WorkbookContent, WorkbookRecord } from "../../store/types.ts";
-import { actorOf, baseOf, changedWorkbook, jobOwner, precheck, writeResultOf, type SheetsDeps } from "./access.ts";
+import { changeAsCaller } from "../lifecycle.ts";
+import { baseOf, changedWorkbook, jobOwner, precheck, writeResultOf, type SheetsDeps } from "./access.ts";
 
 import { allBlobs } from "./stored.ts";
 
@@ -80,11 +81,9 @@ async function attempt(
         response: (workbook: WorkbookRecord) => writeResultOf(workbook, saved.result, deps.publicUrl),
       }
     : undefined;
-  const result = await deps.store.workbooks.change({
+  const result = await changeAsCaller(deps.store.workbooks, ctx, {
     ownerId,
     id: record.id,
-    actorId: actorOf(ctx),
-    at: new Date().toISOString(),
     // The version the pool changed: another one means another write came first.
     expectedVersion: record.version,
     content: contentOf(saved),

@@ -7,10 +7,10 @@ import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
-import type { SpreadsheetList, SpreadsheetVersionList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { serviceLifecycle } from "../lifecycle.ts";
+import { lifecycleOperations, serviceLifecycle } from "../lifecycle.ts";
 import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
@@ -43,6 +43,7 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     return { spreadsheets: page.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: page.nextCursor };
   };
   return {
+    ...lifecycleOperations(items, (record) => toSpreadsheet(record, deps.publicUrl), toVersion),
     list: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input),
     trash: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input, true),
     /** The record with the spreadsheet's warnings (describe). */
@@ -77,17 +78,9 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     deleteName: (ctx: Ctx, input: In<"deleteNameInputSchema">) => deleteName(deps, ctx, input),
     download: (ctx: Ctx, input: In<"downloadSpreadsheetInputSchema">) => downloadSpreadsheet(deps, ctx, input),
     rename: (ctx: Ctx, input: In<"renameSpreadsheetInputSchema">) => renameSpreadsheet(deps, ctx, input),
-    delete: (ctx: Ctx, input: In<"deleteSpreadsheetInputSchema">) => items.trash(ctx, input),
-    restore: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => toSpreadsheet(await items.restore(ctx, input), deps.publicUrl),
-    purge: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => items.purge(ctx, input),
-    versions: (ctx: Ctx, input: In<"listSpreadsheetVersionsInputSchema">): Promise<SpreadsheetVersionList> =>
-      items.versions(ctx, input, toVersion),
     readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
     restoreVersion: (ctx: Ctx, input: In<"restoreSpreadsheetVersionInputSchema">) => restoreVersion(deps, ctx, input),
-    share: (ctx: Ctx, input: In<"createSpreadsheetShareInputSchema">) => items.share(ctx, input),
-    shares: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => items.shares(ctx, input),
-    revokeShare: (ctx: Ctx, input: In<"revokeSpreadsheetShareInputSchema">) => items.revokeShare(ctx, input),
     /** What a share link reads (../shared.ts found the spreadsheet). */
     readShared: (
       ctx: Ctx,

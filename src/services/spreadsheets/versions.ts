@@ -5,7 +5,8 @@ import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { Spreadsheet, SpreadsheetVersion } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
-import { actorOf, changedWorkbook, jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import { changeAsCaller } from "../lifecycle.ts";
+import { changedWorkbook, jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { downloadRecord } from "./workbooks.ts";
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
@@ -54,11 +55,9 @@ export async function restoreVersion(
   const ownerId = sheetsOwner(ctx, "write");
   precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), input.expectedVersion);
   const { version } = await versionOf(deps, ownerId, input.id, input.version);
-  const result = await deps.store.workbooks.change({
+  const result = await changeAsCaller(deps.store.workbooks, ctx, {
     ownerId,
     id: input.id,
-    actorId: actorOf(ctx),
-    at: new Date().toISOString(),
     expectedVersion: input.expectedVersion,
     // The version's own manifest again: its blobs are still stored, nothing is copied.
     content: {

@@ -26,6 +26,7 @@ import {
   withWarnings,
   type SheetsDeps,
 } from "./access.ts";
+import { changeAsCaller } from "../lifecycle.ts";
 import { contentOf } from "./changes.ts";
 import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";
@@ -243,11 +244,9 @@ export async function renameSpreadsheet(
   input: { id: string; name: string; expectedVersion?: number | undefined },
 ): Promise<Spreadsheet> {
   const ownerId = sheetsOwner(ctx, "write");
-  const result = await deps.store.workbooks.change({
+  const result = await changeAsCaller(deps.store.workbooks, ctx, {
     ownerId,
     id: knownId(input.id),
-    actorId: actorOf(ctx),
-    at: new Date().toISOString(),
     expectedVersion: input.expectedVersion,
     name: input.name,
     source: "rename",

@@ -1,6 +1,6 @@
 // Workbook blobs (roots, pages, tiles, and the references between them) and value tiles on
 // PostgreSQL (see sqlite/blobs.ts). Putting and collecting an
-// owner's blobs hold the owner's usage row lock (content.ts), so "already stored?" and "nothing
+// owner's blobs hold the owner's usage row lock (../contents.ts), so "already stored?" and "nothing
 // refers to it any more" never race between two transactions of one owner.
 import type pg from "pg";
 import { inSlices } from "../../core/slices.ts";
@@ -9,7 +9,8 @@ import { checkQuota, type QuotaSettings } from "../quota.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
 import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
 import type { PgContext } from "./connection.ts";
-import { addUsage, lockUsage } from "./content.ts";
+import { addUsage, lockUsage } from "../contents.ts";
+import { onClient } from "./executor.ts";
 
 /**
  * Stores the blobs the owner lacks (charging the quota) and the references between them. The
@@ -18,7 +19,7 @@ import { addUsage, lockUsage } from "./content.ts";
  */
 export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, ownerId: string, content: WorkbookContent): Promise<void> {
   const { given, named, refs } = await inSlices(checkingBlobs(content));
-  const used = await lockUsage(client, ownerId);
+  const used = await onClient(client, lockUsage(ownerId));
   const { rows } = await client.query<{ size: string }>(
     `INSERT INTO blobs (owner_id, hash, size, bytes)
      SELECT $1, t.hash, t.size, t.bytes FROM unnest($2::text[], $3::bigint[], $4::bytea[]) AS t (hash, size, bytes)
@@ -27,7 +28,7 @@ export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, owne
   );
   const added = rows.reduce((sum, row) => sum + Number(row.size), 0);
   checkQuota(quota, used, added); // a throw rolls the inserts back
-  await addUsage(client, ownerId, added);
+  await onClient(client, addUsage(ownerId, added));
   if (named.length > 0) {
     const present = await client.query(`SELECT 1 FROM blobs WHERE owner_id = $1 AND hash = ANY($2::text[])`, [ownerId, named]);
     if (present.rowCount !== named.length)
@@ -44,7 +45,7 @@ export async function putBlobs(client: pg.PoolClient, quota: QuotaSettings, owne
 export async function collectBlobs(client: pg.PoolClient, ownerId: string, manifestHashes: Iterable<string>): Promise<void> {
   let candidates = [...new Set(manifestHashes)];
   if (candidates.length === 0) return;
-  await lockUsage(client, ownerId);
+  await onClient(client, lockUsage(ownerId));
   let freed = 0;
   // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
   while (candidates.length > 0) {
@@ -68,7 +69,7 @@ export async function collectBlobs(client: pg.PoolClient, ownerId: string, manif
     freed += gone.rows.reduce((sum, row) => sum + Number(row.size), 0);
     candidates = [...new Set(children.rows.map((row) => row.child_hash))];
   }
-  await addUsage(client, ownerId, -freed);
+  await onClient(client, addUsage(ownerId, -freed));
 }
 
 export async function putValueTiles(

@@ -1,9 +1,9 @@
-// Documents on PostgreSQL: the one lifecycle (lifecycle.ts) over content kept in `contents`
-// (content.ts, shared by versions), and what only documents have: the text read (coalesced) and
-// the .docx of the current version here, of any version in versions.ts.
+// Documents on PostgreSQL: the one lifecycle (../lifecycle.ts) over content kept in `contents`
+// (../contents.ts, shared by versions), the reads both databases share (../document-reads.ts), and
+// the hot read of the current text, coalesced.
 import { coalescer } from "../coalesce.ts";
 import { documentKind } from "../kinds.ts";
-import { bytesOf, documentSummaryColumnsOf, toDocument, type ItemRow } from "../rows.ts";
+import { documentSummaryColumnsOf, toDocument, type ItemRow } from "../rows.ts";
 import type {
   DocumentChange,
   DocumentContent,
@@ -15,12 +15,14 @@ import type {
 } from "../types.ts";
 import { hasNul, type PgContext } from "./connection.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
-import { collectContents, putContent } from "./content.ts";
-import { postgresLifecycle } from "./lifecycle.ts";
-import { createPostgresVersionReads } from "./versions.ts";
+import { collectContents, putContent } from "../contents.ts";
+import { itemLifecycle } from "../lifecycle.ts";
+import type { Executor } from "../sql.ts";
+import type pg from "pg";
+import { documentReads } from "../document-reads.ts";
 
-/** What only documents read: the coalesced text read, the .docx. */
-function reads(ctx: PgContext): Pick<DocumentReads, "readText" | "readContent"> {
+/** The hot read of the current text, coalesced. */
+function reads(ctx: PgContext): Pick<DocumentReads, "readText"> {
   const { pool, prepared } = ctx;
   // The per-request read of a document's text, coalesced (coalesce.ts) by id and cut: the
   // statement finds rows by primary key only, and each caller keeps the row only if it is its own
@@ -50,29 +52,20 @@ function reads(ctx: PgContext): Pick<DocumentReads, "readText" | "readContent"> 
       const row = await textReads[format === "markdown" ? "markdown" : "text"].load(textKey(id, max));
       return row && row.owner_id === ownerId ? { document: toDocument(row), ...textRead(row.body, row.total, max) } : null;
     },
-    async readContent(ownerId, id) {
-      const { rows } = await pool.query<ItemRow & { docx: Buffer }>(
-        prepared(
-          "read_content",
-          `SELECT ${documentSummaryColumnsOf("d")}, c.docx
-           FROM documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
-           WHERE d.owner_id = $1 AND d.id = $2 AND d.deleted_at IS NULL`,
-          [ownerId, id],
-        ),
-      );
-      const row = rows[0];
-      return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
-    },
   };
 }
 
-export function createPostgresDocuments(ctx: PgContext): DocumentItems {
-  const items = postgresLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange>(ctx, documentKind, {
-    async put(client, ownerId, content: DocumentContent) {
-      const { hash, textChars } = await putContent(client, ctx.quota, ownerId, content);
-      return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+export function createPostgresDocuments(ctx: PgContext, sql: Executor<pg.PoolClient>): DocumentItems {
+  const items = itemLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange, pg.PoolClient>(
+    sql,
+    documentKind,
+    {
+      *put(ownerId, content: DocumentContent) {
+        const { hash, textChars } = yield* putContent(ctx.quota, ownerId, content);
+        return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+      },
+      collect: collectContents,
     },
-    collect: collectContents,
-  });
-  return { ...items, ...reads(ctx), ...createPostgresVersionReads(ctx) };
+  );
+  return { ...items, ...reads(ctx), ...documentReads(sql) };
 }

@@ -2,24 +2,25 @@
 import type { QuotaSettings } from "../quota.ts";
 import type { Db } from "./connection.ts";
 import { blobsOf, valueTilesOf, type Blobs, type ValueTiles } from "./blobs.ts";
-import { contentsOf, type Contents } from "./content.ts";
-import { usageOf, type Usage } from "./usage.ts";
+import { sqliteExecutor, type SqliteExecutor } from "./executor.ts";
+import { usageOf } from "./usage.ts";
 
 export interface SqliteContext {
   db: Db;
-  usage: Usage;
-  contents: Contents;
+  /** The connection as the SQL written once for both databases runs on it (../sql.ts). */
+  sql: SqliteExecutor;
+  quota: QuotaSettings;
   blobs: Blobs;
   values: ValueTiles;
 }
 
 export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
-  const usage = usageOf(db, quota);
+  const sql = sqliteExecutor(db);
   return {
     db,
-    usage,
-    contents: contentsOf(db, usage),
-    blobs: blobsOf(db, usage),
+    sql,
+    quota,
+    blobs: blobsOf(db, usageOf(db, quota)),
     values: valueTilesOf(db),
   };
 }

@@ -1,43 +1,42 @@
-// Documents on SQLite: the one lifecycle (lifecycle.ts) over content kept in `contents`
-// (content.ts, shared by versions), and what only documents have: the cut text read and the .docx,
-// of the current version here, of any version in versions.ts.
-import { documentKind } from "../kinds.ts";
-import { bytesOf, documentSummaryColumnsOf, toDocument, type Row } from "../rows.ts";
-import type { DocumentChange, DocumentContent, DocumentItems, DocumentRecord, NewDocument, VersionRecord } from "../types.ts";
+// Documents on SQLite: the one lifecycle (../lifecycle.ts) over content kept in `contents`
+// (../contents.ts, shared by versions), the reads both databases share (../document-reads.ts), and
+// the hot read of the current text, cut in SQL, as one prepared statement.
 import { ALL_CHARS, textRead } from "../content.ts";
+import { collectContents, putContent } from "../contents.ts";
+import { documentReads } from "../document-reads.ts";
+import { documentKind } from "../kinds.ts";
+import { itemLifecycle } from "../lifecycle.ts";
+import { documentSummaryColumnsOf, toDocument, type Row } from "../rows.ts";
+import type { DocumentChange, DocumentContent, DocumentItems, DocumentRecord, NewDocument, VersionRecord } from "../types.ts";
+import type { Db } from "./connection.ts";
 import type { SqliteContext } from "./context.ts";
-import { sqliteLifecycle } from "./lifecycle.ts";
-import { createSqliteVersionReads, cutColumns, liveWithContent } from "./versions.ts";
+
+/** The live document `d` of @ownerId and @id joined to its content `c`. */
+const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
+  WHERE d.owner_id = @ownerId AND d.id = @id AND d.deleted_at IS NULL`;
 
 export function createSqliteDocuments(ctx: SqliteContext): DocumentItems {
-  const { db, contents } = ctx;
-  const { live, ...items } = sqliteLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange>(
-    db,
-    documentKind,
-    {
-      put(ownerId, content: DocumentContent) {
-        const { hash, textChars } = contents.put(ownerId, content);
-        return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
-      },
-      collect: (ownerId, hashes) => contents.collect(ownerId, hashes),
+  const { db, quota } = ctx;
+  const items = itemLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange, Db>(ctx.sql, documentKind, {
+    *put(ownerId, content: DocumentContent) {
+      const { hash, textChars } = yield* putContent(quota, ownerId, content);
+      return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
     },
-  );
-  const stmt = {
-    readText: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.text} FROM ${liveWithContent}`),
-    readMarkdown: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, ${cutColumns.markdown} FROM ${liveWithContent}`),
-    readContent: db.prepare(`SELECT ${documentSummaryColumnsOf("d")}, c.docx FROM ${liveWithContent}`),
-  };
+    collect: collectContents,
+  });
+  // At most @max code points; the total in UTF-16 units, as stored.
+  const cut = (column: string) =>
+    db.prepare(
+      `SELECT ${documentSummaryColumnsOf("d")}, substr(c.${column}, 1, @max) AS text, c.${column}_chars AS total FROM ${liveWithContent}`,
+    );
+  const stmt = { text: cut("text"), markdown: cut("markdown") };
   return {
     ...items,
-    ...createSqliteVersionReads(ctx, live),
+    ...documentReads(ctx.sql),
     async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
-      const row = (format === "markdown" ? stmt.readMarkdown : stmt.readText).get({ ownerId, id, max: maxChars }) as
+      const row = stmt[format === "markdown" ? "markdown" : "text"].get({ ownerId, id, max: maxChars }) as
         (Row & { text: string | null; total: number | null }) | undefined;
       return row ? { document: toDocument(row), ...textRead(row.text, row.total, maxChars) } : null;
-    },
-    async readContent(ownerId, id) {
-      const row = stmt.readContent.get({ ownerId, id }) as (Row & { docx: Buffer }) | undefined;
-      return row ? { document: toDocument(row), docx: bytesOf(row.docx) } : null;
     },
   };
 }

@@ -1,9 +1,9 @@
-// What each owner's stored content takes up (storage_usage), charged and released by the writes
-// that add or collect content, inside their transactions, and checked against the quota.
+// What each owner's stored blobs take up (storage_usage), charged and released by the workbook
+// writes that add or collect them, inside their transactions, and checked against the quota
+// (documents' contents do the same as steps, ../contents.ts; the stage writes of a large
+// workbook, sqlite/blobs.ts, run outside any write's steps, so SQLite's blobs keep these).
 import { checkQuota, type QuotaSettings } from "../quota.ts";
-import type { StorageStore } from "../types.ts";
 import type { Db } from "./connection.ts";
-import type { SqliteContext } from "./context.ts";
 
 export interface Usage {
   /** Adds `bytes` to the owner's usage, or throws the quota error (rolling the transaction back). */
@@ -30,14 +30,6 @@ export function usageOf(db: Db, quota: QuotaSettings): Usage {
     check: (ownerId, bytes) => checkQuota(quota, of(ownerId), bytes),
     release(ownerId, bytes) {
       if (bytes > 0) add.run(ownerId, -bytes);
-    },
-  };
-}
-
-export function createSqliteStorage({ usage }: SqliteContext): StorageStore {
-  return {
-    async storageUsage(ownerId) {
-      return usage.of(ownerId);
     },
   };
 }

@@ -1,27 +1,30 @@
-// Workbooks on SQLite: the one lifecycle (lifecycle.ts) over content kept as blobs (blobs.ts,
+// Workbooks on SQLite: the one lifecycle (../lifecycle.ts) over content kept as blobs (blobs.ts,
 // shared by versions, collected when nothing refers to them), and what only workbooks have: the
 // current version's value tiles, written with each create and change, read with the blobs. A
 // large content's blobs are staged (blobs.ts) before the transaction that names them, and
 // collected again when that transaction fails or writes nothing.
 import { workbookKind } from "../kinds.ts";
+import { itemLifecycle } from "../lifecycle.ts";
+import { call } from "../sql.ts";
+import { contentColumns } from "../workbook-rows.ts";
 import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
+import type { Db } from "./connection.ts";
 import type { SqliteContext } from "./context.ts";
-import { sqliteLifecycle } from "./lifecycle.ts";
 
 export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
-  const { db, blobs, values } = ctx;
-  const { live: _live, ...items } = sqliteLifecycle<WorkbookRecord, WorkbookVersionRecord, WorkbookContent, NewWorkbook, WorkbookChange>(
-    db,
+  const { blobs, values } = ctx;
+  const items = itemLifecycle<WorkbookRecord, WorkbookVersionRecord, WorkbookContent, NewWorkbook, WorkbookChange, Db>(
+    ctx.sql,
     workbookKind,
     {
-      put(ownerId, content: WorkbookContent) {
-        blobs.put(ownerId, content);
-        const { sizeBytes, cells, sheets, manifestHash } = content;
-        return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+      // Synchronous writes, as steps of the transaction.
+      *put(ownerId, content: WorkbookContent) {
+        yield* call(() => blobs.put(ownerId, content));
+        return contentColumns(content);
       },
-      collect: (ownerId, manifests) => blobs.collect(ownerId, manifests),
-      created: (record, input: NewWorkbook) => values.put(record.id, 1, input.values ?? []),
-      changed: (record, change: WorkbookChange) => values.apply(record.id, record.version, change.values),
+      collect: (ownerId, manifests) => call(() => blobs.collect(ownerId, manifests)),
+      created: (record, input: NewWorkbook) => call(() => values.put(record.id, 1, input.values ?? [])),
+      changed: (record, change: WorkbookChange) => call(() => values.apply(record.id, record.version, change.values)),
     },
   );
   return {

@@ -1,0 +1,66 @@
+// Document contents and storage usage on either database (sql.ts; content.ts addresses them):
+// stored once per owner and hash by creates and changes, collected when nothing refers to them,
+// inside the caller's transaction. Every step that adds or collects an owner's content first locks
+// the owner's storage_usage row, so that on PostgreSQL two transactions of one owner never race
+// between "is it stored?" and "nothing refers to it any more", and the quota is checked against a
+// usage no one else is changing (lock order: the item's row, then the usage row; several owners in
+// owner order). SQLite's immediate transaction already holds the database.
+import { contentRow } from "./content.ts";
+import { checkQuota, type QuotaSettings } from "./quota.ts";
+import { toBuffer } from "./rows.ts";
+import { inList, query, type Executor, type Tx } from "./sql.ts";
+import type { DocumentContent, StorageStore } from "./types.ts";
+
+/** Locks the owner's usage row (creating it at 0) and returns its bytes. */
+export function* lockUsage(ownerId: string): Tx<number> {
+  const [row] = yield* query(
+    `INSERT INTO storage_usage (owner_id, bytes) VALUES (:ownerId, 0)
+     ON CONFLICT (owner_id) DO UPDATE SET bytes = storage_usage.bytes RETURNING bytes`,
+    { ownerId },
+  );
+  return Number(row!["bytes"]);
+}
+
+export function* addUsage(ownerId: string, bytes: number): Tx<void> {
+  if (bytes !== 0) yield* query(`UPDATE storage_usage SET bytes = bytes + :bytes WHERE owner_id = :ownerId`, { ownerId, bytes });
+}
+
+/** Stores the content unless the owner already has it (charging the quota); returns its hash and lengths. */
+export function* putContent(quota: QuotaSettings, ownerId: string, content: DocumentContent): Tx<ReturnType<typeof contentRow>> {
+  const row = contentRow(content);
+  const used = yield* lockUsage(ownerId);
+  const inserted = yield* query(
+    `INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+     VALUES (:ownerId, :hash, :sizeBytes, :textChars, :markdownChars, :docx, :text, :markdown) ON CONFLICT (owner_id, hash) DO NOTHING
+     RETURNING hash`,
+    { ...row, ownerId, docx: toBuffer(content.docx), text: content.text, markdown: content.markdown },
+  );
+  if (inserted.length === 0) return row;
+  // Over the quota: the throw rolls the insert back with everything else.
+  checkQuota(quota, used, row.sizeBytes);
+  yield* addUsage(ownerId, row.sizeBytes);
+  return row;
+}
+
+/** Deletes those of `hashes` that no document or version of the owner refers to, releasing their bytes. */
+export function* collectContents(ownerId: string, hashes: Iterable<string>): Tx<void> {
+  const distinct = [...new Set(hashes)];
+  if (distinct.length === 0) return;
+  yield* lockUsage(ownerId);
+  const [among, values] = inList("hash", distinct);
+  const gone = yield* query(
+    `DELETE FROM contents WHERE owner_id = :ownerId AND hash ${among}
+       AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.owner_id = :ownerId AND d.content_hash = contents.hash)
+       AND NOT EXISTS (SELECT 1 FROM document_versions v WHERE v.owner_id = :ownerId AND v.content_hash = contents.hash)
+     RETURNING size_bytes`,
+    { ...values, ownerId },
+  );
+  yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
+}
+
+export const createStorage = (sql: Executor): StorageStore => ({
+  async storageUsage(ownerId) {
+    const [row] = await sql.all(`SELECT bytes FROM storage_usage WHERE owner_id = :ownerId`, { ownerId });
+    return Number(row?.["bytes"] ?? 0);
+  },
+});

@@ -1,0 +1,61 @@
+// Idempotency records, on either database (sql.ts): claimed by the operation in its own
+// transaction (lifecycle.ts), found and pruned here.
+import type { Row } from "./rows.ts";
+import { query, type Executor, type Tx } from "./sql.ts";
+import { DEFAULT_OPERATION, type IdempotencyClaim, type IdempotencyHit, type IdempotencyStore } from "./types.ts";
+
+const findText = `SELECT target_id, fingerprint, response FROM idempotency
+  WHERE owner_id = :ownerId AND operation = :operation AND key = :key AND created_at >= :notBefore`;
+
+const toHit = (row: Row | undefined): IdempotencyHit | null =>
+  row
+    ? {
+        targetId: row["target_id"] as string,
+        fingerprint: row["fingerprint"] as string,
+        response: row["response"] === null ? null : (JSON.parse(row["response"] as string) as unknown),
+      }
+    : null;
+
+/** The fresh record of the claim's key, without claiming it (a change checks for a replay before it writes). */
+export function* findClaim(
+  ownerId: string,
+  { key, notBefore, operation = DEFAULT_OPERATION }: IdempotencyClaim,
+): Tx<IdempotencyHit | null> {
+  return toHit((yield* query(findText, { ownerId, operation, key, notBefore }))[0]);
+}
+
+/**
+ * Claims the key for `targetId` and its answer (INSERT … ON CONFLICT on its primary key),
+ * replacing a record older than the claim's window. Returns null when claimed, else the fresh
+ * record that holds the key: on PostgreSQL ON CONFLICT has locked it, so a concurrent request with
+ * the same key waits for this transaction and then finds the record.
+ */
+export function* claimIdempotency(
+  ownerId: string,
+  claim: IdempotencyClaim,
+  targetId: string,
+  at: string,
+  response: unknown,
+): Tx<IdempotencyHit | null> {
+  const values = { ...claim, ownerId, operation: claim.operation ?? DEFAULT_OPERATION, targetId, at, response: JSON.stringify(response) };
+  const claimed = yield* query(
+    `INSERT INTO idempotency (owner_id, operation, key, fingerprint, target_id, response, created_at)
+     VALUES (:ownerId, :operation, :key, :fingerprint, :targetId, :response, :at)
+     ON CONFLICT (owner_id, operation, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+       target_id = excluded.target_id, response = excluded.response, created_at = excluded.created_at
+     WHERE idempotency.created_at < :notBefore RETURNING key`,
+    values,
+  );
+  if (claimed.length > 0) return null;
+  const text = `SELECT target_id, fingerprint, response FROM idempotency WHERE owner_id = :ownerId AND operation = :operation AND key = :key`;
+  return toHit((yield* query(text, values))[0]);
+}
+
+export function createIdempotency(sql: Executor): IdempotencyStore {
+  return {
+    async findIdempotent(ownerId, key, notBefore, operation = DEFAULT_OPERATION) {
+      return toHit((await sql.all(findText, { ownerId, operation, key, notBefore }, "find_idempotent"))[0]);
+    },
+    pruneIdempotency: (olderThan) => sql.run(`DELETE FROM idempotency WHERE created_at < :olderThan`, { olderThan }),
+  };
+}

@@ -1,0 +1,197 @@
+// The one lifecycle of a stored item, for every kind (kinds.ts) and both databases (sql.ts):
+// records, lists, create (with its idempotency record), changes (the previous version kept), trash
+// (ending its share links), restore, purge (collecting the content nothing refers to), versions and
+// their pruning, each write one transaction. On PostgreSQL a write holds the item's row lock, then
+// the owner's usage lock when it stores or collects content; SQLite's immediate transaction holds
+// the database. A kind supplies how its content is stored and collected, and what else its writes
+// touch (a workbook's value tiles).
+import { claimIdempotency, findClaim } from "./idempotency.ts";
+import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale, type ItemKind } from "./kinds.ts";
+import type { Row } from "./rows.ts";
+import { inList, query, type Executor, type Tx } from "./sql.ts";
+import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "./types.ts";
+
+/** Versions are integer columns: a larger bound (any cursor a caller makes up) is "all of them", not an error. */
+const MAX_INT = 2_147_483_647;
+
+/** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
+export interface ItemContent<R, C, N, X, K> {
+  /** Stores a version's content (charging the quota): the values of the kind's content columns. */
+  put(ownerId: string, content: C): Tx<Record<string, unknown>, K>;
+  /** Deletes those of the hashes nothing refers to any more, releasing their bytes. */
+  collect(ownerId: string, hashes: Iterable<string>): Tx<void, K>;
+  created?(record: R, input: N): Tx<void, K>;
+  changed?(record: R, change: X): Tx<void, K>;
+}
+
+/** The reads: one statement each, the hot ones named. */
+function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N>) {
+  const { table, summaryColumns } = kind;
+  const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0] as never) : null);
+  const get = async (ownerId: string, id: string, includeDeleted = false): Promise<R | null> => {
+    // No key holds NUL, and PostgreSQL text cannot (an error, not "no match").
+    if (`${ownerId}${id}`.includes("\u0000")) return null;
+    const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id${includeDeleted ? "" : " AND deleted_at IS NULL"}`;
+    return record(await sql.all(text, { ownerId, id }, `get_${includeDeleted ? "any_" : ""}${kind.name}`));
+  };
+  /** Live or trashed items, newest first, one statement per shape (the list's index is walked in order). */
+  async function list(query: ListQuery, trashed: boolean): Promise<R[]> {
+    if (query.nameContains?.includes("\u0000")) return [];
+    const cursor = query.beforeId !== undefined ? " AND id < :beforeId" : "";
+    const needle = query.nameContains !== undefined ? ` AND ${sql.dialect.position}(name_folded, :needle) > 0` : "";
+    const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND deleted_at IS ${trashed ? "NOT NULL" : "NULL"}${cursor}${needle}
+      ORDER BY id DESC LIMIT :limit`;
+    const shape = `${table}_${trashed ? "trash" : "list"}_${cursor ? "c" : ""}${needle ? "q" : ""}`;
+    const values = { ownerId: query.ownerId, beforeId: query.beforeId, needle: query.nameContains, limit: query.limit };
+    return (await sql.all(text, values, shape)).map((row) => kind.toRecord(row as never));
+  }
+  return { record, get, list };
+}
+
+/** The writes: create, change, trash, purge and pruning, each one transaction. */
+function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>, K>(
+  sql: Executor<K>,
+  kind: ItemKind<R, V, N>,
+  content: ItemContent<R, C, N, X, K>,
+  record: (rows: Row[]) => R | null,
+) {
+  const { table, summaryColumns } = kind;
+  const { forUpdate, skipLocked } = sql.dialect;
+  const text = lifecycleSql(kind, (name) => `:${name}`);
+  /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
+  function* lockLive(ownerId: string, id: string): Tx<R | null> {
+    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${forUpdate}`;
+    return record(yield* query(live, { ownerId, id }));
+  }
+  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
+  function* purgeOne(ownerId: string, id: string): Tx<void, K> {
+    const hashes = (yield* query(text.hashesOf, { id })).map((row) => row["hash"] as string);
+    for (const statement of text.purge) yield* query(statement, { id });
+    yield* content.collect(ownerId, hashes);
+  }
+  return {
+    // The idempotency record is claimed first, then the item inserted, in one transaction: on
+    // PostgreSQL a concurrent create with the same key blocks on the claimed row until the first
+    // transaction ends; if that committed, the loser finds a fresh record, inserts nothing and
+    // answers the winner's first answer (a record kept before answers were: the item as it is now).
+    create: (input: N, claim?: Parameters<ItemStore<R, V, N, X>["create"]>[1]) =>
+      sql.transaction(function* () {
+        const created = kind.newRecord(input);
+        const scoped = claim && { ...claim, operation: claim.operation ?? kind.createOperation };
+        const hit = scoped && (yield* claimIdempotency(created.ownerId, scoped, created.id, created.createdAt, created));
+        if (hit) {
+          const any = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id`;
+          const first = (hit.response as R | null) ?? record(yield* query(any, { ownerId: created.ownerId, id: hit.targetId }));
+          if (first) return { record: first, replayed: true, fingerprint: hit.fingerprint };
+          // The record points at a missing item: create it and leave the record.
+        }
+        const stored = yield* content.put(created.ownerId, input);
+        yield* query(text.insert, { ...insertValues(created), ...stored });
+        if (content.created) yield* content.created(created, input);
+        return { record: created, replayed: false, fingerprint: claim?.fingerprint ?? "" };
+      }),
+    // The current version's row is copied into the versions table (its content stays shared), then
+    // replaced; a replayed key or a stale expectedVersion writes nothing. The item's row lock
+    // serialises changes to it, so a second request with the same key finds the first one's claim.
+    change: (input: X) =>
+      sql.transaction(function* (): Tx<Outcome<R>, K> {
+        const current = yield* lockLive(input.ownerId, input.id);
+        if (!current) return { ok: false, reason: "not_found" };
+        const claim = input.idempotency?.claim;
+        const hit = claim && (yield* findClaim(input.ownerId, claim));
+        if (hit) return { ok: false, reason: "replayed", response: hit.response, fingerprint: hit.fingerprint };
+        const conflict = stale(input.expectedVersion, current);
+        if (conflict) return conflict;
+        yield* query(text.keepVersion, { id: input.id, at: input.at });
+        const values = changeValues(input, current);
+        const stored = input.content ? yield* content.put(input.ownerId, input.content) : {};
+        const update = `${input.content ? text.changeContent : text.changeName} RETURNING ${summaryColumns}`;
+        const changed = record(yield* query(update, { ...values, ...stored }))!;
+        if (content.changed) yield* content.changed(changed, input);
+        if (claim) yield* claimIdempotency(input.ownerId, claim, input.id, input.at, input.idempotency!.response(changed));
+        return { ok: true, record: changed };
+      }),
+    trash: ({ ownerId, id, at, expectedVersion }: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }) =>
+      sql.transaction(function* (): Tx<Outcome<R>, K> {
+        const current = yield* lockLive(ownerId, id);
+        if (!current) return { ok: false, reason: "not_found" };
+        const conflict = stale(expectedVersion, current);
+        if (conflict) return conflict;
+        yield* query(text.trash, { at, id });
+        // Deleting ends the item's links at once, for good: restoring it does not revive them.
+        yield* query(`DELETE FROM shares WHERE target_id = :id`, { id });
+        return { ok: true, record: { ...current, deletedAt: at } };
+      }),
+    restore: async (ownerId: string, id: string) => record(await sql.all(`${text.untrash} RETURNING ${summaryColumns}`, { ownerId, id })),
+    purge: (ownerId: string, id: string) =>
+      sql.transaction(function* () {
+        const trashed = `SELECT id FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL${forUpdate}`;
+        if ((yield* query(trashed, { ownerId, id })).length === 0) return false;
+        yield* purgeOne(ownerId, id);
+        return true;
+      }),
+    purgeTrash: (deletedBefore: string) =>
+      sql.transaction(function* () {
+        // In owner order, so that the owners' usage locks are taken in that order too.
+        const rows = yield* query(
+          `SELECT id, owner_id FROM ${table} WHERE deleted_at IS NOT NULL AND deleted_at < :deletedBefore ORDER BY owner_id, id${skipLocked}`,
+          { deletedBefore },
+        );
+        for (const row of rows) yield* purgeOne(row["owner_id"] as string, row["id"] as string);
+        return rows.length;
+      }),
+    // The versions go, then the content only they referred to, in one transaction.
+    pruneVersions: (replacedBefore: string, keepMin: number) =>
+      sql.transaction(function* () {
+        const gone = (yield* query(
+          `DELETE FROM ${kind.versions} WHERE replaced_at < :replacedBefore
+             AND version <= (SELECT i.version FROM ${table} i WHERE i.id = ${kind.versions}.${kind.versionOf}) - :keepMin
+           RETURNING owner_id, ${hashColumn(kind)} AS hash`,
+          { replacedBefore, keepMin },
+        )) as { owner_id: string; hash: string }[];
+        for (const [ownerId, hashes] of byOwner(gone)) yield* content.collect(ownerId, hashes);
+        return gone.length;
+      }),
+  };
+}
+
+/** The kind's lifecycle over the database's executor. */
+export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>, K>(
+  sql: Executor<K>,
+  kind: ItemKind<R, V, N>,
+  content: ItemContent<R, C, N, X, K>,
+): ItemStore<R, V, N, X> {
+  const text = lifecycleSql(kind, (name) => `:${name}`);
+  const read = reads(sql, kind);
+  const { get } = read;
+  return {
+    ...writes(sql, kind, content, read.record),
+    get: (ownerId, id, options) => get(ownerId, id, options?.includeDeleted === true),
+    async getMany(ownerId, ids) {
+      if (ids.length === 0) return [];
+      const [among, values] = inList("id", ids);
+      const found = `SELECT ${kind.summaryColumns} FROM ${kind.table} WHERE owner_id = :ownerId AND deleted_at IS NULL AND id ${among}`;
+      return (await sql.all(found, { ...values, ownerId })).map((row) => kind.toRecord(row as never));
+    },
+    list: (query) => read.list(query, false),
+    listTrash: (query) => read.list(query, true),
+    async listVersions({ ownerId, id, beforeVersion, limit }) {
+      const current = await get(ownerId, id);
+      if (!current) return null;
+      const before = Math.min(beforeVersion ?? MAX_INT, MAX_INT);
+      const head = current.version < before ? [kind.current(current)] : [];
+      const rest = limit - head.length;
+      if (rest <= 0) return head;
+      const rows = await sql.all(text.listVersions, { id, before, limit: rest });
+      return [...head, ...rows.map((row) => kind.toVersion(row as never))];
+    },
+    async getVersion(ownerId, id, n) {
+      if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INT) return null;
+      const current = await get(ownerId, id);
+      if (!current || n > current.version) return null;
+      if (n === current.version) return { record: current, version: kind.current(current) };
+      const [row] = await sql.all(text.getVersion, { id, n });
+      return row ? { record: current, version: kind.toVersion(row as never) } : null;
+    },
+  };
+}
