@@ -3,7 +3,8 @@
 // row, earlier ones rows of document_versions; a version is read in one statement whichever it is.
 // (The current text read, the hot one, is each database's own: sqlite/documents.ts, postgres/documents.ts.)
 import { ALL_CHARS, textRead } from "./content.ts";
-import { bytesOf, currentVersion, documentSummaryColumnsOf, prefixedColumns, toDocument, toVersion, unprefixed } from "./rows.ts";
+import { documentKind } from "./kinds.ts";
+import { bytesOf, documentSummaryColumnsOf, prefixedColumns, toDocument, toVersion, unprefixed } from "./rows.ts";
 import { versionSummaryColumns, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
 import type { DocumentReads, DocumentRecord, VersionRecord } from "./types.ts";
@@ -30,7 +31,7 @@ async function versionRow(
   );
   if (!row) return null;
   const document = toDocument(row);
-  if (n === document.version) return { document, version: currentVersion(document), row };
+  if (n === document.version) return { document, version: documentKind.current(document), row };
   return row["v_version"] == null ? null : { document, version: toVersion(unprefixed<Row>(row, "v_")), row };
 }
 

@@ -3,10 +3,11 @@
 // content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
-import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
+import { documentSummaryColumns, toDocument, toVersion, versionSummaryColumns, workbookSummaryColumns, workbookVersionColumns } from "./rows.ts";
+import { toWorkbook, toWorkbookVersion } from "./rows.ts";
 import { foldName, newRecord, newWorkbookRecord, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
 import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
-import { currentWorkbookVersion, toWorkbook, toWorkbookVersion, workbookSummaryColumns, workbookVersionColumns } from "./workbook-rows.ts";
+import { currentItemVersion } from "./types/items.ts";
 
 export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> {
   /** The share and trash kind. */
@@ -40,7 +41,7 @@ export const documentKind: ItemKind<DocumentRecord, VersionRecord, NewDocument> 
   toRecord: toDocument,
   versionColumns: versionSummaryColumns,
   toVersion,
-  current: currentVersion,
+  current: (document) => currentItemVersion(document, { characters: document.characters }),
   newRecord,
   ownTables: [],
   createOperation: "documents.create",
@@ -56,7 +57,7 @@ export const workbookKind: ItemKind<WorkbookRecord, WorkbookVersionRecord, NewWo
   toRecord: toWorkbook,
   versionColumns: workbookVersionColumns,
   toVersion: toWorkbookVersion,
-  current: currentWorkbookVersion,
+  current: ({ cells, sheets, manifestHash, ...workbook }) => currentItemVersion(workbook, { cells, sheets, manifestHash }),
   newRecord: newWorkbookRecord,
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",

@@ -7,7 +7,7 @@ import { applyValueTiles, collectBlobs, getBlobs, getValueTiles, putBlobs, putVa
 import type { PgContext } from "./connection.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import { call, type Executor } from "../sql.ts";
-import { contentColumns } from "../workbook-rows.ts";
+import { contentColumns } from "../rows.ts";
 import type pg from "pg";
 
 export function createPostgresWorkbooks(ctx: PgContext, sql: Executor<pg.PoolClient>): WorkbookItems {

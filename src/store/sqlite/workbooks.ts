@@ -6,7 +6,7 @@
 import { workbookKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import { call } from "../sql.ts";
-import { contentColumns } from "../workbook-rows.ts";
+import { contentColumns } from "../rows.ts";
 import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
 import type { Db } from "./connection.ts";
 import type { SqliteContext } from "./context.ts";

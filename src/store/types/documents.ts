@@ -5,14 +5,9 @@ import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type I
 /** What made a version: new markdown, an uploaded .docx, a rename, or a restored older version. */
 export type VersionSource = "markdown" | "docx" | "rename" | "restore";
 
-export interface DocumentRecord extends ItemRecord<VersionSource> {
-  characters: number;
-}
-
+export type DocumentRecord = ItemRecord<VersionSource> & { characters: number };
 /** One version in a document's history (the current one included). */
-export interface VersionRecord extends ItemVersion<VersionSource> {
-  characters: number;
-}
+export type VersionRecord = ItemVersion<VersionSource> & { characters: number };
 
 /** A version's content: the .docx, its text, and the markdown it came from (null: derive it from the .docx). */
 export interface DocumentContent {
