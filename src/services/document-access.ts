@@ -24,8 +24,6 @@ export interface Download {
   version: number;
 }
 
-export { actorOf } from "./lifecycle.ts";
-
 /** `base` is PUBLIC_URL (absolute links) or "" (paths, as docs/api.md shows them); see docs/configuration.md. */
 export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
   const url = `${base}/api/v1/documents/${record.id}`;
@@ -42,20 +40,13 @@ export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
   };
 }
 
-/** The strong ETag of a document's current version (docs/api.md "Living documents"). */
-export const etagOf = (version: number): string => `"v${version}"`;
-
 /** Document lists (live and trash): the position is the last document's id. */
 const documentCursors = idCursors("c1.", isDocumentId);
 export const encodeCursor = documentCursors.encode;
-export const decodeCursor = documentCursors.decode;
 
 /** A document's versions: the position is the last version's number. */
 const versionCursors = versionCursorsOf("v2.");
 export const encodeVersionCursor = versionCursors.encode;
-export const decodeVersionCursor = versionCursors.decode;
-
-export { pageOf as page } from "../core/paging.ts";
 
 /** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
 function truncateText(text: string, max: number): string {

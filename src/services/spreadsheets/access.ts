@@ -66,8 +66,6 @@ export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult,
   warnings: result.warnings,
 });
 
-export { actorOf } from "../lifecycle.ts";
-
 /** The record with the warnings saved with its version (describe, an import's answer replayed). */
 export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
   return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
