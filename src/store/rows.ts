@@ -61,16 +61,7 @@ export const contentColumns = ({ sizeBytes, cells, sheets, manifestHash }: Workb
 
 export const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
 
-export interface ShareRow {
-  id: string;
-  kind: string;
-  target_id: string;
-  owner_id: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export const toShare: (row: ShareRow) => ShareRecord = rowMapper(shareColumns);
+export const toShare: (row: object) => ShareRecord = rowMapper(shareColumns);
 
 /** `alias.column AS prefix_column` for each column (a join that reads two tables' rows side by side). */
 export const prefixedColumns = (columns: string, alias: string, prefix: string): string =>
@@ -100,7 +91,7 @@ export const findShareSql = (token: string, now: string): string =>
 
 /** findShareSql's row as the store answers it; null when its target is not live. */
 export function toFoundShare(row: Record<string, unknown>): { share: ShareRecord; target: ShareTarget } | null {
-  const share = toShare(unprefixed<ShareRow>(row, "s_"));
+  const share = toShare(unprefixed<Row>(row, "s_"));
   if (share.kind === "document" && row["d_id"] != null) {
     return { share, target: { kind: "document", record: toDocument(unprefixed<Row>(row, "d_")) } };
   }
