@@ -3,11 +3,18 @@
 // content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
-import { documentSummaryColumns, toDocument, toVersion, versionSummaryColumns, workbookSummaryColumns, workbookVersionColumns } from "./rows.ts";
+import {
+  documentSummaryColumns,
+  toDocument,
+  toVersion,
+  versionSummaryColumns,
+  workbookSummaryColumns,
+  workbookVersionColumns,
+} from "./rows.ts";
 import { toWorkbook, toWorkbookVersion } from "./rows.ts";
-import { foldName, newRecord, newWorkbookRecord, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
+import { foldName, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
 import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
-import { currentItemVersion } from "./types/items.ts";
+import { currentItemVersion, newItemRecord } from "./types/items.ts";
 
 export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> {
   /** The share and trash kind. */
@@ -42,7 +49,7 @@ export const documentKind: ItemKind<DocumentRecord, VersionRecord, NewDocument> 
   versionColumns: versionSummaryColumns,
   toVersion,
   current: (document) => currentItemVersion(document, { characters: document.characters }),
-  newRecord,
+  newRecord: (doc) => newItemRecord(doc, doc.source ?? "markdown", { sizeBytes: doc.docx.byteLength, characters: doc.text.length }),
   ownTables: [],
   createOperation: "documents.create",
 };
@@ -58,7 +65,8 @@ export const workbookKind: ItemKind<WorkbookRecord, WorkbookVersionRecord, NewWo
   versionColumns: workbookVersionColumns,
   toVersion: toWorkbookVersion,
   current: ({ cells, sheets, manifestHash, ...workbook }) => currentItemVersion(workbook, { cells, sheets, manifestHash }),
-  newRecord: newWorkbookRecord,
+  newRecord: ({ sizeBytes, cells, sheets, manifestHash, ...workbook }) =>
+    newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash }),
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
 };

@@ -4,7 +4,7 @@
 // with the references between them so that what nothing refers to is collected by a query. The
 // current version's computed values may also be kept as value tiles, overwritten in place. What a
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
-import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type ItemVersion, type NewItem } from "./items.ts";
+import type { ItemChange, ItemRecord, ItemStore, ItemVersion, NewItem } from "./items.ts";
 
 /** One sheet as the record describes it (the contract's `sheets` entries). */
 export interface SheetSummary {
@@ -81,7 +81,3 @@ export type WorkbookItems = ItemStore<WorkbookRecord, WorkbookVersionRecord, New
   /** The current version's value tiles of a live workbook, by key (those not stored are missing). */
   getValueTiles(ownerId: string, workbookId: string, keys: readonly string[]): Promise<Map<string, { version: number; bytes: Uint8Array }>>;
 };
-
-/** A new workbook's record, as both stores write it. */
-export const newWorkbookRecord = ({ sizeBytes, cells, sheets, manifestHash, ...workbook }: NewWorkbook): WorkbookRecord =>
-  newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash });
