@@ -83,6 +83,11 @@ export class Budget {
     this.held = Math.max(0, this.held - bytes);
   }
 
+  /** Back to what `usage` said: a part read again from the start (./xml-scan.ts) is not counted twice. */
+  restore(usage: { inflated: number; xml: number; held: number }): void {
+    ({ inflated: this.inflated, xml: this.xml, held: this.held } = usage);
+  }
+
   get usage(): { inflated: number; xml: number; held: number } {
     return { inflated: this.inflated, xml: this.xml, held: this.held };
   }

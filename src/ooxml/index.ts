@@ -18,5 +18,6 @@ export { printable, relationshipsPartOf, resolveTarget } from "./part-names.ts";
 export { typeName, type Relationship } from "./relationships.ts";
 export { repack, type RepackPart } from "./repack.ts";
 export { MAX_XML_DEPTH, type XmlElement, type XmlHandler, type XmlParserOptions } from "./xml-parse.ts";
+export { scanXmlPart } from "./xml-scan.ts";
 export { XmlWriter } from "./xml-write.ts";
 export { inflateItem, readItem, type ZipItem } from "./zip-read.ts";

@@ -6,7 +6,7 @@
 // Why not fflate's unzipSync: it allocates each entry's *declared* size up front and silently
 // truncates at it; its streaming Unzip finds the end of entries written with a data descriptor by
 // scanning for a signature. The central directory is what Word, Excel, LibreOffice and mammoth read.
-import { crc32 } from "node:zlib";
+import { crc32, inflateRawSync } from "node:zlib";
 import { Inflate, strFromU8 } from "fflate";
 import type { Budget } from "./budget.ts";
 import { PackageTooLarge, unsupported, type PackageKind } from "./errors.ts";
@@ -39,6 +39,17 @@ const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
  * yields at most ~4 MB past the bound.
  */
 const STEP = 4 * 1024;
+/**
+ * An entry bound by its declared size (declaredSizes "bound") up to this size is inflated by zlib
+ * in one call, stopped by zlib itself one byte past that size (or past what the budget has left),
+ * then handed on in slices and counted as before: 10× faster than fflate's small steps (a 38 MB
+ * sheet: ~1.1–1.9 s → 0.1–0.17 s). The buffer lives only while the part is read; like the steps'
+ * pieces it is not counted as held (Budget.hold), and WHOLE bounds it: the price is that much more
+ * RSS during the read (bench:sheets:gateway's .xlsx import step: +47–55 MB over the RSS before it,
+ * +17–19 with the steps).
+ */
+const WHOLE = 64 * 1024 * 1024;
+const SLICE = 256 * 1024;
 
 class Reader {
   private readonly view: DataView;
@@ -209,11 +220,27 @@ const inflatesPastDeclared = (item: ZipItem, budget: Budget): PackageTooLarge =>
     { reason: "declared_size", limit: item.declaredSize },
   );
 
+/** The entry inflated by zlib, no further than `room` bytes (its declared size, or less when the budget has less left). */
+function inflateWhole(item: ZipItem, budget: Budget, room: number): Uint8Array {
+  try {
+    // One output chunk as large as the entry may be: zlib's pieces are not joined in a second copy.
+    return inflateRawSync(item.compressed, { maxOutputLength: room + 1, chunkSize: Math.max(64 * 1024, room + 1) });
+  } catch (error) {
+    if (error instanceof RangeError && (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      // Past `room`: refused as a stepwise inflation refuses it, the budget's bound first.
+      budget.inflate(room + 1);
+      throw inflatesPastDeclared(item, budget);
+    }
+    throw unsupported("malformed", budget.kind, `the zip entry ${printable(item.name)} cannot be inflated`);
+  }
+}
+
 /**
  * Inflates an entry in small steps, handing each piece to `onChunk` as it comes (nothing is kept
  * here), every byte counted against the budget; checks the CRC at the end. Returns the size.
+ * `keepsChunks`: the caller keeps the pieces past its onChunk call (else they may be released after).
  */
-export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint8Array) => void): number {
+export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint8Array) => void, keepsChunks = false): number {
   let crc = 0;
   let size = 0;
   const take = (chunk: Uint8Array) => {
@@ -228,7 +255,15 @@ export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint
     onChunk(chunk);
   };
   const data = item.compressed;
-  if (item.method === 0) {
+  const room = Math.min(item.declaredSize, budget.limits.expandedBytes - budget.usage.inflated);
+  if (item.method === 8 && data.length > 0 && budget.limits.declaredSizes === "bound" && item.declaredSize <= WHOLE && room > 0) {
+    const whole = inflateWhole(item, budget, room);
+    for (let offset = 0; offset < whole.length; offset += SLICE) take(whole.subarray(offset, offset + SLICE));
+    // Given back at once rather than when a collection reaches it: read for a while, the buffer is
+    // promoted, and a 38 MB sheet's stayed under the rest of the import's peak. Only where no
+    // reader keeps a chunk, and never a small buffer (which may share Node's pool).
+    if (!keepsChunks && whole.byteLength >= 1024 * 1024) (whole.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+  } else if (item.method === 0) {
     for (let offset = 0; offset < data.length; offset += 64 * STEP) take(data.subarray(offset, offset + 64 * STEP));
   } else {
     const inflater = new Inflate(take);
@@ -252,10 +287,15 @@ export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint
 /** An entry's bytes, whole: only for parts a reader must hold (bounded by the budget's memory). */
 export function readItem(item: ZipItem, budget: Budget): Uint8Array {
   const chunks: Uint8Array[] = [];
-  const size = inflateItem(item, budget, (chunk) => {
-    budget.hold(chunk.length);
-    chunks.push(chunk);
-  });
+  const size = inflateItem(
+    item,
+    budget,
+    (chunk) => {
+      budget.hold(chunk.length);
+      chunks.push(chunk);
+    },
+    true,
+  );
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
   let offset = 0;

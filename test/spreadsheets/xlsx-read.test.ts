@@ -149,4 +149,17 @@ describe("readXlsx", () => {
     expect(count).toBe(100_000);
     expect(last).toEqual([99_999, [{ value: 100_000 }, { value: "row 100000" }]]);
   }, 60_000);
+  it("a sheet or shared strings outside the scanner's plain XML (a comment, CDATA) read as their plain twins, counted once", () => {
+    const plain = `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1"><f>1+1</f><v>2</v></c><c r="C1" t="inlineStr"><is><t>a&lt;b</t></is></c></row>`;
+    const other = `<row r="1"><!-- a writer's note --><c r="A1" t="s"><v>0</v></c><c r="B1"><f><![CDATA[1+1]]></f><v>2</v></c><c r="C1" t="inlineStr"><is><t><![CDATA[a<b]]></t></is></c></row>`;
+    const read = (data: string, shared: string) => {
+      const workbook = readXlsx(buildXlsx({ sheets: [{ name: "S", data }], sharedStrings: [shared] }), { limits: { cells: 3 } });
+      return { cells: cellsOf(workbook.sheets[0]!), facts: workbook.facts };
+    };
+    const expected = read(plain, "<t>x &amp; y</t>");
+    expect(expected.cells).toEqual({ A1: { value: "x & y" }, B1: { value: 2, formula: "1+1", legacy: true }, C1: { value: "a<b" } });
+    expect(read(other, "<!-- note --><t><![CDATA[x & y]]></t>")).toEqual(expected);
+    // The cells counted by the pass that gave up are not counted again: three cells, the bound, pass.
+    expect(() => read(`${other}<row r="2"><c r="A2"><v>1</v></c></row>`, "<t>x</t>")).toThrow(/more than 3 non-empty cells/);
+  });
 });

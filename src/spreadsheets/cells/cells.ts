@@ -25,9 +25,19 @@ export const cellAddress = (row: number, column: number): string => `${columnNam
 
 /** "B2" (or "$B$2") → {row: 1, column: 1}; null when it is not one cell within the sheet limits. */
 export function parseCellAddress(text: string): { row: number; column: number } | null {
-  const match = /^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$/.exec(text);
-  if (!match) return null;
-  const column = columnIndex(match[1] as string);
-  const row = Number(match[2]) - 1;
-  return column < 0 || row >= MAX_ROWS ? null : { row, column };
+  // /^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$/ read character by character: an .xlsx import reads one per cell.
+  const length = text.length;
+  let i = text.charCodeAt(0) === 36 ? 1 : 0;
+  let column = 0;
+  const lettersFrom = i;
+  for (let code = text.charCodeAt(i) | 0x20; i < length && code >= 97 && code <= 122; code = text.charCodeAt(++i) | 0x20)
+    column = column * 26 + (code - 96);
+  if (i === lettersFrom || i - lettersFrom > 3) return null;
+  if (text.charCodeAt(i) === 36) i++;
+  const digitsFrom = i;
+  let row = 0;
+  for (let code = text.charCodeAt(i); i < length && code >= 48 && code <= 57; code = text.charCodeAt(++i)) row = row * 10 + (code - 48);
+  const digits = i - digitsFrom;
+  if (i !== length || digits === 0 || digits > 7 || text.charCodeAt(digitsFrom) === 48) return null;
+  return column - 1 >= MAX_COLUMNS || row - 1 >= MAX_ROWS ? null : { row: row - 1, column: column - 1 };
 }

@@ -1,7 +1,7 @@
 // sharedStrings.xml → its strings in order: an item's text (t), or its rich-text runs' texts (r/t)
 // concatenated; phonetic runs (rPh) are not text. Read wherever the part lies in the zip (the
 // workbook's relationships name it), before any sheet that uses it.
-import { parseXmlPart, type Budget, type ZipItem } from "../../../ooxml/index.ts";
+import { parseXmlPart, scanXmlPart, type Budget, type XmlElement, type XmlHandler, type ZipItem } from "../../../ooxml/index.ts";
 import { tooManySharedStrings } from "./read-limits.ts";
 import { decodeXstring } from "./xstring.ts";
 
@@ -15,37 +15,49 @@ export function readSharedStrings(
   budget: Budget,
   bound: { limit: number; sheetBytes?: number } = { limit: Infinity },
 ): string[] {
-  const { limit } = bound;
-  const strings: string[] = [];
-  if (!item) return strings;
-  let current: string[] | undefined;
-  let phonetic = 0;
-  let inText = 0;
-  parseXmlPart(
-    item,
-    budget,
-    {
-      open(element) {
-        if (element.local === "si") current = [];
-        else if (element.local === "rPh") phonetic++;
-        else if (element.local === "t" && current && phonetic === 0) inText++;
-      },
-      text(text) {
-        if (inText > 0) current!.push(text);
-      },
-      close(_name, local) {
-        if (local === "t" && inText > 0) inText--;
-        else if (local === "rPh") phonetic--;
-        else if (local === "si" && current) {
-          if (strings.length >= limit) throw tooManySharedStrings(limit, bound.sheetBytes);
-          const text = decodeXstring(current.join(""));
-          budget.hold(text.length * 2 + 16);
-          strings.push(text);
-          current = undefined;
-        }
-      },
-    },
-    { namespaces: false },
-  );
-  return strings;
+  if (!item) return [];
+  // Scanned when the part is plain XML (./../../../ooxml/xml-scan.ts), else parsed in full from the start again.
+  const scanned = new StringsReader(budget, bound);
+  if (scanXmlPart(item, budget, scanned)) return scanned.strings;
+  const reader = new StringsReader(budget, bound);
+  parseXmlPart(item, budget, reader, { namespaces: false });
+  return reader.strings;
+}
+
+class StringsReader implements XmlHandler {
+  readonly strings: string[] = [];
+  private current: string[] | undefined;
+  private phonetic = 0;
+  private inText = 0;
+  constructor(
+    private readonly budget: Budget,
+    private readonly bound: { limit: number; sheetBytes?: number },
+  ) {}
+
+  open(element: XmlElement): void {
+    if (element.local === "si") this.current = [];
+    else if (element.local === "rPh") this.phonetic++;
+    else if (element.local === "t" && this.current && this.phonetic === 0) this.inText++;
+  }
+
+  wantsText(): boolean {
+    return this.inText > 0;
+  }
+
+  text(text: string): void {
+    if (this.inText > 0) this.current!.push(text);
+  }
+
+  close(_name: string, local: string): void {
+    if (local === "t" && this.inText > 0) this.inText--;
+    else if (local === "rPh") this.phonetic--;
+    else if (local === "si" && this.current) {
+      const { limit, sheetBytes } = this.bound;
+      if (this.strings.length >= limit) throw tooManySharedStrings(limit, sheetBytes);
+      const text = decodeXstring(this.current.length === 1 ? this.current[0]! : this.current.join(""));
+      this.budget.hold(text.length * 2 + 16);
+      this.strings.push(text);
+      this.current = undefined;
+    }
+  }
 }

@@ -6,7 +6,7 @@
 // range hold its cached results: they are left out (the engine computes and fills them again).
 // 1904-system dates are moved to the 1900 system. Counts cells and checks their text
 // against the workbook's limits as they come (413).
-import { parseXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../../ooxml/index.ts";
+import { parseXmlPart, scanXmlPart, unsupported, XLSX, type Budget, type XmlElement, type ZipItem } from "../../../ooxml/index.ts";
 import { quoteSheetName } from "../../cells/a1.ts";
 import { cellAddress, parseCellAddress } from "../../cells/cells.ts";
 import { serialFrom1904, serialFromIso } from "../../cells/dates.ts";
@@ -69,6 +69,16 @@ class SheetReader {
   private row = -1;
   private column = -1;
   private cell: PendingCell | undefined;
+  private readonly pending: PendingCell = {
+    row: 0,
+    column: 0,
+    type: "n",
+    style: 0,
+    value: undefined,
+    inline: undefined,
+    formula: undefined,
+    cm: 0,
+  };
   private sink = Sink.None;
   private phonetic = 0;
   private readonly shared = new Map<string, number>();
@@ -148,16 +158,16 @@ class SheetReader {
     this.column = column;
     const style = Number(element.attribute("s") ?? 0);
     const cm = Number(element.attribute("cm") ?? 0);
-    this.cell = {
-      cm: Number.isInteger(cm) && cm > 0 ? cm : 0,
-      row,
-      column,
-      type: element.attribute("t") ?? "n",
-      style: Number.isInteger(style) && style >= 0 && style < 0xfffd ? style : 0,
-      value: undefined,
-      inline: undefined,
-      formula: undefined,
-    };
+    // One object for every cell in turn: nothing of it is kept once the cell is finished.
+    const cell = (this.cell = this.pending);
+    cell.cm = Number.isInteger(cm) && cm > 0 ? cm : 0;
+    cell.row = row;
+    cell.column = column;
+    cell.type = element.attribute("t") ?? "n";
+    cell.style = Number.isInteger(style) && style >= 0 && style < 0xfffd ? style : 0;
+    cell.value = undefined;
+    cell.inline = undefined;
+    cell.formula = undefined;
   }
 
   text(text: string): void {
@@ -168,7 +178,12 @@ class SheetReader {
     else cell.inline += text;
   }
 
-  close(local: string): void {
+  /** Text is used only inside a cell's <v>, <f> or inline <t> (the scanner decodes nothing else). */
+  wantsText(): boolean {
+    return this.sink !== Sink.None && this.cell !== undefined;
+  }
+
+  close(_name: string, local: string): void {
     if (local === "v" || local === "f" || local === "t") this.sink = Sink.None;
     else if (local === "rPh") this.phonetic--;
     else if (local === "c" && this.cell) {
@@ -193,10 +208,10 @@ class SheetReader {
   private finish(cell: PendingCell): void {
     if (!cell.formula && this.inArray(cell.row, cell.column)) return;
     const formula = this.formulaOf(cell);
-    const [kind, value, style] = this.valueOf(cell);
-    if (kind === Kind.Empty && formula < 0) return;
+    this.valueOf(cell);
+    if (this.kind === Kind.Empty && formula < 0) return;
     if (++this.context.cells.count > this.context.limits.cells) throw tooManyCells(this.context.limits.cells);
-    this.store.add(cell.row, cell.column, kind, value, formula, style);
+    this.store.add(cell.row, cell.column, this.kind, this.value, formula, this.style);
   }
 
   /** Counts a what-if data table: the workbook keeps its cells' values and does not compute it. */
@@ -237,55 +252,71 @@ class SheetReader {
     return `${cellAddress(first.row, first.column)}:${cellAddress(last.row, last.column)}`;
   }
 
-  private valueOf(cell: PendingCell): [Kind, number, number] {
+  /** A cell's value as the store keeps it, set by valueOf (fields, not a tuple per cell: less for the worker's small young generation). */
+  private kind = Kind.Empty;
+  private value = 0;
+  private style = 0;
+  private out(kind: Kind, value: number, style: number): void {
+    this.kind = kind;
+    this.value = value;
+    this.style = style;
+  }
+
+  private valueOf(cell: PendingCell): void {
     const raw = cell.value;
     const { context } = this;
     switch (cell.type) {
       case "s": {
         const index = Number(raw);
         const text = context.sharedStrings[index];
-        if (raw === undefined || raw === "") return [Kind.Empty, 0, cell.style];
+        if (raw === undefined || raw === "") return this.out(Kind.Empty, 0, cell.style);
         if (text === undefined) throw this.malformed(`refers to shared string ${JSON.stringify(raw.slice(0, 20))}, which does not exist`);
         this.checkText(text, cell);
-        return [Kind.SharedString, index, cell.style];
+        return this.out(Kind.SharedString, index, cell.style);
       }
       case "inlineStr":
         return cell.inline !== undefined
-          ? [Kind.LocalString, this.store.addString(this.checkText(decodeXstring(cell.inline), cell)), cell.style]
-          : [Kind.Empty, 0, cell.style];
+          ? this.out(Kind.LocalString, this.store.addString(this.checkText(decodeXstring(cell.inline), cell)), cell.style)
+          : this.out(Kind.Empty, 0, cell.style);
       case "str":
         return raw === undefined
-          ? [Kind.Empty, 0, cell.style]
-          : [Kind.LocalString, this.store.addString(this.checkText(decodeXstring(raw), cell)), cell.style];
+          ? this.out(Kind.Empty, 0, cell.style)
+          : this.out(Kind.LocalString, this.store.addString(this.checkText(decodeXstring(raw), cell)), cell.style);
       case "b":
         return raw === undefined || raw === ""
-          ? [Kind.Empty, 0, cell.style]
-          : [Kind.Boolean, raw.trim() === "1" || raw.trim() === "true" ? 1 : 0, cell.style];
+          ? this.out(Kind.Empty, 0, cell.style)
+          : this.out(Kind.Boolean, raw.trim() === "1" || raw.trim() === "true" ? 1 : 0, cell.style);
       case "e":
         return raw === undefined
-          ? [Kind.Empty, 0, cell.style]
-          : [Kind.Error, ERROR_INDEX.get(raw.trim()) ?? ERROR_INDEX.get("#VALUE!")!, cell.style];
+          ? this.out(Kind.Empty, 0, cell.style)
+          : this.out(Kind.Error, ERROR_INDEX.get(raw.trim()) ?? ERROR_INDEX.get("#VALUE!")!, cell.style);
       case "d": {
-        if (raw === undefined || raw === "") return [Kind.Empty, 0, cell.style];
+        if (raw === undefined || raw === "") return this.out(Kind.Empty, 0, cell.style);
         // Excel's ISO cells may carry a UTC designator; the day and time are what the cell shows.
         const iso = serialFromIso(raw.trim().replace(/(Z|[+-]00:?00)$/, ""));
         if (!iso) throw this.malformed(`has a date cell ${JSON.stringify(raw.slice(0, 40))} that is not an ISO 8601 date from 1900 on`);
         const style = context.dates[cell.style] ? cell.style : iso.kind === "date" ? context.isoDate : context.isoDateTime;
-        return [Kind.Number, iso.serial, style];
+        return this.out(Kind.Number, iso.serial, style);
       }
       default: {
-        if (raw === undefined || raw.trim() === "") return [Kind.Empty, 0, cell.style];
+        if (raw === undefined || raw.trim() === "") return this.out(Kind.Empty, 0, cell.style);
         const number = Number(raw);
         if (!Number.isFinite(number)) throw this.malformed(`has a number cell ${JSON.stringify(raw.slice(0, 40))} that is not a number`);
         // A 1904 workbook's dates: the same day as a 1900-system serial.
-        return [Kind.Number, context.date1904 && context.dates[cell.style] ? serialFrom1904(number) : number, cell.style];
+        return this.out(Kind.Number, context.date1904 && context.dates[cell.style] ? serialFrom1904(number) : number, cell.style);
       }
     }
   }
 }
 
-/** Reads one worksheet part into a store of its cells. */
+/** Reads one worksheet part into a store of its cells: scanned (plain XML), else parsed in full from the start again. */
 export function readSheet(name: string, item: ZipItem, context: SheetContext): CellStore {
+  const facts = structuredClone(context.facts);
+  const cells = context.cells.count;
+  const scanned = new SheetReader(name, context);
+  if (scanXmlPart(item, context.budget, scanned)) return scanned.store;
+  Object.assign(context.facts, facts);
+  context.cells.count = cells;
   const reader = new SheetReader(name, context);
   parseXmlPart(
     item,
@@ -293,7 +324,7 @@ export function readSheet(name: string, item: ZipItem, context: SheetContext): C
     {
       open: (element) => reader.open(element),
       text: (text) => reader.text(text),
-      close: (_name, local) => reader.close(local),
+      close: (name, local) => reader.close(name, local),
     },
     { namespaces: false },
   );
