@@ -136,11 +136,8 @@ export const documentItems: ServiceKind<DocumentRecord, VersionRecord> = {
   items: (store) => store.documents,
 };
 
+/** Who may (docs:read, docs:write), what a failed write answers: the rules of ./lifecycle.ts. */
 const rules = kindRules<DocumentRecord>(documentItems);
-/** The owner whose documents the caller reads (docs:read) or changes (docs:write). */
+export const { changed, precheck } = rules;
 export const reader = (ctx: RequestContext): string => rules.owner(ctx, "read");
 export const writer = (ctx: RequestContext): string => rules.owner(ctx, "write");
-/** A conditional write's outcome as the caller sees it. */
-export const changed = rules.changed;
-/** Fails fast, before a render, when the document is missing or already past the expected version. */
-export const precheck = rules.precheck;
