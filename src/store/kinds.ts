@@ -78,12 +78,14 @@ export const hashColumn = (kind: ItemKind): string => kind.content[kind.content.
 export function byOwner(rows: readonly { owner_id: string; hash: string }[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const row of [...rows].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : 0))) {
-    const hashes = groups.get(row.owner_id);
-    if (hashes) hashes.push(row.hash);
-    else groups.set(row.owner_id, [row.hash]);
+    if (!groups.get(row.owner_id)?.push(row.hash)) groups.set(row.owner_id, [row.hash]);
   }
   return groups;
 }
+
+/** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
+export const MAX_INT = 2_147_483_647;
+export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && n <= MAX_INT;
 
 /** The statements both databases run alike, with their own placeholders (`p(name)`). */
 export function lifecycleSql(kind: ItemKind, p: (name: string) => string) {
