@@ -42,4 +42,27 @@ describe("recalculation", () => {
     workbook.write("B1", [[null]]);
     expect(workbook.read("C1").values).toEqual([[1]]);
   });
+
+  it("keeps one range for the formulas that read it, and forgets each reader as it goes", () => {
+    // A column of lookups into one table (the same range, some twice in one formula), a relative range, and wide ranges.
+    const values = Array.from({ length: 6 }, (_, i) => [i + 1, `=SUMIF($A$1:$A$6,">"&A${i + 1},$A$1:$A$6)`, `=SUM(A${i + 1}:A6)`, "=SUM($A$1:$A$6,$F$1:$AM$1)"]);
+    const { workbook } = Workbook.create([{ name: "S", values }]);
+    expect(workbook.read("B1:D1").values).toEqual([[20, 21, 21]]);
+    expect(workbook.write("A6", [[7]]).recalculatedCells).toBe(18);
+    expect(workbook.write("G1", [[0]]).recalculatedCells).toBe(6);
+    // B2:B6 and the D column no longer formulas: a change to the range recomputes B1 alone of them.
+    workbook.write("B2:B6", [[0], [0], [0], [0], [0]]);
+    workbook.write("D1:D6", [[0], [0], [0], [0], [0], [0]]);
+    expect(workbook.write("A5", [[6]]).recalculatedCells).toBe(1 + 5);
+    expect(workbook.read("B1:C1").values).toEqual([[22, 23]]);
+    expect(workbook.write("G1", [[1]]).recalculatedCells).toBe(0);
+    // The last reader gone, the range is gone: a change recomputes the relative SUMs only.
+    workbook.write("B1", [[0]]);
+    expect(workbook.write("A1", [[2]]).recalculatedCells).toBe(1);
+    expect(workbook.read("C1").values).toEqual([[24]]);
+    // Read again by a new formula, the range is registered anew.
+    workbook.write("E1", [["=SUMIF($A$1:$A$6,\">0\",$A$1:$A$6)"]]);
+    expect(workbook.write("A2", [[3]]).recalculatedCells).toBe(3);
+    expect(workbook.read("E1").values).toEqual([[25]]);
+  });
 });

@@ -41,8 +41,6 @@ export interface FormulaCell {
   sid: number;
   row: number;
   col: number;
-  /** The cells it reads, resolved from program.refs for this cell: what the graph registered. */
-  deps: { sid: number; box: Box }[];
   /** An array result: the rectangle from this cell it fills (or would, when blocked), and its values. */
   spill?: Spill | null;
   /** An array formula's fixed range (CSE, `t="array"` in .xlsx), rows × columns from this cell. */

@@ -3,7 +3,8 @@
 // column of "=B2*2", "=B3*2", … shares one closure. The same pass normalizes the text (function
 // names and cell letters in upper case) and refuses what the gateway will not store. A formula from
 // a file saved before dynamic arrays ("legacy") gets "@" where Excel intersected implicitly, as
-// Excel 365 shows it, and is then an ordinary formula (./legacy.ts).
+// Excel 365 shows it, and is then an ordinary formula (./legacy.ts). A formula of a template
+// (row numbers masked) compiled before at the same relative rows skips all of this (./recipes.ts).
 import { parseStructRef, type Token } from "@borgar/fx";
 import { SheetsError } from "../cells/errors.ts";
 import { CompileProblem, compileNode, type AstNode, type NodeCompiler } from "./compile-node.ts";
@@ -13,6 +14,7 @@ import type { FnTable } from "./functions/spec.ts";
 import { legacySpots, type Spot } from "./legacy.ts";
 import { NO_SHEET, OWN_SHEET, type Program, type RefSpec } from "./program.ts";
 import { formatRefToken, parseRefToken } from "./refs.ts";
+import { Recipes } from "./recipes.ts";
 import { resolveStructured } from "./structured.ts";
 import { displayForm, formulaTokens, parseTokens } from "./tokens.ts";
 import { ERR } from "./values.ts";
@@ -72,6 +74,8 @@ function refuseExternal(token: Token, source: string): void {
 
 export class FormulaCompiler {
   private readonly cache = new Map<string, Entry>();
+  /** Formulas of a template already compiled, by their shape (./recipes.ts). */
+  private readonly recipes = new Recipes();
 
   constructor(
     private readonly env: CompileEnv,
@@ -81,6 +85,7 @@ export class FormulaCompiler {
   /** Forget compiled shapes: sheets, names or tables resolve differently after they change. */
   clear(): void {
     this.cache.clear();
+    this.recipes.clear();
   }
 
   /**
@@ -90,7 +95,11 @@ export class FormulaCompiler {
    */
   compile(formula: string, at: FormulaAt, options: CompileOptions): CompiledFormula {
     const source = displayForm(formula.startsWith("=") ? formula.slice(1) : formula);
-    const tokens = formulaTokens(source, options.legacy === true);
+    const legacy = options.legacy === true;
+    const known = this.recipes.find(source, at, legacy);
+    if (known !== null && "program" in known) return checked(source, known, options);
+    const wanted = known !== null && known.template === undefined;
+    const tokens = formulaTokens(source, legacy || wanted);
     const shape: string[] = [];
     const text: string[] = [];
     let scoped = false;
@@ -101,7 +110,7 @@ export class FormulaCompiler {
       text.push(written);
       scoped ||= byScope;
     }
-    const key = `${shape.join("\u0001")}${scoped ? `\u0002${at.sid}` : ""}${options.legacy ? "\u0003" : ""}`;
+    const key = `${shape.join("\u0001")}${scoped ? `\u0002${at.sid}` : ""}${legacy ? "\u0003" : ""}`;
     let entry = this.cache.get(key);
     if (!entry) {
       entry = this.build(tokens, at, source, options);
@@ -114,10 +123,10 @@ export class FormulaCompiler {
       }
       return this.compile(text.join(""), at, { strict: options.strict });
     }
-    const program = entry.program;
-    if (options.strict && program.problem)
-      throw new SheetsError("BAD_FORMULA", `The formula "=${source}" is not valid: ${program.problem}.`, { subject: `=${source}` });
-    return { text: text.join(""), program };
+    const compiled = { text: text.join(""), program: entry.program };
+    if (known !== null)
+      this.recipes.add(known, source, at, compiled, wanted ? tokens.map((token, i) => ({ token, written: text[i] as string })) : null);
+    return checked(source, compiled, options);
   }
 
   /** A token's part of the shape, its normalized text, and whether its meaning depends on the formula's sheet. */
@@ -212,6 +221,13 @@ export class FormulaCompiler {
     if (!ref || ref.external || ref.threeD) return null;
     return specOf(ref, ref.sheet === null ? OWN_SHEET : this.sheetOf(ref.sheet), at.row, at.col);
   }
+}
+
+/** A write refuses a formula that does not parse (an import keeps it, computing #NAME?). */
+function checked(source: string, compiled: CompiledFormula, options: CompileOptions): CompiledFormula {
+  if (options.strict && compiled.program.problem)
+    throw new SheetsError("BAD_FORMULA", `The formula "=${source}" is not valid: ${compiled.program.problem}.`, { subject: `=${source}` });
+  return compiled;
 }
 
 function failed(problem: string): Program {

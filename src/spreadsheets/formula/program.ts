@@ -47,15 +47,27 @@ export interface Program {
   subtotal?: boolean;
 }
 
-/** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */
-export function resolveRef(spec: RefSpec, row: number, col: number): Box | null {
-  // No helper closures: this runs for every reference of every formula computed.
+/**
+ * resolveRef into `out` (a box the caller reuses): whether the reference is on the sheet. For the
+ * dependency graph, which resolves every reference of every formula loaded and keeps few boxes.
+ */
+export function resolveRefInto(spec: RefSpec, row: number, col: number, out: Box): boolean {
   const { wrap } = spec;
   const top = spec.topAbs ? spec.top : wrap ? (row + spec.top) % MAX_ROWS : row + spec.top;
   const bottom = spec.bottomAbs ? spec.bottom : wrap ? (row + spec.bottom) % MAX_ROWS : row + spec.bottom;
   const left = spec.leftAbs ? spec.left : wrap ? (col + spec.left) % MAX_COLUMNS : col + spec.left;
   const right = spec.rightAbs ? spec.right : wrap ? (col + spec.right) % MAX_COLUMNS : col + spec.right;
   if (Math.min(top, bottom) < 0 || Math.max(top, bottom) >= MAX_ROWS || Math.min(left, right) < 0 || Math.max(left, right) >= MAX_COLUMNS)
-    return null;
-  return { top: Math.min(top, bottom), left: Math.min(left, right), bottom: Math.max(top, bottom), right: Math.max(left, right) };
+    return false;
+  out.top = Math.min(top, bottom);
+  out.left = Math.min(left, right);
+  out.bottom = Math.max(top, bottom);
+  out.right = Math.max(left, right);
+  return true;
+}
+
+/** The cells a reference covers from the formula's cell, or null when it falls off the sheet (#REF!). */
+export function resolveRef(spec: RefSpec, row: number, col: number): Box | null {
+  const box: Box = { top: 0, left: 0, bottom: 0, right: 0 };
+  return resolveRefInto(spec, row, col, box) ? box : null;
 }

@@ -9,7 +9,7 @@ import { dateKindOf, FormatTable } from "../cells/formats.ts";
 import { FormulaCompiler } from "../formula/compile.ts";
 import type { CompileEnv } from "../formula/env.ts";
 import { FUNCTIONS } from "../formula/functions/index.ts";
-import { NO_SHEET, OWN_SHEET, resolveRef, type Program } from "../formula/program.ts";
+import { OWN_SHEET, resolveRef, type Program } from "../formula/program.ts";
 import { errorCode, isError, type Scalar } from "../formula/values.ts";
 import { DependencyGraph } from "./graph.ts";
 import {
@@ -69,6 +69,11 @@ export class Book {
   /** Cells changed since the last recalculation, and formula cells written (not yet computed). */
   changed: { sid: number; row: number; col: number }[] = [];
   fresh: FormulaCell[] = [];
+  /**
+   * No formula cell has been computed: every one is in `fresh` (a load into an empty book, until
+   * its first recalculation). Nothing then needs `changed`, which marks computed formulas again.
+   */
+  noneComputed = false;
   warnings = new Set<string>();
   /** What the gateway does not compute as the file's writer did, kept with every version (report/). */
   readonly report = new WorkbookReport();
@@ -173,7 +178,7 @@ export class Book {
     this.dirt.markInput(sheet.sid, row, col);
     // Nothing can depend on a cell while no formula is registered (a workbook built from rows), and
     // a model loaded from tiles has every value already.
-    if (!this.graph.empty && !this.dirt.paused) this.changed.push({ sid: sheet.sid, row, col });
+    if (!this.graph.empty && !this.dirt.paused && !this.noneComputed) this.changed.push({ sid: sheet.sid, row, col });
     if (input.kind === "clear") {
       if (tile.fmts) tile.fmts[slot] = 0;
       if (old !== K_EMPTY) {
@@ -255,12 +260,13 @@ export class Book {
     strict: boolean,
   ): FormulaCell {
     const { formula, numFmt } = input;
-    const where = formatRange(sheet.name, { top: row, left: col, bottom: row, right: col });
-    if (formula.length > MAX_FORMULA_LENGTH)
+    if (formula.length > MAX_FORMULA_LENGTH) {
+      const where = this.where(sheet.sid, row, col);
       throw new SheetsError("LIMIT", `A formula holds at most ${MAX_FORMULA_LENGTH} characters (${where}).`, {
         limit: "MAX_FORMULA_LENGTH",
         subject: where,
       });
+    }
     const at = { sid: sheet.sid, row, col };
     const { text, program } = this.compiler.compile(formula, at, { strict, legacy: input.legacy === true && !input.fixed });
     const cell: FormulaCell = {
@@ -271,7 +277,6 @@ export class Book {
       sid: sheet.sid,
       row,
       col,
-      deps: depsOf(program, sheet.sid, row, col),
     };
     if (input.fixed) cell.fixed = { rows: input.fixed.rows, cols: input.fixed.cols };
     const slot = slotOf(row, col);
@@ -283,17 +288,18 @@ export class Book {
     this.dirt.markValue(sheet.sid, row, col);
     if (numFmt !== undefined) this.setFormat(tile, slot, numFmt);
     else if (!tile.fmts?.[slot]) this.setFormat(tile, slot, this.impliedFormat(program, sheet.sid, row, col));
-    this.warn(program, where);
+    this.warn(program, sheet.sid, row, col);
     this.report.flag(cell);
     return cell;
   }
 
-  private warn(program: Program, where: string): void {
+  /** The warnings a formula's cell gets (its address is made only then: most have none). */
+  private warn(program: Program, sid: number, row: number, col: number): void {
     for (const name of program.unknown)
       this.warnings.add(
-        `${where}: ${name} is not a function or name the gateway computes; the cell shows #NAME? here (Excel computes it on open).`,
+        `${this.where(sid, row, col)}: ${name} is not a function or name the gateway computes; the cell shows #NAME? here (Excel computes it on open).`,
       );
-    if (program.problem) this.warnings.add(`${where}: the formula is kept but not computed: ${program.problem}.`);
+    if (program.problem) this.warnings.add(`${this.where(sid, row, col)}: the formula is kept but not computed: ${program.problem}.`);
   }
 
   /** Compiles a formula cell again (names, tables or sheets changed) and marks it for the recalculation. */
@@ -301,14 +307,14 @@ export class Book {
     this.graph.remove(cell);
     this.volatile.delete(cell);
     const { text, program } = this.compiler.compile(cell.text, cell, { strict: false });
-    Object.assign(cell, { text, program, deps: depsOf(program, cell.sid, cell.row, cell.col) });
+    Object.assign(cell, { text, program });
     this.graph.add(cell);
     if (program.volatile) this.volatile.add(cell);
     if (cell.state === CLEAN) {
       cell.state = DIRTY;
       this.fresh.push(cell);
     }
-    this.warn(program, this.where(cell.sid, cell.row, cell.col));
+    this.warn(program, cell.sid, cell.row, cell.col);
     this.report.flag(cell);
   }
 
@@ -365,15 +371,4 @@ export function storeScalar(tile: Tile, slot: number, value: Exclude<Scalar, nul
     tile.kinds[slot] = K_ERROR;
     tile.nums[slot] = errorCode(value);
   }
-}
-
-/** The cells a formula reads from its cell: its references resolved (off-sheet ones and unknown sheets read nothing). */
-export function depsOf(program: Program, sid: number, row: number, col: number): FormulaCell["deps"] {
-  const deps: FormulaCell["deps"] = [];
-  for (const spec of program.refs) {
-    if (spec.sid === NO_SHEET) continue;
-    const box = resolveRef(spec, row, col);
-    if (box) deps.push({ sid: spec.sid === OWN_SHEET ? sid : spec.sid, box });
-  }
-  return deps;
 }

@@ -89,6 +89,8 @@ export function loadData(book: Book, data: WorkbookData): void {
   for (const source of data.sheets) book.addSheet(source.name);
   const tables = data.sheets.flatMap((s) => (s.tables ?? []).map((t) => ({ ...t, sheet: s.name })));
   loadBookParts(book, { names: data.names, tables });
+  // Into an empty book, every formula is new: none needs marking again when the cells it reads are loaded.
+  if (book.totalCells === 0 && book.fresh.length === 0) book.noneComputed = true;
   data.sheets.forEach((source, index) => {
     const sheet = book.sheets[index] as Sheet;
     for (const [row, cells] of source.rows()) {

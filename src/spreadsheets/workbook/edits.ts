@@ -4,7 +4,7 @@
 // and this keeps the dependency graph exact.
 import { z } from "zod";
 import { clipRange, parseRange, type Box } from "../cells/a1.ts";
-import { storeScalar, depsOf, type Book } from "./book.ts";
+import { storeScalar, type Book } from "./book.ts";
 import { columnIndex } from "../cells/cells.ts";
 import { SheetsError } from "../cells/errors.ts";
 import { rewriteFormula, type StructureChange } from "../formula/rewrite.ts";
@@ -101,7 +101,6 @@ export function recompileAll(book: Book): void {
         sid: sheet.sid,
         row,
         col,
-        deps: depsOf(program, sheet.sid, row, col),
         spill: null,
       });
       book.graph.add(cell);

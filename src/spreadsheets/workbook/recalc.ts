@@ -312,15 +312,20 @@ function recalculateAll(book: Book, meter: Meter): number {
   const calc = new Calculator(book, meter);
   const changed = book.changed;
   const order: FormulaCell[] = [...book.fresh];
-  for (const cell of book.volatile) {
-    if (cell.state === CLEAN) {
-      cell.state = DIRTY;
-      order.push(cell);
+  // Every formula is fresh (a load): all are computed, and no computed one is left to mark again.
+  const all = book.noneComputed;
+  book.noneComputed = false;
+  if (!all) {
+    for (const cell of book.volatile) {
+      if (cell.state === CLEAN) {
+        cell.state = DIRTY;
+        order.push(cell);
+      }
+      changed.push(cell);
     }
-    changed.push(cell);
+    for (const cell of book.fresh) changed.push(cell);
+    for (const cell of book.graph.markDependents(changed)) order.push(cell);
   }
-  for (const cell of book.fresh) changed.push(cell);
-  for (const cell of book.graph.markDependents(changed)) order.push(cell);
   book.changed = [];
   book.fresh = [];
   const stack = order.reverse();
