@@ -24,8 +24,6 @@ export interface Download {
   version: number;
 }
 
-export { actorOf } from "./lifecycle.ts";
-
 /** `base` is PUBLIC_URL (absolute links) or "" (paths, as docs/api.md shows them); see docs/configuration.md. */
 export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
   const url = `${base}/api/v1/documents/${record.id}`;
@@ -42,20 +40,13 @@ export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
   };
 }
 
-/** The strong ETag of a document's current version (docs/api.md "Living documents"). */
-export const etagOf = (version: number): string => `"v${version}"`;
-
 /** Document lists (live and trash): the position is the last document's id. */
 const documentCursors = idCursors("c1.", isDocumentId);
 export const encodeCursor = documentCursors.encode;
-export const decodeCursor = documentCursors.decode;
 
 /** A document's versions: the position is the last version's number. */
 const versionCursors = versionCursorsOf("v2.");
 export const encodeVersionCursor = versionCursors.encode;
-export const decodeVersionCursor = versionCursors.decode;
-
-export { pageOf as page } from "../core/paging.ts";
 
 /** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
 function truncateText(text: string, max: number): string {
@@ -145,11 +136,8 @@ export const documentItems: ServiceKind<DocumentRecord, VersionRecord> = {
   items: (store) => store.documents,
 };
 
+/** Who may (docs:read, docs:write), what a failed write answers: the rules of ./lifecycle.ts. */
 const rules = kindRules<DocumentRecord>(documentItems);
-/** The owner whose documents the caller reads (docs:read) or changes (docs:write). */
+export const { changed, precheck } = rules;
 export const reader = (ctx: RequestContext): string => rules.owner(ctx, "read");
 export const writer = (ctx: RequestContext): string => rules.owner(ctx, "write");
-/** A conditional write's outcome as the caller sees it. */
-export const changed = rules.changed;
-/** Fails fast, before a render, when the document is missing or already past the expected version. */
-export const precheck = rules.precheck;

@@ -7,7 +7,7 @@ import { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
 import type { DocumentSummary } from "../contract/documents.ts";
 import type { DocumentContent, DocumentRecord, Store } from "../store/types.ts";
-import { actorOf } from "./document-access.ts";
+import { actorOf } from "./lifecycle.ts";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const newDocumentId = (() => {

@@ -15,12 +15,9 @@ import type { UploadedDocx } from "./document-create.ts";
 import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
 import { downloadVersion, getVersion, readVersion, restoreVersion } from "./document-versions.ts";
 import { createDocument, importDocument, renameDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
-import { lifecycleOperations, serviceLifecycle } from "./lifecycle.ts";
+import { serviceLifecycle } from "./lifecycle.ts";
 
-export { decodeCursor, encodeCursor, etagOf, toSummary } from "./document-access.ts";
-export { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 export type { UploadedDocx } from "./document-create.ts";
-export type { Download } from "./document-access.ts";
 
 type Ctx = RequestContext;
 /** What the row's input schema gives the service once the runner has parsed it. */
@@ -37,12 +34,12 @@ export type DocumentsService = ReturnType<typeof createDocumentsService>;
 export function createDocumentsService({ store, renderer, publicUrl = "" }: DocumentsServiceDeps) {
   const summary = (record: DocumentRecord) => toSummary(record, publicUrl);
   const deps: DocsDeps = { store, renderer, summary };
-  const items = serviceLifecycle(documentItems, { store, publicUrl });
+  const { page, ...lifecycle } = serviceLifecycle(documentItems, { store, publicUrl }, summary, (version): DocumentVersion => version);
   return {
-    ...lifecycleOperations(items, summary, (version): DocumentVersion => version),
+    ...lifecycle,
     async list(ctx: Ctx, input: In<"listDocumentsInputSchema">): Promise<DocumentList> {
-      const page = await items.list(ctx, input);
-      return { documents: page.items.map(summary), nextCursor: page.nextCursor };
+      const found = await page(ctx, input);
+      return { documents: found.items.map(summary), nextCursor: found.nextCursor };
     },
     /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
     get: (ctx: Ctx, input: In<"getDocumentInputSchema">) => getDocument(deps, ctx, input),
@@ -57,10 +54,10 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
     rename: (ctx: Ctx, input: In<"renameDocumentInputSchema">) => renameDocument(deps, ctx, input),
     /** Documents in the trash, newest first, each with deletedAt. */
     async trash(ctx: Ctx, input: In<"listTrashInputSchema">): Promise<TrashList> {
-      const page = await items.list(ctx, input, true);
+      const found = await page(ctx, input, true);
       return {
-        documents: page.items.map((record) => ({ ...summary(record), deletedAt: record.deletedAt ?? "" })),
-        nextCursor: page.nextCursor,
+        documents: found.items.map((record) => ({ ...summary(record), deletedAt: record.deletedAt ?? "" })),
+        nextCursor: found.nextCursor,
       };
     },
     version: (ctx: Ctx, input: In<"versionRefInputSchema">) => getVersion(deps, ctx, input),

@@ -6,46 +6,19 @@ import type { RequestContext } from "../core/context.ts";
 import { idCursors, pageOf } from "../core/paging.ts";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import { listAcrossKinds } from "../store/across-kinds.ts";
-import type { Store } from "../store/types.ts";
+import type { ItemRecord, Store } from "../store/types.ts";
 import { isItemId, listQuery } from "./lifecycle.ts";
 
 export type ItemKind = "document" | "spreadsheet";
 
-export interface WorkspaceItem {
-  kind: ItemKind;
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-  sizeBytes: number;
-}
-
-export interface ItemsPage {
-  items: WorkspaceItem[];
-  nextCursor: string | null;
-}
-
-export interface ItemsService {
-  list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<ItemsPage>;
-}
+export type WorkspaceItem = { kind: ItemKind } & Pick<ItemRecord, "id" | "name" | "createdAt" | "updatedAt" | "version" | "sizeBytes">;
+export type ItemsService = ReturnType<typeof createItemsService>;
 
 const itemCursors = idCursors("i1.", isItemId);
 
-type Listed = Pick<WorkspaceItem, "id" | "name" | "createdAt" | "updatedAt" | "version" | "sizeBytes">;
-const itemOf = (kind: ItemKind, record: Listed): WorkspaceItem => ({
-  kind,
-  id: record.id,
-  name: record.name,
-  createdAt: record.createdAt,
-  updatedAt: record.updatedAt,
-  version: record.version,
-  sizeBytes: record.sizeBytes,
-});
-
-export function createItemsService(store: Pick<Store, "documents" | "workbooks">): ItemsService {
+export function createItemsService(store: Pick<Store, "documents" | "workbooks">) {
   return {
-    async list(ctx, input) {
+    async list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }) {
       const ownerId = requireOwner(ctx.principal);
       const { scopes } = ctx.principal;
       const documents = scopes.has("docs:read");
@@ -54,7 +27,9 @@ export function createItemsService(store: Pick<Store, "documents" | "workbooks">
       if (!documents && !sheets) requireScope(ctx.principal, "docs:read");
       const query = listQuery(ownerId, input, itemCursors.decode);
       const entries = await listAcrossKinds(store, query, { trashed: false, documents, workbooks: sheets });
-      const merged = entries.map((entry) => itemOf(entry.kind === "document" ? "document" : "spreadsheet", entry.record));
+      const merged = entries.map(({ kind, record: { id, name, createdAt, updatedAt, version, sizeBytes } }): WorkspaceItem => {
+        return { kind: kind === "document" ? "document" : "spreadsheet", id, name, createdAt, updatedAt, version, sizeBytes };
+      });
       const page = pageOf(merged, input.limit, (last) => itemCursors.encode(last.id));
       return { items: page.items, nextCursor: page.nextCursor };
     },

@@ -90,56 +90,58 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
   return { owner, known, changed, precheck, missing };
 }
 
-export type Lifecycle<R extends ItemRecord, V> = ReturnType<typeof serviceLifecycle<R, V>>;
-
-export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V>, deps: { store: Store; publicUrl: string }) {
+/**
+ * The kind's list (`page`), and the operations every kind's service offers as they are: records
+ * shown through `shown`, versions through `version`.
+ */
+export function serviceLifecycle<R extends ItemRecord, V, S, T>(
+  kind: ServiceKind<R, V>,
+  deps: { store: Store; publicUrl: string },
+  shown: (record: R) => S,
+  version: (v: V) => T,
+) {
   const items = kind.items(deps.store);
-  const rules = kindRules<R>(kind);
-  const { owner, known, changed, precheck, missing } = rules;
+  const { owner, known, changed, precheck, missing } = kindRules<R>(kind);
   /** The live item of the caller's, or NOT_FOUND. */
   const live = async (ownerId: string, id: string): Promise<R> => precheck(await items.get(ownerId, known(id)), undefined);
+  const log = (ctx: RequestContext, input: Ref, done: string) =>
+    ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} ${done}`);
 
   return {
-    ...rules,
-    live,
     /** Live (or trashed) items, newest first. */
-    async list(ctx: RequestContext, input: Page, trashed = false) {
+    async page(ctx: RequestContext, input: Page, trashed = false) {
       const query = listQuery(owner(ctx, "read"), input, kind.cursors.decode);
       const rows = await (trashed ? items.listTrash(query) : items.list(query));
       return pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
     },
     /** Moves the item to the trash (its share links end); a stale expectedVersion writes nothing. */
-    async trash(ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }): Promise<void> {
+    async delete(ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }): Promise<void> {
       const ownerId = owner(ctx, "write");
       changed(await items.trash({ ownerId, id: known(input.id), at: new Date().toISOString(), expectedVersion: input.expectedVersion }));
-      ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} moved to the trash`);
+      log(ctx, input, "moved to the trash");
     },
-    async restore(ctx: RequestContext, input: Ref): Promise<R> {
+    async restore(ctx: RequestContext, input: Ref): Promise<S> {
       const ownerId = owner(ctx, "write");
       const record = kind.isId(input.id) ? await items.restore(ownerId, input.id) : null;
       if (!record) throw notFound(`${kind.noun} in the trash`);
-      ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} restored from the trash`);
-      return record;
+      log(ctx, input, "restored from the trash");
+      return shown(record);
     },
     /** Deletes an item in the trash for good, with its versions and shares. */
     async purge(ctx: RequestContext, input: Ref): Promise<void> {
       const ownerId = owner(ctx, "write");
       if (!(kind.isId(input.id) && (await items.purge(ownerId, input.id)))) throw notFound(`${kind.noun} in the trash`);
-      ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} purged`);
+      log(ctx, input, "purged");
     },
-    /** Newest first, the current version included: the page as callers see it, each version through `shown`. */
-    async versions<T>(
-      ctx: RequestContext,
-      input: Ref & Page,
-      shown: (version: V) => T,
-    ): Promise<{ versions: T[]; nextCursor: string | null }> {
+    /** Newest first, the current version included. */
+    async versions(ctx: RequestContext, input: Ref & Page): Promise<{ versions: T[]; nextCursor: string | null }> {
       const ownerId = owner(ctx, "read");
       const before = input.cursor ? kind.versionCursors.decode(input.cursor) : undefined;
       const query = { ownerId, id: known(input.id), limit: input.limit + 1, ...(before === undefined ? {} : { beforeVersion: before }) };
       const rows = await items.listVersions(query);
       if (!rows) throw missing();
       const page = pageOf(rows, input.limit, (last) => kind.versionCursors.encode((last as { version: number }).version));
-      return { versions: page.items.map(shown), nextCursor: page.nextCursor };
+      return { versions: page.items.map(version), nextCursor: page.nextCursor };
     },
     async share(ctx: RequestContext, input: Ref & { expiresInSeconds: number }): Promise<DocumentShare & { url: string }> {
       const ownerId = owner(ctx, "write");
@@ -163,22 +165,3 @@ export function serviceLifecycle<R extends ItemRecord, V>(kind: ServiceKind<R, V
     },
   };
 }
-
-/** The lifecycle's operations as every kind's service offers them: records shown through `shown`, versions through `version`. */
-export const lifecycleOperations = <R extends ItemRecord, V, S, T>(
-  items: Lifecycle<R, V>,
-  shown: (record: R) => S,
-  version: (v: V) => T,
-) => ({
-  /** Moves the item to the trash. */
-  delete: (ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }) => items.trash(ctx, input),
-  restore: async (ctx: RequestContext, input: Ref) => shown(await items.restore(ctx, input)),
-  /** Deletes an item in the trash for good, with its versions and shares. */
-  purge: (ctx: RequestContext, input: Ref) => items.purge(ctx, input),
-  /** Newest first, the current version included. */
-  versions: (ctx: RequestContext, input: Ref & Page) => items.versions(ctx, input, version),
-  share: (ctx: RequestContext, input: Ref & { expiresInSeconds: number }) => items.share(ctx, input),
-  /** The item's valid shares (never their tokens). */
-  shares: (ctx: RequestContext, input: Ref) => items.shares(ctx, input),
-  revokeShare: (ctx: RequestContext, input: Ref & { shareId: string }) => items.revokeShare(ctx, input),
-});

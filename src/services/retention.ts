@@ -17,18 +17,8 @@ export interface RetentionSettings {
   intervalMs: number;
 }
 
-export interface RetentionResult {
-  idempotency: number;
-  versions: number;
-  trash: number;
-  shares: number;
-  workbookVersions: number;
-  workbookTrash: number;
-  sessions: number;
-}
-
 /** One pass of every rule, as of `now`. */
-export async function runRetention(store: Store, settings: RetentionSettings, now = Date.now()): Promise<RetentionResult> {
+export async function runRetention(store: Store, settings: RetentionSettings, now = Date.now()) {
   const before = (ms: number) => new Date(now - ms).toISOString();
   return {
     idempotency: await store.pruneIdempotency(before(IDEMPOTENCY_WINDOW_MS)),

@@ -10,30 +10,19 @@ import type { DocumentsService } from "./documents.ts";
 import { shareTarget } from "./share-links.ts";
 import type { SharedSpreadsheet, SpreadsheetsService } from "./spreadsheets/index.ts";
 
-export interface SharedService {
-  read(
-    ctx: RequestContext,
-    input: {
-      token: string;
-      maxChars: number;
-      format: "text" | "markdown";
-      maxCells: number;
-      range?: string | undefined;
-      render?: RenderMode | undefined;
-    },
-  ): Promise<DocumentText | SharedSpreadsheet>;
-  download(ctx: RequestContext, input: { token: string }): Promise<StoredDownload>;
-}
+type SharedInput = { token: string; maxChars: number; format: "text" | "markdown"; maxCells: number; range?: string | undefined };
+export type SharedService = ReturnType<typeof createSharedService>;
 
-export function createSharedService(deps: { store: Store; documents: DocumentsService; sheets: SpreadsheetsService }): SharedService {
+export function createSharedService(deps: { store: Store; documents: DocumentsService; sheets: SpreadsheetsService }) {
   return {
-    async read(ctx, { token, maxChars, format, maxCells, range, render }) {
+    async read(ctx: RequestContext, input: SharedInput & { render?: RenderMode | undefined }): Promise<DocumentText | SharedSpreadsheet> {
+      const { token, maxChars, format, maxCells, range, render } = input;
       const target = await shareTarget(deps.store, token);
       if (target.kind === "workbook")
         return deps.sheets.readShared(ctx, target.record, { maxCells, render, ...(range === undefined ? {} : { range }) });
       return deps.documents.readSharedDocument(ctx, target.record, { maxChars, format });
     },
-    async download(_ctx, { token }) {
+    async download(_ctx: RequestContext, { token }: { token: string }): Promise<StoredDownload> {
       const target = await shareTarget(deps.store, token);
       if (target.kind === "workbook") return deps.sheets.downloadShared(target.record);
       const file = await deps.documents.downloadSharedDocument(target.record);

@@ -18,20 +18,20 @@ import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 /** The position is the last entry's id, a document's or a spreadsheet's. */
 const trashCursors = idCursors("t1.", isItemId);
 
-export interface TrashService {
-  list(ctx: RequestContext, input: { query?: string | undefined; limit: number; cursor?: string | undefined }): Promise<WorkspaceTrash>;
-  restore(ctx: RequestContext, input: { id: string }): Promise<DocumentSummary | Spreadsheet>;
-  purge(ctx: RequestContext, input: { id: string }): Promise<void>;
-}
+export type TrashService = ReturnType<typeof createTrashService>;
 
-export function createTrashService(deps: {
-  store: Store;
-  documents: DocumentsService;
-  sheets: SpreadsheetsService;
-  publicUrl: string;
-}): TrashService {
+export function createTrashService(deps: { store: Store; documents: DocumentsService; sheets: SpreadsheetsService; publicUrl: string }) {
+  /** The service of the id's kind, or NOT_FOUND. */
+  const kindOf = (id: string) => {
+    if (id.startsWith("wb_")) return deps.sheets;
+    if (id.startsWith("doc_")) return deps.documents;
+    throw notFound("Document or spreadsheet in the trash");
+  };
   return {
-    async list(ctx, input) {
+    async list(
+      ctx: RequestContext,
+      input: { query?: string | undefined; limit: number; cursor?: string | undefined },
+    ): Promise<WorkspaceTrash> {
       const ownerId = requireOwner(ctx.principal);
       const scopes = ctx.principal.scopes;
       const rows = await listAcrossKinds(deps.store, listQuery(ownerId, input, trashCursors.decode), { trashed: true });
@@ -44,15 +44,7 @@ export function createTrashService(deps: {
       );
       return { documents, nextCursor: page.nextCursor };
     },
-    async restore(ctx, { id }) {
-      if (id.startsWith("wb_")) return deps.sheets.restore(ctx, { id });
-      if (id.startsWith("doc_")) return deps.documents.restore(ctx, { id });
-      throw notFound("Document or spreadsheet in the trash");
-    },
-    async purge(ctx, { id }) {
-      if (id.startsWith("wb_")) return deps.sheets.purge(ctx, { id });
-      if (id.startsWith("doc_")) return deps.documents.purge(ctx, { id });
-      throw notFound("Document or spreadsheet in the trash");
-    },
+    restore: async (ctx: RequestContext, { id }: { id: string }): Promise<DocumentSummary | Spreadsheet> => kindOf(id).restore(ctx, { id }),
+    purge: async (ctx: RequestContext, { id }: { id: string }): Promise<void> => kindOf(id).purge(ctx, { id }),
   };
 }

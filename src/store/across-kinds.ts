@@ -5,7 +5,9 @@
 // cursor is the last entry's id, whatever its kind. (Two ids with the same ULID would need the
 // same millisecond and 80 random bits.)
 import type { DocumentRecord, ItemStore, ListQuery, Store, WorkbookRecord } from "./types.ts";
-import { ulidOf } from "./workbook-rows.ts";
+
+/** The ULID of an id (`doc_…`, `wb_…`): what orders ids of different kinds by creation. */
+const ulidOf = (id: string): string => id.slice(id.indexOf("_") + 1);
 
 export type KindEntry = { kind: "document"; record: DocumentRecord } | { kind: "workbook"; record: WorkbookRecord };
 

@@ -6,10 +6,11 @@
 // usage no one else is changing (lock order: the item's row, then the usage row; several owners in
 // owner order). SQLite's immediate transaction already holds the database.
 import { contentRow } from "./content.ts";
+import type { ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
 import { inList, query, type Executor, type Tx } from "./sql.ts";
-import type { DocumentContent, StorageStore } from "./types.ts";
+import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, StorageStore } from "./types.ts";
 
 /** Locks the owner's usage row (creating it at 0) and returns its bytes. */
 export function* lockUsage(ownerId: string): Tx<number> {
@@ -57,6 +58,17 @@ export function* collectContents(ownerId: string, hashes: Iterable<string>): Tx<
   );
   yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
 }
+
+/** Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it. */
+export const documentContent = (
+  quota: QuotaSettings,
+): ItemContent<DocumentRecord, DocumentContent, NewDocument, DocumentChange, unknown> => ({
+  *put(ownerId, content) {
+    const { hash, textChars } = yield* putContent(quota, ownerId, content);
+    return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+  },
+  collect: collectContents,
+});
 
 export const createStorage = (sql: Executor): StorageStore => ({
   async storageUsage(ownerId) {

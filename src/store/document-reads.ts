@@ -3,13 +3,11 @@
 // row, earlier ones rows of document_versions; a version is read in one statement whichever it is.
 // (The current text read, the hot one, is each database's own: sqlite/documents.ts, postgres/documents.ts.)
 import { ALL_CHARS, textRead } from "./content.ts";
-import { bytesOf, currentVersion, documentSummaryColumnsOf, prefixedColumns, toDocument, toVersion, unprefixed } from "./rows.ts";
+import { documentKind, isVersion } from "./kinds.ts";
+import { bytesOf, documentSummaryColumnsOf, prefixedColumns, toDocument, toVersion, unprefixed } from "./rows.ts";
 import { versionSummaryColumns, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
 import type { DocumentReads, DocumentRecord, VersionRecord } from "./types.ts";
-
-/** Versions are integer columns: a larger one is no version, not an error. */
-const MAX_INT = 2_147_483_647;
 
 /** Version n of a live document with the given columns of its content `c` (`c.docx`…). */
 async function versionRow(
@@ -20,7 +18,7 @@ async function versionRow(
   columns: string,
   values: Record<string, unknown> = {},
 ): Promise<{ document: DocumentRecord; version: VersionRecord; row: Row } | null> {
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INT || `${ownerId}${id}`.includes("\u0000")) return null;
+  if (!isVersion(n) || `${ownerId}${id}`.includes("\u0000")) return null;
   const [row] = await sql.all(
     `SELECT ${documentSummaryColumnsOf("d")}, ${prefixedColumns(versionSummaryColumns, "v", "v_")}, ${columns}
      FROM documents d LEFT JOIN document_versions v ON v.document_id = d.id AND v.version = :n
@@ -30,7 +28,7 @@ async function versionRow(
   );
   if (!row) return null;
   const document = toDocument(row);
-  if (n === document.version) return { document, version: currentVersion(document), row };
+  if (n === document.version) return { document, version: documentKind.current(document), row };
   return row["v_version"] == null ? null : { document, version: toVersion(unprefixed<Row>(row, "v_")), row };
 }
 

@@ -1,27 +1,21 @@
 // Idempotency records, on either database (sql.ts): claimed by the operation in its own
 // transaction (lifecycle.ts), found and pruned here.
-import type { Row } from "./rows.ts";
+import { rowMapper, type Row } from "./rows.ts";
 import { query, type Executor, type Tx } from "./sql.ts";
 import { DEFAULT_OPERATION, type IdempotencyClaim, type IdempotencyHit, type IdempotencyStore } from "./types.ts";
 
-const findText = `SELECT target_id, fingerprint, response FROM idempotency
-  WHERE owner_id = :ownerId AND operation = :operation AND key = :key AND created_at >= :notBefore`;
-
-const toHit = (row: Row | undefined): IdempotencyHit | null =>
-  row
-    ? {
-        targetId: row["target_id"] as string,
-        fingerprint: row["fingerprint"] as string,
-        response: row["response"] === null ? null : (JSON.parse(row["response"] as string) as unknown),
-      }
-    : null;
+const hitText = `SELECT target_id, fingerprint, response FROM idempotency WHERE owner_id = :ownerId AND operation = :operation AND key = :key`;
+const findText = `${hitText} AND created_at >= :notBefore`;
+// A record kept before answers were has a NULL response, which JSON.parse reads as null.
+const toHit = rowMapper<IdempotencyHit>("target_id, fingerprint, response", { response: JSON.parse });
+const hitOf = (rows: Row[]): IdempotencyHit | null => (rows[0] ? toHit(rows[0]) : null);
 
 /** The fresh record of the claim's key, without claiming it (a change checks for a replay before it writes). */
 export function* findClaim(
   ownerId: string,
   { key, notBefore, operation = DEFAULT_OPERATION }: IdempotencyClaim,
 ): Tx<IdempotencyHit | null> {
-  return toHit((yield* query(findText, { ownerId, operation, key, notBefore }))[0]);
+  return hitOf(yield* query(findText, { ownerId, operation, key, notBefore }));
 }
 
 /**
@@ -47,14 +41,13 @@ export function* claimIdempotency(
     values,
   );
   if (claimed.length > 0) return null;
-  const text = `SELECT target_id, fingerprint, response FROM idempotency WHERE owner_id = :ownerId AND operation = :operation AND key = :key`;
-  return toHit((yield* query(text, values))[0]);
+  return hitOf(yield* query(hitText, values));
 }
 
 export function createIdempotency(sql: Executor): IdempotencyStore {
   return {
     async findIdempotent(ownerId, key, notBefore, operation = DEFAULT_OPERATION) {
-      return toHit((await sql.all(findText, { ownerId, operation, key, notBefore }, "find_idempotent"))[0]);
+      return hitOf(await sql.all(findText, { ownerId, operation, key, notBefore }, "find_idempotent"));
     },
     pruneIdempotency: (olderThan) => sql.run(`DELETE FROM idempotency WHERE created_at < :olderThan`, { olderThan }),
   };

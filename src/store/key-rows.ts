@@ -1,6 +1,6 @@
 // API key rows as both stores read them back, and their mapping to records (scopes are one
 // space-separated string on SQLite, a text[] on PostgreSQL).
-import { rowMapper } from "./row-mapper.ts";
+import { rowMapper } from "./rows.ts";
 import { scopesOf } from "./session-rows.ts";
 import type { ApiKeyRecord } from "./types.ts";
 

@@ -3,10 +3,18 @@
 // content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
-import { currentVersion, documentSummaryColumns, toDocument, toVersion, versionSummaryColumns } from "./rows.ts";
-import { foldName, newRecord, newWorkbookRecord, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
+import {
+  documentSummaryColumns,
+  toDocument,
+  toVersion,
+  versionSummaryColumns,
+  workbookSummaryColumns,
+  workbookVersionColumns,
+} from "./rows.ts";
+import { toWorkbook, toWorkbookVersion } from "./rows.ts";
+import { foldName, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
 import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
-import { currentWorkbookVersion, toWorkbook, toWorkbookVersion, workbookSummaryColumns, workbookVersionColumns } from "./workbook-rows.ts";
+import { currentItemVersion, newItemRecord } from "./types/items.ts";
 
 export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> {
   /** The share and trash kind. */
@@ -40,8 +48,8 @@ export const documentKind: ItemKind<DocumentRecord, VersionRecord, NewDocument> 
   toRecord: toDocument,
   versionColumns: versionSummaryColumns,
   toVersion,
-  current: currentVersion,
-  newRecord,
+  current: (document) => currentItemVersion(document, { characters: document.characters }),
+  newRecord: (doc) => newItemRecord(doc, doc.source ?? "markdown", { sizeBytes: doc.docx.byteLength, characters: doc.text.length }),
   ownTables: [],
   createOperation: "documents.create",
 };
@@ -56,8 +64,9 @@ export const workbookKind: ItemKind<WorkbookRecord, WorkbookVersionRecord, NewWo
   toRecord: toWorkbook,
   versionColumns: workbookVersionColumns,
   toVersion: toWorkbookVersion,
-  current: currentWorkbookVersion,
-  newRecord: newWorkbookRecord,
+  current: ({ cells, sheets, manifestHash, ...workbook }) => currentItemVersion(workbook, { cells, sheets, manifestHash }),
+  newRecord: ({ sizeBytes, cells, sheets, manifestHash, ...workbook }) =>
+    newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash }),
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
 };
@@ -69,12 +78,14 @@ export const hashColumn = (kind: ItemKind): string => kind.content[kind.content.
 export function byOwner(rows: readonly { owner_id: string; hash: string }[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const row of [...rows].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : 0))) {
-    const hashes = groups.get(row.owner_id);
-    if (hashes) hashes.push(row.hash);
-    else groups.set(row.owner_id, [row.hash]);
+    if (!groups.get(row.owner_id)?.push(row.hash)) groups.set(row.owner_id, [row.hash]);
   }
   return groups;
 }
+
+/** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
+export const MAX_INT = 2_147_483_647;
+export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && n <= MAX_INT;
 
 /** The statements both databases run alike, with their own placeholders (`p(name)`). */
 export function lifecycleSql(kind: ItemKind, p: (name: string) => string) {

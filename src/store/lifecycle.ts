@@ -6,13 +6,10 @@
 // the database. A kind supplies how its content is stored and collected, and what else its writes
 // touch (a workbook's value tiles).
 import { claimIdempotency, findClaim } from "./idempotency.ts";
-import { byOwner, changeValues, hashColumn, insertValues, lifecycleSql, stale, type ItemKind } from "./kinds.ts";
+import { byOwner, changeValues, hashColumn, insertValues, isVersion, lifecycleSql, MAX_INT, stale, type ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
 import { inList, query, type Executor, type Tx } from "./sql.ts";
 import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "./types.ts";
-
-/** Versions are integer columns: a larger bound (any cursor a caller makes up) is "all of them", not an error. */
-const MAX_INT = 2_147_483_647;
 
 /** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
 export interface ItemContent<R, C, N, X, K> {
@@ -186,7 +183,7 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends
       return [...head, ...rows.map((row) => kind.toVersion(row as never))];
     },
     async getVersion(ownerId, id, n) {
-      if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INT) return null;
+      if (!isVersion(n)) return null;
       const current = await get(ownerId, id);
       if (!current || n > current.version) return null;
       if (n === current.version) return { record: current, version: kind.current(current) };

@@ -1,13 +1,29 @@
 // Row shapes both SQL stores read back, and their mapping to records: the two schemas name
-// their columns alike, so one mapping serves SQLite and PostgreSQL.
-import type { DocumentRecord, ShareRecord, ShareTarget, VersionRecord } from "./types.ts";
-import { rowMapper } from "./row-mapper.ts";
-import { currentItemVersion } from "./types/items.ts";
-import { toWorkbook, workbookSummaryColumns } from "./workbook-rows.ts";
+// their columns alike (snake_case for the fields' camelCase), so one mapping serves SQLite and
+// PostgreSQL, with a conversion where a value needs one.
+import type { DocumentRecord, ShareRecord, ShareTarget, SheetSummary, VersionRecord, WorkbookContent, WorkbookRecord } from "./types.ts";
+import type { WorkbookVersionRecord } from "./types.ts";
 
-/** The summary columns of the documents table (never the .docx, the text or the markdown). */
-export const documentSummaryColumns =
-  "id, owner_id, name, created_at, updated_at, size_bytes, characters, version, updated_by, source, deleted_at";
+/** A row's columns as a record's fields, each through its conversion when it has one. */
+export function rowMapper<R>(columns: string, convert: Record<string, (value: never) => unknown> = {}): (row: object) => R {
+  const fields = columns.split(", ").map((column) => [column, column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] as const);
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const [column, field] of fields) {
+      const value = (row as Record<string, unknown>)[column];
+      record[field] = convert[column] ? convert[column](value as never) : value;
+    }
+    return record as R;
+  };
+}
+
+/** A kind's summary columns (never its content's bytes) and its versions' columns, around its own (`own`). */
+const itemColumns = (own: string) => ({
+  summary: `id, owner_id, name, created_at, updated_at, size_bytes, ${own}, version, updated_by, source, deleted_at`,
+  version: `version, name, created_at, created_by, size_bytes, ${own}, source`,
+});
+const documentColumns = itemColumns("characters");
+export const documentSummaryColumns = documentColumns.summary;
 
 /** Columns qualified by a table alias (for joins). */
 const qualified = (columns: string, alias: string): string =>
@@ -24,29 +40,28 @@ export type Row = Record<string, unknown>;
 export type ItemRow = Row & { id: string; owner_id: string };
 
 export const toDocument: (row: Row) => DocumentRecord = rowMapper(documentSummaryColumns);
-
-/** The columns of an earlier version, as a VersionRecord needs them. */
-export const versionSummaryColumns = "version, name, created_at, created_by, size_bytes, characters, source";
-export const versionSummaryColumnsOf = (alias: string): string => qualified(versionSummaryColumns, alias);
-
+export const versionSummaryColumns = documentColumns.version;
 export const toVersion: (row: Row) => VersionRecord = rowMapper(versionSummaryColumns);
 
-/** The current version of a document, as its history lists it. */
-export const currentVersion = (document: DocumentRecord): VersionRecord =>
-  currentItemVersion(document, { characters: document.characters });
+const workbookColumns = itemColumns("cells, sheets, manifest_hash");
+export const workbookSummaryColumns = workbookColumns.summary;
+export const workbookVersionColumns = workbookColumns.version;
+/** Sizes and counts are numbers (PostgreSQL's bigints come back as strings); sheets are JSON text. */
+const conversions = { size_bytes: Number, cells: Number, sheets: (text: string) => JSON.parse(text) as SheetSummary[] };
+export const toWorkbook: (row: object) => WorkbookRecord = rowMapper(workbookSummaryColumns, conversions);
+export const toWorkbookVersion: (row: object) => WorkbookVersionRecord = rowMapper(workbookVersionColumns, conversions);
+
+/** A version's content as the workbook's content columns hold it. */
+export const contentColumns = ({ sizeBytes, cells, sheets, manifestHash }: WorkbookContent) => ({
+  size_bytes: sizeBytes,
+  cells,
+  sheets: JSON.stringify(sheets),
+  manifest_hash: manifestHash,
+});
 
 export const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
 
-export interface ShareRow {
-  id: string;
-  kind: string;
-  target_id: string;
-  owner_id: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export const toShare: (row: ShareRow) => ShareRecord = rowMapper(shareColumns);
+export const toShare: (row: object) => ShareRecord = rowMapper(shareColumns);
 
 /** `alias.column AS prefix_column` for each column (a join that reads two tables' rows side by side). */
 export const prefixedColumns = (columns: string, alias: string, prefix: string): string =>
@@ -76,7 +91,7 @@ export const findShareSql = (token: string, now: string): string =>
 
 /** findShareSql's row as the store answers it; null when its target is not live. */
 export function toFoundShare(row: Record<string, unknown>): { share: ShareRecord; target: ShareTarget } | null {
-  const share = toShare(unprefixed<ShareRow>(row, "s_"));
+  const share = toShare(unprefixed<Row>(row, "s_"));
   if (share.kind === "document" && row["d_id"] != null) {
     return { share, target: { kind: "document", record: toDocument(unprefixed<Row>(row, "d_")) } };
   }

@@ -1,5 +1,5 @@
 // Share links to a document or a workbook, on either database (sql.ts).
-import { findShareSql, shareColumns, toFoundShare, toShare, type ShareRow } from "./rows.ts";
+import { findShareSql, shareColumns, toFoundShare, toShare } from "./rows.ts";
 import type { Executor } from "./sql.ts";
 import type { ShareStore } from "./types.ts";
 
@@ -15,7 +15,7 @@ export function createShares(sql: Executor): ShareStore {
     async listShares(ownerId, targetId, now) {
       const text = `SELECT ${shareColumns} FROM shares WHERE owner_id = :ownerId AND target_id = :targetId AND expires_at > :now
         ORDER BY created_at DESC, id DESC`;
-      return (await sql.all(text, { ownerId, targetId, now })).map((row) => toShare(row as unknown as ShareRow));
+      return (await sql.all(text, { ownerId, targetId, now })).map(toShare);
     },
     async deleteShare(ownerId, targetId, shareId) {
       const text = `DELETE FROM shares WHERE owner_id = :ownerId AND target_id = :targetId AND id = :shareId`;

@@ -66,8 +66,6 @@ export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult,
   warnings: result.warnings,
 });
 
-export { actorOf } from "../lifecycle.ts";
-
 /** The record with the warnings saved with its version (describe, an import's answer replayed). */
 export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
   return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
@@ -155,13 +153,6 @@ export const spreadsheetItems: ServiceKind<WorkbookRecord, WorkbookVersionRecord
   items: (store) => store.workbooks,
 };
 
+/** Who may (sheets:read, sheets:write), which ids, what a failed write answers: the rules of ../lifecycle.ts. */
 const rules = kindRules<WorkbookRecord>(spreadsheetItems);
-/** The owner whose spreadsheets the caller reads (sheets:read) or changes (sheets:write). */
-export const sheetsOwner = rules.owner;
-/** The id, or NOT_FOUND for one this service never issues (no store lookup for it). */
-export const knownId = rules.known;
-export const spreadsheetNotFound = rules.missing;
-/** A conditional write's outcome as the caller sees it. */
-export const changedWorkbook = rules.changed;
-/** Fails fast, before any work, when the spreadsheet is missing or already past the expected version. */
-export const precheck = rules.precheck;
+export const { owner: sheetsOwner, known: knownId, missing: spreadsheetNotFound, changed: changedWorkbook, precheck } = rules;

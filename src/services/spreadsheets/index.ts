@@ -10,7 +10,7 @@ import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { lifecycleOperations, serviceLifecycle } from "../lifecycle.ts";
+import { serviceLifecycle } from "../lifecycle.ts";
 import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
@@ -37,13 +37,13 @@ type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodTyp
 export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 
 export function createSpreadsheetsService(deps: SheetsDeps) {
-  const items = serviceLifecycle(spreadsheetItems, deps);
+  const { page, ...lifecycle } = serviceLifecycle(spreadsheetItems, deps, (record) => toSpreadsheet(record, deps.publicUrl), toVersion);
   const list = async (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">, trashed = false): Promise<SpreadsheetList> => {
-    const page = await items.list(ctx, input, trashed);
-    return { spreadsheets: page.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: page.nextCursor };
+    const found = await page(ctx, input, trashed);
+    return { spreadsheets: found.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: found.nextCursor };
   };
   return {
-    ...lifecycleOperations(items, (record) => toSpreadsheet(record, deps.publicUrl), toVersion),
+    ...lifecycle,
     list: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input),
     trash: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input, true),
     /** The record with the spreadsheet's warnings (describe). */

@@ -1,7 +1,8 @@
 // What a share link to a spreadsheet reads (the links themselves are the lifecycle's, ../lifecycle.ts):
 // the record and a range of its first sheet (or the range the caller names), or its .xlsx.
 import type { RequestContext } from "../../core/context.ts";
-import type { CellRange, Spreadsheet } from "../../contract/spreadsheets.ts";
+import type { z } from "zod";
+import type { sharedSpreadsheetSchema } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
 import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
@@ -10,13 +11,7 @@ import { readRecordRange } from "./cells.ts";
 import { downloadRecord } from "./workbooks.ts";
 
 /** What a link to a spreadsheet answers: the record, and a range (default: the first sheet's used range). */
-export interface SharedSpreadsheet {
-  kind: "spreadsheet";
-  spreadsheet: Spreadsheet;
-  range: string;
-  values: CellRange["values"];
-  truncated: boolean;
-}
+export type SharedSpreadsheet = z.output<typeof sharedSpreadsheetSchema>;
 
 export async function readSharedSpreadsheet(
   deps: SheetsDeps,

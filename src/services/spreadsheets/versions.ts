@@ -23,16 +23,8 @@ export async function readVersion(
 ): Promise<Spreadsheet & { versionInfo: SpreadsheetVersion }> {
   const ownerId = sheetsOwner(ctx, "read");
   const { record: workbook, version } = await versionOf(deps, ownerId, input.id, input.version);
-  const then = {
-    ...workbook,
-    name: version.name,
-    version: version.version,
-    updatedAt: version.createdAt,
-    sizeBytes: version.sizeBytes,
-    cells: version.cells,
-    sheets: version.sheets,
-    manifestHash: version.manifestHash,
-  };
+  // Its name, number and content then; made when the spreadsheet was, changed when the version was.
+  const then = { ...workbook, ...version, createdAt: workbook.createdAt, updatedAt: version.createdAt };
   return { ...toSpreadsheet(then, deps.publicUrl), versionInfo: toVersion(version) };
 }
 
@@ -54,20 +46,13 @@ export async function restoreVersion(
 ): Promise<Spreadsheet> {
   const ownerId = sheetsOwner(ctx, "write");
   precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), input.expectedVersion);
-  const { version } = await versionOf(deps, ownerId, input.id, input.version);
+  const { manifestHash, sizeBytes, cells, sheets } = (await versionOf(deps, ownerId, input.id, input.version)).version;
   const result = await changeAsCaller(deps.store.workbooks, ctx, {
     ownerId,
     id: input.id,
     expectedVersion: input.expectedVersion,
     // The version's own manifest again: its blobs are still stored, nothing is copied.
-    content: {
-      manifestHash: version.manifestHash,
-      blobs: [],
-      refs: [],
-      sizeBytes: version.sizeBytes,
-      cells: version.cells,
-      sheets: version.sheets,
-    },
+    content: { manifestHash, blobs: [], refs: [], sizeBytes, cells, sheets },
     source: "restore",
   });
   return toSpreadsheet(changedWorkbook(result), deps.publicUrl);

@@ -14,7 +14,6 @@ import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
 import type { Spreadsheet, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import {
-  actorOf,
   changedWorkbook,
   inContractWords,
   jobOwner,
@@ -26,7 +25,7 @@ import {
   withWarnings,
   type SheetsDeps,
 } from "./access.ts";
-import { changeAsCaller } from "../lifecycle.ts";
+import { actorOf, changeAsCaller } from "../lifecycle.ts";
 import { contentOf } from "./changes.ts";
 import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";

@@ -4,18 +4,10 @@
 import { coalescer } from "../coalesce.ts";
 import { documentKind } from "../kinds.ts";
 import { documentSummaryColumnsOf, toDocument, type ItemRow } from "../rows.ts";
-import type {
-  DocumentChange,
-  DocumentContent,
-  DocumentItems,
-  DocumentReads,
-  DocumentRecord,
-  NewDocument,
-  VersionRecord,
-} from "../types.ts";
+import type { DocumentItems, DocumentReads } from "../types.ts";
 import { hasNul, type PgContext } from "./connection.ts";
 import { ALL_CHARS, textRead } from "../content.ts";
-import { collectContents, putContent } from "../contents.ts";
+import { documentContent } from "../contents.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import type { Executor } from "../sql.ts";
 import type pg from "pg";
@@ -56,16 +48,6 @@ function reads(ctx: PgContext): Pick<DocumentReads, "readText"> {
 }
 
 export function createPostgresDocuments(ctx: PgContext, sql: Executor<pg.PoolClient>): DocumentItems {
-  const items = itemLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange, pg.PoolClient>(
-    sql,
-    documentKind,
-    {
-      *put(ownerId, content: DocumentContent) {
-        const { hash, textChars } = yield* putContent(ctx.quota, ownerId, content);
-        return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
-      },
-      collect: collectContents,
-    },
-  );
+  const items = itemLifecycle(sql, documentKind, documentContent(ctx.quota));
   return { ...items, ...reads(ctx), ...documentReads(sql) };
 }

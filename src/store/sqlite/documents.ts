@@ -2,13 +2,12 @@
 // (../contents.ts, shared by versions), the reads both databases share (../document-reads.ts), and
 // the hot read of the current text, cut in SQL, as one prepared statement.
 import { ALL_CHARS, textRead } from "../content.ts";
-import { collectContents, putContent } from "../contents.ts";
+import { documentContent } from "../contents.ts";
 import { documentReads } from "../document-reads.ts";
 import { documentKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import { documentSummaryColumnsOf, toDocument, type Row } from "../rows.ts";
-import type { DocumentChange, DocumentContent, DocumentItems, DocumentRecord, NewDocument, VersionRecord } from "../types.ts";
-import type { Db } from "./connection.ts";
+import type { DocumentItems } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 
 /** The live document `d` of @ownerId and @id joined to its content `c`. */
@@ -17,13 +16,7 @@ const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id 
 
 export function createSqliteDocuments(ctx: SqliteContext): DocumentItems {
   const { db, quota } = ctx;
-  const items = itemLifecycle<DocumentRecord, VersionRecord, DocumentContent, NewDocument, DocumentChange, Db>(ctx.sql, documentKind, {
-    *put(ownerId, content: DocumentContent) {
-      const { hash, textChars } = yield* putContent(quota, ownerId, content);
-      return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
-    },
-    collect: collectContents,
-  });
+  const items = itemLifecycle(ctx.sql, documentKind, documentContent(quota));
   // At most @max code points; the total in UTF-16 units, as stored.
   const cut = (column: string) =>
     db.prepare(

@@ -6,27 +6,22 @@
 import { workbookKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import { call } from "../sql.ts";
-import { contentColumns } from "../workbook-rows.ts";
-import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems, WorkbookRecord, WorkbookVersionRecord } from "../types.ts";
-import type { Db } from "./connection.ts";
+import { contentColumns } from "../rows.ts";
+import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 
 export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
   const { blobs, values } = ctx;
-  const items = itemLifecycle<WorkbookRecord, WorkbookVersionRecord, WorkbookContent, NewWorkbook, WorkbookChange, Db>(
-    ctx.sql,
-    workbookKind,
-    {
-      // Synchronous writes, as steps of the transaction.
-      *put(ownerId, content: WorkbookContent) {
-        yield* call(() => blobs.put(ownerId, content));
-        return contentColumns(content);
-      },
-      collect: (ownerId, manifests) => call(() => blobs.collect(ownerId, manifests)),
-      created: (record, input: NewWorkbook) => call(() => values.put(record.id, 1, input.values ?? [])),
-      changed: (record, change: WorkbookChange) => call(() => values.apply(record.id, record.version, change.values)),
+  const items = itemLifecycle(ctx.sql, workbookKind, {
+    // Synchronous writes, as steps of the transaction.
+    *put(ownerId, content: WorkbookContent) {
+      yield* call(() => blobs.put(ownerId, content));
+      return contentColumns(content);
     },
-  );
+    collect: (ownerId, manifests) => call(() => blobs.collect(ownerId, manifests)),
+    created: (record, input: NewWorkbook) => call(() => values.put(record.id, 1, input.values ?? [])),
+    changed: (record, change: WorkbookChange) => call(() => values.apply(record.id, record.version, change.values)),
+  });
   return {
     ...items,
     async create(input, claim) {

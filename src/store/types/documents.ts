@@ -1,18 +1,13 @@
 // Documents: their records and content, and what the store reads of them besides the one item
 // lifecycle (items.ts): the text cut in the store, and the .docx, of the current or any version.
-import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type ItemVersion, type NewItem } from "./items.ts";
+import type { ItemChange, ItemRecord, ItemStore, ItemVersion, NewItem } from "./items.ts";
 
 /** What made a version: new markdown, an uploaded .docx, a rename, or a restored older version. */
 export type VersionSource = "markdown" | "docx" | "rename" | "restore";
 
-export interface DocumentRecord extends ItemRecord<VersionSource> {
-  characters: number;
-}
-
+export type DocumentRecord = ItemRecord<VersionSource> & { characters: number };
 /** One version in a document's history (the current one included). */
-export interface VersionRecord extends ItemVersion<VersionSource> {
-  characters: number;
-}
+export type VersionRecord = ItemVersion<VersionSource> & { characters: number };
 
 /** A version's content: the .docx, its text, and the markdown it came from (null: derive it from the .docx). */
 export interface DocumentContent {
@@ -72,7 +67,3 @@ export type DocumentItems = ItemStore<DocumentRecord, VersionRecord, NewDocument
 
 /** Case folding used for name search, identical in every store. */
 export const foldName = (name: string): string => name.normalize("NFC").toLowerCase();
-
-/** A new document's record, as both stores write it. */
-export const newRecord = (doc: NewDocument): DocumentRecord =>
-  newItemRecord(doc, doc.source ?? "markdown", { sizeBytes: doc.docx.byteLength, characters: doc.text.length });

@@ -4,7 +4,7 @@
 // with the references between them so that what nothing refers to is collected by a query. The
 // current version's computed values may also be kept as value tiles, overwritten in place. What a
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
-import { newItemRecord, type ItemChange, type ItemRecord, type ItemStore, type ItemVersion, type NewItem } from "./items.ts";
+import type { ItemChange, ItemRecord, ItemStore, ItemVersion, NewItem } from "./items.ts";
 
 /** One sheet as the record describes it (the contract's `sheets` entries). */
 export interface SheetSummary {
@@ -18,23 +18,17 @@ export interface SheetSummary {
   header: unknown[] | null;
 }
 
-/** What made a workbook version ("values", "xlsx", "csv", "write", "append", "edit", "rename", "restore"…). */
-export type WorkbookSource = string;
-
-export interface WorkbookRecord extends ItemRecord<WorkbookSource> {
+/** What a workbook's record and each of its versions say of its content (its source: "values", "xlsx", "write"…). */
+interface WorkbookFacts {
   /** Non-empty cells. */
   cells: number;
   sheets: SheetSummary[];
-  /** The hash of the current version's manifest root blob. */
+  /** The hash of the version's manifest root blob. */
   manifestHash: string;
 }
-
+export type WorkbookRecord = ItemRecord & WorkbookFacts;
 /** One version in a workbook's history (the current one included). */
-export interface WorkbookVersionRecord extends ItemVersion<WorkbookSource> {
-  cells: number;
-  sheets: SheetSummary[];
-  manifestHash: string;
-}
+export type WorkbookVersionRecord = ItemVersion & WorkbookFacts;
 
 /**
  * A workbook version's content as blobs: its manifest (a root blob), and the blobs and references
@@ -42,7 +36,7 @@ export interface WorkbookVersionRecord extends ItemVersion<WorkbookSource> {
  * tiles). Blobs are keyed by blobHash (content.ts: sha-256, base64url, as src/spreadsheets
  * computes it); the store checks every hash it stores.
  */
-export interface WorkbookContent {
+export interface WorkbookContent extends WorkbookFacts {
   /** The manifest root's hash: among `blobs`, or already stored for the owner. */
   manifestHash: string;
   /** Blobs by hash (a root, pages, tiles); those the owner already has are skipped and not counted again. */
@@ -54,8 +48,6 @@ export interface WorkbookContent {
    */
   refs: readonly (readonly [parent: string, child: string])[];
   sizeBytes: number;
-  cells: number;
-  sheets: SheetSummary[];
 }
 
 /** A computed-values tile of the current version, by the service's own key (e.g. "Sheet1:0:0"). */
@@ -73,14 +65,13 @@ export interface ValueTilesChange {
 }
 
 export interface NewWorkbook extends WorkbookContent, NewItem {
-  source: WorkbookSource;
+  source: string;
   values?: readonly ValueTile[];
 }
 
 /** A change to a live workbook: new content (a manifest, with value tiles), a new name, or both. */
 export interface WorkbookChange extends ItemChange<WorkbookContent, WorkbookRecord> {
   values?: ValueTilesChange | undefined;
-  source: WorkbookSource;
 }
 
 /** Workbooks in the store: the one lifecycle, and the blobs and value tiles only they have. */
@@ -90,7 +81,3 @@ export type WorkbookItems = ItemStore<WorkbookRecord, WorkbookVersionRecord, New
   /** The current version's value tiles of a live workbook, by key (those not stored are missing). */
   getValueTiles(ownerId: string, workbookId: string, keys: readonly string[]): Promise<Map<string, { version: number; bytes: Uint8Array }>>;
 };
-
-/** A new workbook's record, as both stores write it. */
-export const newWorkbookRecord = ({ sizeBytes, cells, sheets, manifestHash, ...workbook }: NewWorkbook): WorkbookRecord =>
-  newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash });
