@@ -262,7 +262,8 @@ export function inflateItem(item: ZipItem, budget: Budget, onChunk: (chunk: Uint
     // Given back at once rather than when a collection reaches it: read for a while, the buffer is
     // promoted, and a 38 MB sheet's stayed under the rest of the import's peak. Only where no
     // reader keeps a chunk, and never a small buffer (which may share Node's pool).
-    if (!keepsChunks && whole.byteLength >= 1024 * 1024) (whole.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+    if (!keepsChunks && whole.byteLength >= 1024 * 1024)
+      (whole.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
   } else if (item.method === 0) {
     for (let offset = 0; offset < data.length; offset += 64 * STEP) take(data.subarray(offset, offset + 64 * STEP));
   } else {

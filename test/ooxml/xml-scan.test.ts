@@ -76,7 +76,8 @@ function scanned(bytes: Uint8Array, cuts: number[]): string[] | Error {
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const sheet = (body: string) => `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="m"><sheetData>${body}</sheetData></worksheet>`;
+const sheet = (body: string) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="m"><sheetData>${body}</sheetData></worksheet>`;
 
 const PLAIN = [
   sheet(`<row r="1" spans="1:2"><c r="A1" t="s"><v>0</v></c><c r="B1" s="3"><v>1.5</v></c></row>`),
@@ -169,7 +170,38 @@ describe("the XML scanner", () => {
     }).toThrow(NotPlain);
   });
   it("on mutated documents it gives the full parser's events or hands the document back, never other events nor a refusal of its own", () => {
-    const pieces = ["<", ">", "&", ";", '"', "'", "=", "/", " ", "\r", "\n", "\t", "]", "]]>", "!", "?", "é", "\u0001", "&#65;", "&#0;", "&lt;", "&bogus;", "<!--", "<![CDATA[", ":", "a", "c", "\uFFFE", "</c>", "<c>"];
+    const pieces = [
+      "<",
+      ">",
+      "&",
+      ";",
+      '"',
+      "'",
+      "=",
+      "/",
+      " ",
+      "\r",
+      "\n",
+      "\t",
+      "]",
+      "]]>",
+      "!",
+      "?",
+      "é",
+      "\u0001",
+      "&#65;",
+      "&#0;",
+      "&lt;",
+      "&bogus;",
+      "<!--",
+      "<![CDATA[",
+      ":",
+      "a",
+      "c",
+      "\uFFFE",
+      "</c>",
+      "<c>",
+    ];
     let seed = 38;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let scannedSame = 0;
@@ -179,7 +211,12 @@ describe("the XML scanner", () => {
         const at = Math.floor(random() * doc.length);
         const piece = pieces[Math.floor(random() * pieces.length)]!;
         const op = random();
-        doc = op < 0.4 ? doc.slice(0, at) + piece + doc.slice(at) : op < 0.7 ? doc.slice(0, at) + doc.slice(at + 1) : doc.slice(0, at) + piece + doc.slice(at + 1);
+        doc =
+          op < 0.4
+            ? doc.slice(0, at) + piece + doc.slice(at)
+            : op < 0.7
+              ? doc.slice(0, at) + doc.slice(at + 1)
+              : doc.slice(0, at) + piece + doc.slice(at + 1);
       }
       const bytes = encode(doc);
       const fast = scanned(bytes, [Math.floor(random() * bytes.length)]);

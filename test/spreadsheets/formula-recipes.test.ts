@@ -16,7 +16,18 @@ const data: WorkbookData = {
         yield [0, [{ value: "City" }, { value: "Pop" }]];
         for (let r = 1; r <= 12; r++) yield [r, [{ value: `c${r}` }, { value: r * 100 }]];
       },
-      tables: [{ name: "Cities", box: { top: 0, left: 0, bottom: 12, right: 1 }, header: 1, totals: 0, columns: ["City", "Pop"], style: null, autoFilter: false, totalsRow: [null, null] }],
+      tables: [
+        {
+          name: "Cities",
+          box: { top: 0, left: 0, bottom: 12, right: 1 },
+          header: 1,
+          totals: 0,
+          columns: ["City", "Pop"],
+          style: null,
+          autoFilter: false,
+          totalsRow: [null, null],
+        },
+      ],
     },
     { name: "Sheet2", rows: () => [[0, [{ value: 1 }]]] },
     { name: "My Sheet 1", rows: () => [[0, [{ value: 2 }]]] },

@@ -45,7 +45,12 @@ describe("recalculation", () => {
 
   it("keeps one range for the formulas that read it, and forgets each reader as it goes", () => {
     // A column of lookups into one table (the same range, some twice in one formula), a relative range, and wide ranges.
-    const values = Array.from({ length: 6 }, (_, i) => [i + 1, `=SUMIF($A$1:$A$6,">"&A${i + 1},$A$1:$A$6)`, `=SUM(A${i + 1}:A6)`, "=SUM($A$1:$A$6,$F$1:$AM$1)"]);
+    const values = Array.from({ length: 6 }, (_, i) => [
+      i + 1,
+      `=SUMIF($A$1:$A$6,">"&A${i + 1},$A$1:$A$6)`,
+      `=SUM(A${i + 1}:A6)`,
+      "=SUM($A$1:$A$6,$F$1:$AM$1)",
+    ]);
     const { workbook } = Workbook.create([{ name: "S", values }]);
     expect(workbook.read("B1:D1").values).toEqual([[20, 21, 21]]);
     expect(workbook.write("A6", [[7]]).recalculatedCells).toBe(18);
@@ -61,7 +66,7 @@ describe("recalculation", () => {
     expect(workbook.write("A1", [[2]]).recalculatedCells).toBe(1);
     expect(workbook.read("C1").values).toEqual([[24]]);
     // Read again by a new formula, the range is registered anew.
-    workbook.write("E1", [["=SUMIF($A$1:$A$6,\">0\",$A$1:$A$6)"]]);
+    workbook.write("E1", [['=SUMIF($A$1:$A$6,">0",$A$1:$A$6)']]);
     expect(workbook.write("A2", [[3]]).recalculatedCells).toBe(3);
     expect(workbook.read("E1").values).toEqual([[25]]);
   });

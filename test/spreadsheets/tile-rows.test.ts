@@ -30,7 +30,16 @@ describe("a workbook of constants written from its tiles", () => {
         rows.push([]);
         continue;
       }
-      rows.push([r, `name ${r % 13} ✓`, "2026-01-31", `${r % 100}%`, r % 2 === 0, r % 50 === 0 ? "#N/A" : -r / 8, "", r % 3 === 0 ? "x" : null]);
+      rows.push([
+        r,
+        `name ${r % 13} ✓`,
+        "2026-01-31",
+        `${r % 100}%`,
+        r % 2 === 0,
+        r % 50 === 0 ? "#N/A" : -r / 8,
+        "",
+        r % 3 === 0 ? "x" : null,
+      ]);
     }
     // A cell far to the right and far down (other tile columns and bands).
     rows[5]![70] = "wide";

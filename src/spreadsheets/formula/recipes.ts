@@ -124,8 +124,7 @@ class Recipe {
     const last = this.last;
     if (last && last.col === at.col && last.sid === at.sid) {
       let same = true;
-      for (let n = 0; n < runs.count && same; n++)
-        same = (runs.values[n] as number) - (this.relative[n] ? at.row : 0) === last.key[n];
+      for (let n = 0; n < runs.count && same; n++) same = (runs.values[n] as number) - (this.relative[n] ? at.row : 0) === last.key[n];
       if (same) return last.program;
     }
     const key = this.keyOf(runs, at.row);
