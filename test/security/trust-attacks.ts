@@ -80,6 +80,22 @@ export const createChain = (caller: Caller, rows = 100_000) =>
     sheets: [{ name: "Sheet1", values: Array.from({ length: rows }, (_, r) => [r === 0 ? 1 : `=A${r}+1`]) }],
   });
 
+/** F6 over GraphQL: the same chain as `createSpreadsheet`'s variables (the whole body parsed by the GraphQL surface). */
+export const createChainGraphql = (caller: Caller, rows = 100_000) =>
+  call(caller, "POST", "/graphql", {
+    query: "mutation Create($input: CreateSpreadsheetInput!) { createSpreadsheet(input: $input) { id } }",
+    variables: {
+      input: { name: "chain", sheets: [{ name: "Sheet1", values: Array.from({ length: rows }, (_, r) => [r === 0 ? 1 : `=A${r}+1`]) }] },
+    },
+  });
+
+/** F6 over tRPC: `sheets.create` with the chain as its input (the body parsed by the tRPC surface). */
+export const createChainTrpc = (caller: Caller, rows = 100_000) =>
+  call(caller, "POST", "/trpc/sheets.create", {
+    name: "chain",
+    sheets: [{ name: "Sheet1", values: Array.from({ length: rows }, (_, r) => [r === 0 ? 1 : `=A${r}+1`]) }],
+  });
+
 /** The victim's turn: read a range of their workbook, then write one cell of it. */
 export async function victimTurn(victim: Caller, id: string, n: number): Promise<{ read: Answer; write: Answer }> {
   const read = await call(victim, "GET", `/api/v1/spreadsheets/${id}/values/A1:E10`);
