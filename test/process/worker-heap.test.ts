@@ -15,11 +15,11 @@ describe("worker heap limits", () => {
     );
     const { plain, sized } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { plain: number; sized: number };
     const mb = 1024 * 1024;
-    // The control: the process-wide flag wins over resourceLimits, past the 8 MB asked for. Node 22
-    // sizes the new space at the flag's 64 MB (Node 20: 128 MB); Node 24 and 26 grow it toward
-    // the flag's bound as the churn asks, by how fast it runs (12–126 MB seen on a loaded machine).
-    expect(plain).toBeGreaterThan(8 * mb);
-    // Through workerHeap: the 8 MB young generation asked for.
-    expect(sized).toBeLessThanOrEqual(8 * mb);
+    // The control: the process-wide flag wins over resourceLimits: three 64 MB semi-spaces' worth
+    // (Node 22, 24 and 26 alike), far past the 8 MB asked for.
+    expect(plain).toBeGreaterThanOrEqual(64 * mb);
+    // Through workerHeap: the young generation asked for (V8 reports 8 MB as 12 MB with its
+    // large-object share), nowhere near the flag's.
+    expect(sized).toBeLessThanOrEqual(16 * mb);
   });
 });
