@@ -52,4 +52,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # The gateway drains on SIGTERM (SHUTDOWN_DRAIN_MS, SHUTDOWN_TIMEOUT_MS); node is PID 1's only
 # child of interest, so it is started directly (exec form), not through npm or a shell.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), "wg-bench-read-attack-"));
   const port = await freePort();
   const nodeArgs = (process.env["BENCH_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, ["--max-semi-space-size=64", ...nodeArgs, "--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=32", ...nodeArgs, "--import", "tsx", "src/main.ts"], {
     cwd: checkout,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secret, LOG_LEVEL: "warn" },
     stdio: ["ignore", "inherit", "inherit"],

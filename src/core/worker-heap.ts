@@ -1,7 +1,7 @@
-// Heap limits for worker threads. `npm start` gives the main thread a 64 MB semi-space
+// Heap limits for worker threads. `npm start` gives the main thread a 32 MB semi-space
 // (--max-semi-space-size, for request garbage), but V8 applies that flag to every isolate created
-// after it and lets it override a worker's resourceLimits.maxYoungGenerationSizeMb: each
-// spreadsheets worker then let ~190 MB of garbage pile up before a scavenge (a 1M-cell CSV import
+// after it and lets it override a worker's resourceLimits.maxYoungGenerationSizeMb: at 64 MB each
+// spreadsheets worker let ~190 MB of garbage pile up before a scavenge (a 1M-cell CSV import
 // lifted the gateway's RSS by 265 MB, 107 MB without the flag). The main isolate keeps the size it
 // was created with, so the flag is cleared once, before the first worker, and each pool's own
 // young-generation size decides for its workers.

@@ -291,7 +291,7 @@ describe("fault suite", () => {
     // Warm-up: JIT, pools and the heap's size, through a short spell of each phase below (and
     // document renders, whose worker thread has a heap of its own). The
     // fast answers of an open circuit come at several times the rate of proxied reads, and V8
-    // grows the young generation with the allocation rate (up to the 64 MB semi-spaces that
+    // grows the young generation with the allocation rate (up to the 32 MB semi-spaces that
     // `npm start` allows): a baseline taken before that would count the growth as drift. Then
     // the RSS baseline, after a pause. (A retry of this test runs without beforeAll: start from a
     // healthy upstream, whatever phase the failed attempt stopped in.)

@@ -81,7 +81,7 @@ it("50 MB through GraphQL and through tRPC: byte for byte upstream, gateway RSS 
   };
 
   // Warm-up: code paths loaded and compiled, pools and caches filled, and the young generation
-  // grown to what a streamed upload keeps it at (the process runs with a 64 MB semi-space, as
+  // grown to what a streamed upload keeps it at (the process runs with a 32 MB semi-space, as
   // `npm start` does): a fixed cost that 1 MB warm-ups left inside the measured growth.
   await graphql(16 * MiB, 1);
   await trpc(16 * MiB, 2);
