@@ -14,6 +14,11 @@ export interface ItemView {
   updatedAt: string;
 }
 
+/** What the document and spreadsheet version pages both show: the item as it was at `version`, and its current version. */
+export interface ItemVersionView extends Omit<ItemView, "updatedAt"> {
+  current: number;
+}
+
 /** A table of rows under a visually hidden caption (what screen readers announce) and column heads. */
 export function listTable(caption: string, columns: readonly string[], rows: unknown): Html {
   return html`<table class="list">
