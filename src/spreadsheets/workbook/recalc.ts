@@ -11,27 +11,16 @@ import type { EvalContext, Snapshot, Totals } from "../formula/context.ts";
 import type { Criterion } from "../formula/criteria.ts";
 import type { ExactIndex } from "../formula/exact-index.ts";
 import { cellResult } from "../formula/result.ts";
-import {
-  ERR,
-  errorFromCode,
-  NeedCell,
-  RangeValue,
-  type ArrayValue,
-  type FormulaError,
-  type Frame,
-  type Scalar,
-} from "../formula/values.ts";
+import { ERR, NeedCell, RangeValue, type ArrayValue, type FormulaError, type Frame, type Scalar } from "../formula/values.ts";
 import { indirectReference } from "./indirect.ts";
-import { RangeCache } from "./range-cache.ts";
+import { peek, RangeCache, waitingCell } from "./range-cache.ts";
 import { placeResult, spillBox } from "./spill.ts";
 import {
   CLEAN,
   DIRTY,
   K_BOOLEAN,
   K_EMPTY,
-  K_ERROR,
   K_NUMBER,
-  K_SPILL,
   K_STRING,
   PENDING,
   RUNNING,
@@ -70,28 +59,10 @@ export class Calculator implements EvalContext {
     return tile ? this.slotValue(tile, (row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS), row, col) : null;
   }
 
+  /** A cell's value; a formula not computed yet is computed first, or is a circular reference. */
   private slotValue(tile: Tile, slot: number, row: number, col: number): Scalar {
-    switch (tile.kinds[slot]) {
-      case K_EMPTY:
-        return null;
-      case K_NUMBER:
-        return tile.nums[slot] as number;
-      case K_STRING:
-        return tile.strs?.[slot] ?? "";
-      case K_BOOLEAN:
-        return tile.nums[slot] === 1;
-      case K_ERROR:
-        return errorFromCode(tile.nums[slot] as number);
-      case K_SPILL:
-        return this.spilled(tile.spills?.get(slot), row, col);
-      default:
-        return this.formulaValue(tile.formulas?.get(slot));
-    }
-  }
-
-  private formulaValue(cell: FormulaCell | undefined): Scalar {
-    if (!cell || cell.state === CLEAN) return cell?.value ?? null;
-    return this.waiting(cell);
+    const value = peek(tile, slot, row, col);
+    return value !== undefined ? value : this.waiting(waitingCell(tile, slot));
   }
 
   /** A formula not computed yet: computed first (DIRTY), or a circular reference (it waits, directly or not, for the reader). */
@@ -100,13 +71,6 @@ export class Calculator implements EvalContext {
     if (this.current) this.circular.add(this.current);
     this.circular.add(cell);
     return ERR.REF;
-  }
-
-  /** A cell an array fills: its anchor's value there, once the anchor is computed. */
-  private spilled(anchor: FormulaCell | undefined, row: number, col: number): Scalar {
-    if (!anchor) return null;
-    if (anchor.state !== CLEAN) return this.waiting(anchor);
-    return anchor.spill?.values[row - anchor.row]?.[col - anchor.col] ?? null;
   }
 
   forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void {
