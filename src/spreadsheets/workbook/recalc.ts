@@ -73,28 +73,38 @@ export class Calculator implements EvalContext {
     return ERR.REF;
   }
 
+  /** The part of `range` inside its sheet's used area (it may be empty), with the sheet's tiles; null when the sheet has no cells or is gone. */
+  private clipped(range: RangeValue): (Box & { tiles: Map<number, Tile> }) | null {
+    const grid = this.book.sheetById(range.sid)?.grid;
+    const used = grid?.used();
+    if (!grid || !used) return null;
+    return {
+      tiles: grid.tiles,
+      top: Math.max(range.top, used.top),
+      bottom: Math.min(range.bottom, used.bottom),
+      left: Math.max(range.left, used.left),
+      right: Math.min(range.right, used.right),
+    };
+  }
+
   forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void {
-    const sheet = this.book.sheetById(range.sid);
-    const used = sheet?.grid.used();
-    if (!sheet || !used) return;
-    const top = Math.max(range.top, used.top);
-    const bottom = Math.min(range.bottom, used.bottom);
-    const left = Math.max(range.left, used.left);
-    const right = Math.min(range.right, used.right);
+    const area = this.clipped(range);
+    if (!area) return;
+    const { tiles, top, bottom, left, right } = area;
     if (top > bottom || left > right) return;
     const firstTileCol = Math.floor(left / TILE_COLS);
     const lastTileCol = Math.floor(right / TILE_COLS);
-    const tiles: (Tile | undefined)[] = [];
+    const bandTiles: (Tile | undefined)[] = [];
     let visited = 0;
     for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
       let any = false;
       for (let tc = firstTileCol; tc <= lastTileCol; tc++)
-        any = !!(tiles[tc - firstTileCol] = sheet.grid.tiles.get(band * TILES_ACROSS + tc)) || any;
+        any = !!(bandTiles[tc - firstTileCol] = tiles.get(band * TILES_ACROSS + tc)) || any;
       if (!any) continue;
       const rowEnd = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1);
       for (let r = Math.max(top, band * TILE_ROWS); r <= rowEnd; r++) {
         for (let tc = firstTileCol; tc <= lastTileCol; tc++) {
-          const tile = tiles[tc - firstTileCol];
+          const tile = bandTiles[tc - firstTileCol];
           if (!tile) continue;
           const cEnd = Math.min(right, tc * TILE_COLS + TILE_COLS - 1);
           for (let c = Math.max(left, tc * TILE_COLS); c <= cEnd; c++) {
@@ -112,19 +122,15 @@ export class Calculator implements EvalContext {
   }
 
   totals(range: RangeValue, totals: Totals): void {
-    const sheet = this.book.sheetById(range.sid);
-    const used = sheet?.grid.used();
-    if (!sheet || !used) return;
-    const top = Math.max(range.top, used.top);
-    const bottom = Math.min(range.bottom, used.bottom);
-    const left = Math.max(range.left, used.left);
-    const right = Math.min(range.right, used.right);
+    const area = this.clipped(range);
+    if (!area) return;
+    const { tiles, top, bottom, left, right } = area;
     // Tile by tile: order does not matter to a sum, and each tile is looked up once.
     for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
       const r0 = Math.max(top, band * TILE_ROWS) - band * TILE_ROWS;
       const r1 = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1) - band * TILE_ROWS;
       for (let tc = Math.floor(left / TILE_COLS); tc <= Math.floor(right / TILE_COLS); tc++) {
-        const tile = sheet.grid.tiles.get(band * TILES_ACROSS + tc);
+        const tile = tiles.get(band * TILES_ACROSS + tc);
         if (!tile) continue;
         const c0 = Math.max(left, tc * TILE_COLS) - tc * TILE_COLS;
         const c1 = Math.min(right, tc * TILE_COLS + TILE_COLS - 1) - tc * TILE_COLS;
