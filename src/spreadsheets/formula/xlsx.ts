@@ -9,7 +9,7 @@ import { canonicalName } from "./compile.ts";
 import type { AstNode } from "./compile-node.ts";
 import { FUTURE_FUNCTIONS, WORKSHEET_FUNCTIONS } from "./functions/index.ts";
 import { tokenSpans, walk, type LegacyEnv } from "./legacy.ts";
-import { formulaTokens, parseTokens } from "./tokens.ts";
+import { formulaTokens, parseLocated } from "./tokens.ts";
 
 /** How one formula shape is written: whether it needs the dynamic-array flag, and what changes in its tokens. */
 export interface XlsxPlan {
@@ -34,14 +34,9 @@ function visit(node: AstNode | null | undefined, fn: (node: AstNode) => void): v
 export function planXlsx(text: string, env: LegacyEnv): XlsxPlan {
   // Without "@", "#", a range, a call or an array, nothing can need dynamic arrays (a result that spills says so itself).
   if (!/[@#:({]/.test(text)) return needsPrefixes(text) ? { dynamic: false, edits: emptyEdits() } : PLAIN;
-  let tokens: Token[];
-  let ast: AstNode;
-  try {
-    tokens = formulaTokens(text, true);
-    ast = parseTokens(tokens);
-  } catch {
-    return needsPrefixes(text) ? { dynamic: false, edits: emptyEdits() } : PLAIN;
-  }
+  const tree = parseLocated(text);
+  if (!tree) return needsPrefixes(text) ? { dynamic: false, edits: emptyEdits() } : PLAIN;
+  const { tokens, ast } = tree;
   const span = tokenSpans(tokens);
   const ats: AstNode[] = [];
   const spills: AstNode[] = [];
