@@ -1,6 +1,6 @@
-// Document contents and storage usage on either database (sql.ts; content.ts addresses them):
-// stored once per owner and hash by creates and changes, collected when nothing refers to them,
-// inside the caller's transaction. Every step that adds or collects an owner's content first locks
+// Each kind's content in the one lifecycle, and storage usage, on either database (sql.ts).
+// Documents' contents (content.ts addresses them) are stored once per owner and hash by creates
+// and changes, collected when nothing refers to them, inside the caller's transaction. Every step that adds or collects an owner's content first locks
 // the owner's storage_usage row, so that on PostgreSQL two transactions of one owner never race
 // between "is it stored?" and "nothing refers to it any more", and the quota is checked against a
 // usage no one else is changing (lock order: the item's row, then the usage row; several owners in
@@ -9,8 +9,9 @@ import { contentRow } from "./content.ts";
 import type { ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
-import { inList, query, type Executor, type Tx } from "./sql.ts";
-import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, StorageStore } from "./types.ts";
+import { call, inList, query, type Executor, type Tx } from "./sql.ts";
+import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, NewWorkbook, StorageStore, ValueTile } from "./types.ts";
+import type { ValueTilesChange, WorkbookChange, WorkbookContent, WorkbookRecord } from "./types.ts";
 
 /** Locks the owner's usage row (creating it at 0) and returns its bytes. */
 export function* lockUsage(ownerId: string): Tx<number> {
@@ -58,6 +59,27 @@ export function* collectContents(ownerId: string, hashes: Iterable<string>): Tx<
   );
   yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
 }
+
+/**
+ * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
+ * to them) and the current version's value tiles, written with each create and change, through
+ * each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
+ */
+export const workbookContent = <K>(on: {
+  put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
+  collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
+  putValues(client: K, id: string, version: number, tiles: readonly ValueTile[]): void | Promise<void>;
+  applyValues(client: K, id: string, version: number, change: ValueTilesChange | undefined): void | Promise<void>;
+}): ItemContent<WorkbookRecord, WorkbookContent, NewWorkbook, WorkbookChange, K> => ({
+  *put(ownerId, content) {
+    yield* call((client: K) => on.put(client, ownerId, content));
+    const { sizeBytes, cells, sheets, manifestHash } = content;
+    return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+  },
+  collect: (ownerId, manifests) => call((client: K) => on.collect(client, ownerId, manifests)),
+  created: (record, input) => call((client: K) => on.putValues(client, record.id, 1, input.values ?? [])),
+  changed: (record, change) => call((client: K) => on.applyValues(client, record.id, record.version, change.values)),
+});
 
 /** Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it. */
 export const documentContent = (

@@ -3,76 +3,94 @@
 // content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
-import {
-  documentSummaryColumns,
-  toDocument,
-  toVersion,
-  versionSummaryColumns,
-  workbookSummaryColumns,
-  workbookVersionColumns,
-} from "./rows.ts";
-import { toWorkbook, toWorkbookVersion } from "./rows.ts";
-import { foldName, type DocumentRecord, type IdempotentOperation, type VersionRecord } from "./types.ts";
-import type { ItemChange, ItemRecord, NewDocument, NewWorkbook, Outcome, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
-import { currentItemVersion, newItemRecord } from "./types/items.ts";
+import { rowMapper, type Row } from "./rows.ts";
+import { foldName, type IdempotentOperation, type ItemChange, type ItemRecord, type Outcome, type SheetSummary } from "./types.ts";
+import type { DocumentRecord, NewDocument, NewItem, NewWorkbook, VersionRecord, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
-export interface ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> {
+/** A kind as its spec names it: every column list, row mapping and record below is derived from `own`. */
+interface KindSpec<N> {
   /** The share and trash kind. */
   name: "document" | "workbook";
   table: string;
   /** The table of earlier versions, and its column naming the item. */
   versions: string;
   versionOf: string;
-  /** The columns, on the item and its versions alike, that describe a version's content; the last is its hash. */
-  content: readonly string[];
-  summaryColumns: string;
-  toRecord(row: never): R;
-  versionColumns: string;
-  toVersion(row: never): V;
-  current(record: R): V;
-  /** A new item's record, version 1. */
-  newRecord(input: N): R;
+  /** The columns the kind's records and versions have besides every item's; `hash`, its content's hash, stored with them. */
+  own: readonly string[];
+  hash: string;
+  /** Conversions of a row's values where one is needed (PostgreSQL's bigints come back as strings…). */
+  convert?: Record<string, (value: never) => unknown>;
+  /** A new item's source, size and own fields, from its input. */
+  fresh(input: N): { source: string; sizeBytes: number };
   /** What a purge empties besides versions, shares and idempotency records (`table WHERE column`). */
   ownTables: readonly string[];
   /** The idempotency operation of a create without one. */
   createOperation: IdempotentOperation;
 }
 
-export const documentKind: ItemKind<DocumentRecord, VersionRecord, NewDocument> = {
+export type ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> = Omit<KindSpec<N>, "fresh" | "own" | "convert"> & {
+  /** The columns, on the item and its versions alike, that describe a version's content; the last is its hash. */
+  content: readonly string[];
+  /** The record's columns (never its content's bytes), and a version's. */
+  summaryColumns: string;
+  versionColumns: string;
+  toRecord(row: Row): R;
+  toVersion(row: Row): V;
+  /** The current version, as the item's history lists it. */
+  current(record: R): V;
+  /** A new item's record, version 1. */
+  newRecord(input: N): R;
+};
+
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function itemKind<R extends ItemRecord, V, N extends NewItem>({ own, convert, fresh, ...spec }: KindSpec<N>): ItemKind<R, V, N> {
+  const summaryColumns = `id, owner_id, name, created_at, updated_at, size_bytes, ${own.join(", ")}, version, updated_by, source, deleted_at`;
+  const versionColumns = `version, name, created_at, created_by, size_bytes, ${own.join(", ")}, source`;
+  // The current version's fields from the record's: it was made when the record was last updated, by its author.
+  const fromRecord: Record<string, string> = { createdAt: "updatedAt", createdBy: "updatedBy" };
+  const versionFields = versionColumns.split(", ").map(camel);
+  return {
+    ...spec,
+    content: ["size_bytes", ...own.filter((column) => column !== spec.hash), spec.hash],
+    summaryColumns,
+    versionColumns,
+    toRecord: rowMapper(summaryColumns, convert),
+    toVersion: rowMapper(versionColumns, convert),
+    current: (record) => Object.fromEntries(versionFields.map((field) => [field, record[(fromRecord[field] ?? field) as keyof R]])) as V,
+    newRecord(input) {
+      const { id, ownerId, name, createdAt, createdBy: updatedBy } = input;
+      const { source, ...facts } = fresh(input);
+      return { id, ownerId, name, createdAt, updatedAt: createdAt, version: 1, updatedBy, source, deletedAt: null, ...facts } as R;
+    },
+  };
+}
+
+export const documentKind = itemKind<DocumentRecord, VersionRecord, NewDocument>({
   name: "document",
   table: "documents",
   versions: "document_versions",
   versionOf: "document_id",
-  content: ["size_bytes", "characters", "content_hash"],
-  summaryColumns: documentSummaryColumns,
-  toRecord: toDocument,
-  versionColumns: versionSummaryColumns,
-  toVersion,
-  current: (document) => currentItemVersion(document, { characters: document.characters }),
-  newRecord: (doc) => newItemRecord(doc, doc.source ?? "markdown", { sizeBytes: doc.docx.byteLength, characters: doc.text.length }),
+  own: ["characters"],
+  hash: "content_hash",
+  fresh: (doc) => ({ source: doc.source ?? "markdown", sizeBytes: doc.docx.byteLength, characters: doc.text.length }),
   ownTables: [],
   createOperation: "documents.create",
-};
+});
 
-export const workbookKind: ItemKind<WorkbookRecord, WorkbookVersionRecord, NewWorkbook> = {
+export const workbookKind = itemKind<WorkbookRecord, WorkbookVersionRecord, NewWorkbook>({
   name: "workbook",
   table: "workbooks",
   versions: "workbook_versions",
   versionOf: "workbook_id",
-  content: ["size_bytes", "cells", "sheets", "manifest_hash"],
-  summaryColumns: workbookSummaryColumns,
-  toRecord: toWorkbook,
-  versionColumns: workbookVersionColumns,
-  toVersion: toWorkbookVersion,
-  current: ({ cells, sheets, manifestHash, ...workbook }) => currentItemVersion(workbook, { cells, sheets, manifestHash }),
-  newRecord: ({ sizeBytes, cells, sheets, manifestHash, ...workbook }) =>
-    newItemRecord(workbook, workbook.source, { sizeBytes, cells, sheets, manifestHash }),
+  own: ["cells", "sheets", "manifest_hash"],
+  hash: "manifest_hash",
+  // Sizes and counts are numbers (PostgreSQL's bigints come back as strings); sheets are JSON text.
+  convert: { size_bytes: Number, cells: Number, sheets: (text: string) => JSON.parse(text) as SheetSummary[] },
+  fresh: ({ source, sizeBytes, cells, sheets, manifestHash }) => ({ source, sizeBytes, cells, sheets, manifestHash }),
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
-};
-
-/** The hash column of a kind's content (what a purge or prune hands to its collector). */
-export const hashColumn = (kind: ItemKind): string => kind.content[kind.content.length - 1]!;
+});
 
 /** Hashes grouped by owner, in owner order (PostgreSQL takes the owners' usage locks in that order). */
 export function byOwner(rows: readonly { owner_id: string; hash: string }[]): Map<string, string[]> {
@@ -89,8 +107,7 @@ export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >=
 
 /** The statements both databases run alike, with their own placeholders (`p(name)`). */
 export function lifecycleSql(kind: ItemKind, p: (name: string) => string) {
-  const { table, versions, versionOf, content } = kind;
-  const hash = hashColumn(kind);
+  const { table, versions, versionOf, content, hash } = kind;
   const head = "name = " + p("name") + ", name_folded = " + p("nameFolded") + ", updated_at = " + p("at");
   const set = `${head}, updated_by = ${p("actorId")}, source = ${p("source")}, version = version + 1`;
   return {

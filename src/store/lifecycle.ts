@@ -6,7 +6,7 @@
 // the database. A kind supplies how its content is stored and collected, and what else its writes
 // touch (a workbook's value tiles).
 import { claimIdempotency, findClaim } from "./idempotency.ts";
-import { byOwner, changeValues, hashColumn, insertValues, isVersion, lifecycleSql, MAX_INT, stale, type ItemKind } from "./kinds.ts";
+import { byOwner, changeValues, insertValues, isVersion, lifecycleSql, MAX_INT, stale, type ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
 import { inList, query, type Executor, type Tx } from "./sql.ts";
 import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "./types.ts";
@@ -24,7 +24,7 @@ export interface ItemContent<R, C, N, X, K> {
 /** The reads: one statement each, the hot ones named. */
 function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N>) {
   const { table, summaryColumns } = kind;
-  const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0] as never) : null);
+  const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0]) : null);
   const get = async (ownerId: string, id: string, includeDeleted = false): Promise<R | null> => {
     // No key holds NUL, and PostgreSQL text cannot (an error, not "no match").
     if (`${ownerId}${id}`.includes("\u0000")) return null;
@@ -40,7 +40,7 @@ function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N
       ORDER BY id DESC LIMIT :limit`;
     const shape = `${table}_${trashed ? "trash" : "list"}_${cursor ? "c" : ""}${needle ? "q" : ""}`;
     const values = { ownerId: query.ownerId, beforeId: query.beforeId, needle: query.nameContains, limit: query.limit };
-    return (await sql.all(text, values, shape)).map((row) => kind.toRecord(row as never));
+    return (await sql.all(text, values, shape)).map((row) => kind.toRecord(row));
   }
   return { record, get, list };
 }
@@ -143,7 +143,7 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
         const gone = (yield* query(
           `DELETE FROM ${kind.versions} WHERE replaced_at < :replacedBefore
              AND version <= (SELECT i.version FROM ${table} i WHERE i.id = ${kind.versions}.${kind.versionOf}) - :keepMin
-           RETURNING owner_id, ${hashColumn(kind)} AS hash`,
+           RETURNING owner_id, ${kind.hash} AS hash`,
           { replacedBefore, keepMin },
         )) as { owner_id: string; hash: string }[];
         for (const [ownerId, hashes] of byOwner(gone)) yield* content.collect(ownerId, hashes);
@@ -168,7 +168,7 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends
       if (ids.length === 0) return [];
       const [among, values] = inList("id", ids);
       const found = `SELECT ${kind.summaryColumns} FROM ${kind.table} WHERE owner_id = :ownerId AND deleted_at IS NULL AND id ${among}`;
-      return (await sql.all(found, { ...values, ownerId })).map((row) => kind.toRecord(row as never));
+      return (await sql.all(found, { ...values, ownerId })).map((row) => kind.toRecord(row));
     },
     list: (query) => read.list(query, false),
     listTrash: (query) => read.list(query, true),
@@ -180,7 +180,7 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends
       const rest = limit - head.length;
       if (rest <= 0) return head;
       const rows = await sql.all(text.listVersions, { id, before, limit: rest });
-      return [...head, ...rows.map((row) => kind.toVersion(row as never))];
+      return [...head, ...rows.map((row) => kind.toVersion(row))];
     },
     async getVersion(ownerId, id, n) {
       if (!isVersion(n)) return null;
@@ -188,7 +188,7 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends
       if (!current || n > current.version) return null;
       if (n === current.version) return { record: current, version: kind.current(current) };
       const [row] = await sql.all(text.getVersion, { id, n });
-      return row ? { record: current, version: kind.toVersion(row as never) } : null;
+      return row ? { record: current, version: kind.toVersion(row) } : null;
     },
   };
 }
