@@ -6,7 +6,7 @@
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
-import { pageOf } from "../core/paging.ts";
+import { idCursors, pageOf, versionCursors } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
 import { foldName, type ItemRecord, type ItemStore, type ListQuery, type Outcome, type ShareKind, type Store } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
@@ -17,24 +17,6 @@ export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? 
 /** A change to a live item, made by the caller now. */
 export function changeAsCaller<R, X>(items: { change(x: X): Promise<Outcome<R>> }, ctx: RequestContext, change: Omit<X, "actorId" | "at">) {
   return items.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() } as X);
-}
-
-export interface ServiceKind<R extends ItemRecord, V> {
-  /** What NOT_FOUND and PRECONDITION_FAILED name: "Document", "Spreadsheet". */
-  noun: string;
-  /** The scopes' prefix: docs:read, sheets:write… */
-  scope: "docs" | "sheets";
-  /** The share links' kind. */
-  share: ShareKind;
-  /** The log field naming the item. */
-  logKey: string;
-  isId(id: string): boolean;
-  /** The list's position: the last item's id. */
-  cursors: { encode(id: string): string; decode(cursor: string): string };
-  /** The version list's position: the last version's number. */
-  versionCursors: { encode(version: number): string; decode(cursor: string): number };
-  /** The kind's items in the store (store.documents, store.workbooks). */
-  items(store: Store): ItemStore<R, V, never, never>;
 }
 
 type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
@@ -48,21 +30,40 @@ export const listQuery = (ownerId: string, input: Page, decode: (cursor: string)
   ...(input.cursor ? { beforeId: decode(input.cursor) } : {}),
 });
 
+/** A record as callers see it: the fields named, in their order, and its links under `base` (PUBLIC_URL, or "": paths, as docs/api.md shows them). */
+export function shownAs<R extends { id: string }, K extends keyof R>(record: R, fields: readonly K[], path: string, base: string) {
+  const url = `${base}/api/v1/${path}/${record.id}`;
+  return { ...(Object.fromEntries(fields.map((field) => [field, record[field]])) as Pick<R, K>), url, downloadUrl: `${url}/content` };
+}
+
 /** A document's or a spreadsheet's id (the lists across kinds). */
 export const isItemId = (id: string): boolean => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
 
-/** The rules every operation on the kind follows, store aside: who may, which ids, what a failed write answers. */
-export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknown>, "noun" | "scope" | "share" | "isId">) {
+/** A kind as the services name it, and where the store keeps it. */
+interface KindSpec {
+  /** What NOT_FOUND and PRECONDITION_FAILED name (its log field, `documentId`…, too). */
+  noun: "Document" | "Spreadsheet";
+  /** The scopes' prefix: docs:read, sheets:write… */
+  scope: "docs" | "sheets";
+  share: ShareKind;
+  store: "documents" | "workbooks";
+  isId(id: string): boolean;
+  /** The prefixes of the list's cursors (the last item's id) and the version list's (the last version's number). */
+  cursors: readonly [list: string, versions: string];
+}
+
+/** The kind, and the rules every operation on it follows, store aside: who may, which ids, what a failed write answers. */
+export function serviceKind<R extends ItemRecord, V>(spec: KindSpec) {
   /** The owner whose items the caller reads or changes, with the kind's scope. */
   const owner = (ctx: RequestContext, access: "read" | "write"): string => {
     const ownerId = requireOwner(ctx.principal);
-    requireScope(ctx.principal, `${kind.scope}:${access}`);
+    requireScope(ctx.principal, `${spec.scope}:${access}`);
     return ownerId;
   };
-  const missing = () => notFound(kind.noun);
+  const missing = () => notFound(spec.noun);
   /** The id, or NOT_FOUND for one this kind never issues (no store lookup for it). */
   const known = (id: string): string => {
-    if (!kind.isId(id)) throw missing();
+    if (!spec.isId(id)) throw missing();
     return id;
   };
   /** A conditional write's outcome as the caller sees it. */
@@ -70,7 +71,7 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
     if (result.ok) return result.record;
     if (result.reason === "not_found") throw missing();
     if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changed()");
-    const what = kind.noun.toLowerCase();
+    const what = spec.noun.toLowerCase();
     throw new GatewayError(
       "PRECONDITION_FAILED",
       `The ${what} is at version ${result.current}, not the expected one; nothing was written`,
@@ -87,8 +88,16 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
     }
     return current;
   };
-  return { owner, known, changed, precheck, missing };
+  return {
+    ...spec,
+    logKey: `${spec.noun.toLowerCase()}Id`,
+    cursors: idCursors(spec.cursors[0], spec.isId),
+    versionCursors: versionCursors(spec.cursors[1]),
+    items: (store: Store) => store[spec.store] as unknown as ItemStore<R, V, never, never>,
+    ...{ owner, known, changed, precheck, missing },
+  };
 }
+export type ServiceKind<R extends ItemRecord, V> = ReturnType<typeof serviceKind<R, V>>;
 
 /**
  * The kind's list (`page`), and the operations every kind's service offers as they are: records
@@ -101,7 +110,7 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T>(
   version: (v: V) => T,
 ) {
   const items = kind.items(deps.store);
-  const { owner, known, changed, precheck, missing } = kindRules<R>(kind);
+  const { owner, known, changed, precheck, missing } = kind;
   /** The live item of the caller's, or NOT_FOUND. */
   const live = async (ownerId: string, id: string): Promise<R> => precheck(await items.get(ownerId, known(id)), undefined);
   const log = (ctx: RequestContext, input: Ref, done: string) =>
