@@ -100,14 +100,13 @@ export function serviceKind<R extends ItemRecord, V>(spec: KindSpec) {
 export type ServiceKind<R extends ItemRecord, V> = ReturnType<typeof serviceKind<R, V>>;
 
 /**
- * The kind's list (`page`), and the operations every kind's service offers as they are: records
- * shown through `shown`, versions through `version`.
+ * The operations every kind's service offers as they are: records shown through `shown` (in the
+ * trash through `trashed`), lists as `{ [key]: […], nextCursor }`, versions through `version`.
  */
-export function serviceLifecycle<R extends ItemRecord, V, S, T>(
+export function serviceLifecycle<R extends ItemRecord, V, S, T, L extends string, D = S>(
   kind: ServiceKind<R, V>,
   deps: { store: Store; publicUrl: string },
-  shown: (record: R) => S,
-  version: (v: V) => T,
+  shown: { record: (record: R) => S; version: (v: V) => T; key: L; trashed?: (record: R) => D },
 ) {
   const items = kind.items(deps.store);
   const { owner, known, changed, precheck, missing } = kind;
@@ -116,13 +115,18 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T>(
   const log = (ctx: RequestContext, input: Ref, done: string) =>
     ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} ${done}`);
 
-  return {
-    /** Live (or trashed) items, newest first. */
-    async page(ctx: RequestContext, input: Page, trashed = false) {
+  /** Live (or trashed) items, newest first. */
+  const list =
+    <E>(trashed: boolean, show: (record: R) => E) =>
+    async (ctx: RequestContext, input: Page): Promise<Record<L, E[]> & { nextCursor: string | null }> => {
       const query = listQuery(owner(ctx, "read"), input, kind.cursors.decode);
       const rows = await (trashed ? items.listTrash(query) : items.list(query));
-      return pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
-    },
+      const page = pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
+      return { [shown.key]: page.items.map(show), nextCursor: page.nextCursor } as Record<L, E[]> & { nextCursor: string | null };
+    };
+  return {
+    list: list(false, shown.record),
+    trash: list(true, shown.trashed ?? (shown.record as unknown as (record: R) => D)),
     /** Moves the item to the trash (its share links end); a stale expectedVersion writes nothing. */
     async delete(ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }): Promise<void> {
       const ownerId = owner(ctx, "write");
@@ -134,7 +138,7 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T>(
       const record = kind.isId(input.id) ? await items.restore(ownerId, input.id) : null;
       if (!record) throw notFound(`${kind.noun} in the trash`);
       log(ctx, input, "restored from the trash");
-      return shown(record);
+      return shown.record(record);
     },
     /** Deletes an item in the trash for good, with its versions and shares. */
     async purge(ctx: RequestContext, input: Ref): Promise<void> {
@@ -150,7 +154,7 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T>(
       const rows = await items.listVersions(query);
       if (!rows) throw missing();
       const page = pageOf(rows, input.limit, (last) => kind.versionCursors.encode((last as { version: number }).version));
-      return { versions: page.items.map(version), nextCursor: page.nextCursor };
+      return { versions: page.items.map(shown.version), nextCursor: page.nextCursor };
     },
     async share(ctx: RequestContext, input: Ref & { expiresInSeconds: number }): Promise<DocumentShare & { url: string }> {
       const ownerId = owner(ctx, "write");

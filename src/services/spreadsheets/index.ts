@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
-import type { SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { serviceLifecycle } from "../lifecycle.ts";
@@ -37,15 +37,9 @@ type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodTyp
 export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 
 export function createSpreadsheetsService(deps: SheetsDeps) {
-  const { page, ...lifecycle } = serviceLifecycle(spreadsheetItems, deps, (record) => toSpreadsheet(record, deps.publicUrl), toVersion);
-  const list = async (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">, trashed = false): Promise<SpreadsheetList> => {
-    const found = await page(ctx, input, trashed);
-    return { spreadsheets: found.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: found.nextCursor };
-  };
+  const record = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
   return {
-    ...lifecycle,
-    list: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input),
-    trash: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input, true),
+    ...serviceLifecycle(spreadsheetItems, deps, { record, version: toVersion, key: "spreadsheets" }),
     /** The record with the spreadsheet's warnings (describe). */
     get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
