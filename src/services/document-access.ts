@@ -6,7 +6,7 @@ import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
 import type { DocumentChange, DocumentRecord, Store, TextFormat, VersionRecord } from "../store/types.ts";
-import { changeAsCaller, serviceKind, shownAs } from "./lifecycle.ts";
+import { serviceKind, shownAs } from "./lifecycle.ts";
 import { fitUtf16 } from "../store/content.ts";
 
 /** What the document operations work with. */
@@ -28,7 +28,7 @@ export const toSummary = (record: DocumentRecord, base = ""): DocumentSummary =>
   shownAs(record, ["id", "name", "createdAt", "updatedAt", "sizeBytes", "characters", "version"], "documents", base);
 
 /** Documents as the one service lifecycle (./lifecycle.ts) sees them: who may (docs:read, docs:write), what a failed write answers. */
-export const documentItems = serviceKind<DocumentRecord, VersionRecord>({
+export const documentItems = serviceKind<DocumentRecord, VersionRecord, DocumentChange>({
   noun: "Document",
   scope: "docs",
   share: "document",
@@ -36,7 +36,7 @@ export const documentItems = serviceKind<DocumentRecord, VersionRecord>({
   isId: isDocumentId,
   cursors: ["c1.", "v2."],
 });
-export const { changed, precheck } = documentItems;
+export const { changed, precheck, write: writeVersion } = documentItems;
 export const reader = (ctx: RequestContext): string => documentItems.owner(ctx, "read");
 export const writer = (ctx: RequestContext): string => documentItems.owner(ctx, "write");
 
@@ -98,13 +98,4 @@ export async function textOf(
   if (!bytes) throw notFound("Document");
   const { markdown } = await renderer.extract(bytes, { signal: ctx.signal, principal: ownerId });
   return { text: markdown, totalChars: markdown.length };
-}
-
-/** Writes the next version of a live document as the caller, now; a stale expectedVersion is 412 and writes nothing. */
-export async function writeVersion(
-  store: Pick<Store, "documents">,
-  ctx: RequestContext,
-  change: Omit<DocumentChange, "actorId" | "at">,
-): Promise<DocumentRecord> {
-  return changed(await changeAsCaller(store.documents, ctx, change));
 }

@@ -53,7 +53,7 @@ interface KindSpec {
 }
 
 /** The kind, and the rules every operation on it follows, store aside: who may, which ids, what a failed write answers. */
-export function serviceKind<R extends ItemRecord, V>(spec: KindSpec) {
+export function serviceKind<R extends ItemRecord, V, X>(spec: KindSpec) {
   /** The owner whose items the caller reads or changes, with the kind's scope. */
   const owner = (ctx: RequestContext, access: "read" | "write"): string => {
     const ownerId = requireOwner(ctx.principal);
@@ -88,16 +88,19 @@ export function serviceKind<R extends ItemRecord, V>(spec: KindSpec) {
     }
     return current;
   };
+  const items = (store: Store) => store[spec.store] as unknown as ItemStore<R, V, never, X>;
+  /** The next version of a live item, written as the caller, now; a stale expectedVersion is 412 and writes nothing. */
+  const write = async (store: Store, ctx: RequestContext, change: Omit<X, "actorId" | "at">): Promise<R> =>
+    changed(await changeAsCaller(items(store), ctx, change));
   return {
     ...spec,
     logKey: `${spec.noun.toLowerCase()}Id`,
     cursors: idCursors(spec.cursors[0], spec.isId),
     versionCursors: versionCursors(spec.cursors[1]),
-    items: (store: Store) => store[spec.store] as unknown as ItemStore<R, V, never, never>,
-    ...{ owner, known, changed, precheck, missing },
+    ...{ items, owner, known, changed, precheck, missing, write },
   };
 }
-export type ServiceKind<R extends ItemRecord, V> = ReturnType<typeof serviceKind<R, V>>;
+export type ServiceKind<R extends ItemRecord, V> = ReturnType<typeof serviceKind<R, V, never>>;
 
 /**
  * The operations every kind's service offers as they are: records shown through `shown` (in the

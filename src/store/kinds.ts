@@ -3,7 +3,7 @@
 // content, how its rows map to records. Records, versions, trash, restore, purge and idempotency
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
-import { rowMapper, type Row } from "./rows.ts";
+import { camel, rowMapper } from "./rows.ts";
 import { foldName, type IdempotentOperation, type ItemChange, type ItemRecord, type Outcome, type SheetSummary } from "./types.ts";
 import type { DocumentRecord, NewDocument, NewItem, NewWorkbook, VersionRecord, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
@@ -28,23 +28,7 @@ interface KindSpec<N> {
   createOperation: IdempotentOperation;
 }
 
-export type ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N = never> = Omit<KindSpec<N>, "fresh" | "own" | "convert"> & {
-  /** The columns, on the item and its versions alike, that describe a version's content; the last is its hash. */
-  content: readonly string[];
-  /** The record's columns (never its content's bytes), and a version's. */
-  summaryColumns: string;
-  versionColumns: string;
-  toRecord(row: Row): R;
-  toVersion(row: Row): V;
-  /** The current version, as the item's history lists it. */
-  current(record: R): V;
-  /** A new item's record, version 1. */
-  newRecord(input: N): R;
-};
-
-const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-function itemKind<R extends ItemRecord, V, N extends NewItem>({ own, convert, fresh, ...spec }: KindSpec<N>): ItemKind<R, V, N> {
+function itemKind<R extends ItemRecord, V, N extends NewItem>({ own, convert, fresh, ...spec }: KindSpec<N>) {
   const summaryColumns = `id, owner_id, name, created_at, updated_at, size_bytes, ${own.join(", ")}, version, updated_by, source, deleted_at`;
   const versionColumns = `version, name, created_at, created_by, size_bytes, ${own.join(", ")}, source`;
   // The current version's fields from the record's: it was made when the record was last updated, by its author.
@@ -52,19 +36,26 @@ function itemKind<R extends ItemRecord, V, N extends NewItem>({ own, convert, fr
   const versionFields = versionColumns.split(", ").map(camel);
   return {
     ...spec,
-    content: ["size_bytes", ...own.filter((column) => column !== spec.hash), spec.hash],
+    /** The columns, on the item and its versions alike, that describe a version's content; the last is its hash. */
+    content: ["size_bytes", ...own.filter((column) => column !== spec.hash), spec.hash] as readonly string[],
+    /** The record's columns (never its content's bytes), and a version's. */
     summaryColumns,
     versionColumns,
-    toRecord: rowMapper(summaryColumns, convert),
-    toVersion: rowMapper(versionColumns, convert),
-    current: (record) => Object.fromEntries(versionFields.map((field) => [field, record[(fromRecord[field] ?? field) as keyof R]])) as V,
-    newRecord(input) {
+    toRecord: rowMapper<R>(summaryColumns, convert),
+    toVersion: rowMapper<V>(versionColumns, convert),
+    /** The current version, as the item's history lists it. */
+    current(record: R): V {
+      return Object.fromEntries(versionFields.map((field) => [field, record[(fromRecord[field] ?? field) as keyof R]])) as V;
+    },
+    /** A new item's record, version 1. */
+    newRecord(input: N): R {
       const { id, ownerId, name, createdAt, createdBy: updatedBy } = input;
       const { source, ...facts } = fresh(input);
       return { id, ownerId, name, createdAt, updatedAt: createdAt, version: 1, updatedBy, source, deletedAt: null, ...facts } as R;
     },
   };
 }
+export type ItemKind<R extends ItemRecord = ItemRecord, V = unknown, N extends NewItem = never> = ReturnType<typeof itemKind<R, V, N>>;
 
 export const documentKind = itemKind<DocumentRecord, VersionRecord, NewDocument>({
   name: "document",

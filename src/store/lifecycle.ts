@@ -9,7 +9,7 @@ import { claimIdempotency, findClaim } from "./idempotency.ts";
 import { byOwner, changeValues, insertValues, isVersion, lifecycleSql, MAX_INT, stale, type ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
 import { inList, query, type Executor, type Tx } from "./sql.ts";
-import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "./types.ts";
+import type { ItemChange, ItemRecord, ItemStore, ListQuery, NewItem, Outcome } from "./types.ts";
 
 /** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
 export interface ItemContent<R, C, N, X, K> {
@@ -22,7 +22,7 @@ export interface ItemContent<R, C, N, X, K> {
 }
 
 /** The reads: one statement each, the hot ones named. */
-function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N>) {
+function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: ItemKind<R, V, N>) {
   const { table, summaryColumns } = kind;
   const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0]) : null);
   const get = async (ownerId: string, id: string, includeDeleted = false): Promise<R | null> => {
@@ -46,7 +46,7 @@ function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N
 }
 
 /** The writes: create, change, trash, purge and pruning, each one transaction. */
-function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>, K>(
+function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
   content: ItemContent<R, C, N, X, K>,
@@ -153,7 +153,7 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
 }
 
 /** The kind's lifecycle over the database's executor. */
-export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>, K>(
+export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
   content: ItemContent<R, C, N, X, K>,

@@ -5,9 +5,11 @@
 /** A row as a driver gives it back. */
 export type Row = Record<string, unknown>;
 
+export const camel = (column: string): string => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
 /** A row's columns as a record's fields, each through its conversion when it has one. */
 export function rowMapper<R>(columns: string, convert: Record<string, (value: never) => unknown> = {}): (row: object) => R {
-  const fields = columns.split(", ").map((column) => [column, column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] as const);
+  const fields = columns.split(", ").map((column) => [column, camel(column)] as const);
   return (row) => {
     const record: Record<string, unknown> = {};
     for (const [column, field] of fields) {

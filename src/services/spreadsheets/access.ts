@@ -16,7 +16,7 @@ import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
 import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/workbook/workbook.ts";
-import type { Store, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import type { Store, WorkbookChange, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
 import { serviceKind, shownAs } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
@@ -127,7 +127,7 @@ export const rangeCursors = {
 };
 
 /** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them: who may (sheets:read, sheets:write), which ids, what a failed write answers. */
-export const spreadsheetItems = serviceKind<WorkbookRecord, WorkbookVersionRecord>({
+export const spreadsheetItems = serviceKind<WorkbookRecord, WorkbookVersionRecord, WorkbookChange>({
   noun: "Spreadsheet",
   scope: "sheets",
   share: "workbook",
