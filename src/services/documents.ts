@@ -14,7 +14,7 @@ import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
 import type { UploadedDocx } from "./document-create.ts";
 import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
 import { downloadVersion, getVersion, readVersion, restoreVersion } from "./document-versions.ts";
-import { createDocument, importDocument, renameDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
+import { createDocument, importDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
 import { serviceLifecycle } from "./lifecycle.ts";
 
 export type { UploadedDocx } from "./document-create.ts";
@@ -57,7 +57,6 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
       importDocument(deps, ctx, input, file),
     update: (ctx: Ctx, input: In<"updateDocumentInputSchema">) => updateDocument(deps, ctx, input),
     updateFromDocx: (ctx: Ctx, input: In<"replaceFromDocxInputSchema">, file: UploadedDocx) => updateFromDocx(deps, ctx, input, file),
-    rename: (ctx: Ctx, input: In<"renameDocumentInputSchema">) => renameDocument(deps, ctx, input),
     version: (ctx: Ctx, input: In<"versionRefInputSchema">) => getVersion(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"readVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"versionRefInputSchema">) => downloadVersion(deps, ctx, input),

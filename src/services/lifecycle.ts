@@ -8,7 +8,16 @@ import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
 import { idCursors, pageOf, versionCursors } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import { foldName, type ItemRecord, type ItemStore, type ListQuery, type Outcome, type ShareKind, type Store } from "../store/types.ts";
+import {
+  foldName,
+  type ItemChange,
+  type ItemRecord,
+  type ItemStore,
+  type ListQuery,
+  type Outcome,
+  type ShareKind,
+  type Store,
+} from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
@@ -100,14 +109,14 @@ export function serviceKind<R extends ItemRecord, V, X>(spec: KindSpec) {
     ...{ items, owner, known, changed, precheck, missing, write },
   };
 }
-export type ServiceKind<R extends ItemRecord, V> = ReturnType<typeof serviceKind<R, V, never>>;
+export type ServiceKind<R extends ItemRecord, V, X = never> = ReturnType<typeof serviceKind<R, V, X>>;
 
 /**
  * The operations every kind's service offers as they are: records shown through `shown` (in the
  * trash through `trashed`), lists as `{ [key]: […], nextCursor }`, versions through `version`.
  */
-export function serviceLifecycle<R extends ItemRecord, V, S, T, L extends string, D = S>(
-  kind: ServiceKind<R, V>,
+export function serviceLifecycle<R extends ItemRecord, V, X extends ItemChange<unknown, R>, S, T, L extends string, D = S>(
+  kind: ServiceKind<R, V, X>,
   deps: { store: Store; publicUrl: string },
   shown: { record: (record: R) => S; version: (v: V) => T; key: L; trashed?: (record: R) => D },
 ) {
@@ -130,6 +139,14 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T, L extends string
   return {
     list: list(false, shown.record),
     trash: list(true, shown.trashed ?? (shown.record as unknown as (record: R) => D)),
+    /** A new name as the next version (the content stays); a stale expectedVersion writes nothing. */
+    async rename(
+      ctx: RequestContext,
+      { id, name, expectedVersion }: Ref & { name: string; expectedVersion?: number | undefined },
+    ): Promise<S> {
+      const change = { ownerId: owner(ctx, "write"), id: known(id), expectedVersion, name, source: "rename" };
+      return shown.record(await kind.write(deps.store, ctx, change as Omit<X, "actorId" | "at">));
+    },
     /** Moves the item to the trash (its share links end); a stale expectedVersion writes nothing. */
     async delete(ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }): Promise<void> {
       const ownerId = owner(ctx, "write");

@@ -16,14 +16,7 @@ import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, readVersion, restoreVersion } from "./versions.ts";
-import {
-  createSpreadsheet,
-  createSpreadsheetFromJson,
-  downloadSpreadsheet,
-  getSpreadsheet,
-  importSpreadsheet,
-  renameSpreadsheet,
-} from "./workbooks.ts";
+import { createSpreadsheet, createSpreadsheetFromJson, downloadSpreadsheet, getSpreadsheet, importSpreadsheet } from "./workbooks.ts";
 
 export type { SheetsDeps } from "./access.ts";
 export { ManifestCache, RenderedCache } from "./stored.ts";
@@ -71,7 +64,6 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     defineName: (ctx: Ctx, input: In<"defineNameInputSchema">) => defineName(deps, ctx, input),
     deleteName: (ctx: Ctx, input: In<"deleteNameInputSchema">) => deleteName(deps, ctx, input),
     download: (ctx: Ctx, input: In<"downloadSpreadsheetInputSchema">) => downloadSpreadsheet(deps, ctx, input),
-    rename: (ctx: Ctx, input: In<"renameSpreadsheetInputSchema">) => renameSpreadsheet(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
     restoreVersion: (ctx: Ctx, input: In<"restoreSpreadsheetVersionInputSchema">) => restoreVersion(deps, ctx, input),
