@@ -5,8 +5,8 @@
 // the hot current-text read, postgres/documents.ts.)
 import { ALL_CHARS, textRead } from "./content.ts";
 import { documentContent } from "./contents.ts";
-import { documentKind, isVersion } from "./kinds.ts";
-import { itemLifecycle } from "./lifecycle.ts";
+import { documentKind } from "./kinds.ts";
+import { isVersion, itemLifecycle } from "./lifecycle.ts";
 import type { QuotaSettings } from "./quota.ts";
 import { bytesOf, prefixedColumns, unprefixed, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";

@@ -4,7 +4,7 @@
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
 import { camel, rowMapper } from "./rows.ts";
-import { foldName, type IdempotentOperation, type ItemChange, type ItemRecord, type Outcome, type SheetSummary } from "./types.ts";
+import type { IdempotentOperation, ItemRecord, SheetSummary } from "./types.ts";
 import type { DocumentRecord, NewDocument, NewItem, NewWorkbook, VersionRecord, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
 /** A kind as its spec names it: every column list, row mapping and record below is derived from `own`. */
@@ -82,66 +82,3 @@ export const workbookKind = itemKind<WorkbookRecord, WorkbookVersionRecord, NewW
   ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
 });
-
-/** Hashes grouped by owner, in owner order (PostgreSQL takes the owners' usage locks in that order). */
-export function byOwner(rows: readonly { owner_id: string; hash: string }[]): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const row of [...rows].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : 0))) {
-    if (!groups.get(row.owner_id)?.push(row.hash)) groups.set(row.owner_id, [row.hash]);
-  }
-  return groups;
-}
-
-/** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
-export const MAX_INT = 2_147_483_647;
-export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && n <= MAX_INT;
-
-/** The statements both databases run alike, with their own placeholders (`p(name)`). */
-export function lifecycleSql(kind: ItemKind, p: (name: string) => string) {
-  const { table, versions, versionOf, content, hash } = kind;
-  const head = "name = " + p("name") + ", name_folded = " + p("nameFolded") + ", updated_at = " + p("at");
-  const set = `${head}, updated_by = ${p("actorId")}, source = ${p("source")}, version = version + 1`;
-  return {
-    insert: `INSERT INTO ${table} (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, ${content.join(", ")})
-      VALUES (${["id", "ownerId", "name", "nameFolded", "createdAt", "createdAt"].map(p).join(", ")}, 1, ${p("createdBy")}, ${p("source")},
-        ${content.map(p).join(", ")})`,
-    keepVersion: `INSERT INTO ${versions} (${versionOf}, version, owner_id, name, created_at, created_by, replaced_at, source, ${content.join(", ")})
-      SELECT id, version, owner_id, name, updated_at, updated_by, ${p("at")}, source, ${content.join(", ")} FROM ${table} WHERE id = ${p("id")}`,
-    changeContent: `UPDATE ${table} SET ${set}, ${content.map((column) => `${column} = ${p(column)}`).join(", ")} WHERE id = ${p("id")}`,
-    changeName: `UPDATE ${table} SET ${set} WHERE id = ${p("id")}`,
-    trash: `UPDATE ${table} SET deleted_at = ${p("at")} WHERE id = ${p("id")}`,
-    untrash: `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = ${p("ownerId")} AND id = ${p("id")} AND deleted_at IS NOT NULL`,
-    hashesOf: `SELECT ${hash} AS hash FROM ${table} WHERE id = ${p("id")} UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = ${p("id")}`,
-    purge: [
-      `DELETE FROM ${versions} WHERE ${versionOf} = ${p("id")}`,
-      ...kind.ownTables.map((owned) => `DELETE FROM ${owned} = ${p("id")}`),
-      `DELETE FROM shares WHERE target_id = ${p("id")}`,
-      `DELETE FROM idempotency WHERE target_id = ${p("id")}`,
-      `DELETE FROM ${table} WHERE id = ${p("id")}`,
-    ],
-    listVersions: `SELECT ${kind.versionColumns} FROM ${versions}
-      WHERE ${versionOf} = ${p("id")} AND version < ${p("before")} ORDER BY version DESC LIMIT ${p("limit")}`,
-    getVersion: `SELECT ${kind.versionColumns} FROM ${versions} WHERE ${versionOf} = ${p("id")} AND version = ${p("n")}`,
-  };
-}
-
-/** The insert's values of a new record, besides its content columns. */
-export const insertValues = (record: ItemRecord) => ({
-  id: record.id,
-  ownerId: record.ownerId,
-  name: record.name,
-  nameFolded: foldName(record.name),
-  createdAt: record.createdAt,
-  createdBy: record.updatedBy,
-  source: record.source,
-});
-
-/** The values a change sets besides its content columns. */
-export const changeValues = (change: ItemChange<unknown, never>, current: ItemRecord) => {
-  const name = change.name ?? current.name;
-  return { id: change.id, name, nameFolded: foldName(name), at: change.at, actorId: change.actorId, source: change.source };
-};
-
-/** The stale-version answer of a conditional write, or null when it may go on. */
-export const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
-  expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
