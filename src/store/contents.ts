@@ -27,39 +27,6 @@ export function* addUsage(ownerId: string, bytes: number): Tx<void> {
   if (bytes !== 0) yield* query(`UPDATE storage_usage SET bytes = bytes + :bytes WHERE owner_id = :ownerId`, { ownerId, bytes });
 }
 
-/** Stores the content unless the owner already has it (charging the quota); returns its hash and lengths. */
-export function* putContent(quota: QuotaSettings, ownerId: string, content: DocumentContent): Tx<ReturnType<typeof contentRow>> {
-  const row = contentRow(content);
-  const used = yield* lockUsage(ownerId);
-  const inserted = yield* query(
-    `INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
-     VALUES (:ownerId, :hash, :sizeBytes, :textChars, :markdownChars, :docx, :text, :markdown) ON CONFLICT (owner_id, hash) DO NOTHING
-     RETURNING hash`,
-    { ...row, ownerId, docx: toBuffer(content.docx), text: content.text, markdown: content.markdown },
-  );
-  if (inserted.length === 0) return row;
-  // Over the quota: the throw rolls the insert back with everything else.
-  checkQuota(quota, used, row.sizeBytes);
-  yield* addUsage(ownerId, row.sizeBytes);
-  return row;
-}
-
-/** Deletes those of `hashes` that no document or version of the owner refers to, releasing their bytes. */
-export function* collectContents(ownerId: string, hashes: Iterable<string>): Tx<void> {
-  const distinct = [...new Set(hashes)];
-  if (distinct.length === 0) return;
-  yield* lockUsage(ownerId);
-  const [among, values] = inList("hash", distinct);
-  const gone = yield* query(
-    `DELETE FROM contents WHERE owner_id = :ownerId AND hash ${among}
-       AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.owner_id = :ownerId AND d.content_hash = contents.hash)
-       AND NOT EXISTS (SELECT 1 FROM document_versions v WHERE v.owner_id = :ownerId AND v.content_hash = contents.hash)
-     RETURNING size_bytes`,
-    { ...values, ownerId },
-  );
-  yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
-}
-
 /**
  * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
  * to them) and the current version's value tiles, written with each create and change, through
@@ -81,15 +48,44 @@ export const workbookContent = <K>(on: {
   changed: (record, change) => call((client: K) => on.applyValues(client, record.id, record.version, change.values)),
 });
 
-/** Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it. */
+/**
+ * Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it: stored unless
+ * the owner already has it (charging the quota), collected when no document or version of the
+ * owner refers to it any more (releasing its bytes).
+ */
 export const documentContent = (
   quota: QuotaSettings,
 ): ItemContent<DocumentRecord, DocumentContent, NewDocument, DocumentChange, unknown> => ({
   *put(ownerId, content) {
-    const { hash, textChars } = yield* putContent(quota, ownerId, content);
-    return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+    const row = contentRow(content);
+    const used = yield* lockUsage(ownerId);
+    const inserted = yield* query(
+      `INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+       VALUES (:ownerId, :hash, :sizeBytes, :textChars, :markdownChars, :docx, :text, :markdown) ON CONFLICT (owner_id, hash) DO NOTHING
+       RETURNING hash`,
+      { ...row, ownerId, docx: toBuffer(content.docx), text: content.text, markdown: content.markdown },
+    );
+    if (inserted.length > 0) {
+      // Over the quota: the throw rolls the insert back with everything else.
+      checkQuota(quota, used, row.sizeBytes);
+      yield* addUsage(ownerId, row.sizeBytes);
+    }
+    return { size_bytes: content.docx.byteLength, characters: row.textChars, content_hash: row.hash };
   },
-  collect: collectContents,
+  *collect(ownerId, hashes) {
+    const distinct = [...new Set(hashes)];
+    if (distinct.length === 0) return;
+    yield* lockUsage(ownerId);
+    const [among, values] = inList("hash", distinct);
+    const gone = yield* query(
+      `DELETE FROM contents WHERE owner_id = :ownerId AND hash ${among}
+         AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.owner_id = :ownerId AND d.content_hash = contents.hash)
+         AND NOT EXISTS (SELECT 1 FROM document_versions v WHERE v.owner_id = :ownerId AND v.content_hash = contents.hash)
+       RETURNING size_bytes`,
+      { ...values, ownerId },
+    );
+    yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
+  },
 });
 
 export const createStorage = (sql: Executor): StorageStore => ({

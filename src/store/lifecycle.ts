@@ -42,7 +42,12 @@ function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: 
     const values = { ownerId: query.ownerId, beforeId: query.beforeId, needle: query.nameContains, limit: query.limit };
     return (await sql.all(text, values, shape)).map((row) => kind.toRecord(row));
   }
-  return { record, get, list };
+  /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
+  function* lockLive(ownerId: string, id: string): Tx<R | null> {
+    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${sql.dialect.forUpdate}`;
+    return record(yield* query(live, { ownerId, id }));
+  }
+  return { record, get, list, lockLive };
 }
 
 /** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
@@ -53,36 +58,19 @@ export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >=
 const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
   expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
 
-/** The writes: create, change, trash, purge and pruning, each one transaction. */
+/** What the writes read: a statement's record, the live item locked. */
+type Read<R> = { record(rows: Row[]): R | null; lockLive(ownerId: string, id: string): Tx<R | null> };
+
+/** The writes that make versions: create and change, each one transaction. */
 function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
   content: ItemContent<R, C, N, X, K>,
-  record: (rows: Row[]) => R | null,
+  { record, lockLive }: Read<R>,
 ) {
-  const { table, versions, versionOf, hash, summaryColumns } = kind;
-  const { forUpdate, skipLocked } = sql.dialect;
+  const { table, versions, versionOf, summaryColumns } = kind;
   const columns = kind.content.join(", ");
   const set = `name = :name, name_folded = :nameFolded, updated_at = :at, updated_by = :actorId, source = :source, version = version + 1`;
-  /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
-  function* lockLive(ownerId: string, id: string): Tx<R | null> {
-    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${forUpdate}`;
-    return record(yield* query(live, { ownerId, id }));
-  }
-  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
-  function* purgeOne(ownerId: string, id: string): Tx<void, K> {
-    const of = `SELECT ${hash} AS hash FROM ${table} WHERE id = :id UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = :id`;
-    const hashes = (yield* query(of, { id })).map((row) => row["hash"] as string);
-    const owned = [
-      `${versions} WHERE ${versionOf}`,
-      ...kind.ownTables,
-      "shares WHERE target_id",
-      "idempotency WHERE target_id",
-      `${table} WHERE id`,
-    ];
-    for (const rows of owned) yield* query(`DELETE FROM ${rows} = :id`, { id });
-    yield* content.collect(ownerId, hashes);
-  }
   return {
     // The idempotency record is claimed first, then the item inserted, in one transaction: on
     // PostgreSQL a concurrent create with the same key blocks on the claimed row until the first
@@ -136,6 +124,33 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
         if (claim) yield* claimIdempotency(input.ownerId, claim, input.id, input.at, input.idempotency!.response(changed));
         return { ok: true, record: changed };
       }),
+  };
+}
+
+/** The writes that end versions or items: trash, restore, purge and pruning, each one transaction. */
+function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+  sql: Executor<K>,
+  kind: ItemKind<R, V, N>,
+  content: ItemContent<R, C, N, X, K>,
+  { record, lockLive }: Read<R>,
+) {
+  const { table, versions, versionOf, hash, summaryColumns } = kind;
+  const { forUpdate, skipLocked } = sql.dialect;
+  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
+  function* purgeOne(ownerId: string, id: string): Tx<void, K> {
+    const of = `SELECT ${hash} AS hash FROM ${table} WHERE id = :id UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = :id`;
+    const hashes = (yield* query(of, { id })).map((row) => row["hash"] as string);
+    const owned = [
+      `${versions} WHERE ${versionOf}`,
+      ...kind.ownTables,
+      "shares WHERE target_id",
+      "idempotency WHERE target_id",
+      `${table} WHERE id`,
+    ];
+    for (const rows of owned) yield* query(`DELETE FROM ${rows} = :id`, { id });
+    yield* content.collect(ownerId, hashes);
+  }
+  return {
     trash: ({ ownerId, id, at, expectedVersion }: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }) =>
       sql.transaction(function* (): Tx<Outcome<R>, K> {
         const current = yield* lockLive(ownerId, id);
@@ -202,7 +217,8 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem,
   const read = reads(sql, kind);
   const { get } = read;
   return {
-    ...writes(sql, kind, content, read.record),
+    ...writes(sql, kind, content, read),
+    ...removals(sql, kind, content, read),
     get: (ownerId, id, options) => get(ownerId, id, options?.includeDeleted === true),
     async getMany(ownerId, ids) {
       if (ids.length === 0) return [];

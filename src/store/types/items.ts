@@ -22,25 +22,14 @@ export interface ItemRecord<S extends string = string> {
   sizeBytes: number;
 }
 
-/** One version in an item's history (the current one included). */
-export interface ItemVersion<S extends string = string> {
-  version: number;
-  name: string;
+/** One version in an item's history (the current one included): made when and by whom. */
+export type ItemVersion<S extends string = string> = Pick<ItemRecord<S>, "version" | "name" | "source" | "sizeBytes"> & {
   createdAt: string;
   createdBy: string;
-  source: S;
-  sizeBytes: number;
-}
+};
 
-/** What every new item has besides its content. */
-export interface NewItem {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** Who creates it: the user id (the author of version 1), never the owner key. */
-  createdBy: string;
-}
+/** What every new item has besides its content; `createdBy`: the user id (the author of version 1), never the owner key. */
+export type NewItem = Pick<ItemRecord, "id" | "ownerId" | "name" | "createdAt"> & { createdBy: string };
 
 /** A change to a live item: new content, a new name, or both. */
 export interface ItemChange<C, R> {
