@@ -17,8 +17,6 @@ import { downloadVersion, getVersion, readVersion, restoreVersion } from "./docu
 import { createDocument, importDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
 import { serviceLifecycle } from "./lifecycle.ts";
 
-export type { UploadedDocx } from "./document-create.ts";
-
 type Ctx = RequestContext;
 /** What the row's input schema gives the service once the runner has parsed it. */
 type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodType ? z.output<(typeof contract)[K]> : never;

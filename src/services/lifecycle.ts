@@ -80,14 +80,8 @@ export function serviceKind<R extends ItemRecord, V, X>(spec: KindSpec) {
     if (result.ok) return result.record;
     if (result.reason === "not_found") throw missing();
     if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changed()");
-    const what = spec.noun.toLowerCase();
-    throw new GatewayError(
-      "PRECONDITION_FAILED",
-      `The ${what} is at version ${result.current}, not the expected one; nothing was written`,
-      {
-        details: { currentVersion: result.current },
-      },
-    );
+    const message = `The ${spec.noun.toLowerCase()} is at version ${result.current}, not the expected one; nothing was written`;
+    throw new GatewayError("PRECONDITION_FAILED", message, { details: { currentVersion: result.current } });
   };
   /** Fails fast, before any work, when the item is missing or already past the expected version. */
   const precheck = (current: R | null, expectedVersion: number | undefined): R => {
@@ -140,10 +134,7 @@ export function serviceLifecycle<R extends ItemRecord, V, X extends ItemChange<u
     list: list(false, shown.record),
     trash: list(true, shown.trashed ?? (shown.record as unknown as (record: R) => D)),
     /** A new name as the next version (the content stays); a stale expectedVersion writes nothing. */
-    async rename(
-      ctx: RequestContext,
-      { id, name, expectedVersion }: Ref & { name: string; expectedVersion?: number | undefined },
-    ): Promise<S> {
+    async rename(ctx: RequestContext, { id, name, expectedVersion }: Ref & { name: string; expectedVersion?: number }): Promise<S> {
       const change = { ownerId: owner(ctx, "write"), id: known(id), expectedVersion, name, source: "rename" };
       return shown.record(await kind.write(deps.store, ctx, change as Omit<X, "actorId" | "at">));
     },

@@ -18,10 +18,8 @@ import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, readVersion, restoreVersion } from "./versions.ts";
 import { createSpreadsheet, createSpreadsheetFromJson, downloadSpreadsheet, getSpreadsheet, importSpreadsheet } from "./workbooks.ts";
 
-export type { SheetsDeps } from "./access.ts";
 export { ManifestCache, RenderedCache } from "./stored.ts";
 export { WarningsCache } from "./warnings.ts";
-export type { SharedSpreadsheet } from "./shares.ts";
 
 type Ctx = RequestContext;
 /** What the row's input schema gives the service once the runner has parsed it. */
