@@ -8,8 +8,7 @@ import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import type * as contract from "../contract/documents.ts";
 import type { DocumentVersion } from "../contract/documents.ts";
-import type { DocumentRenderer } from "../documents/renderer.ts";
-import type { DocumentRecord, Store, TextFormat } from "../store/types.ts";
+import type { DocumentRecord, TextFormat } from "../store/types.ts";
 import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
 import type { UploadedDocx } from "./document-create.ts";
 import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
@@ -21,15 +20,9 @@ type Ctx = RequestContext;
 /** What the row's input schema gives the service once the runner has parsed it. */
 type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodType ? z.output<(typeof contract)[K]> : never;
 
-export interface DocumentsServiceDeps {
-  store: Store;
-  renderer: DocumentRenderer;
-  publicUrl?: string;
-}
-
 export type DocumentsService = ReturnType<typeof createDocumentsService>;
 
-export function createDocumentsService({ store, renderer, publicUrl = "" }: DocumentsServiceDeps) {
+export function createDocumentsService({ store, renderer, publicUrl = "" }: Omit<DocsDeps, "summary"> & { publicUrl?: string }) {
   const summary = (record: DocumentRecord) => toSummary(record, publicUrl);
   const deps: DocsDeps = { store, renderer, summary };
   const lifecycle = serviceLifecycle(

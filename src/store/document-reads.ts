@@ -46,15 +46,22 @@ const cut = (format: TextFormat) => {
   const column = format === "markdown" ? "markdown" : "text";
   return `substr(c.${column}, 1, :max) AS body, c.${column}_chars AS total`;
 };
-export const cutRead = (row: Row, max: number) => textRead(row["body"] as string | null, row["total"] as number | null, max);
+const cutRead = (row: Row, max: number) => textRead(row["body"] as string | null, row["total"] as number | null, max);
 
-export function documentStore(sql: Executor, quota: QuotaSettings): DocumentItems {
+/** The live document's row with its current text or markdown cut (`body`, `total`): one statement, or the database's own read. */
+export type CurrentText = (ownerId: string, id: string, format: TextFormat, max: number) => Promise<Row | undefined>;
+
+export function documentStore(sql: Executor, quota: QuotaSettings, current?: CurrentText): DocumentItems {
+  const currentText: CurrentText =
+    current ??
+    (async (ownerId, id, format, max) =>
+      (await sql.all(`SELECT ${documentColumns}, ${cut(format)} FROM ${liveWithContent}`, { ownerId, id, max }))[0]);
   return {
     ...itemLifecycle(sql, documentKind, documentContent(quota)),
     async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
       if (hasNul(ownerId, id)) return null;
       const max = Math.min(maxChars, ALL_CHARS);
-      const [row] = await sql.all(`SELECT ${documentColumns}, ${cut(format)} FROM ${liveWithContent}`, { ownerId, id, max });
+      const row = await currentText(ownerId, id, format, max);
       return row ? { document: documentKind.toRecord(row), ...cutRead(row, max) } : null;
     },
     async readContent(ownerId, id) {

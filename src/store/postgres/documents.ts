@@ -2,13 +2,11 @@
 // current text coalesced (../coalesce.ts) by id and cut: the statement finds rows by primary key
 // only, and each caller keeps the row only if it is its own (owner_id), as `owner_id = $1 AND id = $2` would.
 import { coalescer } from "../coalesce.ts";
-import { ALL_CHARS } from "../content.ts";
-import { cutRead, documentColumns, documentStore } from "../document-reads.ts";
-import { documentKind } from "../kinds.ts";
+import { documentColumns, documentStore } from "../document-reads.ts";
 import type { Row } from "../rows.ts";
 import type { Executor } from "../sql.ts";
 import type { DocumentItems } from "../types.ts";
-import { hasNul, type PgContext } from "./connection.ts";
+import type { PgContext } from "./connection.ts";
 
 export function createPostgresDocuments({ pool, prepared, quota }: PgContext, sql: Executor): DocumentItems {
   const textKey = (id: string, maxChars: number) => `${maxChars}:${id}`;
@@ -28,13 +26,8 @@ export function createPostgresDocuments({ pool, prepared, quota }: PgContext, sq
       return new Map(rows.map((row) => [textKey(row["id"] as string, row["max_chars"] as number), row]));
     });
   const textReads = { text: textReader("text"), markdown: textReader("markdown") };
-  return {
-    ...documentStore(sql, quota),
-    async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
-      if (hasNul(ownerId, id)) return null;
-      const max = Math.min(maxChars, ALL_CHARS);
-      const row = await textReads[format === "markdown" ? "markdown" : "text"].load(textKey(id, max));
-      return row && row["owner_id"] === ownerId ? { document: documentKind.toRecord(row), ...cutRead(row, max) } : null;
-    },
-  };
+  return documentStore(sql, quota, async (ownerId, id, format, max) => {
+    const row = await textReads[format === "markdown" ? "markdown" : "text"].load(textKey(id, max));
+    return row?.["owner_id"] === ownerId ? row : undefined;
+  });
 }
