@@ -49,10 +49,7 @@ export function readAllowance(ctx: RequestContext, maxChars: number): number {
 }
 
 /** A text as the store cut it (at most the allowance), or derived whole, and its whole length. */
-export interface ReadText {
-  text: string;
-  totalChars: number;
-}
+export type ReadText = { text: string; totalChars: number };
 
 /**
  * The read body of a document (or of one of its versions): the text cut to maxChars, the
@@ -69,17 +66,8 @@ export function readBody(
   // What the store read (cut to the allowance) counts; PAYLOAD_TOO_LARGE once over the budget.
   chargeRead(ctx, found.text.length, maxChars);
   const text = fitUtf16(found.text, maxChars);
-  return {
-    id: document.id,
-    name: document.name,
-    createdAt: document.createdAt,
-    updatedAt: document.updatedAt,
-    version,
-    format,
-    text,
-    truncated: text.length < found.totalChars,
-    totalChars: found.totalChars,
-  };
+  const { id, name, createdAt, updatedAt } = document;
+  return { id, name, createdAt, updatedAt, version, format, text, truncated: text.length < found.totalChars, totalChars: found.totalChars };
 }
 
 /**

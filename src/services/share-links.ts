@@ -9,10 +9,8 @@ import type { ShareKind, ShareRecord, ShareTarget, Store } from "../store/types.
 const TOKEN_PREFIX = "wgs_";
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
 const TOKEN_PATTERN = /^wgs_[A-Za-z0-9_-]{43}$/;
-const newShareId = (() => {
-  const ulid = monotonicFactory();
-  return () => `shr_${ulid()}`;
-})();
+const shareUlid = monotonicFactory();
+const newShareId = () => `shr_${shareUlid()}`;
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 export const publicShare = (share: ShareRecord): DocumentShare => ({
