@@ -2,7 +2,7 @@
 import { documentKind, workbookKind } from "./kinds.ts";
 import { prefixedColumns, rowMapper, unprefixed, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
-import type { ShareRecord, ShareStore, ShareTarget } from "./types.ts";
+import type { ShareRecord, ShareStore, KindRecord } from "./types.ts";
 
 const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
 const toShare = rowMapper<ShareRecord>(shareColumns);
@@ -17,11 +17,11 @@ const findShare = `SELECT ${prefixedColumns(shareColumns, "s", "s_")}, ${prefixe
    WHERE s.token_hash = :tokenHash AND s.expires_at > :now`;
 
 /** The found share and its target; null when its target is not live. */
-function toFound(row: Row): { share: ShareRecord; target: ShareTarget } | null {
+function toFound(row: Row): { share: ShareRecord; target: KindRecord } | null {
   const share = toShare(unprefixed(row, "s_"));
   const prefix = share.kind === "document" ? "d_" : "w_";
   if (row[`${prefix}id`] == null) return null;
-  return { share, target: { kind: share.kind, record: kinds[share.kind].toRecord(unprefixed(row, prefix)) } as ShareTarget };
+  return { share, target: { kind: share.kind, record: kinds[share.kind].toRecord(unprefixed(row, prefix)) } as KindRecord };
 }
 
 export function createShares(sql: Executor): ShareStore {
