@@ -39,10 +39,14 @@ export const listQuery = (ownerId: string, input: Page, decode: (cursor: string)
   ...(input.cursor ? { beforeId: decode(input.cursor) } : {}),
 });
 
-/** A record as callers see it: the fields named, in their order, and its links under `base` (PUBLIC_URL, or "": paths, as docs/api.md shows them). */
+/** The fields named, in their order (the order an answer lists them in). */
+export const fieldsOf = <R, K extends keyof R>(record: R, fields: readonly K[]): Pick<R, K> =>
+  Object.fromEntries(fields.map((field) => [field, record[field]])) as Pick<R, K>;
+
+/** A record as callers see it: the fields named, and its links under `base` (PUBLIC_URL, or "": paths, as docs/api.md shows them). */
 export function shownAs<R extends { id: string }, K extends keyof R>(record: R, fields: readonly K[], path: string, base: string) {
   const url = `${base}/api/v1/${path}/${record.id}`;
-  return { ...(Object.fromEntries(fields.map((field) => [field, record[field]])) as Pick<R, K>), url, downloadUrl: `${url}/content` };
+  return { ...fieldsOf(record, fields), url, downloadUrl: `${url}/content` };
 }
 
 /** A document's or a spreadsheet's id (the lists across kinds). */

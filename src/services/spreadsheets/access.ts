@@ -17,7 +17,7 @@ import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.t
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/workbook/workbook.ts";
 import type { Store, WorkbookChange, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
-import { serviceKind, shownAs } from "../lifecycle.ts";
+import { fieldsOf, serviceKind, shownAs } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
 
@@ -82,12 +82,7 @@ export const toSpreadsheet = (record: WorkbookRecord, base = ""): Spreadsheet =>
 const SOURCES = new Set(["create", "import", "write", "append", "edit", "rename", "restore"]);
 
 export const toVersion = (version: WorkbookVersionRecord): SpreadsheetVersion => ({
-  version: version.version,
-  name: version.name,
-  createdAt: version.createdAt,
-  createdBy: version.createdBy,
-  sizeBytes: version.sizeBytes,
-  cells: version.cells,
+  ...fieldsOf(version, ["version", "name", "createdAt", "createdBy", "sizeBytes", "cells"]),
   source: (SOURCES.has(version.source) ? version.source : "write") as SpreadsheetVersion["source"],
 });
 
