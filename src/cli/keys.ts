@@ -45,6 +45,16 @@ const scopesOption = (scopes: string | undefined) =>
       }
     : {};
 
+/** Who a new key or sign-in link is for, and its scopes: --user, --tenant, --scopes. */
+function grantOf(command: string, values: { user?: string | undefined; tenant?: string | undefined; scopes?: string | undefined }) {
+  if (!values.user) throw new UsageError(`keys ${command} needs --user <id>`);
+  // A tenant the gateway would refuse on every tenant call is better refused now.
+  if (values.tenant !== undefined && !TENANT_ID.test(values.tenant)) {
+    throw new UsageError(`--tenant must match [a-z0-9][a-z0-9-]{0,62}, got ${JSON.stringify(values.tenant)}`);
+  }
+  return { userId: values.user, tenant: values.tenant ?? null, ...scopesOption(values.scopes) };
+}
+
 /** `keys revoke`: a key (and the sessions it opened), or one session. */
 async function revoke(store: KeyStore & SessionStore, id: string, out: (line: string) => void): Promise<void> {
   const at = new Date().toISOString();
@@ -99,15 +109,8 @@ export async function runKeys(
 
   switch (command) {
     case "create": {
-      if (!values.user) throw new UsageError("keys create needs --user <id>");
-      // A tenant the gateway would refuse on every tenant call is better refused now.
-      if (values.tenant !== undefined && !TENANT_ID.test(values.tenant)) {
-        throw new UsageError(`--tenant must match [a-z0-9][a-z0-9-]{0,62}, got ${JSON.stringify(values.tenant)}`);
-      }
       const { key, record } = await createApiKey(store, {
-        userId: values.user,
-        tenant: values.tenant ?? null,
-        ...scopesOption(values.scopes),
+        ...grantOf("create", values),
         expiresInMs: values["expires-in"] ? parseDuration(values["expires-in"]) : null,
       });
       if (values.json) {
@@ -159,14 +162,8 @@ export async function runKeys(
       return revoke(store, id, out);
     }
     case "sign-in-link": {
-      if (!values.user) throw new UsageError("keys sign-in-link needs --user <id>");
-      if (values.tenant !== undefined && !TENANT_ID.test(values.tenant)) {
-        throw new UsageError(`--tenant must match [a-z0-9][a-z0-9-]{0,62}, got ${JSON.stringify(values.tenant)}`);
-      }
       const { token, record } = await createSignInLink(store, {
-        userId: values.user,
-        tenant: values.tenant ?? null,
-        ...scopesOption(values.scopes),
+        ...grantOf("sign-in-link", values),
         ...(values["expires-in"] ? { expiresInMs: parseDuration(values["expires-in"]) } : {}),
       });
       out(signInLinkUrl(options.baseUrl, token));

@@ -72,14 +72,14 @@ const newSheetSchema = strictObject({
   message: "give values, csv or markdown, not several",
 });
 
+/** A file of the drive product, by its id (create's and import's driveFileId). */
+const driveFileIdSchema = z.string().min(1).max(256);
+
 export const createSpreadsheetInputSchema = strictObject({
   name: documentNameSchema.meta({ description: "Spreadsheet name, 1–255 characters after trimming" }),
   sheets: z.array(newSheetSchema).min(1).max(200).optional().meta({ description: "The sheets; default one empty Sheet1" }),
   input: inputModeSchema.optional(),
-  driveFileId: z
-    .string()
-    .min(1)
-    .max(256)
+  driveFileId: driveFileIdSchema
     .optional()
     .meta({ description: "Import this .xlsx or .csv from the drive product (needs an access token)" }),
   idempotencyKey: idempotencyKeySchema.optional().meta({ description: "tRPC/GraphQL/MCP: same as the Idempotency-Key header" }),
@@ -93,12 +93,7 @@ export const createSpreadsheetInputSchema = strictObject({
 /** An import: an uploaded file (multipart, GraphQL Upload), or a drive file by id (the drive product, an access token). */
 export const importSpreadsheetInputSchema = strictObject({
   file: uploadedFileSchema.optional(),
-  driveFileId: z
-    .string()
-    .min(1)
-    .max(256)
-    .optional()
-    .meta({ description: "A drive file to import (.xlsx or .csv), e.g. from drive_search" }),
+  driveFileId: driveFileIdSchema.optional().meta({ description: "A drive file to import (.xlsx or .csv), e.g. from drive_search" }),
   name: documentNameSchema.optional().meta({ description: "Spreadsheet name; default: the file's name without its extension" }),
   input: inputModeSchema.optional(),
   idempotencyKey: idempotencyKeySchema.optional(),

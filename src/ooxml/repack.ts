@@ -5,6 +5,7 @@
 import { crc32, deflateRawSync } from "node:zlib";
 import { Zip, ZipPassThrough, type ZipInputFile } from "fflate";
 import type { Budget } from "./budget.ts";
+import { bytesOf, joinBytes } from "./bytes.ts";
 
 export type RepackPart =
   | { name: string; text: string }
@@ -13,8 +14,6 @@ export type RepackPart =
 
 /** Every entry's time: a package written from the same parts is the same bytes. */
 const MTIME = new Date(1980, 0, 1);
-
-const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 
 function add(zip: Zip, part: RepackPart, budget: Budget): void {
   if ("deflated" in part) {
@@ -54,11 +53,5 @@ export function repack(parts: Iterable<RepackPart>, budget: Budget): Uint8Array 
   zip.end();
   if (failure) throw failure;
   budget.hold(size);
-  const zipped = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of out) {
-    zipped.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return zipped;
+  return joinBytes(out, size);
 }

@@ -9,6 +9,7 @@
 import { crc32, inflateRawSync } from "node:zlib";
 import { Inflate, strFromU8 } from "fflate";
 import type { Budget } from "./budget.ts";
+import { joinBytes } from "./bytes.ts";
 import { PackageTooLarge, unsupported, type PackageKind } from "./errors.ts";
 import { partKey, partName, printable } from "./part-names.ts";
 
@@ -297,12 +298,5 @@ export function readItem(item: ZipItem, budget: Budget): Uint8Array {
     },
     true,
   );
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return chunks.length === 1 ? chunks[0]! : joinBytes(chunks, size);
 }

@@ -8,6 +8,7 @@
 import { promisify } from "node:util";
 import { constants, crc32, deflateRaw, deflateRawSync } from "node:zlib";
 import { Zip, ZipPassThrough, type ZipInputFile } from "fflate";
+import { bytesOf, joinBytes } from "./bytes.ts";
 
 /**
  * A part's content: bytes, or text as strings and lists of strings, written in order. The text
@@ -54,8 +55,6 @@ const MTIME = new Date(1980, 0, 1);
 
 /** Images are compressed already; deflating them again costs time and saves nothing. */
 const STORED = /^(?:word|xl)\/media\/.+\.(png|jpe?g|gif)$/i;
-
-const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 
 /** A whole part deflated in one call: small parts, for which a stream's setup costs more than their deflate. */
 function addDeflatedSync(zip: Zip, filename: string, content: string | Uint8Array, level: number): void {
@@ -172,13 +171,10 @@ export async function zipParts(parts: Iterable<readonly [string, PartContent]>, 
   const out: Uint8Array[] = [];
   await writeZip(parts, { write: (chunk) => out.push(chunk) }, options);
   // A fresh buffer of its own: the caller may transfer it to another thread.
-  const zipped = new Uint8Array(out.reduce((size, chunk) => size + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of out) {
-    zipped.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return zipped;
+  return joinBytes(
+    out,
+    out.reduce((size, chunk) => size + chunk.byteLength, 0),
+  );
 }
 
 /** Bytes a zip stream holds for a slow reader before the writer waits. */

@@ -2,12 +2,12 @@
 // cursors, the read body, and the errors a conditional write ends in.
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import { idCursors, versionCursors as versionCursorsOf } from "../core/paging.ts";
 import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
 import type { DocumentChange, DocumentRecord, Store, TextFormat, VersionRecord } from "../store/types.ts";
-import { changeAsCaller, kindRules, type ServiceKind } from "./lifecycle.ts";
+import { serviceKind, shownAs } from "./lifecycle.ts";
+import { fitUtf16 } from "../store/content.ts";
 
 /** What the document operations work with. */
 export interface DocsDeps {
@@ -24,36 +24,21 @@ export interface Download {
   version: number;
 }
 
-/** `base` is PUBLIC_URL (absolute links) or "" (paths, as docs/api.md shows them); see docs/configuration.md. */
-export function toSummary(record: DocumentRecord, base = ""): DocumentSummary {
-  const url = `${base}/api/v1/documents/${record.id}`;
-  return {
-    id: record.id,
-    name: record.name,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    sizeBytes: record.sizeBytes,
-    characters: record.characters,
-    version: record.version,
-    url,
-    downloadUrl: `${url}/content`,
-  };
-}
+export const toSummary = (record: DocumentRecord, base = ""): DocumentSummary =>
+  shownAs(record, ["id", "name", "createdAt", "updatedAt", "sizeBytes", "characters", "version"], "documents", base);
 
-/** Document lists (live and trash): the position is the last document's id. */
-const documentCursors = idCursors("c1.", isDocumentId);
-export const encodeCursor = documentCursors.encode;
-
-/** A document's versions: the position is the last version's number. */
-const versionCursors = versionCursorsOf("v2.");
-export const encodeVersionCursor = versionCursors.encode;
-
-/** Cuts at most `max` UTF-16 units without splitting a surrogate pair. */
-function truncateText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
+/** Documents as the one service lifecycle (./lifecycle.ts) sees them: who may (docs:read, docs:write), what a failed write answers. */
+export const documentItems = serviceKind<DocumentRecord, VersionRecord, DocumentChange>({
+  noun: "Document",
+  scope: "docs",
+  share: "document",
+  store: "documents",
+  isId: isDocumentId,
+  cursors: ["c1.", "v2."],
+});
+export const { changed, precheck, write: writeVersion } = documentItems;
+export const reader = (ctx: RequestContext): string => documentItems.owner(ctx, "read");
+export const writer = (ctx: RequestContext): string => documentItems.owner(ctx, "write");
 
 /**
  * How many characters a read may ask the store for: maxChars, or one more than what is left of
@@ -64,10 +49,7 @@ export function readAllowance(ctx: RequestContext, maxChars: number): number {
 }
 
 /** A text as the store cut it (at most the allowance), or derived whole, and its whole length. */
-export interface ReadText {
-  text: string;
-  totalChars: number;
-}
+export type ReadText = { text: string; totalChars: number };
 
 /**
  * The read body of a document (or of one of its versions): the text cut to maxChars, the
@@ -83,18 +65,9 @@ export function readBody(
 ): DocumentText {
   // What the store read (cut to the allowance) counts; PAYLOAD_TOO_LARGE once over the budget.
   chargeRead(ctx, found.text.length, maxChars);
-  const text = truncateText(found.text, maxChars);
-  return {
-    id: document.id,
-    name: document.name,
-    createdAt: document.createdAt,
-    updatedAt: document.updatedAt,
-    version,
-    format,
-    text,
-    truncated: text.length < found.totalChars,
-    totalChars: found.totalChars,
-  };
+  const text = fitUtf16(found.text, maxChars);
+  const { id, name, createdAt, updatedAt } = document;
+  return { id, name, createdAt, updatedAt, version, format, text, truncated: text.length < found.totalChars, totalChars: found.totalChars };
 }
 
 /**
@@ -114,30 +87,3 @@ export async function textOf(
   const { markdown } = await renderer.extract(bytes, { signal: ctx.signal, principal: ownerId });
   return { text: markdown, totalChars: markdown.length };
 }
-
-/** Writes the next version of a live document as the caller, now; a stale expectedVersion is 412 and writes nothing. */
-export async function writeVersion(
-  store: Pick<Store, "documents">,
-  ctx: RequestContext,
-  change: Omit<DocumentChange, "actorId" | "at">,
-): Promise<DocumentRecord> {
-  return changed(await changeAsCaller(store.documents, ctx, change));
-}
-
-/** Documents as the one service lifecycle (./lifecycle.ts) sees them. */
-export const documentItems: ServiceKind<DocumentRecord, VersionRecord> = {
-  noun: "Document",
-  scope: "docs",
-  share: "document",
-  logKey: "documentId",
-  isId: isDocumentId,
-  cursors: documentCursors,
-  versionCursors,
-  items: (store) => store.documents,
-};
-
-/** Who may (docs:read, docs:write), what a failed write answers: the rules of ./lifecycle.ts. */
-const rules = kindRules<DocumentRecord>(documentItems);
-export const { changed, precheck } = rules;
-export const reader = (ctx: RequestContext): string => rules.owner(ctx, "read");
-export const writer = (ctx: RequestContext): string => rules.owner(ctx, "write");

@@ -2,7 +2,7 @@
 import { GatewayError } from "../core/errors.ts";
 import type { UploadedFile } from "../contract/files.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
-import type { UploadedDocx } from "./documents.ts";
+import type { UploadedDocx } from "./document-create.ts";
 
 /**
  * Reads the (spooled, file-backed) upload into memory. The service enforces the .docx limit too;

@@ -50,14 +50,14 @@ export async function downloadVersion(deps: DocsDeps, ctx: RequestContext, { id,
 
 /** Version n's content as a new version (the name stays the current one). */
 export async function restoreVersion(
-  deps: DocsDeps,
+  { store, summary }: DocsDeps,
   ctx: RequestContext,
   { id, version, expectedVersion }: z.output<typeof restoreVersionInputSchema>,
 ): Promise<DocumentSummary> {
   const ownerId = writer(ctx);
-  const content = isDocumentId(id) ? await deps.store.documents.readVersionData(ownerId, id, version) : null;
+  const content = isDocumentId(id) ? await store.documents.readVersionData(ownerId, id, version) : null;
   if (!content) throw notFound("Version");
-  const record = await writeVersion(deps.store, ctx, { ownerId, id, expectedVersion, content, source: "restore" });
+  const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, content, source: "restore" });
   ctx.log.info({ documentId: id, restored: version, version: record.version }, "document version restored");
-  return deps.summary(record);
+  return summary(record);
 }

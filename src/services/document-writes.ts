@@ -1,15 +1,13 @@
-// Changing documents: create (from markdown) and import (a .docx), new content or a new name as
-// the next version (the move to the trash is the lifecycle's, documents.ts).
+// Changing documents: create (from markdown) and import (a .docx), new content as the next
+// version (a new name and the move to the trash are the lifecycle's, documents.ts).
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
-import { notFound } from "../core/errors.ts";
 import { cancelled } from "../documents/renderer.ts";
 import {
   importDocumentInputSchema,
   isDocumentId,
   type createDocumentInputSchema,
-  type renameDocumentInputSchema,
   type replaceFromDocxInputSchema,
   type updateDocumentInputSchema,
   type DocumentSummary,
@@ -92,14 +90,4 @@ export async function updateFromDocx(
   const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });
   ctx.log.info({ documentId: id, version: record.version }, "document replaced from a .docx");
   return summary(record);
-}
-
-export async function renameDocument(
-  { store, summary }: DocsDeps,
-  ctx: RequestContext,
-  { id, name, expectedVersion }: z.output<typeof renameDocumentInputSchema>,
-): Promise<DocumentSummary> {
-  const ownerId = writer(ctx);
-  if (!isDocumentId(id)) throw notFound("Document");
-  return summary(await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, source: "rename" }));
 }

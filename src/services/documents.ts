@@ -7,40 +7,37 @@
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import type * as contract from "../contract/documents.ts";
-import type { DocumentList, DocumentVersion, TrashList } from "../contract/documents.ts";
-import type { DocumentRenderer } from "../documents/renderer.ts";
-import type { DocumentRecord, Store, TextFormat } from "../store/types.ts";
+import type { DocumentVersion } from "../contract/documents.ts";
+import type { DocumentRecord, TextFormat } from "../store/types.ts";
 import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
 import type { UploadedDocx } from "./document-create.ts";
 import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
 import { downloadVersion, getVersion, readVersion, restoreVersion } from "./document-versions.ts";
-import { createDocument, importDocument, renameDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
+import { createDocument, importDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
 import { serviceLifecycle } from "./lifecycle.ts";
-
-export type { UploadedDocx } from "./document-create.ts";
 
 type Ctx = RequestContext;
 /** What the row's input schema gives the service once the runner has parsed it. */
 type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodType ? z.output<(typeof contract)[K]> : never;
 
-export interface DocumentsServiceDeps {
-  store: Store;
-  renderer: DocumentRenderer;
-  publicUrl?: string;
-}
-
 export type DocumentsService = ReturnType<typeof createDocumentsService>;
 
-export function createDocumentsService({ store, renderer, publicUrl = "" }: DocumentsServiceDeps) {
+export function createDocumentsService({ store, renderer, publicUrl = "" }: Omit<DocsDeps, "summary"> & { publicUrl?: string }) {
   const summary = (record: DocumentRecord) => toSummary(record, publicUrl);
   const deps: DocsDeps = { store, renderer, summary };
-  const { page, ...lifecycle } = serviceLifecycle(documentItems, { store, publicUrl }, summary, (version): DocumentVersion => version);
+  const lifecycle = serviceLifecycle(
+    documentItems,
+    { store, publicUrl },
+    {
+      record: summary,
+      version: (version): DocumentVersion => version,
+      key: "documents",
+      /** Documents in the trash, each with deletedAt. */
+      trashed: (record) => ({ ...summary(record), deletedAt: record.deletedAt ?? "" }),
+    },
+  );
   return {
     ...lifecycle,
-    async list(ctx: Ctx, input: In<"listDocumentsInputSchema">): Promise<DocumentList> {
-      const found = await page(ctx, input);
-      return { documents: found.items.map(summary), nextCursor: found.nextCursor };
-    },
     /** One document's summary, or null when missing or someone else's (GraphQL `document`). */
     get: (ctx: Ctx, input: In<"getDocumentInputSchema">) => getDocument(deps, ctx, input),
     read: (ctx: Ctx, input: In<"readDocumentInputSchema">) => readDocument(deps, ctx, input),
@@ -51,15 +48,6 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Docu
       importDocument(deps, ctx, input, file),
     update: (ctx: Ctx, input: In<"updateDocumentInputSchema">) => updateDocument(deps, ctx, input),
     updateFromDocx: (ctx: Ctx, input: In<"replaceFromDocxInputSchema">, file: UploadedDocx) => updateFromDocx(deps, ctx, input, file),
-    rename: (ctx: Ctx, input: In<"renameDocumentInputSchema">) => renameDocument(deps, ctx, input),
-    /** Documents in the trash, newest first, each with deletedAt. */
-    async trash(ctx: Ctx, input: In<"listTrashInputSchema">): Promise<TrashList> {
-      const found = await page(ctx, input, true);
-      return {
-        documents: found.items.map((record) => ({ ...summary(record), deletedAt: record.deletedAt ?? "" })),
-        nextCursor: found.nextCursor,
-      };
-    },
     version: (ctx: Ctx, input: In<"versionRefInputSchema">) => getVersion(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"readVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"versionRefInputSchema">) => downloadVersion(deps, ctx, input),

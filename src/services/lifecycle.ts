@@ -6,9 +6,18 @@
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
-import { pageOf } from "../core/paging.ts";
+import { idCursors, pageOf, versionCursors } from "../core/paging.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import { foldName, type ItemRecord, type ItemStore, type ListQuery, type Outcome, type ShareKind, type Store } from "../store/types.ts";
+import {
+  foldName,
+  type ItemChange,
+  type ItemRecord,
+  type ItemStore,
+  type ListQuery,
+  type Outcome,
+  type ShareKind,
+  type Store,
+} from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
 /** Who made a change, as a version lists it: the user, without the tenant. */
@@ -17,24 +26,6 @@ export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? 
 /** A change to a live item, made by the caller now. */
 export function changeAsCaller<R, X>(items: { change(x: X): Promise<Outcome<R>> }, ctx: RequestContext, change: Omit<X, "actorId" | "at">) {
   return items.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() } as X);
-}
-
-export interface ServiceKind<R extends ItemRecord, V> {
-  /** What NOT_FOUND and PRECONDITION_FAILED name: "Document", "Spreadsheet". */
-  noun: string;
-  /** The scopes' prefix: docs:read, sheets:write… */
-  scope: "docs" | "sheets";
-  /** The share links' kind. */
-  share: ShareKind;
-  /** The log field naming the item. */
-  logKey: string;
-  isId(id: string): boolean;
-  /** The list's position: the last item's id. */
-  cursors: { encode(id: string): string; decode(cursor: string): string };
-  /** The version list's position: the last version's number. */
-  versionCursors: { encode(version: number): string; decode(cursor: string): number };
-  /** The kind's items in the store (store.documents, store.workbooks). */
-  items(store: Store): ItemStore<R, V, never, never>;
 }
 
 type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
@@ -48,21 +39,44 @@ export const listQuery = (ownerId: string, input: Page, decode: (cursor: string)
   ...(input.cursor ? { beforeId: decode(input.cursor) } : {}),
 });
 
+/** The fields named, in their order (the order an answer lists them in). */
+export const fieldsOf = <R, K extends keyof R>(record: R, fields: readonly K[]): Pick<R, K> =>
+  Object.fromEntries(fields.map((field) => [field, record[field]])) as Pick<R, K>;
+
+/** A record as callers see it: the fields named, and its links under `base` (PUBLIC_URL, or "": paths, as docs/api.md shows them). */
+export function shownAs<R extends { id: string }, K extends keyof R>(record: R, fields: readonly K[], path: string, base: string) {
+  const url = `${base}/api/v1/${path}/${record.id}`;
+  return { ...fieldsOf(record, fields), url, downloadUrl: `${url}/content` };
+}
+
 /** A document's or a spreadsheet's id (the lists across kinds). */
 export const isItemId = (id: string): boolean => /^(doc|wb)_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
 
-/** The rules every operation on the kind follows, store aside: who may, which ids, what a failed write answers. */
-export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknown>, "noun" | "scope" | "share" | "isId">) {
+/** A kind as the services name it, and where the store keeps it. */
+interface KindSpec {
+  /** What NOT_FOUND and PRECONDITION_FAILED name (its log field, `documentId`…, too). */
+  noun: "Document" | "Spreadsheet";
+  /** The scopes' prefix: docs:read, sheets:write… */
+  scope: "docs" | "sheets";
+  share: ShareKind;
+  store: "documents" | "workbooks";
+  isId(id: string): boolean;
+  /** The prefixes of the list's cursors (the last item's id) and the version list's (the last version's number). */
+  cursors: readonly [list: string, versions: string];
+}
+
+/** The kind, and the rules every operation on it follows, store aside: who may, which ids, what a failed write answers. */
+export function serviceKind<R extends ItemRecord, V, X>(spec: KindSpec) {
   /** The owner whose items the caller reads or changes, with the kind's scope. */
   const owner = (ctx: RequestContext, access: "read" | "write"): string => {
     const ownerId = requireOwner(ctx.principal);
-    requireScope(ctx.principal, `${kind.scope}:${access}`);
+    requireScope(ctx.principal, `${spec.scope}:${access}`);
     return ownerId;
   };
-  const missing = () => notFound(kind.noun);
+  const missing = () => notFound(spec.noun);
   /** The id, or NOT_FOUND for one this kind never issues (no store lookup for it). */
   const known = (id: string): string => {
-    if (!kind.isId(id)) throw missing();
+    if (!spec.isId(id)) throw missing();
     return id;
   };
   /** A conditional write's outcome as the caller sees it. */
@@ -70,14 +84,8 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
     if (result.ok) return result.record;
     if (result.reason === "not_found") throw missing();
     if (result.reason === "replayed") throw new GatewayError("INTERNAL", "A replayed change reached changed()");
-    const what = kind.noun.toLowerCase();
-    throw new GatewayError(
-      "PRECONDITION_FAILED",
-      `The ${what} is at version ${result.current}, not the expected one; nothing was written`,
-      {
-        details: { currentVersion: result.current },
-      },
-    );
+    const message = `The ${spec.noun.toLowerCase()} is at version ${result.current}, not the expected one; nothing was written`;
+    throw new GatewayError("PRECONDITION_FAILED", message, { details: { currentVersion: result.current } });
   };
   /** Fails fast, before any work, when the item is missing or already past the expected version. */
   const precheck = (current: R | null, expectedVersion: number | undefined): R => {
@@ -87,32 +95,52 @@ export function kindRules<R extends ItemRecord>(kind: Pick<ServiceKind<R, unknow
     }
     return current;
   };
-  return { owner, known, changed, precheck, missing };
+  const items = (store: Store) => store[spec.store] as unknown as ItemStore<R, V, never, X>;
+  /** The next version of a live item, written as the caller, now; a stale expectedVersion is 412 and writes nothing. */
+  const write = async (store: Store, ctx: RequestContext, change: Omit<X, "actorId" | "at">): Promise<R> =>
+    changed(await changeAsCaller(items(store), ctx, change));
+  return {
+    ...spec,
+    logKey: `${spec.noun.toLowerCase()}Id`,
+    cursors: idCursors(spec.cursors[0], spec.isId),
+    versionCursors: versionCursors(spec.cursors[1]),
+    ...{ items, owner, known, changed, precheck, missing, write },
+  };
 }
+export type ServiceKind<R extends ItemRecord, V, X = never> = ReturnType<typeof serviceKind<R, V, X>>;
 
 /**
- * The kind's list (`page`), and the operations every kind's service offers as they are: records
- * shown through `shown`, versions through `version`.
+ * The operations every kind's service offers as they are: records shown through `shown` (in the
+ * trash through `trashed`), lists as `{ [key]: […], nextCursor }`, versions through `version`.
  */
-export function serviceLifecycle<R extends ItemRecord, V, S, T>(
-  kind: ServiceKind<R, V>,
+export function serviceLifecycle<R extends ItemRecord, V, X extends ItemChange<unknown, R>, S, T, L extends string, D = S>(
+  kind: ServiceKind<R, V, X>,
   deps: { store: Store; publicUrl: string },
-  shown: (record: R) => S,
-  version: (v: V) => T,
+  shown: { record: (record: R) => S; version: (v: V) => T; key: L; trashed?: (record: R) => D },
 ) {
   const items = kind.items(deps.store);
-  const { owner, known, changed, precheck, missing } = kindRules<R>(kind);
+  const { owner, known, changed, precheck, missing } = kind;
   /** The live item of the caller's, or NOT_FOUND. */
   const live = async (ownerId: string, id: string): Promise<R> => precheck(await items.get(ownerId, known(id)), undefined);
   const log = (ctx: RequestContext, input: Ref, done: string) =>
     ctx.log.info({ [kind.logKey]: input.id }, `${kind.noun.toLowerCase()} ${done}`);
 
-  return {
-    /** Live (or trashed) items, newest first. */
-    async page(ctx: RequestContext, input: Page, trashed = false) {
+  /** Live (or trashed) items, newest first. */
+  const list =
+    <E>(trashed: boolean, show: (record: R) => E) =>
+    async (ctx: RequestContext, input: Page): Promise<Record<L, E[]> & { nextCursor: string | null }> => {
       const query = listQuery(owner(ctx, "read"), input, kind.cursors.decode);
       const rows = await (trashed ? items.listTrash(query) : items.list(query));
-      return pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
+      const page = pageOf(rows, input.limit, (last) => kind.cursors.encode(last.id));
+      return { [shown.key]: page.items.map(show), nextCursor: page.nextCursor } as Record<L, E[]> & { nextCursor: string | null };
+    };
+  return {
+    list: list(false, shown.record),
+    trash: list(true, shown.trashed ?? (shown.record as unknown as (record: R) => D)),
+    /** A new name as the next version (the content stays); a stale expectedVersion writes nothing. */
+    async rename(ctx: RequestContext, { id, name, expectedVersion }: Ref & { name: string; expectedVersion?: number }): Promise<S> {
+      const change = { ownerId: owner(ctx, "write"), id: known(id), expectedVersion, name, source: "rename" };
+      return shown.record(await kind.write(deps.store, ctx, change as Omit<X, "actorId" | "at">));
     },
     /** Moves the item to the trash (its share links end); a stale expectedVersion writes nothing. */
     async delete(ctx: RequestContext, input: Ref & { expectedVersion?: number | undefined }): Promise<void> {
@@ -125,7 +153,7 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T>(
       const record = kind.isId(input.id) ? await items.restore(ownerId, input.id) : null;
       if (!record) throw notFound(`${kind.noun} in the trash`);
       log(ctx, input, "restored from the trash");
-      return shown(record);
+      return shown.record(record);
     },
     /** Deletes an item in the trash for good, with its versions and shares. */
     async purge(ctx: RequestContext, input: Ref): Promise<void> {
@@ -141,7 +169,7 @@ export function serviceLifecycle<R extends ItemRecord, V, S, T>(
       const rows = await items.listVersions(query);
       if (!rows) throw missing();
       const page = pageOf(rows, input.limit, (last) => kind.versionCursors.encode((last as { version: number }).version));
-      return { versions: page.items.map(version), nextCursor: page.nextCursor };
+      return { versions: page.items.map(shown.version), nextCursor: page.nextCursor };
     },
     async share(ctx: RequestContext, input: Ref & { expiresInSeconds: number }): Promise<DocumentShare & { url: string }> {
       const ownerId = owner(ctx, "write");

@@ -4,15 +4,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { notFound } from "../core/errors.ts";
 import type { DocumentShare } from "../contract/documents.ts";
-import type { ShareKind, ShareRecord, ShareTarget, Store } from "../store/types.ts";
+import type { ShareKind, ShareRecord, KindRecord, Store } from "../store/types.ts";
 
 const TOKEN_PREFIX = "wgs_";
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
 const TOKEN_PATTERN = /^wgs_[A-Za-z0-9_-]{43}$/;
-const newShareId = (() => {
-  const ulid = monotonicFactory();
-  return () => `shr_${ulid()}`;
-})();
+const shareUlid = monotonicFactory();
+const newShareId = () => `shr_${shareUlid()}`;
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 export const publicShare = (share: ShareRecord): DocumentShare => ({
@@ -44,7 +42,7 @@ export async function newShare(
 }
 
 /** The live document or spreadsheet a link reads; NOT_FOUND for an unknown, revoked or expired link. */
-export async function shareTarget(store: Pick<Store, "findShare">, token: string): Promise<ShareTarget> {
+export async function shareTarget(store: Pick<Store, "findShare">, token: string): Promise<KindRecord> {
   if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
   const found = await store.findShare(hashToken(token), new Date().toISOString());
   if (!found) throw linkNotFound();

@@ -8,7 +8,8 @@ import type { RenderMode } from "../spreadsheets/workbook/values.ts";
 import type { Store } from "../store/types.ts";
 import type { DocumentsService } from "./documents.ts";
 import { shareTarget } from "./share-links.ts";
-import type { SharedSpreadsheet, SpreadsheetsService } from "./spreadsheets/index.ts";
+import type { SpreadsheetsService } from "./spreadsheets/index.ts";
+import type { SharedSpreadsheet } from "./spreadsheets/shares.ts";
 
 type SharedInput = { token: string; maxChars: number; format: "text" | "markdown"; maxCells: number; range?: string | undefined };
 export type SharedService = ReturnType<typeof createSharedService>;

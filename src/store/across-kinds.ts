@@ -4,19 +4,17 @@
 // `limit` entries before the cursor, and the first `limit` of the two merged are the page. The
 // cursor is the last entry's id, whatever its kind. (Two ids with the same ULID would need the
 // same millisecond and 80 random bits.)
-import type { DocumentRecord, ItemStore, ListQuery, Store, WorkbookRecord } from "./types.ts";
+import type { ItemStore, KindRecord, ListQuery, Store } from "./types.ts";
 
 /** The ULID of an id (`doc_…`, `wb_…`): what orders ids of different kinds by creation. */
 const ulidOf = (id: string): string => id.slice(id.indexOf("_") + 1);
-
-export type KindEntry = { kind: "document"; record: DocumentRecord } | { kind: "workbook"; record: WorkbookRecord };
 
 /** Live (or trashed) items of the kinds asked for (default both), `beforeId` either kind's id. */
 export async function listAcrossKinds(
   store: Pick<Store, "documents" | "workbooks">,
   query: ListQuery,
   options: { trashed: boolean; documents?: boolean; workbooks?: boolean },
-): Promise<KindEntry[]> {
+): Promise<KindRecord[]> {
   const before = query.beforeId === undefined ? undefined : ulidOf(query.beforeId);
   const page = (prefix: string): ListQuery => ({ ...query, ...(before === undefined ? {} : { beforeId: `${prefix}${before}` }) });
   const list = <R>(items: Pick<ItemStore<R, unknown, never, never>, "list" | "listTrash">, wanted = true, prefix: string) =>
@@ -25,7 +23,7 @@ export async function listAcrossKinds(
     list(store.documents, options.documents, "doc_"),
     list(store.workbooks, options.workbooks, "wb_"),
   ]);
-  const entries: KindEntry[] = [
+  const entries: KindRecord[] = [
     ...docs.map((record) => ({ kind: "document" as const, record })),
     ...books.map((record) => ({ kind: "workbook" as const, record })),
   ];

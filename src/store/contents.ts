@@ -1,6 +1,6 @@
-// Document contents and storage usage on either database (sql.ts; content.ts addresses them):
-// stored once per owner and hash by creates and changes, collected when nothing refers to them,
-// inside the caller's transaction. Every step that adds or collects an owner's content first locks
+// Each kind's content in the one lifecycle, and storage usage, on either database (sql.ts).
+// Documents' contents (content.ts addresses them) are stored once per owner and hash by creates
+// and changes, collected when nothing refers to them, inside the caller's transaction. Every step that adds or collects an owner's content first locks
 // the owner's storage_usage row, so that on PostgreSQL two transactions of one owner never race
 // between "is it stored?" and "nothing refers to it any more", and the quota is checked against a
 // usage no one else is changing (lock order: the item's row, then the usage row; several owners in
@@ -9,8 +9,9 @@ import { contentRow } from "./content.ts";
 import type { ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
-import { inList, query, type Executor, type Tx } from "./sql.ts";
-import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, StorageStore } from "./types.ts";
+import { call, inList, query, type Executor, type Tx } from "./sql.ts";
+import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, NewWorkbook, StorageStore, ValueTile } from "./types.ts";
+import type { ValueTilesChange, WorkbookChange, WorkbookContent, WorkbookRecord } from "./types.ts";
 
 /** Locks the owner's usage row (creating it at 0) and returns its bytes. */
 export function* lockUsage(ownerId: string): Tx<number> {
@@ -26,48 +27,65 @@ export function* addUsage(ownerId: string, bytes: number): Tx<void> {
   if (bytes !== 0) yield* query(`UPDATE storage_usage SET bytes = bytes + :bytes WHERE owner_id = :ownerId`, { ownerId, bytes });
 }
 
-/** Stores the content unless the owner already has it (charging the quota); returns its hash and lengths. */
-export function* putContent(quota: QuotaSettings, ownerId: string, content: DocumentContent): Tx<ReturnType<typeof contentRow>> {
-  const row = contentRow(content);
-  const used = yield* lockUsage(ownerId);
-  const inserted = yield* query(
-    `INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
-     VALUES (:ownerId, :hash, :sizeBytes, :textChars, :markdownChars, :docx, :text, :markdown) ON CONFLICT (owner_id, hash) DO NOTHING
-     RETURNING hash`,
-    { ...row, ownerId, docx: toBuffer(content.docx), text: content.text, markdown: content.markdown },
-  );
-  if (inserted.length === 0) return row;
-  // Over the quota: the throw rolls the insert back with everything else.
-  checkQuota(quota, used, row.sizeBytes);
-  yield* addUsage(ownerId, row.sizeBytes);
-  return row;
-}
+/**
+ * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
+ * to them) and the current version's value tiles, written with each create and change, through
+ * each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
+ */
+export const workbookContent = <K>(on: {
+  put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
+  collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
+  putValues(client: K, id: string, version: number, tiles: readonly ValueTile[]): void | Promise<void>;
+  applyValues(client: K, id: string, version: number, change: ValueTilesChange | undefined): void | Promise<void>;
+}): ItemContent<WorkbookRecord, WorkbookContent, NewWorkbook, WorkbookChange, K> => ({
+  *put(ownerId, content) {
+    yield* call((client: K) => on.put(client, ownerId, content));
+    const { sizeBytes, cells, sheets, manifestHash } = content;
+    return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+  },
+  collect: (ownerId, manifests) => call((client: K) => on.collect(client, ownerId, manifests)),
+  created: (record, input) => call((client: K) => on.putValues(client, record.id, 1, input.values ?? [])),
+  changed: (record, change) => call((client: K) => on.applyValues(client, record.id, record.version, change.values)),
+});
 
-/** Deletes those of `hashes` that no document or version of the owner refers to, releasing their bytes. */
-export function* collectContents(ownerId: string, hashes: Iterable<string>): Tx<void> {
-  const distinct = [...new Set(hashes)];
-  if (distinct.length === 0) return;
-  yield* lockUsage(ownerId);
-  const [among, values] = inList("hash", distinct);
-  const gone = yield* query(
-    `DELETE FROM contents WHERE owner_id = :ownerId AND hash ${among}
-       AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.owner_id = :ownerId AND d.content_hash = contents.hash)
-       AND NOT EXISTS (SELECT 1 FROM document_versions v WHERE v.owner_id = :ownerId AND v.content_hash = contents.hash)
-     RETURNING size_bytes`,
-    { ...values, ownerId },
-  );
-  yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
-}
-
-/** Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it. */
+/**
+ * Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it: stored unless
+ * the owner already has it (charging the quota), collected when no document or version of the
+ * owner refers to it any more (releasing its bytes).
+ */
 export const documentContent = (
   quota: QuotaSettings,
 ): ItemContent<DocumentRecord, DocumentContent, NewDocument, DocumentChange, unknown> => ({
   *put(ownerId, content) {
-    const { hash, textChars } = yield* putContent(quota, ownerId, content);
-    return { size_bytes: content.docx.byteLength, characters: textChars, content_hash: hash };
+    const row = contentRow(content);
+    const used = yield* lockUsage(ownerId);
+    const inserted = yield* query(
+      `INSERT INTO contents (owner_id, hash, size_bytes, text_chars, markdown_chars, docx, text, markdown)
+       VALUES (:ownerId, :hash, :sizeBytes, :textChars, :markdownChars, :docx, :text, :markdown) ON CONFLICT (owner_id, hash) DO NOTHING
+       RETURNING hash`,
+      { ...row, ownerId, docx: toBuffer(content.docx), text: content.text, markdown: content.markdown },
+    );
+    if (inserted.length > 0) {
+      // Over the quota: the throw rolls the insert back with everything else.
+      checkQuota(quota, used, row.sizeBytes);
+      yield* addUsage(ownerId, row.sizeBytes);
+    }
+    return { size_bytes: content.docx.byteLength, characters: row.textChars, content_hash: row.hash };
   },
-  collect: collectContents,
+  *collect(ownerId, hashes) {
+    const distinct = [...new Set(hashes)];
+    if (distinct.length === 0) return;
+    yield* lockUsage(ownerId);
+    const [among, values] = inList("hash", distinct);
+    const gone = yield* query(
+      `DELETE FROM contents WHERE owner_id = :ownerId AND hash ${among}
+         AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.owner_id = :ownerId AND d.content_hash = contents.hash)
+         AND NOT EXISTS (SELECT 1 FROM document_versions v WHERE v.owner_id = :ownerId AND v.content_hash = contents.hash)
+       RETURNING size_bytes`,
+      { ...values, ownerId },
+    );
+    yield* addUsage(ownerId, -gone.reduce((sum, row) => sum + Number(row["size_bytes"]), 0));
+  },
 });
 
 export const createStorage = (sql: Executor): StorageStore => ({

@@ -1,63 +1,85 @@
-// What documents read besides the lifecycle, on either database (sql.ts): the .docx of the current
-// version, and any version's text, .docx or whole content. The current version is the document
-// row, earlier ones rows of document_versions; a version is read in one statement whichever it is.
-// (The current text read, the hot one, is each database's own: sqlite/documents.ts, postgres/documents.ts.)
+// Documents on either database (sql.ts): the one lifecycle (lifecycle.ts) over content kept in
+// `contents` (contents.ts, shared by versions), and what only documents read: the text or .docx of
+// the current version or of any other. The current version is the document row, earlier ones rows
+// of document_versions; a version is read in one statement whichever it is. (PostgreSQL coalesces
+// the hot current-text read, postgres/documents.ts.)
 import { ALL_CHARS, textRead } from "./content.ts";
-import { documentKind, isVersion } from "./kinds.ts";
-import { bytesOf, documentSummaryColumnsOf, prefixedColumns, toDocument, toVersion, unprefixed } from "./rows.ts";
-import { versionSummaryColumns, type Row } from "./rows.ts";
+import { documentContent } from "./contents.ts";
+import { documentKind } from "./kinds.ts";
+import { isVersion, itemLifecycle } from "./lifecycle.ts";
+import type { QuotaSettings } from "./quota.ts";
+import { bytesOf, prefixedColumns, unprefixed, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
-import type { DocumentReads, DocumentRecord, VersionRecord } from "./types.ts";
+import type { DocumentItems, DocumentRecord, TextFormat, VersionRecord } from "./types.ts";
+
+/** The document columns of `d` (for joins). */
+export const documentColumns = prefixedColumns(documentKind.summaryColumns, "d");
+const hasNul = (ownerId: string, id: string) => `${ownerId}${id}`.includes("\u0000");
 
 /** Version n of a live document with the given columns of its content `c` (`c.docx`…). */
 async function versionRow(
   sql: Executor,
-  ownerId: string,
-  id: string,
-  n: number,
+  { ownerId, id, n }: { ownerId: string; id: string; n: number },
   columns: string,
   values: Record<string, unknown> = {},
 ): Promise<{ document: DocumentRecord; version: VersionRecord; row: Row } | null> {
-  if (!isVersion(n) || `${ownerId}${id}`.includes("\u0000")) return null;
+  if (!isVersion(n) || hasNul(ownerId, id)) return null;
   const [row] = await sql.all(
-    `SELECT ${documentSummaryColumnsOf("d")}, ${prefixedColumns(versionSummaryColumns, "v", "v_")}, ${columns}
+    `SELECT ${documentColumns}, ${prefixedColumns(documentKind.versionColumns, "v", "v_")}, ${columns}
      FROM documents d LEFT JOIN document_versions v ON v.document_id = d.id AND v.version = :n
        LEFT JOIN contents c ON c.owner_id = d.owner_id AND c.hash = CASE WHEN d.version = :n THEN d.content_hash ELSE v.content_hash END
      WHERE d.owner_id = :ownerId AND d.id = :id AND d.deleted_at IS NULL`,
     { ...values, ownerId, id, n },
   );
   if (!row) return null;
-  const document = toDocument(row);
+  const document = documentKind.toRecord(row);
   if (n === document.version) return { document, version: documentKind.current(document), row };
-  return row["v_version"] == null ? null : { document, version: toVersion(unprefixed<Row>(row, "v_")), row };
+  return row["v_version"] == null ? null : { document, version: documentKind.toVersion(unprefixed(row, "v_")), row };
 }
 
-export function documentReads(sql: Executor): Omit<DocumentReads, "readText"> {
+/** The live document of :ownerId and :id, `d`, joined to its content `c`. */
+const liveWithContent = `documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
+  WHERE d.owner_id = :ownerId AND d.id = :id AND d.deleted_at IS NULL`;
+
+/** The text or markdown of `c` cut to :max code points, and its whole length in UTF-16 units, as stored. */
+const cut = (format: TextFormat) => {
+  const column = format === "markdown" ? "markdown" : "text";
+  return `substr(c.${column}, 1, :max) AS body, c.${column}_chars AS total`;
+};
+const cutRead = (row: Row, max: number) => textRead(row["body"] as string | null, row["total"] as number | null, max);
+
+/** The live document's row with its current text or markdown cut (`body`, `total`): one statement, or the database's own read. */
+export type CurrentText = (ownerId: string, id: string, format: TextFormat, max: number) => Promise<Row | undefined>;
+
+export function documentStore(sql: Executor, quota: QuotaSettings, current?: CurrentText): DocumentItems {
+  const currentText: CurrentText =
+    current ??
+    (async (ownerId, id, format, max) =>
+      (await sql.all(`SELECT ${documentColumns}, ${cut(format)} FROM ${liveWithContent}`, { ownerId, id, max }))[0]);
   return {
+    ...itemLifecycle(sql, documentKind, documentContent(quota)),
+    async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
+      if (hasNul(ownerId, id)) return null;
+      const max = Math.min(maxChars, ALL_CHARS);
+      const row = await currentText(ownerId, id, format, max);
+      return row ? { document: documentKind.toRecord(row), ...cutRead(row, max) } : null;
+    },
     async readContent(ownerId, id) {
-      if (`${ownerId}${id}`.includes("\u0000")) return null;
-      const [row] = await sql.all(
-        `SELECT ${documentSummaryColumnsOf("d")}, c.docx FROM documents d JOIN contents c ON c.owner_id = d.owner_id AND c.hash = d.content_hash
-         WHERE d.owner_id = :ownerId AND d.id = :id AND d.deleted_at IS NULL`,
-        { ownerId, id },
-        "read_content",
-      );
-      return row ? { document: toDocument(row), docx: bytesOf(row["docx"] as Buffer) } : null;
+      if (hasNul(ownerId, id)) return null;
+      const [row] = await sql.all(`SELECT ${documentColumns}, c.docx FROM ${liveWithContent}`, { ownerId, id }, "read_content");
+      return row ? { document: documentKind.toRecord(row), docx: bytesOf(row["docx"] as Buffer) } : null;
     },
     async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
-      const column = format === "markdown" ? "markdown" : "text";
       const max = Math.min(maxChars, ALL_CHARS);
-      const found = await versionRow(sql, ownerId, id, n, `substr(c.${column}, 1, :max) AS body, c.${column}_chars AS total`, { max });
-      if (!found) return null;
-      const { document, version, row } = found;
-      return { document, version, ...textRead(row["body"] as string | null, row["total"] as number | null, max) };
+      const found = await versionRow(sql, { ownerId, id, n }, cut(format), { max });
+      return found && { document: found.document, version: found.version, ...cutRead(found.row, max) };
     },
     async readVersionContent(ownerId, id, n) {
-      const found = await versionRow(sql, ownerId, id, n, "c.docx");
+      const found = await versionRow(sql, { ownerId, id, n }, "c.docx");
       return found ? { document: found.document, version: found.version, docx: bytesOf(found.row["docx"] as Buffer) } : null;
     },
     async readVersionData(ownerId, id, n) {
-      const found = await versionRow(sql, ownerId, id, n, "c.docx, c.text, c.markdown");
+      const found = await versionRow(sql, { ownerId, id, n }, "c.docx, c.text, c.markdown");
       if (!found) return null;
       const { docx, text, markdown } = found.row as { docx: Buffer; text: string; markdown: string | null };
       return { docx: bytesOf(docx), text, markdown };

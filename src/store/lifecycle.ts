@@ -6,10 +6,10 @@
 // the database. A kind supplies how its content is stored and collected, and what else its writes
 // touch (a workbook's value tiles).
 import { claimIdempotency, findClaim } from "./idempotency.ts";
-import { byOwner, changeValues, hashColumn, insertValues, isVersion, lifecycleSql, MAX_INT, stale, type ItemKind } from "./kinds.ts";
+import type { ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
 import { inList, query, type Executor, type Tx } from "./sql.ts";
-import type { ItemChange, ItemRecord, ItemStore, ListQuery, Outcome } from "./types.ts";
+import { foldName, type ItemChange, type ItemRecord, type ItemStore, type ListQuery, type NewItem, type Outcome } from "./types.ts";
 
 /** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
 export interface ItemContent<R, C, N, X, K> {
@@ -22,9 +22,9 @@ export interface ItemContent<R, C, N, X, K> {
 }
 
 /** The reads: one statement each, the hot ones named. */
-function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N>) {
+function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: ItemKind<R, V, N>) {
   const { table, summaryColumns } = kind;
-  const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0] as never) : null);
+  const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0]) : null);
   const get = async (ownerId: string, id: string, includeDeleted = false): Promise<R | null> => {
     // No key holds NUL, and PostgreSQL text cannot (an error, not "no match").
     if (`${ownerId}${id}`.includes("\u0000")) return null;
@@ -40,32 +40,37 @@ function reads<R extends ItemRecord, V, N>(sql: Executor, kind: ItemKind<R, V, N
       ORDER BY id DESC LIMIT :limit`;
     const shape = `${table}_${trashed ? "trash" : "list"}_${cursor ? "c" : ""}${needle ? "q" : ""}`;
     const values = { ownerId: query.ownerId, beforeId: query.beforeId, needle: query.nameContains, limit: query.limit };
-    return (await sql.all(text, values, shape)).map((row) => kind.toRecord(row as never));
+    return (await sql.all(text, values, shape)).map((row) => kind.toRecord(row));
   }
-  return { record, get, list };
+  /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
+  function* lockLive(ownerId: string, id: string): Tx<R | null> {
+    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${sql.dialect.forUpdate}`;
+    return record(yield* query(live, { ownerId, id }));
+  }
+  return { record, get, list, lockLive };
 }
 
-/** The writes: create, change, trash, purge and pruning, each one transaction. */
-function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>, K>(
+/** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
+const MAX_INT = 2_147_483_647;
+export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && n <= MAX_INT;
+
+/** The stale-version answer of a conditional write, or null when it may go on. */
+const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
+  expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
+
+/** What the writes read: a statement's record, the live item locked. */
+type Read<R> = { record(rows: Row[]): R | null; lockLive(ownerId: string, id: string): Tx<R | null> };
+
+/** The writes that make versions: create and change, each one transaction. */
+function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
   content: ItemContent<R, C, N, X, K>,
-  record: (rows: Row[]) => R | null,
+  { record, lockLive }: Read<R>,
 ) {
-  const { table, summaryColumns } = kind;
-  const { forUpdate, skipLocked } = sql.dialect;
-  const text = lifecycleSql(kind, (name) => `:${name}`);
-  /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
-  function* lockLive(ownerId: string, id: string): Tx<R | null> {
-    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${forUpdate}`;
-    return record(yield* query(live, { ownerId, id }));
-  }
-  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
-  function* purgeOne(ownerId: string, id: string): Tx<void, K> {
-    const hashes = (yield* query(text.hashesOf, { id })).map((row) => row["hash"] as string);
-    for (const statement of text.purge) yield* query(statement, { id });
-    yield* content.collect(ownerId, hashes);
-  }
+  const { table, versions, versionOf, summaryColumns } = kind;
+  const columns = kind.content.join(", ");
+  const set = `name = :name, name_folded = :nameFolded, updated_at = :at, updated_by = :actorId, source = :source, version = version + 1`;
   return {
     // The idempotency record is claimed first, then the item inserted, in one transaction: on
     // PostgreSQL a concurrent create with the same key blocks on the claimed row until the first
@@ -83,7 +88,9 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
           // The record points at a missing item: create it and leave the record.
         }
         const stored = yield* content.put(created.ownerId, input);
-        yield* query(text.insert, { ...insertValues(created), ...stored });
+        const insert = `INSERT INTO ${table} (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, ${columns})
+          VALUES (:id, :ownerId, :name, :nameFolded, :createdAt, :createdAt, 1, :updatedBy, :source, ${kind.content.map((c) => `:${c}`).join(", ")})`;
+        yield* query(insert, { ...(created as Row), nameFolded: foldName(created.name), ...stored });
         if (content.created) yield* content.created(created, input);
         return { record: created, replayed: false, fingerprint: claim?.fingerprint ?? "" };
       }),
@@ -99,27 +106,69 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
         if (hit) return { ok: false, reason: "replayed", response: hit.response, fingerprint: hit.fingerprint };
         const conflict = stale(input.expectedVersion, current);
         if (conflict) return conflict;
-        yield* query(text.keepVersion, { id: input.id, at: input.at });
-        const values = changeValues(input, current);
-        const stored = input.content ? yield* content.put(input.ownerId, input.content) : {};
-        const update = `${input.content ? text.changeContent : text.changeName} RETURNING ${summaryColumns}`;
-        const changed = record(yield* query(update, { ...values, ...stored }))!;
+        yield* query(
+          `INSERT INTO ${versions} (${versionOf}, version, owner_id, name, created_at, created_by, replaced_at, source, ${columns})
+           SELECT id, version, owner_id, name, updated_at, updated_by, :at, source, ${columns} FROM ${table} WHERE id = :id`,
+          { id: input.id, at: input.at },
+        );
+        const name = input.name ?? current.name;
+        const stored = input.content ? yield* content.put(input.ownerId, input.content) : undefined;
+        const newContent = stored ? `, ${kind.content.map((column) => `${column} = :${column}`).join(", ")}` : "";
+        const changed = record(
+          yield* query(`UPDATE ${table} SET ${set}${newContent} WHERE id = :id RETURNING ${summaryColumns}`, {
+            ...{ id: input.id, name, nameFolded: foldName(name), at: input.at, actorId: input.actorId, source: input.source },
+            ...stored,
+          }),
+        )!;
         if (content.changed) yield* content.changed(changed, input);
         if (claim) yield* claimIdempotency(input.ownerId, claim, input.id, input.at, input.idempotency!.response(changed));
         return { ok: true, record: changed };
       }),
+  };
+}
+
+/** The writes that end versions or items: trash, restore, purge and pruning, each one transaction. */
+function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+  sql: Executor<K>,
+  kind: ItemKind<R, V, N>,
+  content: ItemContent<R, C, N, X, K>,
+  { record, lockLive }: Read<R>,
+) {
+  const { table, versions, versionOf, hash, summaryColumns } = kind;
+  const { forUpdate, skipLocked } = sql.dialect;
+  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
+  function* purgeOne(ownerId: string, id: string): Tx<void, K> {
+    const of = `SELECT ${hash} AS hash FROM ${table} WHERE id = :id UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = :id`;
+    const hashes = (yield* query(of, { id })).map((row) => row["hash"] as string);
+    const owned = [
+      `${versions} WHERE ${versionOf}`,
+      ...kind.ownTables,
+      "shares WHERE target_id",
+      "idempotency WHERE target_id",
+      `${table} WHERE id`,
+    ];
+    for (const rows of owned) yield* query(`DELETE FROM ${rows} = :id`, { id });
+    yield* content.collect(ownerId, hashes);
+  }
+  return {
     trash: ({ ownerId, id, at, expectedVersion }: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }) =>
       sql.transaction(function* (): Tx<Outcome<R>, K> {
         const current = yield* lockLive(ownerId, id);
         if (!current) return { ok: false, reason: "not_found" };
         const conflict = stale(expectedVersion, current);
         if (conflict) return conflict;
-        yield* query(text.trash, { at, id });
+        yield* query(`UPDATE ${table} SET deleted_at = :at WHERE id = :id`, { at, id });
         // Deleting ends the item's links at once, for good: restoring it does not revive them.
         yield* query(`DELETE FROM shares WHERE target_id = :id`, { id });
         return { ok: true, record: { ...current, deletedAt: at } };
       }),
-    restore: async (ownerId: string, id: string) => record(await sql.all(`${text.untrash} RETURNING ${summaryColumns}`, { ownerId, id })),
+    restore: async (ownerId: string, id: string) =>
+      record(
+        await sql.all(
+          `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL RETURNING ${summaryColumns}`,
+          { ownerId, id },
+        ),
+      ),
     purge: (ownerId: string, id: string) =>
       sql.transaction(function* () {
         const trashed = `SELECT id FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL${forUpdate}`;
@@ -137,38 +186,45 @@ function writes<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C,
         for (const row of rows) yield* purgeOne(row["owner_id"] as string, row["id"] as string);
         return rows.length;
       }),
-    // The versions go, then the content only they referred to, in one transaction.
+    // The versions go, then the content only they referred to, in one transaction; owner by owner,
+    // in owner order (PostgreSQL takes the owners' usage locks in that order).
     pruneVersions: (replacedBefore: string, keepMin: number) =>
       sql.transaction(function* () {
         const gone = (yield* query(
-          `DELETE FROM ${kind.versions} WHERE replaced_at < :replacedBefore
-             AND version <= (SELECT i.version FROM ${table} i WHERE i.id = ${kind.versions}.${kind.versionOf}) - :keepMin
-           RETURNING owner_id, ${hashColumn(kind)} AS hash`,
+          `DELETE FROM ${versions} WHERE replaced_at < :replacedBefore
+             AND version <= (SELECT i.version FROM ${table} i WHERE i.id = ${versions}.${versionOf}) - :keepMin
+           RETURNING owner_id, ${hash} AS hash`,
           { replacedBefore, keepMin },
         )) as { owner_id: string; hash: string }[];
-        for (const [ownerId, hashes] of byOwner(gone)) yield* content.collect(ownerId, hashes);
+        const owners = [...new Set(gone.map((row) => row.owner_id))].sort();
+        for (const owner of owners)
+          yield* content.collect(
+            owner,
+            gone.filter((row) => row.owner_id === owner).map((row) => row.hash),
+          );
         return gone.length;
       }),
   };
 }
 
 /** The kind's lifecycle over the database's executor. */
-export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends ItemChange<C, R>, K>(
+export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
   content: ItemContent<R, C, N, X, K>,
 ): ItemStore<R, V, N, X> {
-  const text = lifecycleSql(kind, (name) => `:${name}`);
+  const { versions, versionOf, versionColumns } = kind;
   const read = reads(sql, kind);
   const { get } = read;
   return {
-    ...writes(sql, kind, content, read.record),
+    ...writes(sql, kind, content, read),
+    ...removals(sql, kind, content, read),
     get: (ownerId, id, options) => get(ownerId, id, options?.includeDeleted === true),
     async getMany(ownerId, ids) {
       if (ids.length === 0) return [];
       const [among, values] = inList("id", ids);
       const found = `SELECT ${kind.summaryColumns} FROM ${kind.table} WHERE owner_id = :ownerId AND deleted_at IS NULL AND id ${among}`;
-      return (await sql.all(found, { ...values, ownerId })).map((row) => kind.toRecord(row as never));
+      return (await sql.all(found, { ...values, ownerId })).map((row) => kind.toRecord(row));
     },
     list: (query) => read.list(query, false),
     listTrash: (query) => read.list(query, true),
@@ -179,16 +235,17 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C, X extends
       const head = current.version < before ? [kind.current(current)] : [];
       const rest = limit - head.length;
       if (rest <= 0) return head;
-      const rows = await sql.all(text.listVersions, { id, before, limit: rest });
-      return [...head, ...rows.map((row) => kind.toVersion(row as never))];
+      const older = `SELECT ${versionColumns} FROM ${versions} WHERE ${versionOf} = :id AND version < :before ORDER BY version DESC LIMIT :limit`;
+      const rows = await sql.all(older, { id, before, limit: rest });
+      return [...head, ...rows.map((row) => kind.toVersion(row))];
     },
     async getVersion(ownerId, id, n) {
       if (!isVersion(n)) return null;
       const current = await get(ownerId, id);
       if (!current || n > current.version) return null;
       if (n === current.version) return { record: current, version: kind.current(current) };
-      const [row] = await sql.all(text.getVersion, { id, n });
-      return row ? { record: current, version: kind.toVersion(row as never) } : null;
+      const [row] = await sql.all(`SELECT ${versionColumns} FROM ${versions} WHERE ${versionOf} = :id AND version = :n`, { id, n });
+      return row ? { record: current, version: kind.toVersion(row) } : null;
     },
   };
 }

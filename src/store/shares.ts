@@ -1,7 +1,28 @@
 // Share links to a document or a workbook, on either database (sql.ts).
-import { findShareSql, shareColumns, toFoundShare, toShare } from "./rows.ts";
+import { documentKind, workbookKind } from "./kinds.ts";
+import { prefixedColumns, rowMapper, unprefixed, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
-import type { ShareStore } from "./types.ts";
+import type { ShareRecord, ShareStore, KindRecord } from "./types.ts";
+
+const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
+const toShare = rowMapper<ShareRecord>(shareColumns);
+const kinds = { document: documentKind, workbook: workbookKind };
+
+/** A valid share by token hash and its live target, in one statement: the target's columns come prefixed d_ or w_. */
+const findShare = `SELECT ${prefixedColumns(shareColumns, "s", "s_")}, ${prefixedColumns(documentKind.summaryColumns, "d", "d_")},
+     ${prefixedColumns(workbookKind.summaryColumns, "w", "w_")}
+   FROM shares s
+     LEFT JOIN documents d ON s.kind = 'document' AND d.id = s.target_id AND d.owner_id = s.owner_id AND d.deleted_at IS NULL
+     LEFT JOIN workbooks w ON s.kind = 'workbook' AND w.id = s.target_id AND w.owner_id = s.owner_id AND w.deleted_at IS NULL
+   WHERE s.token_hash = :tokenHash AND s.expires_at > :now`;
+
+/** The found share and its target; null when its target is not live. */
+function toFound(row: Row): { share: ShareRecord; target: KindRecord } | null {
+  const share = toShare(unprefixed(row, "s_"));
+  const prefix = share.kind === "document" ? "d_" : "w_";
+  if (row[`${prefix}id`] == null) return null;
+  return { share, target: { kind: share.kind, record: kinds[share.kind].toRecord(unprefixed(row, prefix)) } as KindRecord };
+}
 
 export function createShares(sql: Executor): ShareStore {
   return {
@@ -24,8 +45,8 @@ export function createShares(sql: Executor): ShareStore {
     async findShare(tokenHash, now) {
       // PostgreSQL text cannot hold NUL (an error, not "no match"); no token hash has one.
       if (tokenHash.includes("\u0000")) return null;
-      const [row] = await sql.all(findShareSql(":tokenHash", ":now"), { tokenHash, now }, "find_share");
-      return row ? toFoundShare(row) : null;
+      const [row] = await sql.all(findShare, { tokenHash, now }, "find_share");
+      return row ? toFound(row) : null;
     },
     pruneShares: (expiredBefore) => sql.run(`DELETE FROM shares WHERE expires_at < :expiredBefore`, { expiredBefore }),
   };

@@ -1,6 +1,7 @@
 // Embedded store: one SQLite file under DATA_DIR (sqlite/connection.ts), each interface of
 // types.ts in a module of its own under sqlite/, composed here over the one connection.
 import { createStorage } from "./contents.ts";
+import { documentStore } from "./document-reads.ts";
 import { createIdempotency } from "./idempotency.ts";
 import { unlimited } from "./quota.ts";
 import { createShares } from "./shares.ts";
@@ -8,7 +9,6 @@ import type { Store, StoreOptions } from "./types.ts";
 import { checkpointInBackground } from "./sqlite/checkpoint.ts";
 import { openDatabase } from "./sqlite/connection.ts";
 import { sqliteContext } from "./sqlite/context.ts";
-import { createSqliteDocuments } from "./sqlite/documents.ts";
 import { createSqliteKeys } from "./sqlite/keys.ts";
 import { createSqliteSessions } from "./sqlite/sessions.ts";
 import { createSqliteWorkbooks } from "./sqlite/workbooks.ts";
@@ -21,7 +21,7 @@ export function openSqliteStore(dataDir: string, options: StoreOptions = {}): St
   ctx.blobs.collectStages();
   const ping = db.prepare(`SELECT 1`);
   const checkpoints = checkpointInBackground(db);
-  const items = { documents: createSqliteDocuments(ctx), workbooks: createSqliteWorkbooks(ctx) };
+  const items = { documents: documentStore(ctx.sql, ctx.quota), workbooks: createSqliteWorkbooks(ctx) };
   return {
     kind: "sqlite",
     ...items,

@@ -1,6 +1,6 @@
 // The store interfaces: everything the service layer needs from persistence, nothing more, each in
 // types/: the one lifecycle of every kind of item (items.ts) held once per kind (documents,
-// workbooks), shares, API keys, sessions, idempotency records, storage.
+// workbooks), shares, API keys, sessions, idempotency records; and storage, here.
 // SQLite (embedded, default) and PostgreSQL implement all of them as one `Store`, each concern in a
 // module of its own (sqlite/, postgres/); callers never know which database it is.
 import type { DocumentItems } from "./types/documents.ts";
@@ -8,7 +8,6 @@ import type { IdempotencyStore } from "./types/idempotency.ts";
 import type { KeyStore } from "./types/keys.ts";
 import type { SessionStore } from "./types/sessions.ts";
 import type { ShareStore } from "./types/shares.ts";
-import type { StorageStore } from "./types/storage.ts";
 import type { WorkbookItems } from "./types/workbooks.ts";
 import type { QuotaSettings } from "./quota.ts";
 
@@ -18,9 +17,13 @@ export type * from "./types/items.ts";
 export type * from "./types/keys.ts";
 export type * from "./types/sessions.ts";
 export type * from "./types/shares.ts";
-export type * from "./types/storage.ts";
 export * from "./types/workbooks.ts";
-export type { QuotaSettings } from "./quota.ts";
+
+/** What a user's stored content takes up, as the quota counts it (quota.ts). */
+export interface StorageStore {
+  /** Bytes the owner's distinct contents and blobs hold (every version and the trash included). */
+  storageUsage(ownerId: string): Promise<number>;
+}
 
 /** Everything one database holds: what SQLite and PostgreSQL each implement. */
 export interface Store extends ShareStore, KeyStore, SessionStore, IdempotencyStore, StorageStore {

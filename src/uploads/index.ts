@@ -27,6 +27,16 @@ export const isMultipartType = (contentType: string | null | undefined): boolean
 export const isMultipartFormData = (request: RequestHead, methods: readonly string[] = ["POST"]): boolean =>
   methods.includes(request.method) && isMultipartType(request.headers.get("content-type"));
 
+/** The request context from an upload request's credentials, before its body is read. */
+const contextOf = (createContext: ContextFactory, request: Request, env: SurfaceEnv): Promise<RequestContext> =>
+  createContext({
+    requestId: env.requestId,
+    authorization: request.headers.get("authorization"),
+    accessToken: request.headers.get("x-access-token"),
+    signal: request.signal,
+    clientAddress: env.clientAddress,
+  });
+
 /**
  * An upload route's `authenticate` for one operation: the request context, with the operation's
  * credential checked (its scope, or an access token), before a byte of the body is read — nobody
@@ -35,13 +45,7 @@ export const isMultipartFormData = (request: RequestHead, methods: readonly stri
 export const authenticateFor =
   (createContext: ContextFactory, op: AnyOperation) =>
   async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
-    const ctx = await createContext({
-      requestId: env.requestId,
-      authorization: request.headers.get("authorization"),
-      accessToken: request.headers.get("x-access-token"),
-      signal: request.signal,
-      clientAddress: env.clientAddress,
-    });
+    const ctx = await contextOf(createContext, request, env);
     authorize(op, ctx);
     return ctx;
   };
@@ -55,13 +59,7 @@ export const authenticateFor =
 export const authenticateAnyUpload =
   (createContext: ContextFactory, ops: readonly AnyOperation[]) =>
   async (request: Request, env: SurfaceEnv): Promise<RequestContext> => {
-    const ctx = await createContext({
-      requestId: env.requestId,
-      authorization: request.headers.get("authorization"),
-      accessToken: request.headers.get("x-access-token"),
-      signal: request.signal,
-      clientAddress: env.clientAddress,
-    });
+    const ctx = await contextOf(createContext, request, env);
     // An access token (alone, or beside the key in X-Access-Token) may upload to a product.
     if (ctx.principal.kind !== "api_key" || ctx.principal.accessToken) return ctx;
     const scopes = ops.map((op) => op.auth).filter((auth) => auth !== "access_token" && auth !== "share_token");

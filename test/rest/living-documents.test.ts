@@ -4,7 +4,7 @@
 // versions, trash, share links, .docx import and replace (our own download; pandoc's and
 // LibreOffice's files in other-writers.test.ts, the system suite),
 // hostile uploads, scopes, other users' ids, 405s, and a restart on the same DATA_DIR.
-import { encodeVersionCursor } from "../../src/services/document-access.ts";
+import { documentItems } from "../../src/services/document-access.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -804,7 +804,7 @@ describe("PostgreSQL store behind the gateway", () => {
       const versionsBefore = (await (await dave.get(`${doc(record.id)}/versions`)).json()) as { versions: VersionBody[] };
       expect(versionsBefore.versions.map((v) => v.version)).toEqual([4, 3, 2, 1]);
       // A version cursor past PostgreSQL's integer range is no 500.
-      const farCursor = await dave.get(`${doc(record.id)}/versions?cursor=${encodeVersionCursor(99_999_999_999)}`);
+      const farCursor = await dave.get(`${doc(record.id)}/versions?cursor=${documentItems.versionCursors.encode(99_999_999_999)}`);
       expect(farCursor.status).toBe(200);
       expect(await farCursor.json()).toEqual(versionsBefore);
       const v1 = await dave.bytes(`${doc(record.id)}/versions/1/content`);

@@ -17,6 +17,23 @@ import {
 } from "./sheet-attacks.ts";
 
 const MB = 1024 * 1024;
+
+/**
+ * The uploads, built when this file loads, before the gateway starts (as test/rest/living-documents.test.ts
+ * does). Built inside a test they held the event loop, which the in-process gateway shares, for
+ * 1.5–3.5 s here and over 5 s in a loaded `npm test`: the next request then went out on a pooled
+ * keep-alive connection whose server-side keep-alive timer (5 s) fired in the same turn, and the
+ * client read ECONNRESET (10,001 entries and 1,000,000 strings failed so in CI).
+ */
+const uploads = {
+  lying: lyingSheetXlsx(300 * MB, 1_000),
+  honest: honestHugeXlsx(1024 * MB),
+  entries: manyEntriesXlsx(10_001),
+  cells: manyCellsXlsx(1_000_001),
+  strings: unusedStringsXlsx(1_500_000),
+  cellLimitStrings: unusedStringsXlsx(1_000_000),
+  quote: unterminatedQuoteCsv(21 * MB),
+};
 let tg: TestGateway;
 let auth: string;
 
@@ -39,7 +56,7 @@ async function refused(bytes: Uint8Array, filename: string): Promise<{ ms: numbe
 
 describe("hostile .xlsx and .csv uploads are refused as soon as a bound is crossed", () => {
   it("a sheet inflating to 300 MB that declares 1,000 bytes: 413 where it crosses 1,000 bytes, in seconds not half a minute", async () => {
-    const answer = await refused(lyingSheetXlsx(300 * MB, 1_000), "lie.xlsx");
+    const answer = await refused(uploads.lying, "lie.xlsx");
     expect(answer.details).toEqual({ reason: "declared_size", limit: 1_000 });
     expect(answer.message).toMatch(/xl\/worksheets\/sheet1\.xml inflates past the 1000 bytes its zip directory declares/);
     // 23-60 s before (inflated and parsed up to the 200 MB bound); about a second now, with room for a loaded machine.
@@ -47,21 +64,21 @@ describe("hostile .xlsx and .csv uploads are refused as soon as a bound is cross
   }, 60_000);
 
   it("a sheet honestly declaring 1 GB: 413 before anything is inflated", async () => {
-    const answer = await refused(honestHugeXlsx(1024 * MB), "huge.xlsx");
+    const answer = await refused(uploads.honest, "huge.xlsx");
     expect(answer.details).toEqual({ limit: 200 * MB });
     expect(answer.ms).toBeLessThan(15_000);
   }, 60_000);
 
   it("10,001 zip entries: 413 naming the 10,000 bound", async () => {
-    expect((await refused(manyEntriesXlsx(10_001), "entries.xlsx")).details).toEqual({ limit: 10_000 });
+    expect((await refused(uploads.entries, "entries.xlsx")).details).toEqual({ limit: 10_000 });
   }, 60_000);
 
   it("cells past SHEETS_MAX_CELLS: 413 at the first cell over, naming the bound", async () => {
-    expect((await refused(manyCellsXlsx(1_000_001), "cells.xlsx")).details).toEqual({ reason: "cells", limit: 1_000_000 });
+    expect((await refused(uploads.cells, "cells.xlsx")).details).toEqual({ reason: "cells", limit: 1_000_000 });
   }, 120_000);
 
   it("1.5M unused shared strings beside a one-cell sheet: 413 as soon as more strings are counted than the sheet's bytes can refer to", async () => {
-    const answer = await refused(unusedStringsXlsx(1_500_000), "strings.xlsx");
+    const answer = await refused(uploads.strings, "strings.xlsx");
     // The sheet's XML (its declared size: it cannot inflate past it) over the 20 bytes a string cell takes at least.
     const sheetBytes = Number(/\((\d+) bytes of XML\)/.exec(answer.message)?.[1]);
     expect(sheetBytes).toBeGreaterThan(100);
@@ -69,13 +86,13 @@ describe("hostile .xlsx and .csv uploads are refused as soon as a bound is cross
   }, 120_000);
 
   it("as many unused shared strings as the cell limit allows, beside a small sheet: refused the same way (1,000,000 were parsed before)", async () => {
-    const answer = await refused(unusedStringsXlsx(1_000_000), "strings.xlsx");
+    const answer = await refused(uploads.cellLimitStrings, "strings.xlsx");
     expect(answer.details).toMatchObject({ reason: "shared_strings" });
     expect(answer.message).toMatch(/more than its sheets \(\d+ bytes of XML\) can refer to/);
   }, 120_000);
 
   it("a CSV whose quote never closes, 21 MB: 413 naming the cell text bound", async () => {
-    const answer = await refused(unterminatedQuoteCsv(21 * MB), "quote.csv");
+    const answer = await refused(uploads.quote, "quote.csv");
     expect(answer.details).toMatchObject({ reason: "cell_text", limit: 32_767 });
     expect(answer.ms).toBeLessThan(10_000);
   }, 60_000);

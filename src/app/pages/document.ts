@@ -2,8 +2,7 @@
 // .docx's own parser, sanitised: services.preview), and what can be done with it.
 import { html, raw } from "hono/html";
 import { postButton, when, type Html } from "../layout.ts";
-import { itemButtons, type ItemView } from "./parts.ts";
-import type { Paths } from "../paths.ts";
+import { itemButtons, type ItemVersionView, type ItemView } from "./parts.ts";
 
 export interface DocumentView extends ItemView {
   /** The sanitised HTML of its markdown. */
@@ -24,13 +23,7 @@ export function documentPage(view: DocumentView): Html {
     <article class="document" aria-label="${view.name}">${raw(view.body)}</article>`;
 }
 
-export interface DocumentVersionView {
-  paths: Paths;
-  csrf: string | undefined;
-  id: string;
-  name: string;
-  version: number;
-  current: number;
+export interface DocumentVersionView extends ItemVersionView {
   body: string;
 }
 

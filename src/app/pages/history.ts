@@ -2,7 +2,7 @@
 // when and by whom, a way to look at it and a button to restore it as the newest version.
 import { html } from "hono/html";
 import { postButton, sizeOf, when, type Html } from "../layout.ts";
-import { listTable } from "./parts.ts";
+import { listTable, nextPageLink } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
 export interface VersionRow {
@@ -52,11 +52,7 @@ export function historyPage(view: HistoryView): Html {
         <td>${postButton(`${versionPath(v.version)}/restore`, "Restore", view.csrf, { fields: { current: String(view.current) } })}</td>
       </tr>`,
   );
-  const more = view.nextCursor
-    ? html`<nav class="pager" aria-label="Pages">
-        <a href="${itemPath}/history?cursor=${encodeURIComponent(view.nextCursor)}">Older versions</a>
-      </nav>`
-    : "";
+  const more = nextPageLink(`${itemPath}/history`, view.nextCursor, "Older versions");
   return html`<h1>History of “${view.name}”</h1>
     <p class="meta"><a href="${itemPath}">Back to the ${kind}</a> · versions are kept 30 days, and at least the last 10.</p>
     ${listTable("Versions, newest first", ["Version", "Saved", "What", "By", "Size", "Actions"], rows)}

@@ -1,5 +1,6 @@
 // Pieces that several pages draw alike: a list table (the items, history, trash and share pages),
-// and an item's buttons (the document and spreadsheet pages), so each is written once.
+// the link to a list's next page, and an item's buttons (the document and spreadsheet pages), so
+// each is written once.
 import { html } from "hono/html";
 import { postButton, type Html } from "../layout.ts";
 import type { Paths } from "../paths.ts";
@@ -12,6 +13,11 @@ export interface ItemView {
   name: string;
   version: number;
   updatedAt: string;
+}
+
+/** What the document and spreadsheet version pages both show: the item as it was at `version`, and its current version. */
+export interface ItemVersionView extends Omit<ItemView, "updatedAt"> {
+  current: number;
 }
 
 /** A table of rows under a visually hidden caption (what screen readers announce) and column heads. */
@@ -29,6 +35,15 @@ export function listTable(caption: string, columns: readonly string[], rows: unk
       ${rows}
     </tbody>
   </table>`;
+}
+
+/** The link to a list's next page (`path`?cursor=…), or nothing on its last page (the history and trash pages). */
+export function nextPageLink(path: string, cursor: string | null, label: string): Html | "" {
+  return cursor
+    ? html`<nav class="pager" aria-label="Pages">
+        <a href="${path}?cursor=${encodeURIComponent(cursor)}">${label}</a>
+      </nav>`
+    : "";
 }
 
 /** History, Download, Share and Move to trash for one item; `link` gives each page's address. */

@@ -4,8 +4,7 @@
 import { html } from "hono/html";
 import { columnName, rangeText, type CellRect } from "../a1.ts";
 import { csrfField, when, type Html } from "../layout.ts";
-import { itemButtons, type ItemView } from "./parts.ts";
-import type { Paths } from "../paths.ts";
+import { itemButtons, type ItemVersionView, type ItemView } from "./parts.ts";
 import type { GridCell } from "../cells.ts";
 import { gridTable } from "./grid.ts";
 
@@ -99,13 +98,7 @@ export function spreadsheetPage(view: SpreadsheetView): Html {
     ${gridTable({ rect: view.rect, values: view.values, editable: true, label: view.sheet })} ${pager(view)}`;
 }
 
-export interface SpreadsheetVersionView {
-  paths: Paths;
-  csrf: string | undefined;
-  id: string;
-  name: string;
-  version: number;
-  current: number;
+export interface SpreadsheetVersionView extends ItemVersionView {
   createdAt: string;
   cells: number;
   sheets: SheetTab[];

@@ -2,7 +2,7 @@
 // restorable or deleted for good.
 import { html } from "hono/html";
 import { postButton, when, type Html } from "../layout.ts";
-import { listTable } from "./parts.ts";
+import { listTable, nextPageLink } from "./parts.ts";
 import type { Paths } from "../paths.ts";
 
 export interface TrashRow {
@@ -33,11 +33,7 @@ export function trashPage(view: TrashView): Html {
         </td>
       </tr>`,
   );
-  const more = view.nextCursor
-    ? html`<nav class="pager" aria-label="Pages">
-        <a href="${paths.app}/trash?cursor=${encodeURIComponent(view.nextCursor)}">Next page</a>
-      </nav>`
-    : "";
+  const more = nextPageLink(`${paths.app}/trash`, view.nextCursor, "Next page");
   const body =
     view.entries.length === 0
       ? html`<p>The trash is empty.</p>`

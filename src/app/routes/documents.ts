@@ -9,7 +9,7 @@ import { csrfOf, run } from "../operations.ts";
 import { documentPage, documentVersionPage } from "../pages/document.ts";
 import { conflictPage, editorPage } from "../pages/editor.ts";
 import { pageResponse, withNotice } from "../render.ts";
-import { kindRoutes, positive, recordOf } from "./kinds.ts";
+import { itemViewOf, kindRoutes, positive, recordOf } from "./kinds.ts";
 
 /** The most a page reads of a document: more than the markdown a document may hold (400,000). */
 const READ_ALL = 1_000_000;
@@ -52,12 +52,7 @@ export function documentRoutes(deps: AppDeps): Hono<AppEnv> {
     const id = c.req.param("id");
     const [record, read] = await Promise.all([recordOf(c, deps, "document", id), markdownOf(c, deps, id)]);
     const body = documentPage({
-      paths,
-      csrf: csrfOf(c, deps),
-      id,
-      name: record.name,
-      version: record.version,
-      updatedAt: record.updatedAt,
+      ...itemViewOf(c, deps, id, record),
       body: deps.services.preview(read.text),
       truncated: read.truncated,
     });

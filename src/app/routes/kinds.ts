@@ -8,6 +8,7 @@ import { etagOf } from "../../rest/preconditions.ts";
 import type { AppDeps, AppEnv } from "../env.ts";
 import { csrfOf, run } from "../operations.ts";
 import { historyPage } from "../pages/history.ts";
+import type { ItemView } from "../pages/parts.ts";
 import { EXPIRY_CHOICES, sharePage } from "../pages/share.ts";
 import { pageResponse, withNotice } from "../render.ts";
 
@@ -43,6 +44,11 @@ export async function recordOf(c: Context<AppEnv>, deps: AppDeps, kind: ItemKind
   const record = await run(c, deps, kindOps[kind].get, { id });
   if (!record) throw notFound(kind === "document" ? "Document" : "Spreadsheet");
   return record;
+}
+
+/** What every page of one item shows of it (its record, or the version read). */
+export function itemViewOf(c: Context<AppEnv>, deps: AppDeps, id: string, item: Omit<ItemView, "paths" | "csrf" | "id">): ItemView {
+  return { paths: deps.paths, csrf: csrfOf(c, deps), id, name: item.name, version: item.version, updatedAt: item.updatedAt };
 }
 
 /** A positive integer from a path or form field, else BAD_USER_INPUT naming it. */

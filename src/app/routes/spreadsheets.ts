@@ -12,7 +12,7 @@ import { csrfOf, run } from "../operations.ts";
 import { spreadsheetPage, spreadsheetVersionPage } from "../pages/spreadsheet.ts";
 import { pageResponse } from "../render.ts";
 import { wantsJson } from "../session.ts";
-import { kindRoutes, positive, recordOf } from "./kinds.ts";
+import { itemViewOf, kindRoutes, positive, recordOf } from "./kinds.ts";
 
 /** One page of the grid: 100 rows, at most 26 columns (the range read is never more than 2,600 cells). */
 export const PAGE_ROWS = 100;
@@ -109,12 +109,7 @@ export function spreadsheetRoutes(deps: AppDeps): Hono<AppEnv> {
     const view = viewOf(record, c.req.query("sheet"), c.req.query("range"));
     const values = await valuesOf(c, deps, id, view.range, view.rect);
     const body = spreadsheetPage({
-      paths,
-      csrf: csrfOf(c, deps),
-      id,
-      name: record.name,
-      version: record.version,
-      updatedAt: record.updatedAt,
+      ...itemViewOf(c, deps, id, record),
       ...view,
       values,
     });

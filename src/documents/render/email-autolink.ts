@@ -6,10 +6,8 @@
 // version is not an address, so `send@1.0.0`, `express@4.x` and `react@18.2.0-rc` stay text (the
 // domain starts with digits, a period and a digit or `x`). A markdown-it core rule after linkify,
 // on text outside links (markdown's and raw HTML's <a>).
-import type MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
-
-type StateCore = Parameters<MarkdownIt["core"]["process"]>[0] & { tokens: Token[] };
+import { splitTexts, textToken, type StateCore } from "./text-split.ts";
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isAlpha = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -73,8 +71,7 @@ function linkTokens(state: StateCore, address: string): Token[] | undefined {
   open.attrs = [["href", href]];
   open.markup = "linkify";
   open.info = "auto";
-  const text = new state.Token("text", "", 0);
-  text.content = address;
+  const text = textToken(state, address);
   const close = new state.Token("link_close", "a", -1);
   close.markup = "linkify";
   close.info = "auto";
@@ -90,45 +87,29 @@ function split(state: StateCore, content: string): Token[] | undefined {
   for (const [start, end] of emails) {
     const link = linkTokens(state, content.slice(start, end));
     if (!link) continue;
-    if (start > last) {
-      const before = new state.Token("text", "", 0);
-      before.content = content.slice(last, start);
-      out.push(before);
-    }
+    if (start > last) out.push(textToken(state, content.slice(last, start)));
     out.push(...link);
     last = end;
   }
   if (last === 0) return undefined;
-  if (last < content.length) {
-    const after = new state.Token("text", "", 0);
-    after.content = content.slice(last);
-    out.push(after);
-  }
+  if (last < content.length) out.push(textToken(state, content.slice(last)));
   return out;
 }
 
-export function emailAutolinks(state: StateCore): void {
-  for (const block of state.tokens) {
-    const children = block.children;
-    if (block.type !== "inline" || !children || !block.content.includes("@")) continue;
-    let out: Token[] | undefined;
-    let links = 0;
-    for (let i = 0; i < children.length; i++) {
-      const token = children[i]!;
-      if (token.type === "link_open") links++;
-      else if (token.type === "link_close") links--;
-      else if (token.type === "html_inline") {
-        if (HTML_LINK_OPEN.test(token.content)) links++;
-        else if (HTML_LINK_CLOSE.test(token.content) && links > 0) links--;
-      }
-      const pieces = token.type === "text" && links === 0 && token.content.includes("@") ? split(state, token.content) : undefined;
-      if (pieces) {
-        out ??= children.slice(0, i);
-        for (const piece of pieces) out.push(piece);
-      } else {
-        out?.push(token);
-      }
+/** Counts the links a token opens or closes (markdown's, and raw HTML's <a>): text inside one is not linked again. */
+function insideLinks(): (token: Token) => boolean {
+  let links = 0;
+  return (token) => {
+    if (token.type === "link_open") links++;
+    else if (token.type === "link_close") links--;
+    else if (token.type === "html_inline") {
+      if (HTML_LINK_OPEN.test(token.content)) links++;
+      else if (HTML_LINK_CLOSE.test(token.content) && links > 0) links--;
     }
-    if (out) block.children = out;
-  }
+    return links !== 0;
+  };
+}
+
+export function emailAutolinks(state: StateCore): void {
+  splitTexts(state, "@", insideLinks, (content) => split(state, content));
 }

@@ -6,10 +6,8 @@
 // per candidate: markdown-it-emoji tested a 1,900-way alternation at every colon and copied a
 // paragraph's tokens once per text token it split.
 import { gemoji } from "gemoji";
-import type MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
-
-type StateCore = Parameters<MarkdownIt["core"]["process"]>[0] & { tokens: Token[] };
+import { splitTexts, textToken, type StateCore } from "./text-split.ts";
 
 /** Every name GitHub knows (gemoji's `names`, aliases included) → its emoji. */
 export const EMOJI: ReadonlyMap<string, string> = new Map(
@@ -43,30 +41,16 @@ function split(text: string, state: StateCore): Token[] | undefined {
   return out;
 }
 
-function textToken(state: StateCore, content: string): Token {
-  const token = new state.Token("text", "", 0);
-  token.content = content;
-  return token;
+/** Counts the autolinks a token opens or closes: their text is an address, not shortcodes. */
+function insideAutolinks(): (token: Token) => boolean {
+  let autolink = 0;
+  return (token) => {
+    if ((token.type === "link_open" || token.type === "link_close") && token.info === "auto") autolink += token.nesting;
+    return autolink !== 0;
+  };
 }
 
 /** The core rule: every inline token's text, outside autolinks (whose text is an address). */
 export function emojiRule(state: StateCore): void {
-  for (const block of state.tokens) {
-    const children = block.children;
-    if (block.type !== "inline" || !children || !block.content.includes(":")) continue;
-    let out: Token[] | undefined;
-    let autolink = 0;
-    for (let i = 0; i < children.length; i++) {
-      const token = children[i]!;
-      if ((token.type === "link_open" || token.type === "link_close") && token.info === "auto") autolink += token.nesting;
-      const pieces = token.type === "text" && autolink === 0 && token.content.includes(":") ? split(token.content, state) : undefined;
-      if (pieces) {
-        out ??= children.slice(0, i);
-        for (const piece of pieces) out.push(piece);
-      } else {
-        out?.push(token);
-      }
-    }
-    if (out) block.children = out;
-  }
+  splitTexts(state, ":", insideAutolinks, (content) => split(content, state));
 }

@@ -449,25 +449,9 @@ export class HtmlBlocks {
         this.endParagraph();
         break;
       case "list":
-        if (frame.opened) {
-          this.endParagraph();
-          this.containers--;
-          this.sink.closeList();
-        }
-        break;
       case "item":
-        if (frame.opened) {
-          this.endParagraph();
-          this.containers--;
-          this.sink.closeItem();
-        }
-        break;
       case "quote":
-        if (frame.opened) {
-          this.endParagraph();
-          this.containers--;
-          this.sink.closeQuote();
-        }
+        if (frame.opened) this.closeContainer(frame.kind);
         break;
       case "inline":
         frame.target?.closeTag(frame.name);
@@ -475,6 +459,15 @@ export class HtmlBlocks {
       default:
         break;
     }
+  }
+
+  /** The end of a list, item or quote that was opened (past MAX_CONTAINERS, none is). */
+  private closeContainer(kind: "list" | "item" | "quote"): void {
+    this.endParagraph();
+    this.containers--;
+    if (kind === "list") this.sink.closeList();
+    else if (kind === "item") this.sink.closeItem();
+    else this.sink.closeQuote();
   }
 
   private text(text: string): void {

@@ -153,23 +153,14 @@ export class InlineBuilder {
       case "html_inline":
         this.inlineHtml(token.content);
         break;
+      // Emphasis moves the counter its tag does in raw HTML (<strong>, <em>, <s>), by its nesting: 1 open, -1 close.
       case "strong_open":
-        this.format.bold++;
-        break;
       case "strong_close":
-        this.format.bold--;
-        break;
       case "em_open":
-        this.format.italics++;
-        break;
       case "em_close":
-        this.format.italics--;
-        break;
       case "s_open":
-        this.format.strike++;
-        break;
       case "s_close":
-        this.format.strike--;
+        this.format[FORMAT_TAGS[token.tag]!] += token.nesting;
         break;
       case "link_open":
         this.openLink(token.attrGet("href") ?? "");

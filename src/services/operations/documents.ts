@@ -44,7 +44,7 @@ import {
 } from "../../contract/documents.ts";
 import { DOCX_MEDIA_TYPE, storedDownloadSchema, type StoredDownload } from "../../contract/files.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../../documents/import/limits.ts";
-import { encodeCursor, encodeVersionCursor } from "../document-access.ts";
+import { documentItems } from "../document-access.ts";
 import { docxOf } from "../document-uploads.ts";
 import { create, define, read, removes, replaces } from "./types.ts";
 
@@ -119,7 +119,7 @@ const deletedInTrashSchema = deletedSchema
   .meta({ description: `The document is in the trash, restorable with docs_restore for ${TRASH_DAYS} days` });
 
 /** The cursor of a documents list, checked as GraphQL's `after`. */
-const documentCursor = (document: { id: string }) => encodeCursor(document.id);
+const documentCursor = (document: { id: string }) => documentItems.cursors.encode(document.id);
 
 export const documentOperations = {
   "documents.list": define({
@@ -328,7 +328,7 @@ export const documentOperations = {
         fromParent: (document: { id: string }) => ({ id: document.id }),
         connection: {
           items: "versions",
-          cursorOf: (version: { version: number }) => encodeVersionCursor(version.version),
+          cursorOf: (version: { version: number }) => documentItems.versionCursors.encode(version.version),
           // A version's text field reads it by its document's id.
           node: (version: object, document: { id: string }) => ({ ...version, documentId: document.id }),
         },

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
-import { cursorCodec, idCursors, versionCursors as versionCursorsOf } from "../../core/paging.ts";
+import { cursorCodec } from "../../core/paging.ts";
 import {
   isSpreadsheetId,
   type Spreadsheet,
@@ -16,8 +16,8 @@ import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
 import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
 import type { WriteResult as EngineWriteResult } from "../../spreadsheets/workbook/workbook.ts";
-import type { Store, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
-import { kindRules, type ServiceKind } from "../lifecycle.ts";
+import type { Store, WorkbookChange, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
+import { fieldsOf, serviceKind, shownAs } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
 
@@ -71,40 +71,20 @@ export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Pr
   return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
 }
 
-/** `base` is PUBLIC_URL (absolute links) or "" (paths). */
-export function toSpreadsheet(record: WorkbookRecord, base = ""): Spreadsheet {
-  const url = `${base}/api/v1/spreadsheets/${record.id}`;
-  return {
-    id: record.id,
-    name: record.name,
-    version: record.version,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    sizeBytes: record.sizeBytes,
-    cells: record.cells,
-    sheets: record.sheets as Worksheet[],
-    url,
-    downloadUrl: `${url}/content`,
-  };
-}
+export const toSpreadsheet = (record: WorkbookRecord, base = ""): Spreadsheet =>
+  shownAs(
+    record as WorkbookRecord & { sheets: Worksheet[] },
+    ["id", "name", "version", "createdAt", "updatedAt", "sizeBytes", "cells", "sheets"],
+    "spreadsheets",
+    base,
+  );
 
 const SOURCES = new Set(["create", "import", "write", "append", "edit", "rename", "restore"]);
 
 export const toVersion = (version: WorkbookVersionRecord): SpreadsheetVersion => ({
-  version: version.version,
-  name: version.name,
-  createdAt: version.createdAt,
-  createdBy: version.createdBy,
-  sizeBytes: version.sizeBytes,
-  cells: version.cells,
+  ...fieldsOf(version, ["version", "name", "createdAt", "createdBy", "sizeBytes", "cells"]),
   source: (SOURCES.has(version.source) ? version.source : "write") as SpreadsheetVersion["source"],
 });
-
-/** Spreadsheet lists (live and trash): the position is the last spreadsheet's id. */
-export const listCursors = idCursors("s1.", isSpreadsheetId);
-
-/** A spreadsheet's versions: the position is the last version's number. */
-export const versionCursors = versionCursorsOf("sv1.");
 
 /**
  * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
@@ -141,18 +121,13 @@ export const rangeCursors = {
   },
 };
 
-/** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them. */
-export const spreadsheetItems: ServiceKind<WorkbookRecord, WorkbookVersionRecord> = {
+/** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them: who may (sheets:read, sheets:write), which ids, what a failed write answers. */
+export const spreadsheetItems = serviceKind<WorkbookRecord, WorkbookVersionRecord, WorkbookChange>({
   noun: "Spreadsheet",
   scope: "sheets",
   share: "workbook",
-  logKey: "spreadsheetId",
+  store: "workbooks",
   isId: isSpreadsheetId,
-  cursors: listCursors,
-  versionCursors,
-  items: (store) => store.workbooks,
-};
-
-/** Who may (sheets:read, sheets:write), which ids, what a failed write answers: the rules of ../lifecycle.ts. */
-const rules = kindRules<WorkbookRecord>(spreadsheetItems);
-export const { owner: sheetsOwner, known: knownId, missing: spreadsheetNotFound, changed: changedWorkbook, precheck } = rules;
+  cursors: ["s1.", "sv1."],
+});
+export const { owner: sheetsOwner, known: knownId, missing: spreadsheetNotFound, changed: changedWorkbook, precheck } = spreadsheetItems;

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
-import type { SpreadsheetList, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { serviceLifecycle } from "../lifecycle.ts";
@@ -16,19 +16,10 @@ import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, readVersion, restoreVersion } from "./versions.ts";
-import {
-  createSpreadsheet,
-  createSpreadsheetFromJson,
-  downloadSpreadsheet,
-  getSpreadsheet,
-  importSpreadsheet,
-  renameSpreadsheet,
-} from "./workbooks.ts";
+import { createSpreadsheet, createSpreadsheetFromJson, downloadSpreadsheet, getSpreadsheet, importSpreadsheet } from "./workbooks.ts";
 
-export type { SheetsDeps } from "./access.ts";
 export { ManifestCache, RenderedCache } from "./stored.ts";
 export { WarningsCache } from "./warnings.ts";
-export type { SharedSpreadsheet } from "./shares.ts";
 
 type Ctx = RequestContext;
 /** What the row's input schema gives the service once the runner has parsed it. */
@@ -37,15 +28,9 @@ type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodTyp
 export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 
 export function createSpreadsheetsService(deps: SheetsDeps) {
-  const { page, ...lifecycle } = serviceLifecycle(spreadsheetItems, deps, (record) => toSpreadsheet(record, deps.publicUrl), toVersion);
-  const list = async (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">, trashed = false): Promise<SpreadsheetList> => {
-    const found = await page(ctx, input, trashed);
-    return { spreadsheets: found.items.map((record) => toSpreadsheet(record, deps.publicUrl)), nextCursor: found.nextCursor };
-  };
+  const record = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
   return {
-    ...lifecycle,
-    list: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input),
-    trash: (ctx: Ctx, input: In<"listSpreadsheetsInputSchema">) => list(ctx, input, true),
+    ...serviceLifecycle(spreadsheetItems, deps, { record, version: toVersion, key: "spreadsheets" }),
     /** The record with the spreadsheet's warnings (describe). */
     get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
@@ -77,7 +62,6 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     defineName: (ctx: Ctx, input: In<"defineNameInputSchema">) => defineName(deps, ctx, input),
     deleteName: (ctx: Ctx, input: In<"deleteNameInputSchema">) => deleteName(deps, ctx, input),
     download: (ctx: Ctx, input: In<"downloadSpreadsheetInputSchema">) => downloadSpreadsheet(deps, ctx, input),
-    rename: (ctx: Ctx, input: In<"renameSpreadsheetInputSchema">) => renameSpreadsheet(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
     restoreVersion: (ctx: Ctx, input: In<"restoreSpreadsheetVersionInputSchema">) => restoreVersion(deps, ctx, input),

@@ -5,8 +5,7 @@ import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { Spreadsheet, SpreadsheetVersion } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
-import { changeAsCaller } from "../lifecycle.ts";
-import { changedWorkbook, jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import { jobOwner, knownId, precheck, sheetsOwner, spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { downloadRecord } from "./workbooks.ts";
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
@@ -47,7 +46,7 @@ export async function restoreVersion(
   const ownerId = sheetsOwner(ctx, "write");
   precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), input.expectedVersion);
   const { manifestHash, sizeBytes, cells, sheets } = (await versionOf(deps, ownerId, input.id, input.version)).version;
-  const result = await changeAsCaller(deps.store.workbooks, ctx, {
+  const restored = await spreadsheetItems.write(deps.store, ctx, {
     ownerId,
     id: input.id,
     expectedVersion: input.expectedVersion,
@@ -55,5 +54,5 @@ export async function restoreVersion(
     content: { manifestHash, blobs: [], refs: [], sizeBytes, cells, sheets },
     source: "restore",
   });
-  return toSpreadsheet(changedWorkbook(result), deps.publicUrl);
+  return toSpreadsheet(restored, deps.publicUrl);
 }

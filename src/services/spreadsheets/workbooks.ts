@@ -1,5 +1,5 @@
 // Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file),
-// describe, download and rename (the list, the trash and share links are the lifecycle's).
+// describe and download (the list, the trash, renames and share links are the lifecycle's).
 // Building a workbook and writing its .xlsx run in the spreadsheets pool; the store keeps what the
 // pool saved.
 import { createHash } from "node:crypto";
@@ -11,10 +11,9 @@ import type { JsonBody } from "../../core/json-body.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/workbook/values.ts";
 import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
-import type { Spreadsheet, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import {
-  changedWorkbook,
   inContractWords,
   jobOwner,
   knownId,
@@ -25,7 +24,7 @@ import {
   withWarnings,
   type SheetsDeps,
 } from "./access.ts";
-import { actorOf, changeAsCaller } from "../lifecycle.ts";
+import { actorOf } from "../lifecycle.ts";
 import { contentOf } from "./changes.ts";
 import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";
@@ -235,20 +234,4 @@ export async function downloadSpreadsheet(
   const ownerId = sheetsOwner(ctx, "read");
   const record = precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), undefined);
   return downloadRecord(deps, ownerId, record, input.format, input.sheet, jobOwner(ctx, ownerId));
-}
-
-export async function renameSpreadsheet(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; name: string; expectedVersion?: number | undefined },
-): Promise<Spreadsheet> {
-  const ownerId = sheetsOwner(ctx, "write");
-  const result = await changeAsCaller(deps.store.workbooks, ctx, {
-    ownerId,
-    id: knownId(input.id),
-    expectedVersion: input.expectedVersion,
-    name: input.name,
-    source: "rename",
-  });
-  return toSpreadsheet(changedWorkbook(result), deps.publicUrl);
 }

@@ -33,8 +33,12 @@ const HOW = `Write ${FORMS}, optionally after a sheet name and "!" (Sheet2!A1:C3
 const bad = (text: string, why: string) =>
   new SheetsError("BAD_RANGE", `Range "${text}" ${why}. ${HOW}; the sheet ends at column XFD and row 1048576.`, { subject: text });
 
-/** Splits "Sheet!A1" / "'It''s'!A1" into the sheet name (unquoted) and the address. */
-function splitSheet(text: string): { sheet: string | null; address: string } {
+/**
+ * Splits "Sheet!A1" / "'It''s'!A1" into the sheet name (unquoted, null when there is none) and the
+ * rest; a quoted name that is not closed, or not followed by "!", is "unclosed" or "no-bang".
+ * Formula references (formula/refs.ts) are split by the same rule.
+ */
+export function splitSheetPrefix(text: string): { sheet: string | null; rest: string } | "unclosed" | "no-bang" {
   if (text.startsWith("'")) {
     let name = "";
     for (let i = 1; i < text.length; i++) {
@@ -43,14 +47,19 @@ function splitSheet(text: string): { sheet: string | null; address: string } {
       else if (text[i + 1] === "'") {
         name += "'";
         i++;
-      } else if (text[i + 1] === "!") return { sheet: name, address: text.slice(i + 2) };
-      else throw bad(text, 'has a quoted sheet name that is not followed by "!"');
+      } else return text[i + 1] === "!" ? { sheet: name, rest: text.slice(i + 2) } : "no-bang";
     }
-    throw bad(text, "has a sheet name whose quote is not closed");
+    return "unclosed";
   }
   const bang = text.lastIndexOf("!");
-  if (bang < 0) return { sheet: null, address: text };
-  return { sheet: text.slice(0, bang), address: text.slice(bang + 1) };
+  return bang < 0 ? { sheet: null, rest: text } : { sheet: text.slice(0, bang), rest: text.slice(bang + 1) };
+}
+
+function splitSheet(text: string): { sheet: string | null; address: string } {
+  const split = splitSheetPrefix(text);
+  if (split === "no-bang") throw bad(text, 'has a quoted sheet name that is not followed by "!"');
+  if (split === "unclosed") throw bad(text, "has a sheet name whose quote is not closed");
+  return { sheet: split.sheet, address: split.rest };
 }
 
 interface Part {

@@ -3,6 +3,7 @@
 // a map of exact numbers would miss some), booleans by value. It answers what findExact's walk
 // answers, the first (or last) position whose value matches, for one recalculation's many lookups.
 import { approxEqual } from "./coerce.ts";
+import { lowerBound } from "./lower-bound.ts";
 import type { Scalar } from "./values.ts";
 
 /** First and last position of a key. */
@@ -56,15 +57,8 @@ export class ExactIndex {
     const slack = Number.isFinite(value) ? Math.abs(value) * SLACK : 0;
     const from = value - slack;
     const to = value + slack;
-    let lo = 0;
-    let hi = numbers.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((numbers[mid] as number) < from) lo = mid + 1;
-      else hi = mid;
-    }
     let best = -1;
-    for (let k = lo; k < numbers.length && (numbers[k] as number) <= to; k++) {
+    for (let k = lowerBound(numbers, from); k < numbers.length && (numbers[k] as number) <= to; k++) {
       if (!approxEqual(numbers[k] as number, value)) continue;
       const at = numberAt[k] as number;
       if (best < 0 || (reverse ? at > best : at < best)) best = at;

@@ -194,8 +194,8 @@ function isTwoD(node: AstNode): boolean {
   return rows && cols;
 }
 
-/** Where a legacy formula intersected implicitly: the expressions that get "@". */
-export function legacySpots(ast: AstNode, tokens: Token[], env: LegacyEnv): Spot[] {
+/** The index of each node's first and last token, from the tokens' character positions (null: not found); xlsx.ts uses it too. */
+export function tokenSpans(tokens: Token[]): (node: AstNode) => [number, number] | null {
   const starts = new Map<number, number>();
   const ends = new Map<number, number>();
   tokens.forEach((t, i) => {
@@ -204,12 +204,20 @@ export function legacySpots(ast: AstNode, tokens: Token[], env: LegacyEnv): Spot
     if (!starts.has(start)) starts.set(start, i);
     ends.set(end, i);
   });
-  const spots: Spot[] = [];
-  const mark = (node: AstNode) => {
+  return (node) => {
     const first = node.loc ? starts.get(node.loc[0]) : undefined;
     const last = node.loc ? ends.get(node.loc[1]) : undefined;
-    if (first === undefined || last === undefined) return;
-    spots.push([first, last, first === last || node.type === "CallExpression"]);
+    return first === undefined || last === undefined ? null : [first, last];
+  };
+}
+
+/** Where a legacy formula intersected implicitly: the expressions that get "@". */
+export function legacySpots(ast: AstNode, tokens: Token[], env: LegacyEnv): Spot[] {
+  const span = tokenSpans(tokens);
+  const spots: Spot[] = [];
+  const mark = (node: AstNode) => {
+    const at = span(node);
+    if (at) spots.push([at[0], at[1], at[0] === at[1] || node.type === "CallExpression"]);
   };
   walk(ast, "value", env, mark);
   return spots;

@@ -2,7 +2,7 @@
 // with their $ flags, so that compilation can make them relative to the formula's cell and
 // structure edits can move them.
 import { columnIndex, columnName } from "../cells/cells.ts";
-import { quoteSheetName } from "../cells/a1.ts";
+import { quoteSheetName, splitSheetPrefix } from "../cells/a1.ts";
 import { MAX_ROWS } from "../cells/types.ts";
 
 export interface RefPart {
@@ -37,27 +37,10 @@ function parsePart(text: string): RefPart | null {
   return { row, col, colAbs: m[1] === "$", rowAbs: m[3] === "$" };
 }
 
-function splitSheet(text: string): { sheet: string | null; rest: string } | null {
-  if (text.startsWith("'")) {
-    let name = "";
-    for (let i = 1; i < text.length; i++) {
-      const ch = text[i] as string;
-      if (ch !== "'") name += ch;
-      else if (text[i + 1] === "'") {
-        name += "'";
-        i++;
-      } else return text[i + 1] === "!" ? { sheet: name, rest: text.slice(i + 2) } : null;
-    }
-    return null;
-  }
-  const bang = text.lastIndexOf("!");
-  return bang < 0 ? { sheet: null, rest: text } : { sheet: text.slice(0, bang), rest: text.slice(bang + 1) };
-}
-
 /** Parses a reference token; null when it is not a cell, range, whole-column or whole-row reference. */
 export function parseRefToken(text: string): RefToken | null {
-  const split = splitSheet(text);
-  if (!split) return null;
+  const split = splitSheetPrefix(text);
+  if (typeof split === "string") return null;
   const { sheet, rest } = split;
   const external = text.startsWith("[") || (sheet !== null && /[[\]]/.test(sheet));
   // A sheet name cannot hold ":", so a prefix with one is a span of sheets, quoted or not ('Q1 a:Q3 b'!A1).

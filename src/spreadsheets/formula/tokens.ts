@@ -73,20 +73,25 @@ export function formulaTokens(source: string, withLocation = false): Token[] {
 /** The syntax tree of tokens from formulaTokens; throws when they do not parse. */
 export const parseTokens = (tokens: Token[]): AstNode => parse(tokens) as unknown as AstNode;
 
+/** The tokens, with their character positions, and the syntax tree of a formula; null when it does not parse. */
+export function parseLocated(source: string): { tokens: Token[]; ast: AstNode } | null {
+  try {
+    const tokens = formulaTokens(source, true);
+    return { tokens, ast: parseTokens(tokens) };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * .xlsx's spellings of "@" and "#" as Excel shows them: _xlfn.SINGLE(x) → @x, _xlfn.ANCHORARRAY(A1) →
  * A1#. Text without either comes back as it is; text that does not parse too.
  */
 export function displayForm(source: string): string {
   if (!/SINGLE|ANCHORARRAY/i.test(source)) return source;
-  let tokens: Token[];
-  let ast: AstNode;
-  try {
-    tokens = formulaTokens(source, true);
-    ast = parseTokens(tokens);
-  } catch {
-    return source;
-  }
+  const tree = parseLocated(source);
+  if (!tree) return source;
+  const { ast } = tree;
   const offset = source.startsWith("=") ? 0 : 1;
   const edits: [number, number, string][] = [];
   const visit = (node: AstNode | null | undefined): void => {

@@ -8,8 +8,8 @@ import type { Token } from "@borgar/fx";
 import { canonicalName } from "./compile.ts";
 import type { AstNode } from "./compile-node.ts";
 import { FUTURE_FUNCTIONS, WORKSHEET_FUNCTIONS } from "./functions/index.ts";
-import { walk, type LegacyEnv } from "./legacy.ts";
-import { formulaTokens, parseTokens } from "./tokens.ts";
+import { tokenSpans, walk, type LegacyEnv } from "./legacy.ts";
+import { formulaTokens, parseLocated } from "./tokens.ts";
 
 /** How one formula shape is written: whether it needs the dynamic-array flag, and what changes in its tokens. */
 export interface XlsxPlan {
@@ -30,36 +30,14 @@ function visit(node: AstNode | null | undefined, fn: (node: AstNode) => void): v
   if (node.callee && node.callee.type !== "Identifier") visit(node.callee, fn);
 }
 
-/** Token index of each node's first and last character. */
-function tokenIndex(tokens: Token[]) {
-  const starts = new Map<number, number>();
-  const ends = new Map<number, number>();
-  tokens.forEach((t, i) => {
-    const [start, end] = t.loc ?? [];
-    if (start === undefined || end === undefined) return;
-    if (!starts.has(start)) starts.set(start, i);
-    ends.set(end, i);
-  });
-  return (node: AstNode): [number, number] | null => {
-    const first = node.loc ? starts.get(node.loc[0]) : undefined;
-    const last = node.loc ? ends.get(node.loc[1]) : undefined;
-    return first === undefined || last === undefined ? null : [first, last];
-  };
-}
-
 /** The plan for a formula (engine text, without "="): computed once per formula shape. */
 export function planXlsx(text: string, env: LegacyEnv): XlsxPlan {
   // Without "@", "#", a range, a call or an array, nothing can need dynamic arrays (a result that spills says so itself).
   if (!/[@#:({]/.test(text)) return needsPrefixes(text) ? { dynamic: false, edits: emptyEdits() } : PLAIN;
-  let tokens: Token[];
-  let ast: AstNode;
-  try {
-    tokens = formulaTokens(text, true);
-    ast = parseTokens(tokens);
-  } catch {
-    return needsPrefixes(text) ? { dynamic: false, edits: emptyEdits() } : PLAIN;
-  }
-  const span = tokenIndex(tokens);
+  const tree = parseLocated(text);
+  if (!tree) return needsPrefixes(text) ? { dynamic: false, edits: emptyEdits() } : PLAIN;
+  const { tokens, ast } = tree;
+  const span = tokenSpans(tokens);
   const ats: AstNode[] = [];
   const spills: AstNode[] = [];
   let dynamic = false;

@@ -6,6 +6,7 @@
 // Program and cell do not change while it is registered), so formulas keep no list of it.
 import type { Box } from "../cells/a1.ts";
 import { CLEAN, DIRTY, type FormulaCell } from "../cells/grid.ts";
+import { lowerBound } from "../formula/lower-bound.ts";
 import { NO_SHEET, OWN_SHEET, resolveRefInto } from "../formula/program.ts";
 
 const WIDE = 32;
@@ -207,12 +208,6 @@ function bucket<K>(map: Map<K, Set<RangeReaders>>, key: K): Set<RangeReaders> {
 
 /** Whether a sorted list holds a value within [low, high]. */
 function anyWithin(sorted: number[], low: number, high: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sorted[mid] as number) < low) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(sorted, low);
   return lo < sorted.length && (sorted[lo] as number) <= high;
 }

@@ -34,7 +34,7 @@ const MAX_SNAPSHOT_CELLS = 4_000_000;
 const MAX_MATCH_POSITIONS = 4_000_000;
 
 /** A cell's value without computing anything: undefined for a formula (or array cell) not computed yet. */
-function peek(tile: Tile, slot: number, row: number, col: number): Scalar | undefined {
+export function peek(tile: Tile, slot: number, row: number, col: number): Scalar | undefined {
   switch (tile.kinds[slot]) {
     case K_EMPTY:
       return null;
@@ -58,6 +58,11 @@ function peek(tile: Tile, slot: number, row: number, col: number): Scalar | unde
       return cell.state === CLEAN ? (cell.value ?? null) : undefined;
     }
   }
+}
+
+/** The formula cell (or array anchor) a slot `peek` answered undefined for waits on. */
+export function waitingCell(tile: Tile, slot: number): FormulaCell {
+  return (tile.kinds[slot] === K_SPILL ? tile.spills?.get(slot) : tile.formulas?.get(slot)) as FormulaCell;
 }
 
 const boxKey = (r: RangeValue) => `${r.sid}:${r.top}:${r.left}:${r.bottom}:${r.right}`;
@@ -183,7 +188,7 @@ export class RangeCache {
           const base = (r % TILE_ROWS) * TILE_COLS;
           for (let c = c0; c <= c1; c++) {
             const v = peek(tile, base + (c % TILE_COLS), r, c);
-            if (v === undefined) return this.waiting(tile, base + (c % TILE_COLS));
+            if (v === undefined) return waitingCell(tile, base + (c % TILE_COLS));
             values[(r - range.top) * width + (c - range.left)] = v;
           }
         }
@@ -191,9 +196,5 @@ export class RangeCache {
       }
     }
     return { width, height, values };
-  }
-
-  private waiting(tile: Tile, slot: number): FormulaCell {
-    return (tile.kinds[slot] === K_SPILL ? tile.spills?.get(slot) : tile.formulas?.get(slot)) as FormulaCell;
   }
 }

@@ -11,27 +11,16 @@ import type { EvalContext, Snapshot, Totals } from "../formula/context.ts";
 import type { Criterion } from "../formula/criteria.ts";
 import type { ExactIndex } from "../formula/exact-index.ts";
 import { cellResult } from "../formula/result.ts";
-import {
-  ERR,
-  errorFromCode,
-  NeedCell,
-  RangeValue,
-  type ArrayValue,
-  type FormulaError,
-  type Frame,
-  type Scalar,
-} from "../formula/values.ts";
+import { ERR, NeedCell, RangeValue, type ArrayValue, type FormulaError, type Frame, type Scalar } from "../formula/values.ts";
 import { indirectReference } from "./indirect.ts";
-import { RangeCache } from "./range-cache.ts";
+import { peek, RangeCache, waitingCell } from "./range-cache.ts";
 import { placeResult, spillBox } from "./spill.ts";
 import {
   CLEAN,
   DIRTY,
   K_BOOLEAN,
   K_EMPTY,
-  K_ERROR,
   K_NUMBER,
-  K_SPILL,
   K_STRING,
   PENDING,
   RUNNING,
@@ -70,28 +59,10 @@ export class Calculator implements EvalContext {
     return tile ? this.slotValue(tile, (row % TILE_ROWS) * TILE_COLS + (col % TILE_COLS), row, col) : null;
   }
 
+  /** A cell's value; a formula not computed yet is computed first, or is a circular reference. */
   private slotValue(tile: Tile, slot: number, row: number, col: number): Scalar {
-    switch (tile.kinds[slot]) {
-      case K_EMPTY:
-        return null;
-      case K_NUMBER:
-        return tile.nums[slot] as number;
-      case K_STRING:
-        return tile.strs?.[slot] ?? "";
-      case K_BOOLEAN:
-        return tile.nums[slot] === 1;
-      case K_ERROR:
-        return errorFromCode(tile.nums[slot] as number);
-      case K_SPILL:
-        return this.spilled(tile.spills?.get(slot), row, col);
-      default:
-        return this.formulaValue(tile.formulas?.get(slot));
-    }
-  }
-
-  private formulaValue(cell: FormulaCell | undefined): Scalar {
-    if (!cell || cell.state === CLEAN) return cell?.value ?? null;
-    return this.waiting(cell);
+    const value = peek(tile, slot, row, col);
+    return value !== undefined ? value : this.waiting(waitingCell(tile, slot));
   }
 
   /** A formula not computed yet: computed first (DIRTY), or a circular reference (it waits, directly or not, for the reader). */
@@ -102,35 +73,38 @@ export class Calculator implements EvalContext {
     return ERR.REF;
   }
 
-  /** A cell an array fills: its anchor's value there, once the anchor is computed. */
-  private spilled(anchor: FormulaCell | undefined, row: number, col: number): Scalar {
-    if (!anchor) return null;
-    if (anchor.state !== CLEAN) return this.waiting(anchor);
-    return anchor.spill?.values[row - anchor.row]?.[col - anchor.col] ?? null;
+  /** The part of `range` inside its sheet's used area (it may be empty), with the sheet's tiles; null when the sheet has no cells or is gone. */
+  private clipped(range: RangeValue): (Box & { tiles: Map<number, Tile> }) | null {
+    const grid = this.book.sheetById(range.sid)?.grid;
+    const used = grid?.used();
+    if (!grid || !used) return null;
+    return {
+      tiles: grid.tiles,
+      top: Math.max(range.top, used.top),
+      bottom: Math.min(range.bottom, used.bottom),
+      left: Math.max(range.left, used.left),
+      right: Math.min(range.right, used.right),
+    };
   }
 
   forEach(range: RangeValue, fn: (value: Scalar, row: number, col: number) => boolean | void): void {
-    const sheet = this.book.sheetById(range.sid);
-    const used = sheet?.grid.used();
-    if (!sheet || !used) return;
-    const top = Math.max(range.top, used.top);
-    const bottom = Math.min(range.bottom, used.bottom);
-    const left = Math.max(range.left, used.left);
-    const right = Math.min(range.right, used.right);
+    const area = this.clipped(range);
+    if (!area) return;
+    const { tiles, top, bottom, left, right } = area;
     if (top > bottom || left > right) return;
     const firstTileCol = Math.floor(left / TILE_COLS);
     const lastTileCol = Math.floor(right / TILE_COLS);
-    const tiles: (Tile | undefined)[] = [];
+    const bandTiles: (Tile | undefined)[] = [];
     let visited = 0;
     for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
       let any = false;
       for (let tc = firstTileCol; tc <= lastTileCol; tc++)
-        any = !!(tiles[tc - firstTileCol] = sheet.grid.tiles.get(band * TILES_ACROSS + tc)) || any;
+        any = !!(bandTiles[tc - firstTileCol] = tiles.get(band * TILES_ACROSS + tc)) || any;
       if (!any) continue;
       const rowEnd = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1);
       for (let r = Math.max(top, band * TILE_ROWS); r <= rowEnd; r++) {
         for (let tc = firstTileCol; tc <= lastTileCol; tc++) {
-          const tile = tiles[tc - firstTileCol];
+          const tile = bandTiles[tc - firstTileCol];
           if (!tile) continue;
           const cEnd = Math.min(right, tc * TILE_COLS + TILE_COLS - 1);
           for (let c = Math.max(left, tc * TILE_COLS); c <= cEnd; c++) {
@@ -148,19 +122,15 @@ export class Calculator implements EvalContext {
   }
 
   totals(range: RangeValue, totals: Totals): void {
-    const sheet = this.book.sheetById(range.sid);
-    const used = sheet?.grid.used();
-    if (!sheet || !used) return;
-    const top = Math.max(range.top, used.top);
-    const bottom = Math.min(range.bottom, used.bottom);
-    const left = Math.max(range.left, used.left);
-    const right = Math.min(range.right, used.right);
+    const area = this.clipped(range);
+    if (!area) return;
+    const { tiles, top, bottom, left, right } = area;
     // Tile by tile: order does not matter to a sum, and each tile is looked up once.
     for (let band = Math.floor(top / TILE_ROWS); band <= Math.floor(bottom / TILE_ROWS); band++) {
       const r0 = Math.max(top, band * TILE_ROWS) - band * TILE_ROWS;
       const r1 = Math.min(bottom, band * TILE_ROWS + TILE_ROWS - 1) - band * TILE_ROWS;
       for (let tc = Math.floor(left / TILE_COLS); tc <= Math.floor(right / TILE_COLS); tc++) {
-        const tile = sheet.grid.tiles.get(band * TILES_ACROSS + tc);
+        const tile = tiles.get(band * TILES_ACROSS + tc);
         if (!tile) continue;
         const c0 = Math.max(left, tc * TILE_COLS) - tc * TILE_COLS;
         const c1 = Math.min(right, tc * TILE_COLS + TILE_COLS - 1) - tc * TILE_COLS;

@@ -3,25 +3,25 @@
 // current version's value tiles, written with each create and change, read with the blobs. A
 // large content's blobs are staged (blobs.ts) before the transaction that names them, and
 // collected again when that transaction fails or writes nothing.
+import { workbookContent } from "../contents.ts";
 import { workbookKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
-import { call } from "../sql.ts";
-import { contentColumns } from "../rows.ts";
-import type { NewWorkbook, WorkbookChange, WorkbookContent, WorkbookItems } from "../types.ts";
+import type { WorkbookItems } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 
 export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
   const { blobs, values } = ctx;
-  const items = itemLifecycle(ctx.sql, workbookKind, {
-    // Synchronous writes, as steps of the transaction.
-    *put(ownerId, content: WorkbookContent) {
-      yield* call(() => blobs.put(ownerId, content));
-      return contentColumns(content);
-    },
-    collect: (ownerId, manifests) => call(() => blobs.collect(ownerId, manifests)),
-    created: (record, input: NewWorkbook) => call(() => values.put(record.id, 1, input.values ?? [])),
-    changed: (record, change: WorkbookChange) => call(() => values.apply(record.id, record.version, change.values)),
-  });
+  // Synchronous writes, as steps of the transaction.
+  const items = itemLifecycle(
+    ctx.sql,
+    workbookKind,
+    workbookContent({
+      put: (_, ownerId, content) => blobs.put(ownerId, content),
+      collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
+      putValues: (_, id, version, tiles) => values.put(id, version, tiles),
+      applyValues: (_, id, version, change) => values.apply(id, version, change),
+    }),
+  );
   return {
     ...items,
     async create(input, claim) {

@@ -22,51 +22,14 @@ export interface ItemRecord<S extends string = string> {
   sizeBytes: number;
 }
 
-/** One version in an item's history (the current one included). */
-export interface ItemVersion<S extends string = string> {
-  version: number;
-  name: string;
+/** One version in an item's history (the current one included): made when and by whom. */
+export type ItemVersion<S extends string = string> = Pick<ItemRecord<S>, "version" | "name" | "source" | "sizeBytes"> & {
   createdAt: string;
   createdBy: string;
-  source: S;
-  sizeBytes: number;
-}
+};
 
-/** The current version of an item, as its history lists it, with the kind's own fields. */
-export const currentItemVersion = <S extends string, T>(record: ItemRecord<S>, own: T): ItemVersion<S> & T => ({
-  version: record.version,
-  name: record.name,
-  createdAt: record.updatedAt,
-  createdBy: record.updatedBy,
-  sizeBytes: record.sizeBytes,
-  ...own,
-  // Last, as the version rows list it (a document's versions go out as they are).
-  source: record.source,
-});
-
-/** What every new item has besides its content. */
-export interface NewItem {
-  id: string;
-  ownerId: string;
-  name: string;
-  createdAt: string;
-  /** Who creates it: the user id (the author of version 1), never the owner key. */
-  createdBy: string;
-}
-
-/** A new item's record (version 1) with the kind's own fields. */
-export const newItemRecord = <S extends string, T>(input: NewItem, source: S, own: T): Omit<ItemRecord<S>, "sizeBytes"> & T => ({
-  id: input.id,
-  ownerId: input.ownerId,
-  name: input.name,
-  createdAt: input.createdAt,
-  updatedAt: input.createdAt,
-  version: 1,
-  updatedBy: input.createdBy,
-  source,
-  deletedAt: null,
-  ...own,
-});
+/** What every new item has besides its content; `createdBy`: the user id (the author of version 1), never the owner key. */
+export type NewItem = Pick<ItemRecord, "id" | "ownerId" | "name" | "createdAt"> & { createdBy: string };
 
 /** A change to a live item: new content, a new name, or both. */
 export interface ItemChange<C, R> {

@@ -19,8 +19,8 @@ export interface NewShare extends ShareRecord {
   tokenHash: string;
 }
 
-/** What a share link reads: its live document or workbook. */
-export type ShareTarget = { kind: "document"; record: DocumentRecord } | { kind: "workbook"; record: WorkbookRecord };
+/** A document's or workbook's record with its kind: what a share link reads, an entry of a list across kinds. */
+export type KindRecord = { kind: "document"; record: DocumentRecord } | { kind: "workbook"; record: WorkbookRecord };
 
 export interface ShareStore {
   insertShare(share: NewShare): Promise<void>;
@@ -29,7 +29,7 @@ export interface ShareStore {
   /** Returns false when no such share exists. */
   deleteShare(ownerId: string, targetId: string, shareId: string): Promise<boolean>;
   /** A valid share by its token's hash, and its live target. */
-  findShare(tokenHash: string, now: string): Promise<{ share: ShareRecord; target: ShareTarget } | null>;
+  findShare(tokenHash: string, now: string): Promise<{ share: ShareRecord; target: KindRecord } | null>;
   /** Retention: drops shares expired before the given instant. */
   pruneShares(expiredBefore: string): Promise<number>;
 }

@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../../src/core/errors.ts";
-import { listAcrossKinds, type KindEntry } from "../../../src/store/across-kinds.ts";
-import type { ListQuery, Store } from "../../../src/store/types.ts";
+import { listAcrossKinds } from "../../../src/store/across-kinds.ts";
+import type { KindRecord, ListQuery, Store } from "../../../src/store/types.ts";
 import { at, backends, CLAIM_AT, countRows, newDoc, newOwner, nextUlid, NOT_BEFORE, useStore } from "./backends.ts";
 import { blobBytes, newWorkbook, rootOf, tile, workbookContent } from "./workbook-helpers.ts";
 
@@ -130,7 +130,7 @@ describe.each(backends)("$name store: workbooks in the trash, shared, purged", (
 
   it("the trash lists documents and workbooks together, newest first, with one cursor", async () => {
     const owner = newOwner();
-    const made: { id: string; kind: KindEntry["kind"] }[] = [];
+    const made: { id: string; kind: KindRecord["kind"] }[] = [];
     for (let i = 0; i < 7; i++) {
       if (i % 3 === 1) {
         const book = newWorkbook(owner, { name: `Sheet ${i}` });

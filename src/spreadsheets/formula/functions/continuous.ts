@@ -5,7 +5,7 @@
 // upper-tail one (CHISQ.INV.RT, F.INV.RT, T.INV.2T), so small probabilities keep their digits.
 import { ERR, type Scalar } from "../values.ts";
 import { numeric, trunc } from "./numeric.ts";
-import { betaI, gamma, gammaP, gammaQ, lnGamma, normCdf, normInv, normPdf, solveDecreasing, solveIncreasing } from "./special.ts";
+import { betaI, bisect, gamma, gammaP, gammaQ, lnGamma, normCdf, normInv, normPdf, solveDecreasing, solveIncreasing } from "./special.ts";
 import type { FnTable } from "./spec.ts";
 
 const inOpen = (p: number) => p > 0 && p < 1;
@@ -143,20 +143,7 @@ function betaDist(x: number, alpha: number, beta: number, cumulative: number, lo
 function betaInv(p: number, alpha: number, beta: number, lo: number, hi: number): Scalar {
   if (p <= 0 || p > 1 || alpha <= 0 || beta <= 0 || lo >= hi) return ERR.NUM;
   if (p === 1) return hi;
-  return lo + (hi - lo) * bisectUnit((u) => betaI(u, alpha, beta), p);
-}
-
-/** The u in [0, 1] where the increasing `f` reaches `p`. */
-function bisectUnit(f: (u: number) => number, p: number): number {
-  let a = 0;
-  let b = 1;
-  for (let i = 0; i < 2000; i++) {
-    const mid = a + (b - a) / 2;
-    if (mid <= a || mid >= b) break;
-    if (f(mid) < p) a = mid;
-    else b = mid;
-  }
-  return a + (b - a) / 2;
+  return lo + (hi - lo) * bisect((u) => betaI(u, alpha, beta), p, 0, 1);
 }
 
 function gammaDist(x: number, alpha: number, beta: number, cumulative: number): Scalar {

@@ -29,13 +29,20 @@ function dates(count: number, f: (...xs: number[]) => Scalar) {
 
 const inRange = (serial: number): Scalar => (serial < 0 || serial > MAX_DATE_SERIAL ? ERR.NUM : serial);
 
-function date(args: Scalar[]): Scalar {
+/** DATE's and TIME's arguments as whole numbers (truncated toward zero), or the first error among them. */
+function truncated(args: Scalar[]): number[] | FormulaError {
   const xs: number[] = [];
   for (const a of args) {
     const n = toNumber(a);
     if (isError(n)) return n;
     xs.push(Math.trunc(n));
   }
+  return xs;
+}
+
+function date(args: Scalar[]): Scalar {
+  const xs = truncated(args);
+  if (isError(xs)) return xs;
   let [year] = xs as [number];
   if (year < 0 || year >= 10000) return ERR.NUM;
   if (year < 1900) year += 1900;
@@ -120,12 +127,8 @@ function networkdays(args: Value[], ctx: EvalContext): Value {
 const toScalar = (v: Value | undefined, ctx: EvalContext): Scalar => numberArg(v, ctx);
 
 function time(args: Scalar[]): Scalar {
-  const xs: number[] = [];
-  for (const a of args) {
-    const n = toNumber(a);
-    if (isError(n)) return n;
-    xs.push(Math.trunc(n));
-  }
+  const xs = truncated(args);
+  if (isError(xs)) return xs;
   const seconds = (xs[0] as number) * 3600 + (xs[1] as number) * 60 + (xs[2] as number);
   if (seconds < 0 || xs[0]! > 32767) return ERR.NUM;
   return (seconds % 86400) / 86400;

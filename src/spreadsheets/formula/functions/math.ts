@@ -1,31 +1,12 @@
 // Arithmetic and aggregate functions: SUM and its conditional forms, SUMPRODUCT, rounding, MOD …
 import type { EvalContext } from "../context.ts";
-import { toNumber } from "../coerce.ts";
 import { rangeToArray } from "../ops.ts";
 import { ERR, type FormulaError, isArray, isError, isRange, type ArrayValue, type Scalar, type Value } from "../values.ts";
 import { eachNumber, totalsOf } from "./args.ts";
 import { conditions, resized, sumMatches } from "./conditional.ts";
+import { finite, numeric } from "./numeric.ts";
 import { roundDigits, type RoundMode } from "./rounding.ts";
 import type { FnTable } from "./spec.ts";
-
-type Num = number | FormulaError;
-const num = (v: Scalar): Num => toNumber(v);
-const check = (n: number): Scalar => (Number.isFinite(n) ? n : ERR.NUM);
-
-/** A scalar function of numbers: arguments converted (errors first), result checked. */
-function numeric(f: (...xs: number[]) => Scalar, defaults: number[] = []) {
-  return (args: Scalar[]): Scalar => {
-    const xs: number[] = [];
-    for (let i = 0; i < Math.max(args.length, defaults.length); i++) {
-      const a = args[i];
-      const n = a === undefined ? (defaults[i] as number) : num(a);
-      if (typeof n !== "number") return n;
-      xs.push(n);
-    }
-    const r = f(...xs);
-    return typeof r === "number" ? check(r) : r;
-  };
-}
 
 function sum(args: Value[], ctx: EvalContext): Value {
   const totals = totalsOf(args, ctx);
@@ -36,7 +17,7 @@ function product(args: Value[], ctx: EvalContext): Value {
   let total = 1;
   let any = false;
   const error = eachNumber(args, ctx, (n) => ((total *= n), (any = true)));
-  return error ?? (any ? check(total) : 0);
+  return error ?? (any ? finite(total) : 0);
 }
 
 function sumif(args: Value[], ctx: EvalContext): Value {

@@ -94,28 +94,13 @@ function scalarNumber(v: Scalar, fromRange: boolean): number | null | FormulaErr
  * does not read as a number is #VALUE!).
  */
 export function numbersA(args: Value[], ctx: EvalContext): number[] | FormulaError {
-  const out: number[] = [];
-  let error: FormulaError | null = null;
-  const inRange = (v: Scalar): boolean => {
+  return gather(args, ctx, true, (v, out) => {
     if (typeof v === "number") out.push(v);
     else if (typeof v === "boolean") out.push(v ? 1 : 0);
     else if (typeof v === "string") out.push(0);
-    else if (isError(v)) return ((error = v), false);
-    return true;
-  };
-  for (const arg of args) {
-    if (isRange(arg)) ctx.forEach(arg, inRange);
-    else if (isArray(arg)) {
-      ctx.step(arg.length * (arg[0]?.length ?? 0));
-      for (const row of arg) for (const v of row) if (!inRange(v)) break;
-    } else if (arg !== null) {
-      const n = toNumber(arg);
-      if (isError(n)) return n;
-      out.push(n);
-    }
-    if (error) return error;
-  }
-  return out;
+    else if (isError(v)) return v;
+    return null;
+  });
 }
 
 export const sumOf = (xs: number[]): number => {
@@ -140,20 +125,38 @@ export function devsq(xs: number[]): number {
  * #VALUE!; typed arguments convert.
  */
 export function strictNumbers(args: Value[], ctx: EvalContext): number[] | FormulaError {
+  return gather(args, ctx, false, (v, out) => {
+    if (typeof v === "number") out.push(v);
+    else if (v !== null) return isError(v) ? v : ERR.VALUE;
+    return null;
+  });
+}
+
+/**
+ * The numbers of `args` as numbersA and strictNumbers read them: each value inside a reference or
+ * array given to `take` (an error it answers stops that walk, and is the answer), each typed
+ * argument converted (null skipped when `skipNull`).
+ */
+function gather(
+  args: Value[],
+  ctx: EvalContext,
+  skipNull: boolean,
+  take: (v: Scalar, out: number[]) => FormulaError | null,
+): number[] | FormulaError {
   const out: number[] = [];
   let error: FormulaError | null = null;
   const inRange = (v: Scalar): boolean => {
-    if (typeof v === "number") out.push(v);
-    else if (v === null) return true;
-    else return ((error = isError(v) ? v : ERR.VALUE), false);
-    return true;
+    const met = take(v, out);
+    if (met === null) return true;
+    error = met;
+    return false;
   };
   for (const arg of args) {
     if (isRange(arg)) ctx.forEach(arg, inRange);
     else if (isArray(arg)) {
       ctx.step(arg.length * (arg[0]?.length ?? 0));
       for (const row of arg) for (const v of row) if (!inRange(v)) break;
-    } else {
+    } else if (arg !== null || !skipNull) {
       const n = toNumber(arg);
       if (isError(n)) return n;
       out.push(n);

@@ -181,6 +181,11 @@ export function solveIncreasing(f: (x: number) => number, target: number, lo: nu
     b *= 2;
     if (!Number.isFinite(b)) return NaN;
   }
+  return bisect(f, target, a, b);
+}
+
+/** The x in [a, b] where the increasing `f` reaches `target`, halving to the last representable digit. */
+export function bisect(f: (x: number) => number, target: number, a: number, b: number): number {
   for (let i = 0; i < 2000; i++) {
     const mid = a + (b - a) / 2;
     if (mid <= a || mid >= b) break;
