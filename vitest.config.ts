@@ -9,6 +9,7 @@ const measureTheProcess = [
   "test/uploads/memory.test.ts",
   "test/security/read-attack.test.ts",
   "test/documents/import/heavy-imports.test.ts",
+  "test/spreadsheets/collect.test.ts",
 ];
 
 export default defineConfig({
