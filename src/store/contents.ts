@@ -1,10 +1,11 @@
 // Each kind's content in the one lifecycle, and storage usage, on either database (sql.ts).
 // Documents' contents (content.ts addresses them) are stored once per owner and hash by creates
-// and changes, collected when nothing refers to them, inside the caller's transaction. Every step that adds or collects an owner's content first locks
-// the owner's storage_usage row, so that on PostgreSQL two transactions of one owner never race
-// between "is it stored?" and "nothing refers to it any more", and the quota is checked against a
-// usage no one else is changing (lock order: the item's row, then the usage row; several owners in
-// owner order). SQLite's immediate transaction already holds the database.
+// and changes, collected when nothing refers to them, inside the caller's transaction. Every step
+// that adds or collects an owner's content first locks the owner's storage_usage row, so that on
+// PostgreSQL two transactions of one owner never race between "is it stored?" and "nothing refers
+// to it any more", and the quota is checked against a usage no one else is changing (lock order:
+// the item's row, then the usage row; several owners in owner order). SQLite's immediate
+// transaction already holds the database.
 import { contentRow } from "./content.ts";
 import type { ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";

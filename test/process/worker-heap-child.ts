@@ -1,5 +1,6 @@
-// Run by worker-heap.test.ts under --max-semi-space-size=64 (npm start passes 32): starts a worker with plain
-// resourceLimits, then one with workerHeap(), and says what young generation each was allowed.
+// Run by worker-heap.test.ts under --max-semi-space-size=64 (npm start passes 32): starts a worker
+// with plain resourceLimits, then one with workerHeap(), and says what young generation each was
+// allowed.
 // V8's heap_size_limit is the old generation's bound plus the young generation's, so it shows the
 // configured bound itself, not how far the new space happened to grow (which depends on the
 // machine's load). Prints {"plain": bytes, "sized": bytes}: the young generation's share.
