@@ -1,6 +1,7 @@
 // A CSV import writes the reader's rows into the model in blocks (src/spreadsheets/pool/jobs.ts,
 // Workbook.fromBlocks) instead of one copy of the whole sheet's values: the workbook must be the
-// one the whole-sheet path built, empty rows at and across block edges included.
+// one the whole-sheet path built, empty rows at and across block edges included. The job's bytes
+// are freed once decoded (the worker's peak during a large import).
 import { describe, expect, it } from "vitest";
 import { createWorkbook, importWorkbook } from "../../src/spreadsheets/pool/jobs.ts";
 
@@ -23,5 +24,16 @@ describe("CSV import in blocks", () => {
     expect(read.values[1]).toEqual(["r1", 1.5, { value: 3, formula: "=B2*2" }, null]);
     expect([read.values[0], read.values[999], read.values[1_000]]).toEqual([Array(4).fill(null), Array(4).fill(null), Array(4).fill(null)]);
     expect(read.values[999]).toEqual([null, null, null, null]);
+  });
+
+  it("gives the upload's bytes back once the text is decoded, and builds the same workbook from the text", () => {
+    const bytes = new TextEncoder().encode("name,amount\nalpha,1\nbeta,2\n");
+    const imported = importWorkbook(bytes, "csv", "Data", "parse", options).model.workbook;
+    expect([bytes.byteLength, bytes.buffer.byteLength]).toEqual([0, 0]);
+    expect(imported.read("Data!A1:B3", { render: "value", maxCells: 10 }).values).toEqual([
+      ["name", "amount"],
+      ["alpha", 1],
+      ["beta", 2],
+    ]);
   });
 });

@@ -115,6 +115,20 @@ export function createWorkbook(sources: NewSheetSource[], input: InputMode, opti
   return { model, saved: save(model, result) };
 }
 
+/** ES2024's ArrayBuffer (Node has it; the project's lib is ES2023). */
+type Transferable = ArrayBuffer & { readonly detached: boolean; transfer(length: number): ArrayBuffer };
+
+/**
+ * Frees a job's bytes at once, whoever still refers to them (the job message, the caller's frame):
+ * a transfer to a new empty buffer detaches this one and releases its memory. The buffer is the
+ * job's own, moved or copied to this worker.
+ */
+function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as Transferable;
+  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
+}
+
+/** A workbook from an uploaded file. It takes the bytes: a CSV's are detached once decoded. */
 export function importWorkbook(
   bytes: Uint8Array,
   format: "xlsx" | "csv",
@@ -124,6 +138,9 @@ export function importWorkbook(
 ): { model: Held; saved: Saved } {
   if (format === "csv") {
     const [sheet] = readCsv(bytes, { maxCells: options.maxCells, sheetName }).sheets;
+    // The file is text now (rows are parsed from that): its bytes are given back before the model
+    // is built rather than after the job (an 8 MB upload, 8 MB lower at the job's peak).
+    release(bytes);
     const blocks = sheet ? rowBlocks(sheet) : [];
     const { workbook, result } = Workbook.fromBlocks(sheetName, blocks, input, { maxCells: options.maxCells, budget: options.budget });
     const model = fresh(workbook);
