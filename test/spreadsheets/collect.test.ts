@@ -2,8 +2,21 @@
 // gives the freed pages back to the system, and leaves no `gc` to any other context.
 import { getHeapStatistics } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { collectGarbage } from "../../src/spreadsheets/pool/collect.ts";
+import { collectGarbage, gcFunction } from "../../src/spreadsheets/pool/collect.ts";
+
+/** Threads that set and clear --expose-gc over and over, as other workers getting their gc do. */
+const TOGGLER = `
+const { setFlagsFromString } = require("node:v8");
+const { parentPort } = require("node:worker_threads");
+let stop = false;
+parentPort.once("message", () => (stop = true));
+const spin = () => {
+  for (let i = 0; i < 500; i++) { setFlagsFromString("--expose-gc"); setFlagsFromString("--no-expose-gc"); }
+  if (stop) parentPort.postMessage("stopped"); else setImmediate(spin);
+};
+spin();`;
 
 describe("collectGarbage", () => {
   it("frees what is dead now, and exposes gc to no other context", () => {
@@ -28,5 +41,23 @@ describe("collectGarbage", () => {
     collectGarbage();
     // ~100 MB of objects: a plain full collection frees them but keeps their pages (RSS stays).
     expect(built - process.memoryUsage.rss()).toBeGreaterThan(50_000_000);
+  });
+
+  it("finds its gc function while other threads set and clear the flag", async () => {
+    const togglers = [0, 1].map(() => new Worker(TOGGLER, { eval: true }));
+    let missed = 0;
+    try {
+      for (let i = 0; i < 3_000; i++) if (typeof gcFunction() !== "function") missed++;
+    } finally {
+      await Promise.all(
+        togglers.map((worker) => {
+          const stopped = new Promise((resolve) => worker.once("message", resolve));
+          worker.postMessage("stop");
+          return stopped.then(() => worker.terminate());
+        }),
+      );
+    }
+    expect(missed).toBe(0);
+    expect(runInNewContext("typeof gc")).toBe("undefined");
   });
 });
