@@ -10,6 +10,11 @@ export interface UploadedFile {
   readonly size: number;
   readonly type: string;
   readonly name?: string;
+  /**
+   * The temp file a spooled upload is in (src/uploads/spool.ts), there until the request is over:
+   * a spreadsheets worker reads it there rather than the event loop reading it and handing it over.
+   */
+  readonly path?: string;
   arrayBuffer(): Promise<ArrayBuffer>;
   stream(): ReadableStream<Uint8Array>;
 }

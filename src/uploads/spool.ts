@@ -2,7 +2,7 @@
 // own temp file (busboy parses, with backpressure), so a 50 MB upload costs disk, not memory.
 // The result is an ordinary FormData whose files are file-backed Blobs (`fs.openAsBlob`): reading
 // one streams from disk, and wrapping it in a File (to give it a name) references the same
-// backing file without copying it.
+// backing file without copying it. Each File also names its temp file (UploadedFile.path).
 import { createWriteStream, openAsBlob } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -132,7 +132,10 @@ function onFile(state: Spooling, name: string, stream: Readable, info: busboy.Fi
   ).finally(() => state.openFiles.delete(stream));
   const entry = written.then(async (): Promise<[string, File]> => {
     const type = isValidContentType(info.mimeType) ? info.mimeType : "application/octet-stream";
-    return [name, new File([await openAsBlob(path)], info.filename ?? "", { type })];
+    const file = new File([await openAsBlob(path)], info.filename ?? "", { type });
+    // UploadedFile.path: where the bytes are, for a reader in another thread (not enumerable: a File has no such field).
+    Object.defineProperty(file, "path", { value: path });
+    return [name, file];
   });
   entry.catch((error: unknown) => state.fail(asGatewayError(error)));
   state.entries.push(entry);

@@ -2,8 +2,8 @@
 // never on the event loop (issue 37 F6; src/services/spreadsheets/create-body.ts), through real
 // HTTP: while the gateway takes a 100,000-formula chain, no JSON.parse or JSON.stringify on its
 // thread handles more than a small part of the body; bad bodies are answered exactly as small ones
-// are; an idempotency key replays as before. The body's bytes, and an upload's, are moved to the
-// worker, not copied on the event loop.
+// are; an idempotency key replays as before. The body's bytes are moved to the worker, not copied
+// on the event loop; an upload's are read by the worker from its temp file.
 import { Worker } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LARGE_JSON_BODY_BYTES } from "../../src/core/json-body.ts";
@@ -112,11 +112,13 @@ describe("a large create body", () => {
     expect(small.body["id"]).toBe(first.body["id"]);
   });
 
-  it("the bytes of a large body and of an uploaded file are moved to the worker, not copied", async () => {
+  it("the bytes of a large body are moved to the worker, not copied; an uploaded file is read by the worker from its temp file", async () => {
     const moved: number[] = [];
+    const jobs: { json?: string; bytes?: Uint8Array }[] = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly unknown[]) {
       for (const item of transfer ?? []) if (item instanceof ArrayBuffer) moved.push(item.byteLength);
+      if ((message as { type?: string }).type === "job") jobs.push(message as (typeof jobs)[number]);
       return post.call(this, message, transfer as never);
     };
     try {
@@ -128,7 +130,12 @@ describe("a large create body", () => {
       form.append("file", new Blob([csv], { type: "text/csv" }), "rows.csv");
       const uploaded = await fetch(`${tg.url}/api/v1/spreadsheets`, { method: "POST", headers: { authorization: auth }, body: form });
       expect(uploaded.status).toBe(201);
-      expect(moved).toContain(Buffer.byteLength(csv));
+      // Neither moved nor copied: the job names the spooled file, which the worker reads.
+      expect(moved).not.toContain(Buffer.byteLength(csv));
+      const job = jobs
+        .map((message) => ({ ...(JSON.parse(message.json ?? "{}") as { kind?: string; path?: string }), bytes: message.bytes }))
+        .at(-1);
+      expect(job).toMatchObject({ kind: "import", path: expect.any(String), bytes: undefined });
     } finally {
       Worker.prototype.postMessage = post;
     }

@@ -1,5 +1,8 @@
 // The spreadsheets pool: the engine in worker threads, models kept between jobs, blobs asked for
 // when a worker lacks a version, and the .xlsx written off the event loop.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import JSZip from "jszip";
 import { SheetsPool, type Base, type Saved } from "../../src/spreadsheets/pool/index.ts";
@@ -117,6 +120,21 @@ describe("the spreadsheets pool", () => {
     ).rejects.toMatchObject({
       code: "UNSUPPORTED_MEDIA_TYPE",
     });
+  });
+
+  it("imports an upload from its temp file (the path), read by the worker", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "wg-pool-import-"));
+    try {
+      const path = join(dir, "0");
+      await writeFile(path, "item,qty\napple,3\n");
+      const imported = await pool.run({ kind: "import", path, format: "csv", sheetName: "S", input: "parse" });
+      expect(imported.kind === "saved" && imported.saved.cells).toBe(4);
+      await expect(
+        pool.run({ kind: "import", path: join(dir, "gone"), format: "csv", sheetName: "S", input: "parse" }),
+      ).rejects.toMatchObject({ code: "INTERNAL" });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("a job still waiting when its caller hangs up is dropped; one past its principal's bound is refused", async () => {

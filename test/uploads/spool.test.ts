@@ -1,7 +1,7 @@
 // src/uploads/spool.ts on its own: a multipart body becomes a FormData of file-backed Files; every
 // limit and every malformed body fails cleanly, with no temp file left.
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -67,6 +67,10 @@ describe("spoolForm", () => {
     expect(sha256(new Uint8Array(await photo.arrayBuffer()))).toBe(sha256(one));
     expect(sha256(new Uint8Array(await notes.arrayBuffer()))).toBe(sha256(two));
     expect([...spooled.keys()]).toEqual(["operations", "0", "1", "name"]);
+    // Each names its temp file (UploadedFile.path), for a reader in another thread.
+    const path = (photo as File & { path?: string }).path;
+    expect(path?.startsWith(root)).toBe(true);
+    expect(sha256(new Uint8Array(await readFile(path!)))).toBe(sha256(one));
 
     // The bytes live in one temp dir until cleanup, then nowhere.
     const [dir] = await readdir(root);

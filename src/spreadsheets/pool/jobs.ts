@@ -121,11 +121,13 @@ type Transferable = ArrayBuffer & { readonly detached: boolean; transfer(length:
 /**
  * Frees a job's bytes at once, whoever still refers to them (the job message, the caller's frame):
  * a transfer to a new empty buffer detaches this one and releases its memory. The buffer is the
- * job's own, moved or copied to this worker.
+ * job's own: moved or copied to this worker, or read from the upload's temp file.
  */
 function release(bytes: Uint8Array): void {
   const buffer = bytes.buffer as Transferable;
-  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
+  // Only a buffer the bytes are all of: a small Buffer is a slice of Node's shared pool.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
+  if (buffer instanceof ArrayBuffer && whole && !buffer.detached) buffer.transfer(0);
 }
 
 /** A workbook from an uploaded file. It takes the bytes: a CSV's are detached once decoded. */

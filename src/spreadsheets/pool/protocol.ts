@@ -35,7 +35,8 @@ export type Change =
 
 export type Job =
   | { kind: "create"; sheets: NewSheetSource[]; input: InputMode }
-  | { kind: "import"; bytes: Uint8Array; format: "xlsx" | "csv"; sheetName: string; input: InputMode; moveBytes?: boolean }
+  /** A file's bytes, or the path of the temp file a spooled upload is in (read by the worker). */
+  | { kind: "import"; bytes?: Uint8Array; path?: string; format: "xlsx" | "csv"; sheetName: string; input: InputMode; moveBytes?: boolean }
   | { kind: "change"; base: Base; change: Change; token: number }
   | { kind: "evaluate"; base: Base; formula: string; sheet?: string }
   | { kind: "read"; base: Base; range: string; render: RenderMode; maxCells: number; offset: number }

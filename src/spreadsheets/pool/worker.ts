@@ -1,6 +1,7 @@
 // A spreadsheets worker thread: runs the pool's jobs one at a time against the models it holds
 // (./models.ts), so no whole-workbook work (parsing a file, loading tiles, recalculating, writing
 // an .xlsx) runs on the gateway's event loop.
+import { readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { isGatewayError } from "../../core/errors.ts";
@@ -57,7 +58,9 @@ async function run(job: Job): Promise<JobOutput> {
     case "create":
       return { kind: "saved", saved: createWorkbook(job.sheets, job.input, options).saved };
     case "import": {
-      const { saved } = importWorkbook(job.bytes, job.format, job.sheetName, job.input, options);
+      // An upload's temp file is read here, so its bytes never sit on the event loop's heap.
+      const bytes = job.bytes ?? readFileSync(job.path ?? "");
+      const { saved } = importWorkbook(bytes, job.format, job.sheetName, job.input, options);
       collectAfter = saved.cells >= COLLECT_AFTER_CELLS;
       return { kind: "saved", saved };
     }
