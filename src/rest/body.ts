@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { GatewayError } from "../core/errors.ts";
 import { LARGE_JSON_BODY_BYTES, NOT_AN_OBJECT, NOT_JSON } from "../core/json-body.ts";
 import type { HttpEnv } from "../http/env.ts";
-import { nodeBodyBytes, nodeBodyText } from "../http/node.ts";
+import { nodeBindings, nodeBodyBytes, nodeBodyText } from "../http/node.ts";
 import { isMultipartType, spoolForm, type UploadLimits } from "../uploads/index.ts";
 
 export const isMultipart = (c: Context<HttpEnv>): boolean => isMultipartType(c.req.header("content-type"));
@@ -46,7 +46,7 @@ export async function largeJsonBytes(c: Context<HttpEnv>, alternative = ""): Pro
 
 /** A multipart body streamed to temp files under `limits`; removed after `use`. */
 export async function withForm<T>(c: Context<HttpEnv>, limits: UploadLimits, use: (form: FormData) => Promise<T>): Promise<T> {
-  const { form, cleanup } = await spoolForm(c.req.raw, limits);
+  const { form, cleanup } = await spoolForm(c.req.raw, limits, undefined, undefined, nodeBindings(c)?.incoming);
   try {
     return await use(form);
   } finally {

@@ -1,6 +1,9 @@
 // An uploaded .csv or .xlsx (multipart, spooled to a temp file) is read by the spreadsheets worker
 // from that file (UploadedFile.path), not by the event loop: the import, the format told from the
 // file's first bytes, and the Idempotency-Key's fingerprint must be what they were from the bytes.
+// The REST body is spooled straight off Node's request, not through a web stream over it (which
+// copies every chunk); a body over the limit is still refused, and the connection still answers.
+import { Readable } from "node:stream";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -91,5 +94,30 @@ describe("an uploaded spreadsheet is read by the worker from its temp file", () 
       ["a", 1],
       ["b", 2],
     ]);
+  });
+
+  it("spools the REST body off Node's request: no web stream is made over it", async () => {
+    const toWeb = Readable.toWeb;
+    let made = 0;
+    Readable.toWeb = ((...args: Parameters<typeof toWeb>) => {
+      made++;
+      return toWeb(...args);
+    }) as typeof toWeb;
+    try {
+      const created = await api.upload("/api/v1/spreadsheets", csvFile("x,y\n1,2\n"));
+      expect(created.status, created.text).toBe(201);
+    } finally {
+      Readable.toWeb = toWeb;
+    }
+    expect(made).toBe(0);
+  });
+
+  it("a file over the upload limit is refused with 413, and the next request on the connection is answered", async () => {
+    const big = new File([new Uint8Array(26 * 1024 * 1024).fill(0x61)], "big.csv", { type: "text/csv" });
+    const refused = await api.upload("/api/v1/spreadsheets", big);
+    expect(refused.status).toBe(413);
+    expect((refused.body as { error: { code: string } }).error.code).toBe("PAYLOAD_TOO_LARGE");
+    const after = await api.upload("/api/v1/spreadsheets", csvFile("after,1\n"));
+    expect(after.status, after.text).toBe(201);
   });
 });
