@@ -11,7 +11,7 @@ import type { ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
 import { call, inList, query, type Executor, type Tx } from "./sql.ts";
-import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, NewWorkbook, StorageStore, ValueTile } from "./types.ts";
+import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, NewWorkbook, ValueTile } from "./types.ts";
 import type { ValueTilesChange, WorkbookChange, WorkbookContent, WorkbookRecord } from "./types.ts";
 
 /** Locks the owner's usage row (creating it at 0) and returns its bytes. */
@@ -89,8 +89,9 @@ export const documentContent = (
   },
 });
 
-export const createStorage = (sql: Executor): StorageStore => ({
-  async storageUsage(ownerId) {
+export const createStorage = (sql: Executor) => ({
+  /** Bytes the owner's distinct contents and blobs hold (every version and the trash included). */
+  async storageUsage(ownerId: string) {
     const [row] = await sql.all(`SELECT bytes FROM storage_usage WHERE owner_id = :ownerId`, { ownerId });
     return Number(row?.["bytes"] ?? 0);
   },

@@ -3,6 +3,7 @@
 // workbooks), shares, API keys, sessions, idempotency records; and storage, here.
 // SQLite (embedded, default) and PostgreSQL implement all of them as one `Store`, each concern in a
 // module of its own (sqlite/, postgres/); callers never know which database it is.
+import type { createStorage } from "./contents.ts";
 import type { DocumentItems } from "./types/documents.ts";
 import type { IdempotencyStore } from "./types/idempotency.ts";
 import type { KeyStore } from "./types/keys.ts";
@@ -19,11 +20,8 @@ export type * from "./types/sessions.ts";
 export type * from "./types/shares.ts";
 export * from "./types/workbooks.ts";
 
-/** What a user's stored content takes up, as the quota counts it (quota.ts). */
-export interface StorageStore {
-  /** Bytes the owner's distinct contents and blobs hold (every version and the trash included). */
-  storageUsage(ownerId: string): Promise<number>;
-}
+/** What a user's stored content takes up, as the quota counts it (quota.ts, contents.ts). */
+export type StorageStore = ReturnType<typeof createStorage>;
 
 /** Everything one database holds: what SQLite and PostgreSQL each implement. */
 export interface Store extends ShareStore, KeyStore, SessionStore, IdempotencyStore, StorageStore {
