@@ -11,8 +11,7 @@ import type { ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
 import { call, inList, query, type Executor, type Tx } from "./sql.ts";
-import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, NewWorkbook, ValueTile } from "./types.ts";
-import type { ValueTilesChange, WorkbookChange, WorkbookContent, WorkbookRecord } from "./types.ts";
+import type { DocumentContent, WorkbookContent } from "./types.ts";
 
 /** Locks the owner's usage row (creating it at 0) and returns its bytes. */
 export function* lockUsage(ownerId: string): Tx<number> {
@@ -30,23 +29,18 @@ export function* addUsage(ownerId: string, bytes: number): Tx<void> {
 
 /**
  * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
- * to them) and the current version's value tiles, written with each create and change, through
- * each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
+ * to them), through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
  */
 export const workbookContent = <K>(on: {
   put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
   collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
-  putValues(client: K, id: string, version: number, tiles: readonly ValueTile[]): void | Promise<void>;
-  applyValues(client: K, id: string, version: number, change: ValueTilesChange | undefined): void | Promise<void>;
-}): ItemContent<WorkbookRecord, WorkbookContent, NewWorkbook, WorkbookChange, K> => ({
+}): ItemContent<WorkbookContent, K> => ({
   *put(ownerId, content) {
     yield* call((client: K) => on.put(client, ownerId, content));
     const { sizeBytes, cells, sheets, manifestHash } = content;
     return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
   },
   collect: (ownerId, manifests) => call((client: K) => on.collect(client, ownerId, manifests)),
-  created: (record, input) => call((client: K) => on.putValues(client, record.id, 1, input.values ?? [])),
-  changed: (record, change) => call((client: K) => on.applyValues(client, record.id, record.version, change.values)),
 });
 
 /**
@@ -54,9 +48,7 @@ export const workbookContent = <K>(on: {
  * the owner already has it (charging the quota), collected when no document or version of the
  * owner refers to it any more (releasing its bytes).
  */
-export const documentContent = (
-  quota: QuotaSettings,
-): ItemContent<DocumentRecord, DocumentContent, NewDocument, DocumentChange, unknown> => ({
+export const documentContent = (quota: QuotaSettings): ItemContent<DocumentContent, unknown> => ({
   *put(ownerId, content) {
     const row = contentRow(content);
     const used = yield* lockUsage(ownerId);

@@ -3,8 +3,7 @@
 // (ending its share links), restore, purge (collecting the content nothing refers to), versions and
 // their pruning, each write one transaction. On PostgreSQL a write holds the item's row lock, then
 // the owner's usage lock when it stores or collects content; SQLite's immediate transaction holds
-// the database. A kind supplies how its content is stored and collected, and what else its writes
-// touch (a workbook's value tiles).
+// the database. A kind supplies how its content is stored and collected.
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 import type { ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
@@ -13,13 +12,11 @@ import { foldName, type IdempotencyClaim, type ItemChange, type ItemRecord, type
 import type { VersionQuery } from "./types.ts";
 
 /** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
-export interface ItemContent<R, C, N, X, K> {
+export interface ItemContent<C, K> {
   /** Stores a version's content (charging the quota): the values of the kind's content columns. */
   put(ownerId: string, content: C): Tx<Record<string, unknown>, K>;
   /** Deletes those of the hashes nothing refers to any more, releasing their bytes. */
   collect(ownerId: string, hashes: Iterable<string>): Tx<void, K>;
-  created?(record: R, input: N): Tx<void, K>;
-  changed?(record: R, change: X): Tx<void, K>;
 }
 
 /** The reads: one statement each, the hot ones named. Every read sees live items only, unless it says otherwise. */
@@ -61,10 +58,10 @@ const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcom
   expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
 
 /** The writes that make versions: create and change, each one transaction. */
-function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends ItemChange<C, R>>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
-  content: ItemContent<R, C, N, X, K>,
+  content: ItemContent<C, K>,
   { record, lockLive }: ReturnType<typeof reads<R, V, N>>,
 ) {
   const { table, versions, versionOf, summaryColumns } = kind;
@@ -93,7 +90,6 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
         const insert = `INSERT INTO ${table} (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, ${columns})
           VALUES (:id, :ownerId, :name, :nameFolded, :createdAt, :createdAt, 1, :updatedBy, :source, ${kind.content.map((c) => `:${c}`).join(", ")})`;
         yield* query(insert, { ...(created as Row), nameFolded: foldName(created.name), ...stored });
-        if (content.created) yield* content.created(created, input);
         return { record: created, replayed: false, fingerprint: claim?.fingerprint ?? "" };
       }),
     /**
@@ -125,7 +121,6 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
             ...stored,
           }),
         )!;
-        if (content.changed) yield* content.changed(changed, input);
         if (claim) yield* claimIdempotency(input.ownerId, claim, input.id, input.at, input.idempotency!.response(changed));
         return { ok: true, record: changed };
       }),
@@ -133,10 +128,10 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
 }
 
 /** The writes that end versions or items: trash, restore, purge and pruning, each one transaction. */
-function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+function removals<R extends ItemRecord, V, N extends NewItem, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
-  content: ItemContent<R, C, N, X, K>,
+  { collect }: Pick<ItemContent<unknown, K>, "collect">,
   { record, lockLive }: ReturnType<typeof reads<R, V, N>>,
 ) {
   const { table, versions, versionOf, hash, summaryColumns } = kind;
@@ -144,15 +139,9 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
   function* purgeOne(ownerId: string, id: string): Tx<void, K> {
     const of = `SELECT ${hash} AS hash FROM ${table} WHERE id = :id UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = :id`;
     const hashes = (yield* query(of, { id })).map((row) => row["hash"] as string);
-    const owned = [
-      `${versions} WHERE ${versionOf}`,
-      ...kind.ownTables,
-      "shares WHERE target_id",
-      "idempotency WHERE target_id",
-      `${table} WHERE id`,
-    ];
+    const owned = [`${versions} WHERE ${versionOf}`, "shares WHERE target_id", "idempotency WHERE target_id", `${table} WHERE id`];
     for (const rows of owned) yield* query(`DELETE FROM ${rows} = :id`, { id });
-    yield* content.collect(ownerId, hashes);
+    yield* collect(ownerId, hashes);
   }
   return {
     /** Moves a live item to the trash and ends its share links at once, for good: restoring it does not revive them. */
@@ -207,7 +196,7 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
         )) as { owner_id: string; hash: string }[];
         const owners = [...new Set(gone.map((row) => row.owner_id))].sort();
         for (const owner of owners)
-          yield* content.collect(
+          yield* collect(
             owner,
             gone.filter((row) => row.owner_id === owner).map((row) => row.hash),
           );
@@ -220,16 +209,16 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
  * The kind's lifecycle over the database's executor: what the store holds per kind (`store.documents`,
  * `store.workbooks`), as `ItemStore` (types/items.ts) names it.
  */
-export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends ItemChange<C, R> = ItemChange<C, R>>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
-  content: ItemContent<R, C, N, X, K>,
+  content: ItemContent<C, K>,
 ) {
   const { versions, versionOf, versionColumns } = kind;
   const read = reads(sql, kind);
   const { get } = read;
   return {
-    ...writes(sql, kind, content, read),
+    ...writes<R, V, C, N, K, X>(sql, kind, content, read),
     ...removals(sql, kind, content, read),
     get,
     list: (query: ListQuery) => read.list(query, false),

@@ -1,11 +1,11 @@
-// Workbooks on PostgreSQL: the one lifecycle (../lifecycle.ts) over blobs and value tiles
-// (../contents.ts, blobs.ts, under the owner's usage lock), and their reads.
+// Workbooks on PostgreSQL: the one lifecycle (../lifecycle.ts) over blobs (../contents.ts,
+// blobs.ts, under the owner's usage lock), and their reads.
 import { workbookContent } from "../contents.ts";
 import { workbookKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
 import type { Executor } from "../sql.ts";
 import type { WorkbookItems } from "../types.ts";
-import { applyValueTiles, collectBlobs, getBlobs, getValueTiles, putBlobs, putValueTiles } from "./blobs.ts";
+import { collectBlobs, getBlobs, putBlobs } from "./blobs.ts";
 import type { PgContext } from "./connection.ts";
 import type pg from "pg";
 
@@ -16,10 +16,7 @@ export const createPostgresWorkbooks = (ctx: PgContext, sql: Executor<pg.PoolCli
     workbookContent({
       put: (client, owner, content) => putBlobs(client, ctx.quota, owner, content),
       collect: collectBlobs,
-      putValues: putValueTiles,
-      applyValues: applyValueTiles,
     }),
   ),
   getBlobs: (ownerId, hashes) => getBlobs(ctx, ownerId, hashes),
-  getValueTiles: (ownerId, workbookId, keys) => getValueTiles(ctx, ownerId, workbookId, keys),
 });

@@ -1,14 +1,13 @@
 // Workbook blobs on SQLite (types/workbooks.ts): roots, pages and tiles stored once per owner and
 // hash, charged against the quota when new, with the references between them; collected, from a
-// root down, once nothing refers to them; and the current version's value tiles. `put` runs
-// inside the caller's transaction; `stage` writes a large content's blobs beforehand in short
+// root down, once nothing refers to them. `put` runs inside the caller's transaction; `stage` writes a large content's blobs beforehand in short
 // transactions of their own, so that no one transaction holds the event loop for long (issue 37 F6).
 import { randomUUID } from "node:crypto";
 import { setImmediate as turn } from "node:timers/promises";
 import { inSlices, SLICE_MS } from "../../core/slices.ts";
 import { checkBlobs, checkingBlobs, parentsFirst, type CheckedBlobs } from "../blob-graph.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
-import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
+import type { WorkbookContent } from "../types.ts";
 import type { Db } from "./connection.ts";
 import type { Usage } from "./usage.ts";
 
@@ -187,50 +186,6 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
       for (const hash of new Set(hashes)) {
         const row = stmt.get.get(ownerId, hash) as { bytes: Buffer } | undefined;
         if (row) found.set(hash, bytesOf(row.bytes));
-      }
-      return found;
-    },
-  };
-}
-
-export interface ValueTiles {
-  /** Applies a change to a workbook's value tiles (clear, delete, put), the put ones marked with `version`. */
-  apply(workbookId: string, version: number, change: ValueTilesChange | undefined): void;
-  put(workbookId: string, version: number, tiles: readonly ValueTile[]): void;
-  drop(workbookId: string): void;
-  get(ownerId: string, workbookId: string, keys: readonly string[]): Map<string, { version: number; bytes: Uint8Array }>;
-}
-
-export function valueTilesOf(db: Db): ValueTiles {
-  const stmt = {
-    put: db.prepare(
-      `INSERT INTO workbook_values (workbook_id, tile_key, version, bytes) VALUES (?, ?, ?, ?)
-       ON CONFLICT (workbook_id, tile_key) DO UPDATE SET version = excluded.version, bytes = excluded.bytes`,
-    ),
-    delete: db.prepare(`DELETE FROM workbook_values WHERE workbook_id = ? AND tile_key = ?`),
-    drop: db.prepare(`DELETE FROM workbook_values WHERE workbook_id = ?`),
-    get: db.prepare(
-      `SELECT v.version, v.bytes FROM workbook_values v JOIN workbooks w ON w.id = v.workbook_id
-       WHERE w.owner_id = ? AND w.id = ? AND w.deleted_at IS NULL AND v.tile_key = ?`,
-    ),
-  };
-  const put = (workbookId: string, version: number, tiles: readonly ValueTile[]) => {
-    for (const tile of tiles) stmt.put.run(workbookId, tile.key, version, toBuffer(tile.bytes));
-  };
-  return {
-    put,
-    apply(workbookId, version, change) {
-      if (!change) return;
-      if (change.clear) stmt.drop.run(workbookId);
-      for (const key of change.delete ?? []) stmt.delete.run(workbookId, key);
-      put(workbookId, version, change.put ?? []);
-    },
-    drop: (workbookId) => void stmt.drop.run(workbookId),
-    get(ownerId, workbookId, keys) {
-      const found = new Map<string, { version: number; bytes: Uint8Array }>();
-      for (const key of new Set(keys)) {
-        const row = stmt.get.get(ownerId, workbookId, key) as { version: number; bytes: Buffer } | undefined;
-        if (row) found.set(key, { version: row.version, bytes: bytesOf(row.bytes) });
       }
       return found;
     },

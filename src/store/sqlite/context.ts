@@ -1,7 +1,7 @@
 // What the SQLite modules share: the connection and the helpers their transactions call.
 import type { QuotaSettings } from "../quota.ts";
 import type { Db } from "./connection.ts";
-import { blobsOf, valueTilesOf, type Blobs, type ValueTiles } from "./blobs.ts";
+import { blobsOf, type Blobs } from "./blobs.ts";
 import { sqliteExecutor, type SqliteExecutor } from "./executor.ts";
 import { usageOf } from "./usage.ts";
 
@@ -11,7 +11,6 @@ export interface SqliteContext {
   sql: SqliteExecutor;
   quota: QuotaSettings;
   blobs: Blobs;
-  values: ValueTiles;
 }
 
 export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
@@ -21,6 +20,5 @@ export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
     sql,
     quota,
     blobs: blobsOf(db, usageOf(db, quota)),
-    values: valueTilesOf(db),
   };
 }

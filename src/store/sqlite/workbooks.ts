@@ -1,8 +1,7 @@
 // Workbooks on SQLite: the one lifecycle (../lifecycle.ts) over content kept as blobs (blobs.ts,
-// shared by versions, collected when nothing refers to them), and what only workbooks have: the
-// current version's value tiles, written with each create and change, read with the blobs. A
-// large content's blobs are staged (blobs.ts) before the transaction that names them, and
-// collected again when that transaction fails or writes nothing.
+// shared by versions, collected when nothing refers to them). A large content's blobs are staged
+// (blobs.ts) before the transaction that names them, and collected again when that transaction
+// fails or writes nothing.
 import { workbookContent } from "../contents.ts";
 import { workbookKind } from "../kinds.ts";
 import { itemLifecycle } from "../lifecycle.ts";
@@ -10,7 +9,7 @@ import type { WorkbookItems } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 
 export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
-  const { blobs, values } = ctx;
+  const { blobs } = ctx;
   // Synchronous writes, as steps of the transaction.
   const items = itemLifecycle(
     ctx.sql,
@@ -18,8 +17,6 @@ export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
     workbookContent({
       put: (_, ownerId, content) => blobs.put(ownerId, content),
       collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
-      putValues: (_, id, version, tiles) => values.put(id, version, tiles),
-      applyValues: (_, id, version, change) => values.apply(id, version, change),
     }),
   );
   return {
@@ -43,6 +40,5 @@ export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
       return changed;
     },
     getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
-    getValueTiles: async (ownerId, workbookId, keys) => values.get(ownerId, workbookId, keys),
   };
 }

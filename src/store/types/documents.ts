@@ -23,9 +23,7 @@ export interface NewDocument extends DocumentContent, NewItem {
 }
 
 /** A change to a live document: new content (a .docx, its text and markdown), a new name, or both. */
-export interface DocumentChange extends ItemChange<DocumentContent, DocumentRecord> {
-  source: VersionSource;
-}
+export type DocumentChange = ItemChange<DocumentContent, DocumentRecord>;
 
 /** Which text of a version to read: the extracted text, or the markdown (null when never stored). */
 export type TextFormat = "text" | "markdown";

@@ -33,7 +33,7 @@ export type ItemVersion<S extends string = string> = Pick<ItemRecord<S>, "versio
 export type NewItem = Pick<ItemRecord, "id" | "ownerId" | "name" | "createdAt"> & { createdBy: string };
 
 /** A change to a live item: new content, a new name, or both. */
-export interface ItemChange<C, R> {
+export interface ItemChange<C, R extends ItemRecord> {
   ownerId: string;
   id: string;
   /** Who changes it, and when. */
@@ -44,7 +44,7 @@ export interface ItemChange<C, R> {
   name?: string | undefined;
   /** New content: the next version. Without it, the content stays (a rename). */
   content?: C | undefined;
-  source: string;
+  source: R["source"];
   /**
    * An idempotent change (sheets.append): the key is claimed in the change's transaction with the
    * answer built from the new record; a key already used answers "replayed" and changes nothing.
@@ -79,5 +79,5 @@ export interface VersionQuery {
 
 /** One kind's lifecycle in the store, each method described where it is written once (../lifecycle.ts). */
 export type ItemStore<R extends ItemRecord, V, N extends NewItem, X extends ItemChange<unknown, R>> = ReturnType<
-  typeof itemLifecycle<R, V, unknown, N, X, unknown>
+  typeof itemLifecycle<R, V, unknown, N, unknown, X>
 >;
