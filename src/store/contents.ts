@@ -27,6 +27,13 @@ export function* addUsage(ownerId: string, bytes: number): Tx<void> {
   if (bytes !== 0) yield* query(`UPDATE storage_usage SET bytes = bytes + :bytes WHERE owner_id = :ownerId`, { ownerId, bytes });
 }
 
+/** Charges the owner `bytes`, or throws the quota error (rolling the transaction back). */
+export function* chargeUsage(quota: QuotaSettings, ownerId: string, bytes: number): Tx<void> {
+  if (bytes <= 0) return;
+  checkQuota(quota, yield* lockUsage(ownerId), bytes);
+  yield* addUsage(ownerId, bytes);
+}
+
 /**
  * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
  * to them), through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).

@@ -6,10 +6,12 @@ import { randomUUID } from "node:crypto";
 import { setImmediate as turn } from "node:timers/promises";
 import { inSlices, SLICE_MS } from "../../core/slices.ts";
 import { checkBlobs, checkingBlobs, parentsFirst, type CheckedBlobs } from "../blob-graph.ts";
+import { addUsage, chargeUsage, lockUsage } from "../contents.ts";
+import { checkQuota, type QuotaSettings } from "../quota.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
 import type { WorkbookContent } from "../types.ts";
 import type { Db } from "./connection.ts";
-import type { Usage } from "./usage.ts";
+import type { SqliteExecutor } from "./executor.ts";
 
 /** A content's blobs written ahead of the write that names them: its blob_stages row, and the blobs it inserted. */
 export interface Staged {
@@ -66,7 +68,7 @@ function blobStatements(db: Db) {
 }
 
 /** Collects, from the given hashes down, every blob nothing refers to any more, releasing its bytes. */
-function collector(stmt: ReturnType<typeof blobStatements>, usage: Usage) {
+function collector(stmt: ReturnType<typeof blobStatements>, sql: SqliteExecutor) {
   return (ownerId: string, manifestHashes: Iterable<string>): void => {
     // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
     let candidates = new Set(manifestHashes);
@@ -80,16 +82,18 @@ function collector(stmt: ReturnType<typeof blobStatements>, usage: Usage) {
       }
       candidates = next;
     }
-    usage.release(ownerId, freed);
+    sql.now(addUsage(ownerId, -freed));
   };
 }
 
-export function blobsOf(db: Db, usage: Usage): Blobs {
+export function blobsOf(db: Db, sql: SqliteExecutor, quota: QuotaSettings): Blobs {
   const stmt = blobStatements(db);
+  // Usage as both databases keep it (../contents.ts), as steps run at once in the caller's transaction.
+  const charge = (ownerId: string, bytes: number) => sql.now(chargeUsage(quota, ownerId, bytes));
   const stored = (ownerId: string, hash: string) => stmt.exists.get(ownerId, hash) !== undefined;
   const write = (ownerId: string, { given, named, refs }: CheckedBlobs) => {
     const fresh = [...given].filter(([hash]) => !stored(ownerId, hash));
-    usage.charge(
+    charge(
       ownerId,
       fresh.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0),
     );
@@ -117,7 +121,7 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
       }
       for (const child of children) stmt.ref.run(ownerId, hash, child);
     }
-    usage.charge(ownerId, added); // a throw rolls this slice back; unstage collects the slices before
+    charge(ownerId, added); // a throw rolls this slice back; unstage collects the slices before
     inserted.push(...fresh);
     return at;
   });
@@ -126,7 +130,7 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
     for (const [parent, child] of refs) if (!given.has(parent)) stmt.ref.run(ownerId, parent, child);
     for (const hash of named) if (!stored(ownerId, hash)) throw new Error(`Workbook blob ${hash} is neither given nor stored`);
   });
-  const collect = collector(stmt, usage);
+  const collect = collector(stmt, sql);
   const unstage = db.transaction((stage: Staged) => {
     collect(stage.ownerId, stage.inserted);
     stmt.stageEnd.run(stage.id);
@@ -158,8 +162,9 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
       const order = parentsFirst(content.manifestHash, checked);
       // The whole content against the quota first, so that a refusal names what the write needs,
       // as `put` would; each slice is still charged (another write of the owner's may come between).
-      usage.check(
-        ownerId,
+      checkQuota(
+        quota,
+        sql.now(lockUsage(ownerId)),
         order.reduce((sum, [hash, b]) => (stored(ownerId, hash) ? sum : sum + b.byteLength), 0),
       );
       const stage: Staged = { id: randomUUID(), ownerId, root: content.manifestHash, inserted: [] };

@@ -3,7 +3,6 @@ import type { QuotaSettings } from "../quota.ts";
 import type { Db } from "./connection.ts";
 import { blobsOf, type Blobs } from "./blobs.ts";
 import { sqliteExecutor, type SqliteExecutor } from "./executor.ts";
-import { usageOf } from "./usage.ts";
 
 export interface SqliteContext {
   db: Db;
@@ -19,6 +18,6 @@ export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
     db,
     sql,
     quota,
-    blobs: blobsOf(db, usageOf(db, quota)),
+    blobs: blobsOf(db, sql, quota),
   };
 }
