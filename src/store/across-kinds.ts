@@ -27,10 +27,7 @@ export async function listAcrossKinds(
     ...docs.map((record) => ({ kind: "document" as const, record })),
     ...books.map((record) => ({ kind: "workbook" as const, record })),
   ];
-  entries.sort((a, b) => {
-    const x = ulidOf(a.record.id);
-    const y = ulidOf(b.record.id);
-    return x < y ? 1 : x > y ? -1 : 0;
-  });
+  const key = (entry: KindRecord) => ulidOf(entry.record.id);
+  entries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
   return entries.slice(0, query.limit);
 }

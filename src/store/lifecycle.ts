@@ -23,11 +23,12 @@ export interface ItemContent<C, K> {
 function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: ItemKind<R, V, N>) {
   const { table, summaryColumns } = kind;
   const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0]) : null);
+  const byId = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id`;
   /** `includeDeleted`: also an item in the trash (an idempotent replay of its create). */
   const get = async (ownerId: string, id: string, { includeDeleted = false } = {}): Promise<R | null> => {
     // No key holds NUL, and PostgreSQL text cannot (an error, not "no match").
     if (`${ownerId}${id}`.includes("\u0000")) return null;
-    const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id${includeDeleted ? "" : " AND deleted_at IS NULL"}`;
+    const text = `${byId}${includeDeleted ? "" : " AND deleted_at IS NULL"}`;
     return record(await sql.all(text, { ownerId, id }, `get_${includeDeleted ? "any_" : ""}${kind.name}`));
   };
   /** Live or trashed items, newest first (by id: the list's index is walked in order), one statement per shape. */
@@ -43,10 +44,9 @@ function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: 
   }
   /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
   function* lockLive(ownerId: string, id: string): Tx<R | null> {
-    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${sql.dialect.forUpdate}`;
-    return record(yield* query(live, { ownerId, id }));
+    return record(yield* query(`${byId} AND deleted_at IS NULL${sql.dialect.forUpdate}`, { ownerId, id }));
   }
-  return { record, get, list, lockLive };
+  return { record, byId, get, list, lockLive };
 }
 
 /** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
@@ -62,7 +62,7 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends 
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
   content: ItemContent<C, K>,
-  { record, lockLive }: ReturnType<typeof reads<R, V, N>>,
+  { record, byId, lockLive }: ReturnType<typeof reads<R, V, N>>,
 ) {
   const { table, versions, versionOf, summaryColumns } = kind;
   const columns = kind.content.join(", ");
@@ -81,8 +81,7 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends 
         const scoped = claim && { ...claim, operation: claim.operation ?? kind.createOperation };
         const hit = scoped && (yield* claimIdempotency(created.ownerId, scoped, created.id, created.createdAt, created));
         if (hit) {
-          const any = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id`;
-          const first = (hit.response as R | null) ?? record(yield* query(any, { ownerId: created.ownerId, id: hit.targetId }));
+          const first = (hit.response as R | null) ?? record(yield* query(byId, { ownerId: created.ownerId, id: hit.targetId }));
           if (first) return { record: first, replayed: true, fingerprint: hit.fingerprint };
           // The record points at a missing item: create it and leave the record.
         }
