@@ -155,13 +155,10 @@ function removals<R extends ItemRecord, V, N extends NewItem, K>(
         return { ok: true, record: { ...current, deletedAt: at } };
       }),
     /** Back from the trash; null when it is not there. */
-    restore: async (ownerId: string, id: string) =>
-      record(
-        await sql.all(
-          `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL RETURNING ${summaryColumns}`,
-          { ownerId, id },
-        ),
-      ),
+    restore: async (ownerId: string, id: string) => {
+      const text = `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL RETURNING ${summaryColumns}`;
+      return record(await sql.all(text, { ownerId, id }));
+    },
     /** Deletes an item in the trash for good, with its versions, shares, idempotency records and the content nothing else refers to. */
     purge: (ownerId: string, id: string) =>
       sql.transaction(function* () {

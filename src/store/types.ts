@@ -1,8 +1,7 @@
 // The store interfaces: everything the service layer needs from persistence, nothing more, each in
-// types/: the one lifecycle of every kind of item (items.ts) held once per kind (documents,
-// workbooks), shares, API keys, sessions, idempotency records; and storage, here.
-// SQLite (embedded, default) and PostgreSQL implement all of them as one `Store`, each concern in a
-// module of its own (sqlite/, postgres/); callers never know which database it is.
+// types/ (the one lifecycle of every kind of item, items.ts, held once per kind; shares, API keys,
+// sessions, idempotency records) and storage, here. `Store` is one database's: SQLite (embedded,
+// default) or PostgreSQL; callers never know which.
 import type { createStorage } from "./contents.ts";
 import type { DocumentItems } from "./types/documents.ts";
 import type { IdempotencyStore } from "./types/idempotency.ts";

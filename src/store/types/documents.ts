@@ -7,7 +7,6 @@ import type { ItemChange, ItemRecord, ItemVersion, NewItem } from "./items.ts";
 export type VersionSource = "markdown" | "docx" | "rename" | "restore";
 
 export type DocumentRecord = ItemRecord<VersionSource> & { characters: number };
-/** One version in a document's history (the current one included). */
 export type VersionRecord = ItemVersion<VersionSource> & { characters: number };
 
 /** A version's content: the .docx, its text, and the markdown it came from (null: derive it from the .docx). */

@@ -11,7 +11,6 @@ export interface IdempotencyClaim {
   fingerprint: string;
   /** Records older than this are ignored and replaced (24 h window). */
   notBefore: string;
-  /** Default "documents.create". */
   operation?: IdempotentOperation;
 }
 

@@ -26,7 +26,6 @@ interface WorkbookFacts {
   manifestHash: string;
 }
 export type WorkbookRecord = ItemRecord & WorkbookFacts;
-/** One version in a workbook's history (the current one included). */
 export type WorkbookVersionRecord = ItemVersion & WorkbookFacts;
 
 /**
