@@ -7,7 +7,8 @@
 // the item's row, then the usage row; several owners in owner order). SQLite's immediate
 // transaction already holds the database.
 import { contentRow } from "./content.ts";
-import type { ItemContent } from "./lifecycle.ts";
+import { workbookKind } from "./kinds.ts";
+import { itemLifecycle, type ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
 import { call, inList, query, type Executor, type Tx } from "./sql.ts";
@@ -35,20 +36,28 @@ export function* chargeUsage(quota: QuotaSettings, ownerId: string, bytes: numbe
 }
 
 /**
- * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
- * to them), through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
+ * Workbooks in the one lifecycle, their content blobs (shared by versions, collected when nothing
+ * refers to them) through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
  */
-export const workbookContent = <K>(on: {
-  put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
-  collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
-}): ItemContent<WorkbookContent, K> => ({
-  *put(ownerId, content) {
-    yield* call((client: K) => on.put(client, ownerId, content));
-    const { sizeBytes, cells, sheets, manifestHash } = content;
-    return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+export function workbookItems<K>(
+  sql: Executor<K>,
+  blobs: {
+    put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
+    collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
+    /** The owner's blobs by hash (those not stored are missing from the map). */
+    getBlobs(ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
   },
-  collect: (ownerId, manifests) => call((client: K) => on.collect(client, ownerId, manifests)),
-});
+) {
+  const content: ItemContent<WorkbookContent, K> = {
+    *put(ownerId, content) {
+      yield* call((client: K) => blobs.put(client, ownerId, content));
+      const { sizeBytes, cells, sheets, manifestHash } = content;
+      return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+    },
+    collect: (ownerId, manifests) => call((client: K) => blobs.collect(client, ownerId, manifests)),
+  };
+  return { ...itemLifecycle(sql, workbookKind, content), getBlobs: blobs.getBlobs };
+}
 
 /**
  * Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it: stored unless

@@ -2,23 +2,18 @@
 // shared by versions, collected when nothing refers to them). A large content's blobs are staged
 // (blobs.ts) before the transaction that names them, and collected again when that transaction
 // fails or writes nothing.
-import { workbookContent } from "../contents.ts";
-import { workbookKind } from "../kinds.ts";
-import { itemLifecycle } from "../lifecycle.ts";
+import { workbookItems } from "../contents.ts";
 import type { WorkbookItems } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 
 export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
   const { blobs } = ctx;
   // Synchronous writes, as steps of the transaction.
-  const items = itemLifecycle(
-    ctx.sql,
-    workbookKind,
-    workbookContent({
-      put: (_, ownerId, content) => blobs.put(ownerId, content),
-      collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
-    }),
-  );
+  const items = workbookItems(ctx.sql, {
+    put: (_, ownerId, content) => blobs.put(ownerId, content),
+    collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
+    getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
+  });
   return {
     ...items,
     async create(input, claim) {
@@ -39,6 +34,5 @@ export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
       if (!changed.ok) blobs.unstage(staged);
       return changed;
     },
-    getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
   };
 }

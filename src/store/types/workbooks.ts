@@ -3,7 +3,8 @@
 // the tiles they list, each stored once per owner and shared by every version that refers to it,
 // with the references between them so that what nothing refers to is collected by a query. What a
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
-import type { ItemChange, ItemRecord, ItemStore, ItemVersion, NewItem } from "./items.ts";
+import type { workbookItems } from "../contents.ts";
+import type { ItemChange, ItemRecord, ItemVersion, NewItem } from "./items.ts";
 
 /** One sheet as the record describes it (the contract's `sheets` entries). */
 export interface SheetSummary {
@@ -55,8 +56,5 @@ export interface NewWorkbook extends WorkbookContent, NewItem {
 /** A change to a live workbook: new content (a manifest), a new name, or both. */
 export type WorkbookChange = ItemChange<WorkbookContent, WorkbookRecord>;
 
-/** Workbooks in the store: the one lifecycle, and the blobs only they have. */
-export type WorkbookItems = ItemStore<WorkbookRecord, WorkbookVersionRecord, NewWorkbook, WorkbookChange> & {
-  /** The owner's blobs by hash (those not stored are missing from the map). */
-  getBlobs(ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
-};
+/** Workbooks in the store: the one lifecycle, and the blobs only they have (../contents.ts). */
+export type WorkbookItems = ReturnType<typeof workbookItems<unknown>>;
