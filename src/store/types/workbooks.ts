@@ -3,20 +3,12 @@
 // the tiles they list, each stored once per owner and shared by every version that refers to it,
 // with the references between them so that what nothing refers to is collected by a query. What a
 // blob holds is the spreadsheet service's business; the store keeps bytes and references.
+import type { Worksheet } from "../../contract/spreadsheets.ts";
 import type { workbookItems } from "../contents.ts";
 import type { ItemChange, ItemRecord, ItemVersion, NewItem } from "./items.ts";
 
-/** One sheet as the record describes it (the contract's `sheets` entries). */
-export interface SheetSummary {
-  name: string;
-  index: number;
-  rows: number;
-  columns: number;
-  /** "A1:D20" without the sheet name; null when the sheet is empty. */
-  usedRange: string | null;
-  /** The first row when it looks like a header row, else null. */
-  header: unknown[] | null;
-}
+/** One sheet as the record describes it: the contract's `sheets` entries. */
+export type SheetSummary = Worksheet;
 
 /** What a workbook's record and each of its versions say of its content (its source: "values", "xlsx", "write"…). */
 interface WorkbookFacts {
