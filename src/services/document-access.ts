@@ -5,6 +5,7 @@ import { notFound } from "../core/errors.ts";
 import { chargeRead, readLeft } from "../core/read-budget.ts";
 import type { DocumentRenderer } from "../documents/renderer.ts";
 import { isDocumentId, type DocumentSummary, type DocumentText } from "../contract/documents.ts";
+import { DOCX_MEDIA_TYPE, type StoredDownload } from "../contract/files.ts";
 import type { DocumentChange, DocumentRecord, Store, TextFormat, VersionRecord } from "../store/types.ts";
 import { serviceKind, shownAs } from "./lifecycle.ts";
 import { fitUtf16 } from "../store/content.ts";
@@ -17,12 +18,14 @@ export interface DocsDeps {
   summary: (record: DocumentRecord) => DocumentSummary;
 }
 
-/** A downloadable .docx: the document's name, its bytes, and the version they are. */
-export interface Download {
-  name: string;
-  docx: Uint8Array;
-  version: number;
-}
+/** A .docx as every surface sends it: the document's name (at that version), its bytes, and the version they are. */
+export const docxFile = (name: string, bytes: Uint8Array, version: number): StoredDownload => ({
+  name,
+  extension: "docx",
+  contentType: DOCX_MEDIA_TYPE,
+  bytes,
+  version,
+});
 
 export const toSummary = (record: DocumentRecord, base = ""): DocumentSummary =>
   shownAs(record, ["id", "name", "createdAt", "updatedAt", "sizeBytes", "characters", "version"], "documents", base);
@@ -36,9 +39,7 @@ export const documentItems = serviceKind<DocumentRecord, VersionRecord, Document
   isId: isDocumentId,
   cursors: ["c1.", "v2."],
 });
-export const { changed, precheck, write: writeVersion } = documentItems;
-export const reader = (ctx: RequestContext): string => documentItems.owner(ctx, "read");
-export const writer = (ctx: RequestContext): string => documentItems.owner(ctx, "write");
+export const { owner, precheck, write: writeVersion } = documentItems;
 
 /**
  * How many characters a read may ask the store for: maxChars, or one more than what is left of

@@ -1,5 +1,5 @@
 // Reading documents: one record, its text or markdown (cut in the store), its .docx, and the same
-// through a share link (./shared.ts found its document). The list is the lifecycle's (documents.ts).
+// through a share link (./share-links.ts found its document). The list is the lifecycle's (documents.ts).
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
@@ -10,8 +10,9 @@ import {
   type DocumentSummary,
   type DocumentText,
 } from "../contract/documents.ts";
+import type { StoredDownload } from "../contract/files.ts";
 import type { DocumentRecord, TextFormat } from "../store/types.ts";
-import { readAllowance, readBody, reader, textOf, type DocsDeps, type Download } from "./document-access.ts";
+import { docxFile, owner, readAllowance, readBody, textOf, type DocsDeps } from "./document-access.ts";
 import { linkNotFound } from "./share-links.ts";
 
 type Ctx = RequestContext;
@@ -31,7 +32,7 @@ export async function getDocument(
   ctx: Ctx,
   { id }: z.output<typeof getDocumentInputSchema>,
 ): Promise<DocumentSummary | null> {
-  const ownerId = reader(ctx);
+  const ownerId = owner(ctx, "read");
   // An id this service never issues cannot be anyone's: no store lookup for it.
   if (!isDocumentId(id)) return null;
   const record = await deps.store.documents.get(ownerId, id);
@@ -39,16 +40,16 @@ export async function getDocument(
 }
 
 export async function readDocument(deps: DocsDeps, ctx: Ctx, input: z.output<typeof readDocumentInputSchema>): Promise<DocumentText> {
-  const body = await readOf(deps, ctx, reader(ctx), input.id, input.maxChars, input.format);
+  const body = await readOf(deps, ctx, owner(ctx, "read"), input.id, input.maxChars, input.format);
   if (!body) throw notFound("Document");
   return body;
 }
 
-export async function downloadDocument(deps: DocsDeps, ctx: Ctx, id: string): Promise<Download> {
-  const ownerId = reader(ctx);
+export async function downloadDocument(deps: DocsDeps, ctx: Ctx, id: string): Promise<StoredDownload> {
+  const ownerId = owner(ctx, "read");
   const found = isDocumentId(id) ? await deps.store.documents.readContent(ownerId, id) : null;
   if (!found) throw notFound("Document");
-  return { name: found.document.name, docx: found.docx, version: found.document.version };
+  return docxFile(found.document.name, found.docx, found.document.version);
 }
 
 /** The current version's text through a share link: no credential, the token is one. */
@@ -58,8 +59,8 @@ export async function readShared(deps: DocsDeps, ctx: Ctx, document: DocumentRec
   return body;
 }
 
-export async function downloadShared(deps: DocsDeps, document: DocumentRecord): Promise<Download> {
+export async function downloadShared(deps: DocsDeps, document: DocumentRecord): Promise<StoredDownload> {
   const found = await deps.store.documents.readContent(document.ownerId, document.id);
   if (!found) throw linkNotFound();
-  return { name: found.document.name, docx: found.docx, version: found.document.version };
+  return docxFile(found.document.name, found.docx, found.document.version);
 }

@@ -15,7 +15,7 @@ import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./a
 import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
-import { downloadVersion, readVersion, restoreVersion } from "./versions.ts";
+import { downloadVersion, readVersion, versionContent } from "./versions.ts";
 import { createSpreadsheet, createSpreadsheetFromJson, downloadSpreadsheet, getSpreadsheet, importSpreadsheet } from "./workbooks.ts";
 
 export { ManifestCache, RenderedCache } from "./stored.ts";
@@ -30,7 +30,12 @@ export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 export function createSpreadsheetsService(deps: SheetsDeps) {
   const record = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
   return {
-    ...serviceLifecycle(spreadsheetItems, deps, { record, version: toVersion, key: "spreadsheets" }),
+    ...serviceLifecycle(spreadsheetItems, deps, {
+      record,
+      version: toVersion,
+      key: "spreadsheets",
+      versionContent: (ownerId, id, version, expectedVersion) => versionContent(deps, ownerId, id, version, expectedVersion),
+    }),
     /** The record with the spreadsheet's warnings (describe). */
     get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
@@ -64,8 +69,7 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     download: (ctx: Ctx, input: In<"downloadSpreadsheetInputSchema">) => downloadSpreadsheet(deps, ctx, input),
     readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
     downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
-    restoreVersion: (ctx: Ctx, input: In<"restoreSpreadsheetVersionInputSchema">) => restoreVersion(deps, ctx, input),
-    /** What a share link reads (../shared.ts found the spreadsheet). */
+    /** What a share link reads (../share-links.ts found the spreadsheet). */
     readShared: (
       ctx: Ctx,
       record: WorkbookRecord,
