@@ -1,9 +1,6 @@
-// Documents operations: the one implementation the operation table's rows run (REST, GraphQL,
-// tRPC, MCP), on input the runner has validated with the row's schema (each method's input type
-// is that schema's output), in the same style as spreadsheets (./spreadsheets/index.ts): free
-// functions over the service's dependencies, composed here. The list, the trash, share links and
-// the versions are the one service lifecycle (./lifecycle.ts); reads, writes and versions' content
-// are in document-*.ts.
+// Documents operations (docs/api.md "Living documents"), composed as spreadsheets' are
+// (./spreadsheets/index.ts says how): the one service lifecycle (./lifecycle.ts), and the reads,
+// writes and versions' content of document-*.ts.
 import { isDocumentId, type DocumentVersion } from "../contract/documents.ts";
 import type { DocumentRecord } from "../store/types.ts";
 import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
@@ -16,23 +13,20 @@ export type DocumentsService = ReturnType<typeof createDocumentsService>;
 
 export function createDocumentsService({ store, renderer, publicUrl = "" }: Omit<DocsDeps, "summary"> & { publicUrl?: string }) {
   const summary = (record: DocumentRecord) => toSummary(record, publicUrl);
-  const lifecycle = serviceLifecycle(
-    documentItems,
-    { store, publicUrl },
-    {
-      record: summary,
-      version: (version): DocumentVersion => version,
-      key: "documents",
-      versionContent: async (ownerId, id, version) => (isDocumentId(id) ? store.documents.readVersionData(ownerId, id, version) : null),
-    },
-  );
+  const deps: DocsDeps = { store, renderer, summary };
   return {
-    ...lifecycle,
-    ...withDeps(
-      { store, renderer, summary },
-      { get: getDocument, read: readDocument, download: downloadDocument, readShared, downloadShared },
+    ...serviceLifecycle(
+      documentItems,
+      { store, publicUrl },
+      {
+        record: summary,
+        version: (version): DocumentVersion => version,
+        key: "documents",
+        versionContent: async (ownerId, id, version) => (isDocumentId(id) ? store.documents.readVersionData(ownerId, id, version) : null),
+      },
     ),
-    ...withDeps({ store, renderer, summary }, { create: createDocument, import: importDocument, update: updateDocument, updateFromDocx }),
-    ...withDeps({ store, renderer, summary }, { version: getVersion, readVersion, downloadVersion }),
+    ...withDeps(deps, { get: getDocument, read: readDocument, download: downloadDocument, readShared, downloadShared }),
+    ...withDeps(deps, { create: createDocument, import: importDocument, update: updateDocument, updateFromDocx }),
+    ...withDeps(deps, { version: getVersion, readVersion, downloadVersion }),
   };
 }

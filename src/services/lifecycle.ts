@@ -28,7 +28,7 @@ export function changeAsCaller<R, X>(items: { change(x: X): Promise<Outcome<R>> 
   return items.change({ ...change, actorId: actorOf(ctx), at: new Date().toISOString() } as X);
 }
 
-type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
+export type Page = { query?: string | undefined; limit: number; cursor?: string | undefined };
 type Ref = { id: string };
 
 /** A page's store query: one more than the page (to tell whether another follows), the name folded, the cursor's id. */

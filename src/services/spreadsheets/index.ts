@@ -5,12 +5,10 @@
 // files, composed here.
 import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
-import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
-import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { serviceLifecycle } from "../lifecycle.ts";
+import { serviceLifecycle, withDeps } from "../lifecycle.ts";
 import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { changeCells, evaluateFormula, readCells } from "./cells.ts";
 import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
@@ -34,16 +32,16 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
       record,
       version: toVersion,
       key: "spreadsheets",
-      versionContent: (ownerId, id, version, expectedVersion) => versionContent(deps, ownerId, id, version, expectedVersion),
+      versionContent: (...args) => versionContent(deps, ...args),
     }),
+    ...withDeps(deps, { create: createSpreadsheet, createFromJson: createSpreadsheetFromJson, import: importSpreadsheet }),
+    ...withDeps(deps, { read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
+    ...withDeps(deps, { names: listNames, defineName, deleteName }),
+    ...withDeps(deps, { readVersion, downloadVersion, readShared: readSharedSpreadsheet, downloadShared: downloadSharedSpreadsheet }),
     /** The record with the spreadsheet's warnings (describe). */
     get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
     find: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => getSpreadsheet(deps, ctx, input, true),
-    create: (ctx: Ctx, input: In<"createSpreadsheetInputSchema">) => createSpreadsheet(deps, ctx, input),
-    createFromJson: (ctx: Ctx, body: JsonBody) => createSpreadsheetFromJson(deps, ctx, body),
-    import: (ctx: Ctx, input: In<"importSpreadsheetInputSchema">) => importSpreadsheet(deps, ctx, input),
-    read: (ctx: Ctx, input: In<"readRangeInputSchema">) => readCells(deps, ctx, input),
     write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "write", range, values, input: input ?? "parse" }, "write"),
     append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) =>
@@ -62,19 +60,5 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
       ),
     edit: (ctx: Ctx, { id, operations, expectedVersion }: In<"editSpreadsheetInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
-    evaluate: (ctx: Ctx, input: In<"evaluateInputSchema">) => evaluateFormula(deps, ctx, input),
-    names: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => listNames(deps, ctx, input),
-    defineName: (ctx: Ctx, input: In<"defineNameInputSchema">) => defineName(deps, ctx, input),
-    deleteName: (ctx: Ctx, input: In<"deleteNameInputSchema">) => deleteName(deps, ctx, input),
-    download: (ctx: Ctx, input: In<"downloadSpreadsheetInputSchema">) => downloadSpreadsheet(deps, ctx, input),
-    readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
-    downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
-    /** What a share link reads (../share-links.ts found the spreadsheet). */
-    readShared: (
-      ctx: Ctx,
-      record: WorkbookRecord,
-      input: { range?: string | undefined; maxCells: number; render?: RenderMode | undefined },
-    ) => readSharedSpreadsheet(deps, ctx, record, input),
-    downloadShared: (record: WorkbookRecord) => downloadSharedSpreadsheet(deps, record),
   };
 }
