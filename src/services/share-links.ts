@@ -7,13 +7,12 @@ import { monotonicFactory } from "ulid";
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import type { DocumentShare, DocumentText } from "../contract/documents.ts";
+import type { DocumentShare } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
-import type { readSharedAnyInputSchema } from "../contract/spreadsheets.ts";
+import type { readSharedAnyInputSchema, sharedReadSchema } from "../contract/spreadsheets.ts";
 import type { ShareKind, ShareRecord, KindRecord, Store } from "../store/types.ts";
 import type { DocumentsService } from "./documents.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
-import type { SharedSpreadsheet } from "./spreadsheets/shares.ts";
 
 const TOKEN_PREFIX = "wgs_";
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
@@ -70,7 +69,7 @@ export function createSharedService({
   sheets: SpreadsheetsService;
 }) {
   return {
-    async read(ctx: RequestContext, input: z.output<typeof readSharedAnyInputSchema>): Promise<DocumentText | SharedSpreadsheet> {
+    async read(ctx: RequestContext, input: z.output<typeof readSharedAnyInputSchema>): Promise<z.output<typeof sharedReadSchema>> {
       const { kind, record } = await shareTarget(store, input.token);
       return kind === "workbook" ? sheets.readShared(ctx, record, input) : documents.readShared(ctx, record, input);
     },

@@ -8,13 +8,19 @@ import type { RequestContext } from "../../core/context.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { serviceLifecycle, withDeps } from "../lifecycle.ts";
-import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
-import { changeCells, evaluateFormula, readCells } from "./cells.ts";
-import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
+import { fieldsOf, serviceLifecycle, withDeps } from "../lifecycle.ts";
+import { jobOwner, spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import { changeCells, evaluateFormula, readCells, readRecordRange } from "./cells.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, readVersion, versionContent } from "./versions.ts";
-import { createSpreadsheet, createSpreadsheetFromJson, downloadSpreadsheet, getSpreadsheet, importSpreadsheet } from "./workbooks.ts";
+import {
+  createSpreadsheet,
+  createSpreadsheetFromJson,
+  downloadRecord,
+  downloadSpreadsheet,
+  getSpreadsheet,
+  importSpreadsheet,
+} from "./workbooks.ts";
 
 export { ManifestCache, RenderedCache } from "./stored.ts";
 export { WarningsCache } from "./warnings.ts";
@@ -26,10 +32,10 @@ type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodTyp
 export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 
 export function createSpreadsheetsService(deps: SheetsDeps) {
-  const record = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
+  const shown = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
   return {
     ...serviceLifecycle(spreadsheetItems, deps, {
-      record,
+      record: shown,
       version: toVersion,
       key: "spreadsheets",
       versionContent: (...args) => versionContent(deps, ...args),
@@ -37,7 +43,7 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     ...withDeps(deps, { create: createSpreadsheet, createFromJson: createSpreadsheetFromJson, import: importSpreadsheet }),
     ...withDeps(deps, { read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
     ...withDeps(deps, { names: listNames, defineName, deleteName }),
-    ...withDeps(deps, { readVersion, downloadVersion, readShared: readSharedSpreadsheet, downloadShared: downloadSharedSpreadsheet }),
+    ...withDeps(deps, { readVersion, downloadVersion }),
     /** The record with the spreadsheet's warnings (describe). */
     get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
@@ -60,5 +66,18 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
       ),
     edit: (ctx: Ctx, { id, operations, expectedVersion }: In<"editSpreadsheetInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
+    /** What a share link reads (../share-links.ts found the spreadsheet): the record, and a range (default: its first sheet's used range). */
+    async readShared(
+      ctx: Ctx,
+      record: WorkbookRecord,
+      { range: named, maxCells, render }: Pick<In<"readSharedAnyInputSchema">, "range" | "maxCells" | "render">,
+    ): Promise<In<"sharedSpreadsheetSchema">> {
+      const first = record.sheets[0];
+      const range = named ?? (first?.usedRange ? `'${first.name.replaceAll("'", "''")}'!${first.usedRange}` : "A1");
+      const read = await readRecordRange(deps, ctx, record, { id: record.id, range, render, format: "json", maxCells });
+      return { kind: "spreadsheet", spreadsheet: shown(record), ...fieldsOf(read, ["range", "values", "truncated"]) };
+    },
+    downloadShared: (record: WorkbookRecord) =>
+      downloadRecord(deps, record.ownerId, record, "xlsx", undefined, jobOwner(undefined, record.ownerId)),
   };
 }
