@@ -1,8 +1,11 @@
-// Reading documents: one record, its text or markdown (cut in the store), its .docx, and the same
-// through a share link (./share-links.ts found its document). The list is the lifecycle's (documents.ts).
+// Reading documents: one record, its text or markdown (cut in the store) in the read body every
+// text read answers (a version's too: document-versions.ts), its .docx, and the same through a
+// share link (./share-links.ts found its document). The list is the lifecycle's (documents.ts).
 import type { z } from "zod";
 import type { RequestContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
+import { chargeRead, readLeft } from "../core/read-budget.ts";
+import type { DocumentRenderer } from "../documents/renderer.ts";
 import {
   isDocumentId,
   type getDocumentInputSchema,
@@ -12,8 +15,57 @@ import {
 } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
 import type { DocumentRecord, TextFormat } from "../store/types.ts";
-import { docxFile, owner, readAllowance, readBody, textOf, type DocsDeps } from "./document-access.ts";
+import { docxFile, owner, type DocsDeps } from "./document-access.ts";
+import { fitUtf16 } from "../store/content.ts";
 import { linkNotFound } from "./share-links.ts";
+
+/**
+ * How many characters a read may ask the store for: maxChars, or one more than what is left of
+ * the request's read budget (enough to tell that it is over), so a read never fetches past it.
+ */
+export function readAllowance(ctx: RequestContext, maxChars: number): number {
+  return Math.max(1, Math.min(maxChars, readLeft(ctx) + 1));
+}
+
+/** A text as the store cut it (at most the allowance), or derived whole, and its whole length. */
+type ReadText = { text: string; totalChars: number };
+
+/**
+ * The read body of a document (or of one of its versions): the text cut to maxChars, the
+ * characters actually read counted against the request's read budget (REQUEST_READ_BUDGET_CHARS).
+ */
+export function readBody(
+  ctx: RequestContext,
+  document: DocumentRecord,
+  version: number,
+  found: ReadText,
+  format: TextFormat,
+  maxChars: number,
+): DocumentText {
+  // What the store read (cut to the allowance) counts; PAYLOAD_TOO_LARGE once over the budget.
+  chargeRead(ctx, found.text.length, maxChars);
+  const text = fitUtf16(found.text, maxChars);
+  const { id, name, createdAt, updatedAt } = document;
+  return { id, name, createdAt, updatedAt, version, format, text, truncated: text.length < found.totalChars, totalChars: found.totalChars };
+}
+
+/**
+ * The text of a read as the store cut it. Documents made before markdown was stored have none:
+ * it is derived from the .docx (in the render pool), as for an uploaded file, and cut here.
+ */
+export async function textOf(
+  ctx: RequestContext,
+  renderer: DocumentRenderer,
+  found: { text: string | null; totalChars: number | null },
+  docx: () => Promise<Uint8Array | null>,
+  ownerId: string,
+): Promise<ReadText> {
+  if (found.text !== null) return { text: found.text, totalChars: found.totalChars ?? found.text.length };
+  const bytes = await docx();
+  if (!bytes) throw notFound("Document");
+  const { markdown } = await renderer.extract(bytes, { signal: ctx.signal, principal: ownerId });
+  return { text: markdown, totalChars: markdown.length };
+}
 
 type Ctx = RequestContext;
 

@@ -12,7 +12,8 @@ import {
   type DocumentVersion,
 } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
-import { docxFile, owner, readAllowance, readBody, textOf, type DocsDeps } from "./document-access.ts";
+import { docxFile, owner, type DocsDeps } from "./document-access.ts";
+import { readAllowance, readBody, textOf } from "./document-reads.ts";
 
 type VersionRef = z.output<typeof versionRefInputSchema>;
 

@@ -21,7 +21,6 @@ import {
   sheetsOwner,
   spreadsheetNotFound,
   toSpreadsheet,
-  withWarnings,
   type SheetsDeps,
 } from "./access.ts";
 import { actorOf } from "../lifecycle.ts";
@@ -37,6 +36,11 @@ const newWorkbookId = (() => {
   const ulid = monotonicFactory();
   return () => `wb_${ulid()}`;
 })();
+
+/** The record with the warnings saved with its version (describe, an import's answer replayed). */
+async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
+  return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
+}
 
 interface NewSheetInput {
   name: string;
