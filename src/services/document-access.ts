@@ -1,7 +1,7 @@
 // What every documents operation shares: who may read or write, the public shape of a record and
 // of a download, cursors, and the errors a conditional write ends in.
 import type { DocumentRenderer } from "../documents/renderer.ts";
-import { isDocumentId, type DocumentSummary } from "../contract/documents.ts";
+import { documentSummarySchema, isDocumentId, type DocumentSummary } from "../contract/documents.ts";
 import { DOCX_MEDIA_TYPE, type StoredDownload } from "../contract/files.ts";
 import type { DocumentChange, DocumentRecord, Store, VersionRecord } from "../store/types.ts";
 import { serviceKind, shownAs } from "./lifecycle.ts";
@@ -23,8 +23,7 @@ export const docxFile = (name: string, bytes: Uint8Array, version: number): Stor
   version,
 });
 
-export const toSummary = (record: DocumentRecord, base = ""): DocumentSummary =>
-  shownAs(record, ["id", "name", "createdAt", "updatedAt", "sizeBytes", "characters", "version"], "documents", base);
+export const toSummary = shownAs(documentSummarySchema, "documents");
 
 /** Documents as the one service lifecycle (./lifecycle.ts) sees them: who may (docs:read, docs:write), what a failed write answers. */
 export const documentItems = serviceKind<DocumentRecord, VersionRecord, DocumentChange>({

@@ -3,6 +3,7 @@
 // trash, restore and purge, share links, the version list, and the errors a conditional write
 // ends in. A kind supplies its names, its id and cursor formats, and which store methods hold it;
 // documents and spreadsheets keep only what differs (content, render, extraction).
+import type { z } from "zod";
 import { requireOwner, requireScope } from "../auth/authenticate.ts";
 import type { RequestContext } from "../core/context.ts";
 import { GatewayError, notFound } from "../core/errors.ts";
@@ -43,10 +44,13 @@ export const listQuery = (ownerId: string, input: Page, decode: (cursor: string)
 export const fieldsOf = <R, K extends keyof R>(record: R, fields: readonly K[]): Pick<R, K> =>
   Object.fromEntries(fields.map((field) => [field, record[field]])) as Pick<R, K>;
 
-/** A record as callers see it: the fields named, and its links under `base` (PUBLIC_URL, or "": paths, as docs/api.md shows them). */
-export function shownAs<R extends { id: string }, K extends keyof R>(record: R, fields: readonly K[], path: string, base: string) {
-  const url = `${base}/api/v1/${path}/${record.id}`;
-  return { ...fieldsOf(record, fields), url, downloadUrl: `${url}/content` };
+/** Records as a contract schema shows them: its fields in its order, the links under `base` (PUBLIC_URL, or "": paths, as docs/api.md shows them). */
+export function shownAs<S extends z.ZodObject>(schema: S, path: string) {
+  const fields = Object.keys(schema.shape).filter((field) => field !== "url" && field !== "downloadUrl");
+  return (record: { id: string } & Record<Exclude<keyof z.output<S>, "url" | "downloadUrl">, unknown>, base = ""): z.output<S> => {
+    const url = `${base}/api/v1/${path}/${record.id}`;
+    return { ...fieldsOf(record as Record<string, unknown>, fields), url, downloadUrl: `${url}/content` } as z.output<S>;
+  };
 }
 
 type Bound<D, F> = { [K in keyof F]: F[K] extends (deps: D, ...args: infer A) => infer T ? (...args: A) => T : never };

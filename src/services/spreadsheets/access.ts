@@ -2,7 +2,7 @@
 // cursors, the errors a conditional write ends in, and the pool's words for a job and its errors.
 import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
-import { isSpreadsheetId, type Spreadsheet, type SpreadsheetVersion, type Worksheet } from "../../contract/spreadsheets.ts";
+import { isSpreadsheetId, spreadsheetSchema, spreadsheetVersionSchema, type SpreadsheetVersion } from "../../contract/spreadsheets.ts";
 import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
 import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
@@ -47,19 +47,12 @@ export const jobOwner = (ctx: RequestContext | undefined, ownerId: string): JobO
   ...(ctx ? { signal: ctx.signal } : {}),
 });
 
-export const toSpreadsheet = (record: WorkbookRecord, base = ""): Spreadsheet =>
-  shownAs(
-    record as WorkbookRecord & { sheets: Worksheet[] },
-    ["id", "name", "version", "createdAt", "updatedAt", "sizeBytes", "cells", "sheets"],
-    "spreadsheets",
-    base,
-  );
+export const toSpreadsheet = shownAs(spreadsheetSchema, "spreadsheets");
 
-const SOURCES = new Set(["create", "import", "write", "append", "edit", "rename", "restore"]);
-
+/** A version as the history lists it; a source the contract does not name shows as "write". */
 export const toVersion = (version: WorkbookVersionRecord): SpreadsheetVersion => ({
   ...fieldsOf(version, ["version", "name", "createdAt", "createdBy", "sizeBytes", "cells"]),
-  source: (SOURCES.has(version.source) ? version.source : "write") as SpreadsheetVersion["source"],
+  source: spreadsheetVersionSchema.shape.source.safeParse(version.source).data ?? "write",
 });
 
 /** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them: who may (sheets:read, sheets:write), which ids, what a failed write answers. */
