@@ -6,7 +6,6 @@ import { DOCX_MEDIA_TYPE, type StoredDownload } from "../contract/files.ts";
 import type { DocumentChange, DocumentRecord, Store, VersionRecord } from "../store/types.ts";
 import { serviceKind, shownAs } from "./lifecycle.ts";
 
-/** What the document operations work with. */
 export interface DocsDeps {
   store: Store;
   renderer: DocumentRenderer;

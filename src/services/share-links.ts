@@ -14,18 +14,12 @@ import type { ShareKind, ShareRecord, KindRecord, Store } from "../store/types.t
 import type { DocumentsService } from "./documents.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 
-const TOKEN_PREFIX = "wgs_";
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
 const TOKEN_PATTERN = /^wgs_[A-Za-z0-9_-]{43}$/;
 const shareUlid = monotonicFactory();
-const newShareId = () => `shr_${shareUlid()}`;
 
 const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
-export const publicShare = (share: ShareRecord): DocumentShare => ({
-  id: share.id,
-  createdAt: share.createdAt,
-  expiresAt: share.expiresAt,
-});
+export const publicShare = ({ id, createdAt, expiresAt }: ShareRecord): DocumentShare => ({ id, createdAt, expiresAt });
 export const linkNotFound = () => notFound("Share link");
 /** The ids newShare issues: anything else is no one's share (and never reaches the store). */
 export const isShareId = (id: string): boolean => /^shr_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
@@ -37,10 +31,10 @@ export async function newShare(
   expiresInSeconds: number,
   publicUrl: string,
 ): Promise<DocumentShare & { url: string }> {
-  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const token = `wgs_${randomBytes(32).toString("base64url")}`;
   const now = new Date();
   const share = {
-    id: newShareId(),
+    id: `shr_${shareUlid()}`,
     ...target,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + expiresInSeconds * 1000).toISOString(),

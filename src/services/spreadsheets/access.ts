@@ -11,7 +11,6 @@ import { fieldsOf, serviceKind, shownAs } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
 
-/** What the spreadsheets operations work with. */
 export interface SheetsDeps {
   store: Store;
   pool: SheetsPool;

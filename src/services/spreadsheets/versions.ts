@@ -38,10 +38,9 @@ export async function downloadVersion(deps: SheetsDeps, ctx: RequestContext, inp
   return downloadRecord(deps, ownerId, at, "xlsx", undefined, jobOwner(ctx, ownerId));
 }
 
-/** Version n's content to restore, after failing fast (before it is read) when the spreadsheet is missing or past expectedVersion. */
+/** Version n's manifest to restore (its blobs are still stored), after failing fast when the spreadsheet is missing or past expectedVersion. */
 export async function versionContent(deps: SheetsDeps, ownerId: string, id: string, n: number, expectedVersion: number | undefined) {
   precheck(await deps.store.workbooks.get(ownerId, knownId(id)), expectedVersion);
   const { manifestHash, sizeBytes, cells, sheets } = (await versionOf(deps, ownerId, id, n)).version;
-  // The version's own manifest again: its blobs are still stored, nothing is copied.
   return { manifestHash, blobs: [], refs: [], sizeBytes, cells, sheets } satisfies WorkbookContent;
 }
