@@ -50,20 +50,11 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     find: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => getSpreadsheet(deps, ctx, input, true),
     write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "write", range, values, input: input ?? "parse" }, "write"),
-    append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) =>
-      changeCells(
-        deps,
-        ctx,
-        { id, expectedVersion, idempotencyKey },
-        {
-          kind: "append",
-          ...(sheet === undefined ? {} : { sheet }),
-          ...(values === undefined ? {} : { values }),
-          ...(records === undefined ? {} : { records }),
-          input: input ?? "parse",
-        },
-        "append",
-      ),
+    append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) => {
+      // A field not given stays undefined: the pool skips it, the idempotency fingerprint's JSON leaves it out.
+      const change = { kind: "append" as const, sheet, values, records, input: input ?? "parse" };
+      return changeCells(deps, ctx, { id, expectedVersion, idempotencyKey }, change, "append");
+    },
     edit: (ctx: Ctx, { id, operations, expectedVersion }: In<"editSpreadsheetInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
     /** What a share link reads (../share-links.ts found the spreadsheet): the record, and a range (default: its first sheet's used range). */
