@@ -21,6 +21,9 @@ import {
 } from "../store/types.ts";
 import { isShareId, linkNotFound, newShare, publicShare } from "./share-links.ts";
 
+/** The oldest record an idempotency key still answers from, as of `now`: a key is kept 24 hours (docs/api.md). */
+export const idempotentSince = (now = Date.now()): string => new Date(now - 24 * 60 * 60 * 1000).toISOString();
+
 /** Who made a change, as a version lists it: the user, without the tenant. */
 export const actorOf = (ctx: RequestContext): string => ctx.principal.userId ?? "";
 

@@ -5,9 +5,9 @@
 // once only repeat work.
 import type { Logger } from "../core/logger.ts";
 import type { Store } from "../store/types.ts";
+import { idempotentSince } from "./lifecycle.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const IDEMPOTENCY_WINDOW_MS = DAY_MS;
 
 export interface RetentionSettings {
   trashDays: number;
@@ -21,7 +21,7 @@ export interface RetentionSettings {
 export async function runRetention(store: Store, settings: RetentionSettings, now = Date.now()) {
   const before = (ms: number) => new Date(now - ms).toISOString();
   return {
-    idempotency: await store.pruneIdempotency(before(IDEMPOTENCY_WINDOW_MS)),
+    idempotency: await store.pruneIdempotency(idempotentSince(now)),
     versions: await store.documents.pruneVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
     trash: await store.documents.purgeTrash(before(settings.trashDays * DAY_MS)),
     shares: await store.pruneShares(before(0)),

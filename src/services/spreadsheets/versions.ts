@@ -4,13 +4,14 @@
 import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import { notFound } from "../../core/errors.ts";
-import type { Spreadsheet, SpreadsheetVersion, spreadsheetVersionInputSchema } from "../../contract/spreadsheets.ts";
+import type { spreadsheetAtVersionSchema, spreadsheetVersionInputSchema } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
 import type { WorkbookContent } from "../../store/types.ts";
 import { jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { downloadRecord } from "./workbooks.ts";
 
 type VersionRef = z.output<typeof spreadsheetVersionInputSchema>;
+type AtVersion = z.output<typeof spreadsheetAtVersionSchema>;
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
   const found = await deps.store.workbooks.getVersion(ownerId, knownId(id), version);
@@ -19,11 +20,7 @@ async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version:
 }
 
 /** The spreadsheet as it was at a version: its name and sheets then, and the version's own facts. */
-export async function readVersion(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: VersionRef,
-): Promise<Spreadsheet & { versionInfo: SpreadsheetVersion }> {
+export async function readVersion(deps: SheetsDeps, ctx: RequestContext, input: VersionRef): Promise<AtVersion> {
   const ownerId = sheetsOwner(ctx, "read");
   const { record: workbook, version } = await versionOf(deps, ownerId, input.id, input.version);
   // Its name, number and content then; made when the spreadsheet was, changed when the version was.

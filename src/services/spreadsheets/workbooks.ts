@@ -23,14 +23,13 @@ import {
   toSpreadsheet,
   type SheetsDeps,
 } from "./access.ts";
-import { actorOf } from "../lifecycle.ts";
+import { actorOf, idempotentSince } from "../lifecycle.ts";
 import { contentOf } from "./changes.ts";
 import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";
 
 export const SHEETS_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const newWorkbookId = (() => {
   const ulid = monotonicFactory();
@@ -80,7 +79,7 @@ async function createOnce(
   build: () => Promise<Saved>,
 ): Promise<SpreadsheetWithWarnings> {
   const ownerId = sheetsOwner(ctx, "write");
-  const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const notBefore = idempotentSince();
   const claim = input.idempotencyKey
     ? { key: input.idempotencyKey, fingerprint: fingerprint(), notBefore, operation: "sheets.create" as const }
     : undefined;
