@@ -78,7 +78,7 @@ interface KindSpec {
 }
 
 /** The kind, and the rules every operation on it follows, store aside: who may, which ids, what a failed write answers. */
-export function serviceKind<R extends ItemRecord, V, X>(spec: KindSpec) {
+export function serviceKind<R extends ItemRecord, V, X extends ItemChange<unknown, R>>(spec: KindSpec) {
   /** The owner whose items the caller reads or changes, with the kind's scope. */
   const owner = (ctx: RequestContext, access: "read" | "write"): string => {
     const ownerId = requireOwner(ctx.principal);
@@ -119,7 +119,7 @@ export function serviceKind<R extends ItemRecord, V, X>(spec: KindSpec) {
     ...{ items, owner, known, changed, precheck, missing, write },
   };
 }
-export type ServiceKind<R extends ItemRecord, V, X = never> = ReturnType<typeof serviceKind<R, V, X>>;
+export type ServiceKind<R extends ItemRecord, V, X extends ItemChange<unknown, R> = never> = ReturnType<typeof serviceKind<R, V, X>>;
 
 /**
  * The operations every kind's service offers as they are: records shown through `record` (in the

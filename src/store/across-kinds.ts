@@ -4,7 +4,7 @@
 // `limit` entries before the cursor, and the first `limit` of the two merged are the page. The
 // cursor is the last entry's id, whatever its kind. (Two ids with the same ULID would need the
 // same millisecond and 80 random bits.)
-import type { ItemStore, KindRecord, ListQuery, Store } from "./types.ts";
+import type { KindRecord, ListQuery, Store } from "./types.ts";
 
 /** The ULID of an id (`doc_…`, `wb_…`): what orders ids of different kinds by creation. */
 const ulidOf = (id: string): string => id.slice(id.indexOf("_") + 1);
@@ -17,7 +17,7 @@ export async function listAcrossKinds(
 ): Promise<KindRecord[]> {
   const before = query.beforeId === undefined ? undefined : ulidOf(query.beforeId);
   const page = (prefix: string): ListQuery => ({ ...query, ...(before === undefined ? {} : { beforeId: `${prefix}${before}` }) });
-  const list = <R>(items: Pick<ItemStore<R, unknown, never, never>, "list" | "listTrash">, wanted = true, prefix: string) =>
+  const list = <R>(items: Record<"list" | "listTrash", (query: ListQuery) => Promise<R[]>>, wanted = true, prefix: string) =>
     !wanted ? [] : options.trashed ? items.listTrash(page(prefix)) : items.list(page(prefix));
   const [docs, books] = await Promise.all([
     list(store.documents, options.documents, "doc_"),
@@ -27,10 +27,7 @@ export async function listAcrossKinds(
     ...docs.map((record) => ({ kind: "document" as const, record })),
     ...books.map((record) => ({ kind: "workbook" as const, record })),
   ];
-  entries.sort((a, b) => {
-    const x = ulidOf(a.record.id);
-    const y = ulidOf(b.record.id);
-    return x < y ? 1 : x > y ? -1 : 0;
-  });
+  const key = (entry: KindRecord) => ulidOf(entry.record.id);
+  entries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
   return entries.slice(0, query.limit);
 }

@@ -7,12 +7,12 @@
 // the item's row, then the usage row; several owners in owner order). SQLite's immediate
 // transaction already holds the database.
 import { contentRow } from "./content.ts";
-import type { ItemContent } from "./lifecycle.ts";
+import { workbookKind } from "./kinds.ts";
+import { itemLifecycle, type ItemContent } from "./lifecycle.ts";
 import { checkQuota, type QuotaSettings } from "./quota.ts";
 import { toBuffer } from "./rows.ts";
 import { call, inList, query, type Executor, type Tx } from "./sql.ts";
-import type { DocumentChange, DocumentContent, DocumentRecord, NewDocument, NewWorkbook, StorageStore, ValueTile } from "./types.ts";
-import type { ValueTilesChange, WorkbookChange, WorkbookContent, WorkbookRecord } from "./types.ts";
+import type { DocumentContent, WorkbookContent } from "./types.ts";
 
 /** Locks the owner's usage row (creating it at 0) and returns its bytes. */
 export function* lockUsage(ownerId: string): Tx<number> {
@@ -28,35 +28,43 @@ export function* addUsage(ownerId: string, bytes: number): Tx<void> {
   if (bytes !== 0) yield* query(`UPDATE storage_usage SET bytes = bytes + :bytes WHERE owner_id = :ownerId`, { ownerId, bytes });
 }
 
+/** Charges the owner `bytes`, or throws the quota error (rolling the transaction back). */
+export function* chargeUsage(quota: QuotaSettings, ownerId: string, bytes: number): Tx<void> {
+  if (bytes <= 0) return;
+  checkQuota(quota, yield* lockUsage(ownerId), bytes);
+  yield* addUsage(ownerId, bytes);
+}
+
 /**
- * Workbooks' content in the one lifecycle: blobs (shared by versions, collected when nothing refers
- * to them) and the current version's value tiles, written with each create and change, through
- * each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
+ * Workbooks in the one lifecycle, their content blobs (shared by versions, collected when nothing
+ * refers to them) through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
  */
-export const workbookContent = <K>(on: {
-  put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
-  collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
-  putValues(client: K, id: string, version: number, tiles: readonly ValueTile[]): void | Promise<void>;
-  applyValues(client: K, id: string, version: number, change: ValueTilesChange | undefined): void | Promise<void>;
-}): ItemContent<WorkbookRecord, WorkbookContent, NewWorkbook, WorkbookChange, K> => ({
-  *put(ownerId, content) {
-    yield* call((client: K) => on.put(client, ownerId, content));
-    const { sizeBytes, cells, sheets, manifestHash } = content;
-    return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+export function workbookItems<K>(
+  sql: Executor<K>,
+  blobs: {
+    put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
+    collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
+    /** The owner's blobs by hash (those not stored are missing from the map). */
+    getBlobs(ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
   },
-  collect: (ownerId, manifests) => call((client: K) => on.collect(client, ownerId, manifests)),
-  created: (record, input) => call((client: K) => on.putValues(client, record.id, 1, input.values ?? [])),
-  changed: (record, change) => call((client: K) => on.applyValues(client, record.id, record.version, change.values)),
-});
+) {
+  const content: ItemContent<WorkbookContent, K> = {
+    *put(ownerId, content) {
+      yield* call((client: K) => blobs.put(client, ownerId, content));
+      const { sizeBytes, cells, sheets, manifestHash } = content;
+      return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
+    },
+    collect: (ownerId, manifests) => call((client: K) => blobs.collect(client, ownerId, manifests)),
+  };
+  return { ...itemLifecycle(sql, workbookKind, content), getBlobs: blobs.getBlobs };
+}
 
 /**
  * Documents' content in the one lifecycle (lifecycle.ts), as both databases keep it: stored unless
  * the owner already has it (charging the quota), collected when no document or version of the
  * owner refers to it any more (releasing its bytes).
  */
-export const documentContent = (
-  quota: QuotaSettings,
-): ItemContent<DocumentRecord, DocumentContent, NewDocument, DocumentChange, unknown> => ({
+export const documentContent = (quota: QuotaSettings): ItemContent<DocumentContent, unknown> => ({
   *put(ownerId, content) {
     const row = contentRow(content);
     const used = yield* lockUsage(ownerId);
@@ -89,8 +97,9 @@ export const documentContent = (
   },
 });
 
-export const createStorage = (sql: Executor): StorageStore => ({
-  async storageUsage(ownerId) {
+export const createStorage = (sql: Executor) => ({
+  /** Bytes the owner's distinct contents and blobs hold (every version and the trash included). */
+  async storageUsage(ownerId: string) {
     const [row] = await sql.all(`SELECT bytes FROM storage_usage WHERE owner_id = :ownerId`, { ownerId });
     return Number(row?.["bytes"] ?? 0);
   },

@@ -10,7 +10,7 @@ import { isVersion, itemLifecycle } from "./lifecycle.ts";
 import type { QuotaSettings } from "./quota.ts";
 import { bytesOf, prefixedColumns, unprefixed, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
-import type { DocumentItems, DocumentRecord, TextFormat, VersionRecord } from "./types.ts";
+import type { DocumentContent, DocumentRecord, TextFormat, VersionRecord } from "./types.ts";
 
 /** The document columns of `d` (for joins). */
 export const documentColumns = prefixedColumns(documentKind.summaryColumns, "d");
@@ -51,34 +51,37 @@ const cutRead = (row: Row, max: number) => textRead(row["body"] as string | null
 /** The live document's row with its current text or markdown cut (`body`, `total`): one statement, or the database's own read. */
 export type CurrentText = (ownerId: string, id: string, format: TextFormat, max: number) => Promise<Row | undefined>;
 
-export function documentStore(sql: Executor, quota: QuotaSettings, current?: CurrentText): DocumentItems {
+export function documentStore(sql: Executor, quota: QuotaSettings, current?: CurrentText) {
   const currentText: CurrentText =
     current ??
     (async (ownerId, id, format, max) =>
       (await sql.all(`SELECT ${documentColumns}, ${cut(format)} FROM ${liveWithContent}`, { ownerId, id, max }))[0]);
   return {
     ...itemLifecycle(sql, documentKind, documentContent(quota)),
-    async readText(ownerId, id, format = "text", maxChars = ALL_CHARS) {
+    /** The text or markdown, cut in the store to `maxChars` (default: all of it, content.ts's textRead); never more is read into memory. */
+    async readText(ownerId: string, id: string, format: TextFormat = "text", maxChars = ALL_CHARS) {
       if (hasNul(ownerId, id)) return null;
       const max = Math.min(maxChars, ALL_CHARS);
       const row = await currentText(ownerId, id, format, max);
       return row ? { document: documentKind.toRecord(row), ...cutRead(row, max) } : null;
     },
-    async readContent(ownerId, id) {
+    async readContent(ownerId: string, id: string) {
       if (hasNul(ownerId, id)) return null;
       const [row] = await sql.all(`SELECT ${documentColumns}, c.docx FROM ${liveWithContent}`, { ownerId, id }, "read_content");
       return row ? { document: documentKind.toRecord(row), docx: bytesOf(row["docx"] as Buffer) } : null;
     },
-    async readVersionText(ownerId, id, n, format = "text", maxChars = ALL_CHARS) {
+    /** Version n's text or markdown, as readText. */
+    async readVersionText(ownerId: string, id: string, n: number, format: TextFormat = "text", maxChars = ALL_CHARS) {
       const max = Math.min(maxChars, ALL_CHARS);
       const found = await versionRow(sql, { ownerId, id, n }, cut(format), { max });
       return found && { document: found.document, version: found.version, ...cutRead(found.row, max) };
     },
-    async readVersionContent(ownerId, id, n) {
+    async readVersionContent(ownerId: string, id: string, n: number) {
       const found = await versionRow(sql, { ownerId, id, n }, "c.docx");
       return found ? { document: found.document, version: found.version, docx: bytesOf(found.row["docx"] as Buffer) } : null;
     },
-    async readVersionData(ownerId, id, n) {
+    /** The whole content of a version (to restore it). */
+    async readVersionData(ownerId: string, id: string, n: number): Promise<DocumentContent | null> {
       const found = await versionRow(sql, { ownerId, id, n }, "c.docx, c.text, c.markdown");
       if (!found) return null;
       const { docx, text, markdown } = found.row as { docx: Buffer; text: string; markdown: string | null };

@@ -2,7 +2,7 @@
 // transaction (lifecycle.ts), found and pruned here.
 import { rowMapper, type Row } from "./rows.ts";
 import { query, type Executor, type Tx } from "./sql.ts";
-import { DEFAULT_OPERATION, type IdempotencyClaim, type IdempotencyHit, type IdempotencyStore } from "./types.ts";
+import { DEFAULT_OPERATION, type IdempotencyClaim, type IdempotencyHit, type IdempotentOperation } from "./types.ts";
 
 const hitText = `SELECT target_id, fingerprint, response FROM idempotency WHERE owner_id = :ownerId AND operation = :operation AND key = :key`;
 const findText = `${hitText} AND created_at >= :notBefore`;
@@ -44,11 +44,12 @@ export function* claimIdempotency(
   return hitOf(yield* query(hitText, values));
 }
 
-export function createIdempotency(sql: Executor): IdempotencyStore {
+export function createIdempotency(sql: Executor) {
   return {
-    async findIdempotent(ownerId, key, notBefore, operation = DEFAULT_OPERATION) {
+    async findIdempotent(ownerId: string, key: string, notBefore: string, operation: IdempotentOperation = DEFAULT_OPERATION) {
       return hitOf(await sql.all(findText, { ownerId, operation, key, notBefore }, "find_idempotent"));
     },
-    pruneIdempotency: (olderThan) => sql.run(`DELETE FROM idempotency WHERE created_at < :olderThan`, { olderThan }),
+    /** Drops idempotency records older than the given instant. */
+    pruneIdempotency: (olderThan: string) => sql.run(`DELETE FROM idempotency WHERE created_at < :olderThan`, { olderThan }),
   };
 }

@@ -22,8 +22,6 @@ interface KindSpec<N> {
   convert?: Record<string, (value: never) => unknown>;
   /** A new item's source, size and own fields, from its input. */
   fresh(input: N): { source: string; sizeBytes: number };
-  /** What a purge empties besides versions, shares and idempotency records (`table WHERE column`). */
-  ownTables: readonly string[];
   /** The idempotency operation of a create without one. */
   createOperation: IdempotentOperation;
 }
@@ -65,7 +63,6 @@ export const documentKind = itemKind<DocumentRecord, VersionRecord, NewDocument>
   own: ["characters"],
   hash: "content_hash",
   fresh: (doc) => ({ source: doc.source ?? "markdown", sizeBytes: doc.docx.byteLength, characters: doc.text.length }),
-  ownTables: [],
   createOperation: "documents.create",
 });
 
@@ -79,6 +76,5 @@ export const workbookKind = itemKind<WorkbookRecord, WorkbookVersionRecord, NewW
   // Sizes and counts are numbers (PostgreSQL's bigints come back as strings); sheets are JSON text.
   convert: { size_bytes: Number, cells: Number, sheets: (text: string) => JSON.parse(text) as SheetSummary[] },
   fresh: ({ source, sizeBytes, cells, sheets, manifestHash }) => ({ source, sizeBytes, cells, sheets, manifestHash }),
-  ownTables: ["workbook_values WHERE workbook_id"],
   createOperation: "sheets.create",
 });

@@ -3,35 +3,35 @@
 // (ending its share links), restore, purge (collecting the content nothing refers to), versions and
 // their pruning, each write one transaction. On PostgreSQL a write holds the item's row lock, then
 // the owner's usage lock when it stores or collects content; SQLite's immediate transaction holds
-// the database. A kind supplies how its content is stored and collected, and what else its writes
-// touch (a workbook's value tiles).
+// the database. A kind supplies how its content is stored and collected.
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 import type { ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
-import { inList, query, type Executor, type Tx } from "./sql.ts";
-import { foldName, type ItemChange, type ItemRecord, type ItemStore, type ListQuery, type NewItem, type Outcome } from "./types.ts";
+import { query, type Executor, type Tx } from "./sql.ts";
+import { foldName, type IdempotencyClaim, type ItemChange, type ItemRecord, type ListQuery, type NewItem, type Outcome } from "./types.ts";
+import type { VersionQuery } from "./types.ts";
 
 /** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
-export interface ItemContent<R, C, N, X, K> {
+export interface ItemContent<C, K> {
   /** Stores a version's content (charging the quota): the values of the kind's content columns. */
   put(ownerId: string, content: C): Tx<Record<string, unknown>, K>;
   /** Deletes those of the hashes nothing refers to any more, releasing their bytes. */
   collect(ownerId: string, hashes: Iterable<string>): Tx<void, K>;
-  created?(record: R, input: N): Tx<void, K>;
-  changed?(record: R, change: X): Tx<void, K>;
 }
 
-/** The reads: one statement each, the hot ones named. */
+/** The reads: one statement each, the hot ones named. Every read sees live items only, unless it says otherwise. */
 function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: ItemKind<R, V, N>) {
   const { table, summaryColumns } = kind;
   const record = (rows: Row[]): R | null => (rows[0] ? kind.toRecord(rows[0]) : null);
-  const get = async (ownerId: string, id: string, includeDeleted = false): Promise<R | null> => {
+  const byId = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id`;
+  /** `includeDeleted`: also an item in the trash (an idempotent replay of its create). */
+  const get = async (ownerId: string, id: string, { includeDeleted = false } = {}): Promise<R | null> => {
     // No key holds NUL, and PostgreSQL text cannot (an error, not "no match").
     if (`${ownerId}${id}`.includes("\u0000")) return null;
-    const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id${includeDeleted ? "" : " AND deleted_at IS NULL"}`;
+    const text = `${byId}${includeDeleted ? "" : " AND deleted_at IS NULL"}`;
     return record(await sql.all(text, { ownerId, id }, `get_${includeDeleted ? "any_" : ""}${kind.name}`));
   };
-  /** Live or trashed items, newest first, one statement per shape (the list's index is walked in order). */
+  /** Live or trashed items, newest first (by id: the list's index is walked in order), one statement per shape. */
   async function list(query: ListQuery, trashed: boolean): Promise<R[]> {
     if (query.nameContains?.includes("\u0000")) return [];
     const cursor = query.beforeId !== undefined ? " AND id < :beforeId" : "";
@@ -44,10 +44,9 @@ function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: 
   }
   /** The live item, locked for the rest of the transaction (concurrent changes queue behind it). */
   function* lockLive(ownerId: string, id: string): Tx<R | null> {
-    const live = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NULL${sql.dialect.forUpdate}`;
-    return record(yield* query(live, { ownerId, id }));
+    return record(yield* query(`${byId} AND deleted_at IS NULL${sql.dialect.forUpdate}`, { ownerId, id }));
   }
-  return { record, get, list, lockLive };
+  return { record, byId, get, list, lockLive };
 }
 
 /** Versions are integer columns: a larger number is no version (and a larger bound "all of them"), not an error. */
@@ -58,32 +57,31 @@ export const isVersion = (n: number): boolean => Number.isSafeInteger(n) && n >=
 const stale = (expectedVersion: number | undefined, current: ItemRecord): Outcome<never> | null =>
   expectedVersion !== undefined && expectedVersion !== current.version ? { ok: false, reason: "conflict", current: current.version } : null;
 
-/** What the writes read: a statement's record, the live item locked. */
-type Read<R> = { record(rows: Row[]): R | null; lockLive(ownerId: string, id: string): Tx<R | null> };
-
 /** The writes that make versions: create and change, each one transaction. */
-function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends ItemChange<C, R>>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
-  content: ItemContent<R, C, N, X, K>,
-  { record, lockLive }: Read<R>,
+  content: ItemContent<C, K>,
+  { record, byId, lockLive }: ReturnType<typeof reads<R, V, N>>,
 ) {
   const { table, versions, versionOf, summaryColumns } = kind;
   const columns = kind.content.join(", ");
   const set = `name = :name, name_folded = :nameFolded, updated_at = :at, updated_by = :actorId, source = :source, version = version + 1`;
   return {
-    // The idempotency record is claimed first, then the item inserted, in one transaction: on
-    // PostgreSQL a concurrent create with the same key blocks on the claimed row until the first
-    // transaction ends; if that committed, the loser finds a fresh record, inserts nothing and
-    // answers the winner's first answer (a record kept before answers were: the item as it is now).
-    create: (input: N, claim?: Parameters<ItemStore<R, V, N, X>["create"]>[1]) =>
+    /**
+     * Version 1, its content and its idempotency record (with the record it answers) in one
+     * transaction, the record claimed first: on PostgreSQL a concurrent create with the same key
+     * blocks on the claimed row until the first transaction ends; if that committed, the loser finds
+     * a fresh record, creates nothing and answers the winner's first answer (a record kept before
+     * answers were: the item as it is now).
+     */
+    create: (input: N, claim?: IdempotencyClaim) =>
       sql.transaction(function* () {
         const created = kind.newRecord(input);
         const scoped = claim && { ...claim, operation: claim.operation ?? kind.createOperation };
         const hit = scoped && (yield* claimIdempotency(created.ownerId, scoped, created.id, created.createdAt, created));
         if (hit) {
-          const any = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id`;
-          const first = (hit.response as R | null) ?? record(yield* query(any, { ownerId: created.ownerId, id: hit.targetId }));
+          const first = (hit.response as R | null) ?? record(yield* query(byId, { ownerId: created.ownerId, id: hit.targetId }));
           if (first) return { record: first, replayed: true, fingerprint: hit.fingerprint };
           // The record points at a missing item: create it and leave the record.
         }
@@ -91,12 +89,14 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
         const insert = `INSERT INTO ${table} (id, owner_id, name, name_folded, created_at, updated_at, version, updated_by, source, ${columns})
           VALUES (:id, :ownerId, :name, :nameFolded, :createdAt, :createdAt, 1, :updatedBy, :source, ${kind.content.map((c) => `:${c}`).join(", ")})`;
         yield* query(insert, { ...(created as Row), nameFolded: foldName(created.name), ...stored });
-        if (content.created) yield* content.created(created, input);
         return { record: created, replayed: false, fingerprint: claim?.fingerprint ?? "" };
       }),
-    // The current version's row is copied into the versions table (its content stays shared), then
-    // replaced; a replayed key or a stale expectedVersion writes nothing. The item's row lock
-    // serialises changes to it, so a second request with the same key finds the first one's claim.
+    /**
+     * New content and/or name as the next version: the current version's row is copied into the
+     * versions table (its content stays shared), then replaced, atomically; a replayed key or a stale
+     * expectedVersion writes nothing. The item's row lock serialises changes to it, so a second
+     * request with the same key finds the first one's claim.
+     */
     change: (input: X) =>
       sql.transaction(function* (): Tx<Outcome<R>, K> {
         const current = yield* lockLive(input.ownerId, input.id);
@@ -120,7 +120,6 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
             ...stored,
           }),
         )!;
-        if (content.changed) yield* content.changed(changed, input);
         if (claim) yield* claimIdempotency(input.ownerId, claim, input.id, input.at, input.idempotency!.response(changed));
         return { ok: true, record: changed };
       }),
@@ -128,29 +127,23 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, X extends Ite
 }
 
 /** The writes that end versions or items: trash, restore, purge and pruning, each one transaction. */
-function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+function removals<R extends ItemRecord, V, N extends NewItem, K>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
-  content: ItemContent<R, C, N, X, K>,
-  { record, lockLive }: Read<R>,
+  { collect }: Pick<ItemContent<unknown, K>, "collect">,
+  { record, lockLive }: ReturnType<typeof reads<R, V, N>>,
 ) {
   const { table, versions, versionOf, hash, summaryColumns } = kind;
   const { forUpdate, skipLocked } = sql.dialect;
-  /** Deletes an item with everything that belongs to it, then the content nothing else refers to. */
   function* purgeOne(ownerId: string, id: string): Tx<void, K> {
     const of = `SELECT ${hash} AS hash FROM ${table} WHERE id = :id UNION SELECT ${hash} FROM ${versions} WHERE ${versionOf} = :id`;
     const hashes = (yield* query(of, { id })).map((row) => row["hash"] as string);
-    const owned = [
-      `${versions} WHERE ${versionOf}`,
-      ...kind.ownTables,
-      "shares WHERE target_id",
-      "idempotency WHERE target_id",
-      `${table} WHERE id`,
-    ];
+    const owned = [`${versions} WHERE ${versionOf}`, "shares WHERE target_id", "idempotency WHERE target_id", `${table} WHERE id`];
     for (const rows of owned) yield* query(`DELETE FROM ${rows} = :id`, { id });
-    yield* content.collect(ownerId, hashes);
+    yield* collect(ownerId, hashes);
   }
   return {
+    /** Moves a live item to the trash and ends its share links at once, for good: restoring it does not revive them. */
     trash: ({ ownerId, id, at, expectedVersion }: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }) =>
       sql.transaction(function* (): Tx<Outcome<R>, K> {
         const current = yield* lockLive(ownerId, id);
@@ -158,17 +151,15 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
         const conflict = stale(expectedVersion, current);
         if (conflict) return conflict;
         yield* query(`UPDATE ${table} SET deleted_at = :at WHERE id = :id`, { at, id });
-        // Deleting ends the item's links at once, for good: restoring it does not revive them.
         yield* query(`DELETE FROM shares WHERE target_id = :id`, { id });
         return { ok: true, record: { ...current, deletedAt: at } };
       }),
-    restore: async (ownerId: string, id: string) =>
-      record(
-        await sql.all(
-          `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL RETURNING ${summaryColumns}`,
-          { ownerId, id },
-        ),
-      ),
+    /** Back from the trash; null when it is not there. */
+    restore: async (ownerId: string, id: string) => {
+      const text = `UPDATE ${table} SET deleted_at = NULL WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL RETURNING ${summaryColumns}`;
+      return record(await sql.all(text, { ownerId, id }));
+    },
+    /** Deletes an item in the trash for good, with its versions, shares, idempotency records and the content nothing else refers to. */
     purge: (ownerId: string, id: string) =>
       sql.transaction(function* () {
         const trashed = `SELECT id FROM ${table} WHERE owner_id = :ownerId AND id = :id AND deleted_at IS NOT NULL${forUpdate}`;
@@ -176,9 +167,9 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
         yield* purgeOne(ownerId, id);
         return true;
       }),
+    /** Retention: purges items trashed before the instant, in owner order (so the owners' usage locks are too); returns how many. */
     purgeTrash: (deletedBefore: string) =>
       sql.transaction(function* () {
-        // In owner order, so that the owners' usage locks are taken in that order too.
         const rows = yield* query(
           `SELECT id, owner_id FROM ${table} WHERE deleted_at IS NOT NULL AND deleted_at < :deletedBefore ORDER BY owner_id, id${skipLocked}`,
           { deletedBefore },
@@ -186,8 +177,11 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
         for (const row of rows) yield* purgeOne(row["owner_id"] as string, row["id"] as string);
         return rows.length;
       }),
-    // The versions go, then the content only they referred to, in one transaction; owner by owner,
-    // in owner order (PostgreSQL takes the owners' usage locks in that order).
+    /**
+     * Retention: drops versions replaced before `replacedBefore`, except each item's `keepMin` newest
+     * (the current one counts), then the content only they referred to, in one transaction, owner by
+     * owner in owner order (PostgreSQL takes the owners' usage locks in that order). Returns how many went.
+     */
     pruneVersions: (replacedBefore: string, keepMin: number) =>
       sql.transaction(function* () {
         const gone = (yield* query(
@@ -198,7 +192,7 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
         )) as { owner_id: string; hash: string }[];
         const owners = [...new Set(gone.map((row) => row.owner_id))].sort();
         for (const owner of owners)
-          yield* content.collect(
+          yield* collect(
             owner,
             gone.filter((row) => row.owner_id === owner).map((row) => row.hash),
           );
@@ -207,28 +201,27 @@ function removals<R extends ItemRecord, V, C, N extends C & NewItem, X extends I
   };
 }
 
-/** The kind's lifecycle over the database's executor. */
-export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem, X extends ItemChange<C, R>, K>(
+/**
+ * The kind's lifecycle over the database's executor: what the store holds per kind (`store.documents`,
+ * `store.workbooks`), as `ItemStore` (types/items.ts) names it.
+ */
+export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends ItemChange<C, R> = ItemChange<C, R>>(
   sql: Executor<K>,
   kind: ItemKind<R, V, N>,
-  content: ItemContent<R, C, N, X, K>,
-): ItemStore<R, V, N, X> {
+  content: ItemContent<C, K>,
+) {
   const { versions, versionOf, versionColumns } = kind;
   const read = reads(sql, kind);
   const { get } = read;
   return {
-    ...writes(sql, kind, content, read),
+    ...writes<R, V, C, N, K, X>(sql, kind, content, read),
     ...removals(sql, kind, content, read),
-    get: (ownerId, id, options) => get(ownerId, id, options?.includeDeleted === true),
-    async getMany(ownerId, ids) {
-      if (ids.length === 0) return [];
-      const [among, values] = inList("id", ids);
-      const found = `SELECT ${kind.summaryColumns} FROM ${kind.table} WHERE owner_id = :ownerId AND deleted_at IS NULL AND id ${among}`;
-      return (await sql.all(found, { ...values, ownerId })).map((row) => kind.toRecord(row));
-    },
-    list: (query) => read.list(query, false),
-    listTrash: (query) => read.list(query, true),
-    async listVersions({ ownerId, id, beforeVersion, limit }) {
+    get,
+    list: (query: ListQuery) => read.list(query, false),
+    /** Items in the trash, as list. */
+    listTrash: (query: ListQuery) => read.list(query, true),
+    /** Newest first, the current version included; null when the item is not live. */
+    async listVersions({ ownerId, id, beforeVersion, limit }: VersionQuery): Promise<V[] | null> {
       const current = await get(ownerId, id);
       if (!current) return null;
       const before = Math.min(beforeVersion ?? MAX_INT, MAX_INT);
@@ -239,7 +232,8 @@ export function itemLifecycle<R extends ItemRecord, V, C, N extends C & NewItem,
       const rows = await sql.all(older, { id, before, limit: rest });
       return [...head, ...rows.map((row) => kind.toVersion(row))];
     },
-    async getVersion(ownerId, id, n) {
+    /** Version n of a live item. */
+    async getVersion(ownerId: string, id: string, n: number): Promise<{ record: R; version: V } | null> {
       if (!isVersion(n)) return null;
       const current = await get(ownerId, id);
       if (!current || n > current.version) return null;

@@ -1,8 +1,9 @@
 // Shared store: PostgreSQL through a small connection pool (postgres/connection.ts), for running
-// several gateway replicas. Each interface of types.ts is a module of its own under postgres/,
-// composed here over the one pool; connection failures reach callers as SERVICE_UNAVAILABLE.
+// several gateway replicas: the SQL written once for both databases (sql.ts) and PostgreSQL's own
+// modules (postgres/), composed here over the one pool; connection failures reach callers as
+// SERVICE_UNAVAILABLE.
 import type pg from "pg";
-import { createStorage } from "./contents.ts";
+import { createStorage, workbookItems } from "./contents.ts";
 import { createIdempotency } from "./idempotency.ts";
 import { unlimited } from "./quota.ts";
 import { createShares } from "./shares.ts";
@@ -13,7 +14,7 @@ import { createPostgresDocuments } from "./postgres/documents.ts";
 import { createPostgresKeys } from "./postgres/keys.ts";
 import { migrate } from "./postgres/migrations.ts";
 import { createPostgresSessions } from "./postgres/sessions.ts";
-import { createPostgresWorkbooks } from "./postgres/workbooks.ts";
+import { collectBlobs, getBlobs, putBlobs } from "./postgres/blobs.ts";
 
 export { defaultPostgresSettings, type PostgresSettings } from "./postgres/connection.ts";
 
@@ -33,11 +34,14 @@ export async function openPostgresStore(url: string, options: Partial<PostgresSe
   const ctx = pgContext(pool, settings, quota ?? unlimited);
   const sql = postgresExecutor(ctx);
   let closing: Promise<void> | undefined;
-  // Each kind's methods report a lost connection as SERVICE_UNAVAILABLE too.
-  const items = {
-    documents: reportUnavailable(createPostgresDocuments(ctx, sql), []),
-    workbooks: reportUnavailable(createPostgresWorkbooks(ctx, sql), []),
-  };
+  // Workbooks' blobs under the owner's usage lock (postgres/blobs.ts). Each kind's methods report a
+  // lost connection as SERVICE_UNAVAILABLE too.
+  const workbooks = workbookItems(sql, {
+    put: (client, owner, content) => putBlobs(client, ctx.quota, owner, content),
+    collect: collectBlobs,
+    getBlobs: (ownerId, hashes) => getBlobs(ctx, ownerId, hashes),
+  });
+  const items = { documents: reportUnavailable(createPostgresDocuments(ctx, sql), []), workbooks: reportUnavailable(workbooks, []) };
   const store: PostgresStore = {
     kind: "postgres",
     pool,

@@ -2,7 +2,7 @@
 import { documentKind, workbookKind } from "./kinds.ts";
 import { prefixedColumns, rowMapper, unprefixed, type Row } from "./rows.ts";
 import type { Executor } from "./sql.ts";
-import type { ShareRecord, ShareStore, KindRecord } from "./types.ts";
+import type { KindRecord, NewShare, ShareRecord } from "./types.ts";
 
 const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
 const toShare = rowMapper<ShareRecord>(shareColumns);
@@ -24,30 +24,31 @@ function toFound(row: Row): { share: ShareRecord; target: KindRecord } | null {
   return { share, target: { kind: share.kind, record: kinds[share.kind].toRecord(unprefixed(row, prefix)) } as KindRecord };
 }
 
-export function createShares(sql: Executor): ShareStore {
+export function createShares(sql: Executor) {
   return {
-    async insertShare({ id, kind, targetId, ownerId, tokenHash, createdAt, expiresAt }) {
+    async insertShare({ id, kind, targetId, ownerId, tokenHash, createdAt, expiresAt }: NewShare) {
       await sql.run(
         `INSERT INTO shares (id, kind, target_id, owner_id, token_hash, created_at, expires_at)
          VALUES (:id, :kind, :targetId, :ownerId, :tokenHash, :createdAt, :expiresAt)`,
         { id, kind, targetId, ownerId, tokenHash, createdAt, expiresAt },
       );
     },
-    async listShares(ownerId, targetId, now) {
+    /** The target's shares still valid at `now`, newest first. */
+    async listShares(ownerId: string, targetId: string, now: string) {
       const text = `SELECT ${shareColumns} FROM shares WHERE owner_id = :ownerId AND target_id = :targetId AND expires_at > :now
         ORDER BY created_at DESC, id DESC`;
       return (await sql.all(text, { ownerId, targetId, now })).map(toShare);
     },
-    async deleteShare(ownerId, targetId, shareId) {
+    async deleteShare(ownerId: string, targetId: string, shareId: string) {
       const text = `DELETE FROM shares WHERE owner_id = :ownerId AND target_id = :targetId AND id = :shareId`;
       return (await sql.run(text, { ownerId, targetId, shareId })) > 0;
     },
-    async findShare(tokenHash, now) {
+    async findShare(tokenHash: string, now: string) {
       // PostgreSQL text cannot hold NUL (an error, not "no match"); no token hash has one.
       if (tokenHash.includes("\u0000")) return null;
       const [row] = await sql.all(findShare, { tokenHash, now }, "find_share");
       return row ? toFound(row) : null;
     },
-    pruneShares: (expiredBefore) => sql.run(`DELETE FROM shares WHERE expires_at < :expiredBefore`, { expiredBefore }),
+    pruneShares: (expiredBefore: string) => sql.run(`DELETE FROM shares WHERE expires_at < :expiredBefore`, { expiredBefore }),
   };
 }

@@ -54,11 +54,6 @@ export async function driveAsync<T, K>(steps: Tx<T, K>, step: (step: Step<K>) =>
 
 /** `IN (:p0, :p1, …)` and its values, for a list of values (never empty). */
 export function inList(prefix: string, values: readonly unknown[]): [string, Record<string, unknown>] {
-  const named = Object.fromEntries(values.map((value, i) => [`${prefix}${i}`, value]));
-  return [
-    `IN (${Object.keys(named)
-      .map((name) => `:${name}`)
-      .join(", ")})`,
-    named,
-  ];
+  const names = values.map((_, i) => `${prefix}${i}`);
+  return [`IN (${names.map((name) => `:${name}`).join(", ")})`, Object.fromEntries(names.map((name, i) => [name, values[i]]))];
 }

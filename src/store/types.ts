@@ -1,8 +1,8 @@
 // The store interfaces: everything the service layer needs from persistence, nothing more, each in
-// types/: the one lifecycle of every kind of item (items.ts) held once per kind (documents,
-// workbooks), shares, API keys, sessions, idempotency records; and storage, here.
-// SQLite (embedded, default) and PostgreSQL implement all of them as one `Store`, each concern in a
-// module of its own (sqlite/, postgres/); callers never know which database it is.
+// types/ (the one lifecycle of every kind of item, items.ts, held once per kind; shares, API keys,
+// sessions, idempotency records) and storage, here. `Store` is one database's: SQLite (embedded,
+// default) or PostgreSQL; callers never know which.
+import type { createStorage } from "./contents.ts";
 import type { DocumentItems } from "./types/documents.ts";
 import type { IdempotencyStore } from "./types/idempotency.ts";
 import type { KeyStore } from "./types/keys.ts";
@@ -19,11 +19,8 @@ export type * from "./types/sessions.ts";
 export type * from "./types/shares.ts";
 export * from "./types/workbooks.ts";
 
-/** What a user's stored content takes up, as the quota counts it (quota.ts). */
-export interface StorageStore {
-  /** Bytes the owner's distinct contents and blobs hold (every version and the trash included). */
-  storageUsage(ownerId: string): Promise<number>;
-}
+/** What a user's stored content takes up, as the quota counts it (quota.ts, contents.ts). */
+export type StorageStore = ReturnType<typeof createStorage>;
 
 /** Everything one database holds: what SQLite and PostgreSQL each implement. */
 export interface Store extends ShareStore, KeyStore, SessionStore, IdempotencyStore, StorageStore {

@@ -46,7 +46,6 @@ describe("limits are enforced before execution, without touching the store", () 
     "documents.create",
     "findIdempotent",
     "documents.get",
-    "documents.getMany",
     "documents.readText",
     "documents.readContent",
     "documents.list",

@@ -96,6 +96,18 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/**
+ * The fake keeps idle connections longer than any client here (undici honours the hint, 1 s early):
+ * the client then closes them first. At Node's default 5 s, a test that blocks the event loop it
+ * shares with the fake for 5 s (under load) could send on a socket the fake closes in that same turn
+ * (ECONNRESET on a streamed body, which cannot be retried).
+ */
+function serverOf(listener: ReturnType<typeof createRequestListener>): Server {
+  const server = createServer(listener);
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
@@ -157,12 +169,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   try {
-    const main = createServer(createRequestListener(deps));
+    const main = serverOf(createRequestListener(deps));
     servers.push(main);
     url = `http://${urlHost(host)}:${await listen(main, options.port ?? 0, host)}`;
     for (const tenant of Object.keys(tenants)) {
       if (options.tenantPorts) {
-        const server = createServer(createRequestListener(deps, tenant));
+        const server = serverOf(createRequestListener(deps, tenant));
         servers.push(server);
         tenantUrls[tenant] = `http://${urlHost(host)}:${await listen(server, 0, host)}`;
       } else {

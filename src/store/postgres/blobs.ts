@@ -1,13 +1,13 @@
-// Workbook blobs (roots, pages, tiles, and the references between them) and value tiles on
-// PostgreSQL (see sqlite/blobs.ts). Putting and collecting an
-// owner's blobs hold the owner's usage row lock (../contents.ts), so "already stored?" and "nothing
-// refers to it any more" never race between two transactions of one owner.
+// Workbook blobs (roots, pages, tiles, and the references between them) on PostgreSQL (see
+// sqlite/blobs.ts). Putting and collecting an owner's blobs hold the owner's usage row lock
+// (../contents.ts), so "already stored?" and "nothing refers to it any more" never race between
+// two transactions of one owner.
 import type pg from "pg";
 import { inSlices } from "../../core/slices.ts";
 import { checkingBlobs } from "../blob-graph.ts";
 import { checkQuota, type QuotaSettings } from "../quota.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
-import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
+import type { WorkbookContent } from "../types.ts";
 import type { PgContext } from "./connection.ts";
 import { addUsage, lockUsage } from "../contents.ts";
 import { onClient } from "./executor.ts";
@@ -72,39 +72,6 @@ export async function collectBlobs(client: pg.PoolClient, ownerId: string, manif
   await onClient(client, addUsage(ownerId, -freed));
 }
 
-export async function putValueTiles(
-  client: pg.PoolClient,
-  workbookId: string,
-  version: number,
-  tiles: readonly ValueTile[],
-): Promise<void> {
-  if (tiles.length === 0) return;
-  await client.query(
-    `INSERT INTO workbook_values (workbook_id, tile_key, version, bytes)
-     SELECT $1, t.key, $2, t.bytes FROM unnest($3::text[], $4::bytea[]) AS t (key, bytes)
-     ON CONFLICT (workbook_id, tile_key) DO UPDATE SET version = EXCLUDED.version, bytes = EXCLUDED.bytes`,
-    [workbookId, version, tiles.map((tile) => tile.key), tiles.map((tile) => toBuffer(tile.bytes))],
-  );
-}
-
-/** Applies a change to a workbook's value tiles (clear, delete, put), the put ones marked with `version`. */
-export async function applyValueTiles(
-  client: pg.PoolClient,
-  workbookId: string,
-  version: number,
-  change: ValueTilesChange | undefined,
-): Promise<void> {
-  if (!change) return;
-  if (change.clear) await client.query(`DELETE FROM workbook_values WHERE workbook_id = $1`, [workbookId]);
-  if (change.delete?.length) {
-    await client.query(`DELETE FROM workbook_values WHERE workbook_id = $1 AND tile_key = ANY($2::text[])`, [
-      workbookId,
-      [...change.delete],
-    ]);
-  }
-  await putValueTiles(client, workbookId, version, change.put ?? []);
-}
-
 export async function getBlobs({ pool }: PgContext, ownerId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
   if (hashes.length === 0) return new Map();
   const { rows } = await pool.query<{ hash: string; bytes: Buffer }>(
@@ -112,19 +79,4 @@ export async function getBlobs({ pool }: PgContext, ownerId: string, hashes: rea
     [ownerId, [...new Set(hashes)]],
   );
   return new Map(rows.map((row) => [row.hash, bytesOf(row.bytes)]));
-}
-
-export async function getValueTiles(
-  { pool }: PgContext,
-  ownerId: string,
-  workbookId: string,
-  keys: readonly string[],
-): Promise<Map<string, { version: number; bytes: Uint8Array }>> {
-  if (keys.length === 0) return new Map();
-  const { rows } = await pool.query<{ tile_key: string; version: number; bytes: Buffer }>(
-    `SELECT v.tile_key, v.version, v.bytes FROM workbook_values v JOIN workbooks w ON w.id = v.workbook_id
-     WHERE w.owner_id = $1 AND w.id = $2 AND w.deleted_at IS NULL AND v.tile_key = ANY($3::text[])`,
-    [ownerId, workbookId, [...new Set(keys)]],
-  );
-  return new Map(rows.map((row) => [row.tile_key, { version: row.version, bytes: bytesOf(row.bytes) }]));
 }

@@ -178,6 +178,8 @@ export const postgresMigrations: string[] = [
    UPDATE documents SET updated_by = split_part(updated_by, chr(31), 1) WHERE strpos(updated_by, chr(31)) > 0;
    UPDATE document_versions SET created_by = split_part(created_by, chr(31), 1) WHERE strpos(created_by, chr(31)) > 0;`,
   // Workbooks, their blobs and value tiles; shares of either kind (see sqlite/migrations.ts, version 5).
+  // Nothing writes workbook_values any more (the engine keeps a version's values as blobs); it is
+  // dropped once no release that purges from it can still run beside this one (a rolling deploy).
   `CREATE TABLE workbooks (
      id text COLLATE "C" PRIMARY KEY,
      owner_id text COLLATE "C" NOT NULL,

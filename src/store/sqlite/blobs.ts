@@ -1,16 +1,17 @@
 // Workbook blobs on SQLite (types/workbooks.ts): roots, pages and tiles stored once per owner and
 // hash, charged against the quota when new, with the references between them; collected, from a
-// root down, once nothing refers to them; and the current version's value tiles. `put` runs
-// inside the caller's transaction; `stage` writes a large content's blobs beforehand in short
+// root down, once nothing refers to them. `put` runs inside the caller's transaction; `stage` writes a large content's blobs beforehand in short
 // transactions of their own, so that no one transaction holds the event loop for long (issue 37 F6).
 import { randomUUID } from "node:crypto";
 import { setImmediate as turn } from "node:timers/promises";
 import { inSlices, SLICE_MS } from "../../core/slices.ts";
 import { checkBlobs, checkingBlobs, parentsFirst, type CheckedBlobs } from "../blob-graph.ts";
+import { addUsage, chargeUsage, lockUsage } from "../contents.ts";
+import { checkQuota, type QuotaSettings } from "../quota.ts";
 import { bytesOf, toBuffer } from "../rows.ts";
-import type { ValueTile, ValueTilesChange, WorkbookContent } from "../types.ts";
+import type { WorkbookContent } from "../types.ts";
 import type { Db } from "./connection.ts";
-import type { Usage } from "./usage.ts";
+import type { SqliteExecutor } from "./executor.ts";
 
 /** A content's blobs written ahead of the write that names them: its blob_stages row, and the blobs it inserted. */
 export interface Staged {
@@ -67,7 +68,7 @@ function blobStatements(db: Db) {
 }
 
 /** Collects, from the given hashes down, every blob nothing refers to any more, releasing its bytes. */
-function collector(stmt: ReturnType<typeof blobStatements>, usage: Usage) {
+function collector(stmt: ReturnType<typeof blobStatements>, sql: SqliteExecutor) {
   return (ownerId: string, manifestHashes: Iterable<string>): void => {
     // Level by level from the roots: a blob goes once nothing refers to it, then its children are looked at.
     let candidates = new Set(manifestHashes);
@@ -81,16 +82,18 @@ function collector(stmt: ReturnType<typeof blobStatements>, usage: Usage) {
       }
       candidates = next;
     }
-    usage.release(ownerId, freed);
+    sql.now(addUsage(ownerId, -freed));
   };
 }
 
-export function blobsOf(db: Db, usage: Usage): Blobs {
+export function blobsOf(db: Db, sql: SqliteExecutor, quota: QuotaSettings): Blobs {
   const stmt = blobStatements(db);
+  // Usage as both databases keep it (../contents.ts), as steps run at once in the caller's transaction.
+  const charge = (ownerId: string, bytes: number) => sql.now(chargeUsage(quota, ownerId, bytes));
   const stored = (ownerId: string, hash: string) => stmt.exists.get(ownerId, hash) !== undefined;
   const write = (ownerId: string, { given, named, refs }: CheckedBlobs) => {
     const fresh = [...given].filter(([hash]) => !stored(ownerId, hash));
-    usage.charge(
+    charge(
       ownerId,
       fresh.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0),
     );
@@ -118,7 +121,7 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
       }
       for (const child of children) stmt.ref.run(ownerId, hash, child);
     }
-    usage.charge(ownerId, added); // a throw rolls this slice back; unstage collects the slices before
+    charge(ownerId, added); // a throw rolls this slice back; unstage collects the slices before
     inserted.push(...fresh);
     return at;
   });
@@ -127,7 +130,7 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
     for (const [parent, child] of refs) if (!given.has(parent)) stmt.ref.run(ownerId, parent, child);
     for (const hash of named) if (!stored(ownerId, hash)) throw new Error(`Workbook blob ${hash} is neither given nor stored`);
   });
-  const collect = collector(stmt, usage);
+  const collect = collector(stmt, sql);
   const unstage = db.transaction((stage: Staged) => {
     collect(stage.ownerId, stage.inserted);
     stmt.stageEnd.run(stage.id);
@@ -159,8 +162,9 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
       const order = parentsFirst(content.manifestHash, checked);
       // The whole content against the quota first, so that a refusal names what the write needs,
       // as `put` would; each slice is still charged (another write of the owner's may come between).
-      usage.check(
-        ownerId,
+      checkQuota(
+        quota,
+        sql.now(lockUsage(ownerId)),
         order.reduce((sum, [hash, b]) => (stored(ownerId, hash) ? sum : sum + b.byteLength), 0),
       );
       const stage: Staged = { id: randomUUID(), ownerId, root: content.manifestHash, inserted: [] };
@@ -187,50 +191,6 @@ export function blobsOf(db: Db, usage: Usage): Blobs {
       for (const hash of new Set(hashes)) {
         const row = stmt.get.get(ownerId, hash) as { bytes: Buffer } | undefined;
         if (row) found.set(hash, bytesOf(row.bytes));
-      }
-      return found;
-    },
-  };
-}
-
-export interface ValueTiles {
-  /** Applies a change to a workbook's value tiles (clear, delete, put), the put ones marked with `version`. */
-  apply(workbookId: string, version: number, change: ValueTilesChange | undefined): void;
-  put(workbookId: string, version: number, tiles: readonly ValueTile[]): void;
-  drop(workbookId: string): void;
-  get(ownerId: string, workbookId: string, keys: readonly string[]): Map<string, { version: number; bytes: Uint8Array }>;
-}
-
-export function valueTilesOf(db: Db): ValueTiles {
-  const stmt = {
-    put: db.prepare(
-      `INSERT INTO workbook_values (workbook_id, tile_key, version, bytes) VALUES (?, ?, ?, ?)
-       ON CONFLICT (workbook_id, tile_key) DO UPDATE SET version = excluded.version, bytes = excluded.bytes`,
-    ),
-    delete: db.prepare(`DELETE FROM workbook_values WHERE workbook_id = ? AND tile_key = ?`),
-    drop: db.prepare(`DELETE FROM workbook_values WHERE workbook_id = ?`),
-    get: db.prepare(
-      `SELECT v.version, v.bytes FROM workbook_values v JOIN workbooks w ON w.id = v.workbook_id
-       WHERE w.owner_id = ? AND w.id = ? AND w.deleted_at IS NULL AND v.tile_key = ?`,
-    ),
-  };
-  const put = (workbookId: string, version: number, tiles: readonly ValueTile[]) => {
-    for (const tile of tiles) stmt.put.run(workbookId, tile.key, version, toBuffer(tile.bytes));
-  };
-  return {
-    put,
-    apply(workbookId, version, change) {
-      if (!change) return;
-      if (change.clear) stmt.drop.run(workbookId);
-      for (const key of change.delete ?? []) stmt.delete.run(workbookId, key);
-      put(workbookId, version, change.put ?? []);
-    },
-    drop: (workbookId) => void stmt.drop.run(workbookId),
-    get(ownerId, workbookId, keys) {
-      const found = new Map<string, { version: number; bytes: Uint8Array }>();
-      for (const key of new Set(keys)) {
-        const row = stmt.get.get(ownerId, workbookId, key) as { version: number; bytes: Buffer } | undefined;
-        if (row) found.set(key, { version: row.version, bytes: bytesOf(row.bytes) });
       }
       return found;
     },

@@ -1,9 +1,8 @@
 // What the SQLite modules share: the connection and the helpers their transactions call.
 import type { QuotaSettings } from "../quota.ts";
 import type { Db } from "./connection.ts";
-import { blobsOf, valueTilesOf, type Blobs, type ValueTiles } from "./blobs.ts";
+import { blobsOf, type Blobs } from "./blobs.ts";
 import { sqliteExecutor, type SqliteExecutor } from "./executor.ts";
-import { usageOf } from "./usage.ts";
 
 export interface SqliteContext {
   db: Db;
@@ -11,7 +10,6 @@ export interface SqliteContext {
   sql: SqliteExecutor;
   quota: QuotaSettings;
   blobs: Blobs;
-  values: ValueTiles;
 }
 
 export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
@@ -20,7 +18,6 @@ export function sqliteContext(db: Db, quota: QuotaSettings): SqliteContext {
     db,
     sql,
     quota,
-    blobs: blobsOf(db, usageOf(db, quota)),
-    values: valueTilesOf(db),
+    blobs: blobsOf(db, sql, quota),
   };
 }

@@ -180,7 +180,8 @@ export const sqliteMigrations: string[] = [
   // Workbooks (types/workbooks.ts): records and versions like documents', their content as blobs
   // stored once per owner and hash (a manifest root, its pages, their tiles; blob_refs says which
   // blob refers to which, so collecting unreferenced blobs is a query, not a decode), and the
-  // current version's computed values. Share links target a document or a workbook (`kind`).
+  // current version's computed values (workbook_values, no longer written: the engine keeps a
+  // version's values as blobs). Share links target a document or a workbook (`kind`).
   `CREATE TABLE workbooks (
      id TEXT PRIMARY KEY,
      owner_id TEXT NOT NULL,

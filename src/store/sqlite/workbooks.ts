@@ -1,27 +1,19 @@
 // Workbooks on SQLite: the one lifecycle (../lifecycle.ts) over content kept as blobs (blobs.ts,
-// shared by versions, collected when nothing refers to them), and what only workbooks have: the
-// current version's value tiles, written with each create and change, read with the blobs. A
-// large content's blobs are staged (blobs.ts) before the transaction that names them, and
-// collected again when that transaction fails or writes nothing.
-import { workbookContent } from "../contents.ts";
-import { workbookKind } from "../kinds.ts";
-import { itemLifecycle } from "../lifecycle.ts";
+// shared by versions, collected when nothing refers to them). A large content's blobs are staged
+// (blobs.ts) before the transaction that names them, and collected again when that transaction
+// fails or writes nothing.
+import { workbookItems } from "../contents.ts";
 import type { WorkbookItems } from "../types.ts";
 import type { SqliteContext } from "./context.ts";
 
 export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
-  const { blobs, values } = ctx;
+  const { blobs } = ctx;
   // Synchronous writes, as steps of the transaction.
-  const items = itemLifecycle(
-    ctx.sql,
-    workbookKind,
-    workbookContent({
-      put: (_, ownerId, content) => blobs.put(ownerId, content),
-      collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
-      putValues: (_, id, version, tiles) => values.put(id, version, tiles),
-      applyValues: (_, id, version, change) => values.apply(id, version, change),
-    }),
-  );
+  const items = workbookItems(ctx.sql, {
+    put: (_, ownerId, content) => blobs.put(ownerId, content),
+    collect: (_, ownerId, manifests) => blobs.collect(ownerId, manifests),
+    getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
+  });
   return {
     ...items,
     async create(input, claim) {
@@ -42,7 +34,5 @@ export function createSqliteWorkbooks(ctx: SqliteContext): WorkbookItems {
       if (!changed.ok) blobs.unstage(staged);
       return changed;
     },
-    getBlobs: async (ownerId, hashes) => blobs.get(ownerId, hashes),
-    getValueTiles: async (ownerId, workbookId, keys) => values.get(ownerId, workbookId, keys),
   };
 }

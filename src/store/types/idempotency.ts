@@ -1,5 +1,6 @@
 // Idempotency records: what a request with an Idempotency-Key made and answered, written by the
 // operation itself in its transaction, so that a retry answers the first response again.
+import type { createIdempotency } from "../idempotency.ts";
 
 /** The operation a key was used for: the same key on two operations never collides. */
 export type IdempotentOperation = "documents.create" | "sheets.create" | "sheets.append" | (string & {});
@@ -10,7 +11,6 @@ export interface IdempotencyClaim {
   fingerprint: string;
   /** Records older than this are ignored and replaced (24 h window). */
   notBefore: string;
-  /** Default "documents.create". */
   operation?: IdempotentOperation;
 }
 
@@ -22,10 +22,7 @@ export interface IdempotencyHit {
   response: unknown;
 }
 
-export interface IdempotencyStore {
-  findIdempotent(ownerId: string, key: string, notBefore: string, operation?: IdempotentOperation): Promise<IdempotencyHit | null>;
-  /** Drops idempotency records older than the given instant. */
-  pruneIdempotency(olderThan: string): Promise<number>;
-}
+/** Finding and pruning records in the store (../idempotency.ts; an operation claims its own). */
+export type IdempotencyStore = ReturnType<typeof createIdempotency>;
 
 export const DEFAULT_OPERATION: IdempotentOperation = "documents.create";

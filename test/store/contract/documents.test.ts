@@ -1,4 +1,4 @@
-// store.documents (ItemStore and DocumentReads, src/store/types/) on both databases: create and read back, owners
+// store.documents (ItemStore, src/store/types/, and documents' reads) on both databases: create and read back, owners
 // isolated, lists and name search, trash, restore and purge.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -78,7 +78,6 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     expect(await store.documents.get(mallory, doc.id)).toBeNull();
     expect(await store.documents.readText(mallory, doc.id)).toBeNull();
     expect(await store.documents.readContent(mallory, doc.id)).toBeNull();
-    expect(await store.documents.getMany(mallory, [doc.id])).toEqual([]);
     expect(await allOf(store, mallory)).toEqual([]);
     expect((await allOf(store, alice)).map((d) => d.id)).toEqual([doc.id]);
   });
@@ -145,19 +144,6 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     ).toEqual([unicode.id]);
   });
 
-  it("getDocuments returns only the owner's documents among the ids asked for", async () => {
-    const owner = newOwner();
-    const other = newOwner();
-    const mine = [newDoc(owner), newDoc(owner), newDoc(owner)];
-    const theirs = newDoc(other);
-    for (const doc of [...mine, theirs]) await store.documents.create(doc);
-
-    const found = await store.documents.getMany(owner, [mine[2]!.id, theirs.id, newId(), mine[0]!.id]);
-    expect(found.map((d) => d.id).sort()).toEqual([mine[0]!.id, mine[2]!.id].sort());
-    expect(found.every((d) => d.ownerId === owner)).toBe(true);
-    expect(await store.documents.getMany(owner, [])).toEqual([]);
-  });
-
   it("trash hides a document from every read, restore brings it back, purge deletes it with its versions, shares and idempotency records", async () => {
     const owner = newOwner();
     const doc = newDoc(owner, { createdAt: CLAIM_AT });
@@ -179,7 +165,6 @@ describe.each(backends)("$name store: documents and their trash", (backend) => {
     expect(trashed).toEqual({ ok: true, record: { ...live, deletedAt: at(5) } });
     expect(await store.documents.get(owner, doc.id)).toBeNull();
     expect(await store.documents.get(owner, doc.id, { includeDeleted: true })).toEqual({ ...live, deletedAt: at(5) });
-    expect(await store.documents.getMany(owner, [doc.id])).toEqual([]);
     expect(await store.documents.readText(owner, doc.id)).toBeNull();
     expect(await store.documents.readContent(owner, doc.id)).toBeNull();
     expect(await allOf(store, owner)).toEqual([]);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { blobHash } from "../../../src/store/content.ts";
 import type { Store, WorkbookRecord } from "../../../src/store/types.ts";
 import { at, backends, CLAIM_AT, countRows, newDoc, newOwner, NOT_BEFORE, sameBytes, useStore } from "./backends.ts";
-import { blobBytes, newWorkbook, newWorkbookId, rootOf, sheets, tile, workbookContent } from "./workbook-helpers.ts";
+import { blobBytes, newWorkbook, rootOf, sheets, tile, workbookContent } from "./workbook-helpers.ts";
 
 describe.each(backends)("$name store: workbooks", (backend) => {
   const s = useStore(backend);
@@ -15,13 +15,12 @@ describe.each(backends)("$name store: workbooks", (backend) => {
   });
   const blobRows = async (ownerId: string) => countRows(s.location, "blobs", "owner_id", ownerId);
 
-  it("creates a workbook and reads back its record, blobs and value tiles; other owners see nothing", async () => {
+  it("creates a workbook and reads back its record and blobs; other owners see nothing", async () => {
     const owner = newOwner();
     const [t1, t2] = [tile(), tile()];
     const input = newWorkbook(owner, {
       name: "Q3 Budget",
       ...workbookContent([[t1!, t2!]]),
-      values: [{ key: "Sheet1:0:0", bytes: tile(50) }],
     });
     const created = await store.workbooks.create(input);
     const expected: WorkbookRecord = {
@@ -41,24 +40,17 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     };
     expect(created).toEqual({ record: expected, replayed: false, fingerprint: "" });
     expect(await store.workbooks.get(owner, input.id)).toEqual(expected);
-    expect(await store.workbooks.getMany(owner, [input.id, newWorkbookId()])).toEqual([expected]);
 
     const given = input.blobs.map(([hash]) => hash);
     const blobs = await store.workbooks.getBlobs(owner, [...given, "f".repeat(43)]);
     expect([...blobs.keys()].sort()).toEqual([...given].sort());
     sameBytes(blobs.get(expected.manifestHash), rootOf(input));
     sameBytes(blobs.get(blobHash(t1!)), t1!);
-    const values = await store.workbooks.getValueTiles(owner, input.id, ["Sheet1:0:0", "Sheet1:9:9"]);
-    expect([...values.keys()]).toEqual(["Sheet1:0:0"]);
-    expect(values.get("Sheet1:0:0")?.version).toBe(1);
-    sameBytes(values.get("Sheet1:0:0")?.bytes, input.values![0]!.bytes);
     expect(await store.storageUsage(owner)).toBe(blobBytes(input.blobs.map(([, bytes]) => bytes)));
 
     const mallory = newOwner();
     expect(await store.workbooks.get(mallory, input.id)).toBeNull();
-    expect(await store.workbooks.getMany(mallory, [input.id])).toEqual([]);
     expect((await store.workbooks.getBlobs(mallory, [expected.manifestHash])).size).toBe(0);
-    expect((await store.workbooks.getValueTiles(mallory, input.id, ["Sheet1:0:0"])).size).toBe(0);
     expect(await store.workbooks.list({ ownerId: mallory, limit: 10 })).toEqual([]);
   });
 
@@ -77,16 +69,12 @@ describe.each(backends)("$name store: workbooks", (backend) => {
     expect(await store.workbooks.listTrash({ ownerId: owner, limit: 10 })).toEqual([]);
   });
 
-  it("a rename stores no blob; new content stores only the pages and tiles it does not share; value tiles change with it", async () => {
+  it("a rename stores no blob; new content stores only the pages and tiles it does not share", async () => {
     const owner = newOwner();
     const [a, b, c] = [tile(), tile(), tile()];
     // Two pages, [a] and [b]: the change keeps page [b] and replaces [a] with [c].
     const input = newWorkbook(owner, {
       ...workbookContent([[a!], [b!]]),
-      values: [
-        { key: "v1", bytes: tile(10) },
-        { key: "v2", bytes: tile(10) },
-      ],
     });
     await store.workbooks.create(input);
     expect(await blobRows(owner)).toBe(5);
@@ -110,7 +98,6 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       at: at(2),
       expectedVersion: 2,
       content: next,
-      values: { delete: ["v1"], put: [{ key: "v3", bytes: tile(10) }] },
       source: "write",
     });
     expect(changed).toMatchObject({
@@ -118,20 +105,13 @@ describe.each(backends)("$name store: workbooks", (backend) => {
       record: { version: 3, cells: 9, sizeBytes: 2000, sheets: sheets("Data"), manifestHash: next.manifestHash },
     });
     expect(await blobRows(owner)).toBe(8);
-    const values = await store.workbooks.getValueTiles(owner, input.id, ["v1", "v2", "v3"]);
-    expect([...values.entries()].map(([key, tileValue]) => [key, tileValue.version]).sort()).toEqual([
-      ["v2", 1],
-      ["v3", 3],
-    ]);
     await store.workbooks.change({
       ownerId: owner,
       id: input.id,
       actorId: owner,
       at: at(3),
-      values: { clear: true, put: [{ key: "v4", bytes: tile(5) }] },
       source: "edit",
     });
-    expect([...(await store.workbooks.getValueTiles(owner, input.id, ["v2", "v3", "v4"])).keys()]).toEqual(["v4"]);
 
     // Restoring version 1 names its root again: nothing new is stored.
     const v1 = (await store.workbooks.getVersion(owner, input.id, 1))!;
