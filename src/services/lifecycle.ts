@@ -119,7 +119,7 @@ export function serviceKind<R extends ItemRecord, V, X extends ItemChange<unknow
     ...{ items, owner, known, changed, precheck, missing, write },
   };
 }
-export type ServiceKind<R extends ItemRecord, V, X extends ItemChange<unknown, R> = never> = ReturnType<typeof serviceKind<R, V, X>>;
+type ServiceKind<R extends ItemRecord, V, X extends ItemChange<unknown, R> = never> = ReturnType<typeof serviceKind<R, V, X>>;
 
 /**
  * The operations every kind's service offers as they are: records shown through `record` (in the

@@ -9,7 +9,7 @@ import { idempotentSince } from "./lifecycle.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface RetentionSettings {
+interface RetentionSettings {
   trashDays: number;
   versionDays: number;
   versionKeepMin: number;
