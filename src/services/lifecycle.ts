@@ -113,7 +113,6 @@ export function serviceKind<R extends ItemRecord, V, X extends ItemChange<unknow
     changed(await changeAsCaller(items(store), ctx, change));
   return {
     ...spec,
-    logKey: `${spec.noun.toLowerCase()}Id`,
     cursors: idCursors(spec.cursors[0], spec.isId),
     versionCursors: versionCursors(spec.cursors[1]),
     ...{ items, owner, known, changed, precheck, missing, write },
@@ -143,7 +142,7 @@ export function serviceLifecycle<R extends ItemRecord, V, X extends ItemChange<u
   const live = async (ownerId: string, id: string): Promise<R> => precheck(await items.get(ownerId, known(id)), undefined);
   const noun = kind.noun.toLowerCase();
   const log = (ctx: RequestContext, id: string, message: string, facts: object = {}) =>
-    ctx.log.info({ [kind.logKey]: id, ...facts }, message);
+    ctx.log.info({ [`${noun}Id`]: id, ...facts }, message);
   const write = (ctx: RequestContext, change: Omit<ItemChange<X["content"], R>, "actorId" | "at">) =>
     kind.write(deps.store, ctx, change as Omit<X, "actorId" | "at">);
 
