@@ -51,10 +51,8 @@ export function scheduleRetention(store: Store, settings: RetentionSettings, log
       });
   };
   // A few seconds after start, not during it: start-up stays quick and readiness is not delayed.
-  const first = setTimeout(pass, Math.min(5_000, settings.intervalMs));
-  const timer = setInterval(pass, settings.intervalMs);
-  first.unref();
-  timer.unref();
+  const first = setTimeout(pass, Math.min(5_000, settings.intervalMs)).unref();
+  const timer = setInterval(pass, settings.intervalMs).unref();
   return async () => {
     stopped = true;
     clearTimeout(first);
