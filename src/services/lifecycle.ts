@@ -203,14 +203,11 @@ export function serviceLifecycle<R extends ItemRecord, V, X extends ItemChange<u
       log(ctx, id, `${noun} version restored`, { restored: version, version: record.version });
       return own.record(record);
     },
-    async share(
-      ctx: RequestContext,
-      { id, expiresInSeconds }: Ref & { expiresInSeconds: number },
-    ): Promise<DocumentShare & { url: string }> {
+    async share(ctx: RequestContext, input: Ref & { expiresInSeconds: number }): Promise<DocumentShare & { url: string }> {
       const ownerId = owner(ctx, "write");
-      await live(ownerId, id);
-      const share = await newShare(deps.store, { kind: kind.share, targetId: id, ownerId }, expiresInSeconds, deps.publicUrl);
-      log(ctx, id, "share link created", { shareId: share.id, expiresAt: share.expiresAt });
+      await live(ownerId, input.id);
+      const share = await newShare(deps.store, { kind: kind.share, targetId: input.id, ownerId }, input.expiresInSeconds, deps.publicUrl);
+      log(ctx, input.id, "share link created", { shareId: share.id, expiresAt: share.expiresAt });
       return share;
     },
     /** The item's valid shares (never their tokens). */
