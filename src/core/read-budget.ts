@@ -11,7 +11,7 @@ export const DEFAULT_READ_BUDGET_CHARS = 5_000_000;
 
 interface Budget {
   readonly limit: number;
-  /** Characters read so far, charged by each read once it has its text (src/services/document-access.ts). */
+  /** Characters read so far, charged by each read once it has its text (src/services/document-reads.ts). */
   used: number;
   /** What the reads in flight asked for (their maxChars): the most they can add to `used`. */
   reserved: number;

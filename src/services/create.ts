@@ -10,13 +10,12 @@ import { createDocumentsService } from "./documents.ts";
 import { driveFiles } from "./drive-files.ts";
 import { createDriveReader } from "./drive-read.ts";
 import type { Services } from "./index.ts";
-import { createItemsService } from "./items.ts";
+import { createItemsService, createTrashService } from "./items.ts";
 import { markdownPreview } from "./preview.ts";
 import { createProductBackend } from "./products.ts";
 import { createOperationRunner } from "./runner.ts";
-import { createSharedService } from "./shared.ts";
+import { createSharedService } from "./share-links.ts";
 import { createSpreadsheetsService, ManifestCache, RenderedCache, WarningsCache } from "./spreadsheets/index.ts";
-import { createTrashService } from "./trash.ts";
 
 export interface ServicesDeps {
   config: Config;
@@ -45,7 +44,7 @@ export function createServices(deps: ServicesDeps): Services {
     driveFile,
   });
   const shared = createSharedService({ store, documents, sheets });
-  const trash = createTrashService({ store, documents, sheets, publicUrl });
+  const trash = createTrashService({ store, documents, sheets });
   return {
     operations: createOperationRunner({
       documents,

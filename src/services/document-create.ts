@@ -7,9 +7,8 @@ import { DOCX_UPLOAD_LIMIT_BYTES } from "../documents/import/limits.ts";
 import { cancelled, type DocumentRenderer } from "../documents/renderer.ts";
 import type { DocumentSummary } from "../contract/documents.ts";
 import type { DocumentContent, DocumentRecord, Store } from "../store/types.ts";
-import { actorOf } from "./lifecycle.ts";
+import { actorOf, idempotentSince } from "./lifecycle.ts";
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const newDocumentId = (() => {
   const ulid = monotonicFactory();
   return () => `doc_${ulid()}`;
@@ -74,7 +73,7 @@ export async function createOnce(
   const { store, summary } = deps;
   const now = new Date();
   const claim = idempotencyKey
-    ? { key: idempotencyKey, fingerprint: fingerprintOf(), notBefore: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString() }
+    ? { key: idempotencyKey, fingerprint: fingerprintOf(), notBefore: idempotentSince(now.getTime()) }
     : undefined;
 
   // docs/api.md "REST documents interface": a key already used answers with the first result,

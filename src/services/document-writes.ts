@@ -8,12 +8,13 @@ import {
   importDocumentInputSchema,
   isDocumentId,
   type createDocumentInputSchema,
+  type importDocumentUploadInputSchema,
   type replaceFromDocxInputSchema,
   type updateDocumentInputSchema,
   type DocumentSummary,
 } from "../contract/documents.ts";
 import type { DocumentContent } from "../store/types.ts";
-import { precheck, writer, writeVersion, type DocsDeps } from "./document-access.ts";
+import { owner, precheck, writeVersion, type DocsDeps } from "./document-access.ts";
 import { createOnce, fromDocx, storedMarkdown, type UploadedDocx } from "./document-create.ts";
 import { parseInput } from "./validate.ts";
 
@@ -24,7 +25,7 @@ export async function createDocument(
   ctx: RequestContext,
   { name, markdown, idempotencyKey }: z.output<typeof createDocumentInputSchema>,
 ): Promise<Created> {
-  const ownerId = writer(ctx);
+  const ownerId = owner(ctx, "write");
   const fingerprint = () => createHash("sha256").update(name).update("\0").update(markdown).digest("hex");
   return createOnce(
     deps,
@@ -45,10 +46,10 @@ export async function createDocument(
 export async function importDocument(
   deps: DocsDeps,
   ctx: RequestContext,
-  input: { name?: string | undefined; idempotencyKey?: string | undefined },
+  input: Omit<z.output<typeof importDocumentUploadInputSchema>, "file">,
   file: UploadedDocx,
 ): Promise<Created> {
-  const ownerId = writer(ctx);
+  const ownerId = owner(ctx, "write");
   const defaultName = file.filename?.replace(/\.docx$/i, "").trim();
   // The file's name stands in for a name not given: checked here, as the runner never saw it.
   const name = input.name ?? parseInput(importDocumentInputSchema.pick({ name: true }), defaultName ? { name: defaultName } : {}).name;
@@ -63,7 +64,7 @@ export async function updateDocument(
   ctx: RequestContext,
   { id, markdown, name, expectedVersion }: z.output<typeof updateDocumentInputSchema>,
 ): Promise<DocumentSummary> {
-  const ownerId = writer(ctx);
+  const ownerId = owner(ctx, "write");
   const current = precheck(isDocumentId(id) ? await store.documents.get(ownerId, id) : null, expectedVersion);
   let content: DocumentContent | undefined;
   if (markdown !== undefined) {
@@ -84,7 +85,7 @@ export async function updateFromDocx(
   { id, name, expectedVersion }: z.output<typeof replaceFromDocxInputSchema>,
   file: UploadedDocx,
 ): Promise<DocumentSummary> {
-  const ownerId = writer(ctx);
+  const ownerId = owner(ctx, "write");
   precheck(isDocumentId(id) ? await store.documents.get(ownerId, id) : null, expectedVersion);
   const content = await fromDocx(renderer, ctx, ownerId, file);
   const record = await writeVersion(store, ctx, { ownerId, id, expectedVersion, name, content, source: "docx" });

@@ -18,4 +18,4 @@ export interface Services {
   preview(markdown: string): string;
 }
 
-export type { ItemKind, WorkspaceItem } from "./items.ts";
+export type { WorkspaceItem } from "./items.ts";

@@ -5,11 +5,11 @@
 // once only repeat work.
 import type { Logger } from "../core/logger.ts";
 import type { Store } from "../store/types.ts";
+import { idempotentSince } from "./lifecycle.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const IDEMPOTENCY_WINDOW_MS = DAY_MS;
 
-export interface RetentionSettings {
+interface RetentionSettings {
   trashDays: number;
   versionDays: number;
   versionKeepMin: number;
@@ -21,7 +21,7 @@ export interface RetentionSettings {
 export async function runRetention(store: Store, settings: RetentionSettings, now = Date.now()) {
   const before = (ms: number) => new Date(now - ms).toISOString();
   return {
-    idempotency: await store.pruneIdempotency(before(IDEMPOTENCY_WINDOW_MS)),
+    idempotency: await store.pruneIdempotency(idempotentSince(now)),
     versions: await store.documents.pruneVersions(before(settings.versionDays * DAY_MS), settings.versionKeepMin),
     trash: await store.documents.purgeTrash(before(settings.trashDays * DAY_MS)),
     shares: await store.pruneShares(before(0)),
@@ -51,10 +51,8 @@ export function scheduleRetention(store: Store, settings: RetentionSettings, log
       });
   };
   // A few seconds after start, not during it: start-up stays quick and readiness is not delayed.
-  const first = setTimeout(pass, Math.min(5_000, settings.intervalMs));
-  const timer = setInterval(pass, settings.intervalMs);
-  first.unref();
-  timer.unref();
+  const first = setTimeout(pass, Math.min(5_000, settings.intervalMs)).unref();
+  const timer = setInterval(pass, settings.intervalMs).unref();
   return async () => {
     stopped = true;
     clearTimeout(first);

@@ -10,9 +10,9 @@ import type { Principal } from "../core/principal.ts";
 import { withContractErrors } from "./adapter-errors.ts";
 import type { DocumentsService } from "./documents.ts";
 import type { DriveReader } from "./drive-read.ts";
-import type { SharedService } from "./shared.ts";
+import type { SharedService } from "./share-links.ts";
 import type { SpreadsheetsService } from "./spreadsheets/index.ts";
-import type { TrashService } from "./trash.ts";
+import type { TrashService } from "./items.ts";
 import {
   operationNames,
   operationOf,

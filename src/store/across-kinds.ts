@@ -1,5 +1,5 @@
 // Documents and workbooks of one owner together, newest first by creation: the owner's items
-// (src/services/items.ts) and the trash (src/services/trash.ts). Ids are a prefix and a ULID, so
+// and the trash (src/services/items.ts). Ids are a prefix and a ULID, so
 // creation order is the ULID's order; each kind's own list (by id, indexed) gives its newest
 // `limit` entries before the cursor, and the first `limit` of the two merged are the page. The
 // cursor is the last entry's id, whatever its kind. (Two ids with the same ULID would need the

@@ -42,7 +42,7 @@ import {
   versionSchema,
   type DocumentText,
 } from "../../contract/documents.ts";
-import { DOCX_MEDIA_TYPE, storedDownloadSchema, type StoredDownload } from "../../contract/files.ts";
+import { storedDownloadSchema } from "../../contract/files.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../../documents/import/limits.ts";
 import { documentItems } from "../document-access.ts";
 import { docxOf } from "../document-uploads.ts";
@@ -51,15 +51,6 @@ import { create, define, read, removes, replaces } from "./types.ts";
 const n = (value: number) => value.toLocaleString("en");
 const TRASH_DAYS = 30;
 const PAGE = "Page with `limit` (1-100, default 50) and the `cursor` from nextCursor.";
-
-/** A stored .docx as the REST routes send it. */
-const docx = (file: { name: string; docx: Uint8Array; version: number }): StoredDownload => ({
-  name: file.name,
-  extension: "docx",
-  contentType: DOCX_MEDIA_TYPE,
-  bytes: file.docx,
-  version: file.version,
-});
 
 /**
  * docs_read's text, plus a note when it is cut short: many hosts show the model only `content`,
@@ -243,7 +234,7 @@ export const documentOperations = {
     annotations: read,
     trpc: false,
     rest: { method: "GET", path: "/api/v1/documents/{id}/content", response: "download" },
-    run: async ({ documents, ctx }, input) => docx(await documents.download(ctx, input.id)),
+    run: ({ documents, ctx }, input) => documents.download(ctx, input.id),
   }),
   "documents.update": define({
     title: "Replace a document's content or rename it",
@@ -380,7 +371,7 @@ export const documentOperations = {
     annotations: read,
     trpc: false,
     rest: { method: "GET", path: "/api/v1/documents/{id}/versions/{version}/content", response: "download" },
-    run: async ({ documents, ctx }, input) => docx(await documents.downloadVersion(ctx, input)),
+    run: ({ documents, ctx }, input) => documents.downloadVersion(ctx, input),
   }),
   "documents.restoreVersion": define({
     title: "Make an earlier version the newest",

@@ -16,9 +16,9 @@ import type { JsonBody } from "../../core/json-body.ts";
 import type { DocumentsService } from "../documents.ts";
 import type { DriveReader } from "../drive-read.ts";
 import type { ProductsService } from "../product-operations.ts";
-import type { SharedService } from "../shared.ts";
+import type { SharedService } from "../share-links.ts";
 import type { SpreadsheetsService } from "../spreadsheets/index.ts";
-import type { TrashService } from "../trash.ts";
+import type { TrashService } from "../items.ts";
 
 /**
  * Who may run an operation: a scope (the caller's own documents or spreadsheets, with a personal

@@ -1,27 +1,16 @@
 // What every spreadsheets operation shares: who may read or write, the public shape of a record,
-// cursors, and the errors a conditional write ends in.
-import { createHash } from "node:crypto";
+// cursors, the errors a conditional write ends in, and the pool's words for a job and its errors.
 import type { RequestContext } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
-import { cursorCodec } from "../../core/paging.ts";
-import {
-  isSpreadsheetId,
-  type Spreadsheet,
-  type SpreadsheetVersion,
-  type SpreadsheetWithWarnings,
-  type Worksheet,
-  type WriteResult,
-} from "../../contract/spreadsheets.ts";
+import { isSpreadsheetId, spreadsheetSchema, spreadsheetVersionSchema, type SpreadsheetVersion } from "../../contract/spreadsheets.ts";
 import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
 import type { Base, JobOwner, SheetsPool } from "../../spreadsheets/pool/index.ts";
 import { sheetsErrorCode } from "../../spreadsheets/pool/errors.ts";
-import type { WriteResult as EngineWriteResult } from "../../spreadsheets/workbook/workbook.ts";
 import type { Store, WorkbookChange, WorkbookRecord, WorkbookVersionRecord } from "../../store/types.ts";
 import { fieldsOf, serviceKind, shownAs } from "../lifecycle.ts";
 import type { ManifestCache, RenderedCache } from "./stored.ts";
 import type { WarningsCache } from "./warnings.ts";
 
-/** What the spreadsheets operations work with. */
 export interface SheetsDeps {
   store: Store;
   pool: SheetsPool;
@@ -57,69 +46,13 @@ export const jobOwner = (ctx: RequestContext | undefined, ownerId: string): JobO
   ...(ctx ? { signal: ctx.signal } : {}),
 });
 
-/** What a write, an append or an edit answers. */
-export const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult, publicUrl: string): WriteResult => ({
-  spreadsheet: toSpreadsheet(record, publicUrl),
-  updatedRange: result.updatedRange,
-  updatedCells: result.updatedCells,
-  recalculatedCells: result.recalculatedCells,
-  warnings: result.warnings,
-});
+export const toSpreadsheet = shownAs(spreadsheetSchema, "spreadsheets");
 
-/** The record with the warnings saved with its version (describe, an import's answer replayed). */
-export async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
-  return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
-}
-
-export const toSpreadsheet = (record: WorkbookRecord, base = ""): Spreadsheet =>
-  shownAs(
-    record as WorkbookRecord & { sheets: Worksheet[] },
-    ["id", "name", "version", "createdAt", "updatedAt", "sizeBytes", "cells", "sheets"],
-    "spreadsheets",
-    base,
-  );
-
-const SOURCES = new Set(["create", "import", "write", "append", "edit", "rename", "restore"]);
-
+/** A version as the history lists it; a source the contract does not name shows as "write". */
 export const toVersion = (version: WorkbookVersionRecord): SpreadsheetVersion => ({
   ...fieldsOf(version, ["version", "name", "createdAt", "createdBy", "sizeBytes", "cells"]),
-  source: (SOURCES.has(version.source) ? version.source : "write") as SpreadsheetVersion["source"],
+  source: spreadsheetVersionSchema.shape.source.safeParse(version.source).data ?? "write",
 });
-
-/**
- * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
- * as the caller wrote it, so that a cursor sent with another range (or spreadsheet) is refused
- * rather than read as an offset into it. The caller sends the range again with the cursor.
- */
-interface RangePosition {
-  offset: number;
-  of: string;
-}
-// r3: the offset counts cells (a page may end inside a row); r2's counted rows and is not read.
-const rangeCursorCodec = cursorCodec<RangePosition>(
-  "r3.",
-  (position) => `${position.offset}.${position.of}`,
-  (text) => {
-    const match = /^(\d{1,11})\.([\w-]{11})$/.exec(text);
-    return match ? { offset: Number(match[1]), of: match[2]! } : undefined;
-  },
-);
-const rangeDigest = (id: string, range: string) => createHash("sha256").update(`${id}\n${range}`).digest("base64url").slice(0, 11);
-export const rangeCursors = {
-  encode: (id: string, range: string, offset: number): string => rangeCursorCodec.encode({ offset, of: rangeDigest(id, range) }),
-  /** The cells already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
-  decode(cursor: string, id: string, range: string): number {
-    const position = rangeCursorCodec.decode(cursor);
-    if (position.of !== rangeDigest(id, range)) {
-      throw new GatewayError(
-        "BAD_USER_INPUT",
-        `cursor: it continues a read of another range or spreadsheet, not ${range}; send it with the same id and range as the read that gave it`,
-        { details: { field: "cursor", range } },
-      );
-    }
-    return position.offset;
-  },
-};
 
 /** Spreadsheets as the one service lifecycle (../lifecycle.ts) sees them: who may (sheets:read, sheets:write), which ids, what a failed write answers. */
 export const spreadsheetItems = serviceKind<WorkbookRecord, WorkbookVersionRecord, WorkbookChange>({

@@ -1,9 +1,11 @@
 // Reading and changing cells: a range read straight from the tiles that cover it (no workbook is
 // loaded, nothing on the event loop grows with the workbook), and writes, appends and edits run by
 // the spreadsheets pool against the workbook's model, then stored as the next version.
+import { createHash } from "node:crypto";
 import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
 import { chargeCellText, returnCells, takeCells } from "../../core/read-budget.ts";
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
+import { cursorCodec } from "../../core/paging.ts";
 import { inSlices } from "../../core/slices.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
 import { csvLines } from "../../spreadsheets/io/csv-write.ts";
@@ -15,19 +17,44 @@ import { readTilesInSlices, tilesForRead } from "../../spreadsheets/tiles/tile-r
 import type { CellValue } from "../../spreadsheets/cells/types.ts";
 import type { JsonCellValue, RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import {
-  baseOf,
-  inContractWords,
-  jobOwner,
-  knownId,
-  precheck,
-  rangeCursors,
-  sheetsOwner,
-  spreadsheetNotFound,
-  type SheetsDeps,
-} from "./access.ts";
+import { baseOf, inContractWords, jobOwner, knownId, precheck, sheetsOwner, spreadsheetNotFound, type SheetsDeps } from "./access.ts";
 import { storeChange } from "./changes.ts";
 import { allBlobs } from "./stored.ts";
+
+/**
+ * A range read that goes on: the cells already given (row by row), and a digest of the spreadsheet and the range
+ * as the caller wrote it, so that a cursor sent with another range (or spreadsheet) is refused
+ * rather than read as an offset into it. The caller sends the range again with the cursor.
+ */
+interface RangePosition {
+  offset: number;
+  of: string;
+}
+// r3: the offset counts cells (a page may end inside a row); r2's counted rows and is not read.
+const rangeCursorCodec = cursorCodec<RangePosition>(
+  "r3.",
+  (position) => `${position.offset}.${position.of}`,
+  (text) => {
+    const match = /^(\d{1,11})\.([\w-]{11})$/.exec(text);
+    return match ? { offset: Number(match[1]), of: match[2]! } : undefined;
+  },
+);
+const rangeDigest = (id: string, range: string) => createHash("sha256").update(`${id}\n${range}`).digest("base64url").slice(0, 11);
+const rangeCursors = {
+  encode: (id: string, range: string, offset: number): string => rangeCursorCodec.encode({ offset, of: rangeDigest(id, range) }),
+  /** The cells already given; BAD_USER_INPUT for a cursor of another range or spreadsheet. */
+  decode(cursor: string, id: string, range: string): number {
+    const position = rangeCursorCodec.decode(cursor);
+    if (position.of !== rangeDigest(id, range)) {
+      throw new GatewayError(
+        "BAD_USER_INPUT",
+        `cursor: it continues a read of another range or spreadsheet, not ${range}; send it with the same id and range as the read that gave it`,
+        { details: { field: "cursor", range } },
+      );
+    }
+    return position.offset;
+  },
+};
 
 export interface ReadInput {
   id: string;

@@ -8,14 +8,23 @@ import { GatewayError } from "../../core/errors.ts";
 import { markReplayed } from "../../core/context.ts";
 import type { WriteResult } from "../../contract/spreadsheets.ts";
 import type { Change, Saved } from "../../spreadsheets/pool/index.ts";
+import type { WriteResult as EngineWriteResult } from "../../spreadsheets/workbook/workbook.ts";
 import type { WorkbookContent, WorkbookRecord } from "../../store/types.ts";
-import { changeAsCaller } from "../lifecycle.ts";
-import { baseOf, changedWorkbook, jobOwner, precheck, writeResultOf, type SheetsDeps } from "./access.ts";
+import { changeAsCaller, idempotentSince } from "../lifecycle.ts";
+import { baseOf, changedWorkbook, jobOwner, precheck, toSpreadsheet, type SheetsDeps } from "./access.ts";
 
 import { allBlobs } from "./stored.ts";
 
 const ATTEMPTS = 5;
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** What a write, an append or an edit answers. */
+const writeResultOf = (record: WorkbookRecord, result: EngineWriteResult, publicUrl: string): WriteResult => ({
+  spreadsheet: toSpreadsheet(record, publicUrl),
+  updatedRange: result.updatedRange,
+  updatedCells: result.updatedCells,
+  recalculatedCells: result.recalculatedCells,
+  warnings: result.warnings,
+});
 
 /** What the store keeps of a saved version. */
 export function contentOf(saved: Saved): WorkbookContent {
@@ -48,7 +57,7 @@ function sameWorkbook(id: string, key: string, response: WriteResult): WriteResu
 
 async function replayOf(deps: SheetsDeps, ownerId: string, id: string, key: string | undefined): Promise<WriteResult | undefined> {
   if (key === undefined) return undefined;
-  const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const notBefore = idempotentSince();
   const hit = await deps.store.findIdempotent(ownerId, key, notBefore, "sheets.append");
   return hit?.response ? sameWorkbook(id, key, hit.response as WriteResult) : undefined;
 }
@@ -75,7 +84,7 @@ async function attempt(
         claim: {
           key: idempotencyKey,
           fingerprint: fingerprintOf(record.id, change),
-          notBefore: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+          notBefore: idempotentSince(),
           operation: "sheets.append" as const,
         },
         response: (workbook: WorkbookRecord) => writeResultOf(workbook, saved.result, deps.publicUrl),

@@ -5,18 +5,22 @@
 // files, composed here.
 import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
-import type { JsonBody } from "../../core/json-body.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
 import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
-import type { RenderMode } from "../../spreadsheets/workbook/values.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
-import { serviceLifecycle } from "../lifecycle.ts";
-import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
-import { changeCells, evaluateFormula, readCells } from "./cells.ts";
-import { downloadSharedSpreadsheet, readSharedSpreadsheet } from "./shares.ts";
+import { fieldsOf, serviceLifecycle, withDeps } from "../lifecycle.ts";
+import { jobOwner, spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import { changeCells, evaluateFormula, readCells, readRecordRange } from "./cells.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
-import { downloadVersion, readVersion, restoreVersion } from "./versions.ts";
-import { createSpreadsheet, createSpreadsheetFromJson, downloadSpreadsheet, getSpreadsheet, importSpreadsheet } from "./workbooks.ts";
+import { downloadVersion, readVersion, versionContent } from "./versions.ts";
+import {
+  createSpreadsheet,
+  createSpreadsheetFromJson,
+  downloadRecord,
+  downloadSpreadsheet,
+  getSpreadsheet,
+  importSpreadsheet,
+} from "./workbooks.ts";
 
 export { ManifestCache, RenderedCache } from "./stored.ts";
 export { WarningsCache } from "./warnings.ts";
@@ -28,49 +32,43 @@ type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodTyp
 export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 
 export function createSpreadsheetsService(deps: SheetsDeps) {
-  const record = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
+  const shown = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
   return {
-    ...serviceLifecycle(spreadsheetItems, deps, { record, version: toVersion, key: "spreadsheets" }),
+    ...serviceLifecycle(spreadsheetItems, deps, {
+      record: shown,
+      version: toVersion,
+      key: "spreadsheets",
+      versionContent: (...args) => versionContent(deps, ...args),
+    }),
+    ...withDeps(deps, { create: createSpreadsheet, createFromJson: createSpreadsheetFromJson, import: importSpreadsheet }),
+    ...withDeps(deps, { read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
+    ...withDeps(deps, { names: listNames, defineName, deleteName }),
+    ...withDeps(deps, { readVersion, downloadVersion }),
     /** The record with the spreadsheet's warnings (describe). */
     get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
     /** null when missing or someone else's (GraphQL `spreadsheet`). */
     find: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => getSpreadsheet(deps, ctx, input, true),
-    create: (ctx: Ctx, input: In<"createSpreadsheetInputSchema">) => createSpreadsheet(deps, ctx, input),
-    createFromJson: (ctx: Ctx, body: JsonBody) => createSpreadsheetFromJson(deps, ctx, body),
-    import: (ctx: Ctx, input: In<"importSpreadsheetInputSchema">) => importSpreadsheet(deps, ctx, input),
-    read: (ctx: Ctx, input: In<"readRangeInputSchema">) => readCells(deps, ctx, input),
     write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "write", range, values, input: input ?? "parse" }, "write"),
-    append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) =>
-      changeCells(
-        deps,
-        ctx,
-        { id, expectedVersion, idempotencyKey },
-        {
-          kind: "append",
-          ...(sheet === undefined ? {} : { sheet }),
-          ...(values === undefined ? {} : { values }),
-          ...(records === undefined ? {} : { records }),
-          input: input ?? "parse",
-        },
-        "append",
-      ),
+    append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) => {
+      // A field not given stays undefined: the pool skips it, the idempotency fingerprint's JSON leaves it out.
+      const change = { kind: "append" as const, sheet, values, records, input: input ?? "parse" };
+      return changeCells(deps, ctx, { id, expectedVersion, idempotencyKey }, change, "append");
+    },
     edit: (ctx: Ctx, { id, operations, expectedVersion }: In<"editSpreadsheetInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
-    evaluate: (ctx: Ctx, input: In<"evaluateInputSchema">) => evaluateFormula(deps, ctx, input),
-    names: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => listNames(deps, ctx, input),
-    defineName: (ctx: Ctx, input: In<"defineNameInputSchema">) => defineName(deps, ctx, input),
-    deleteName: (ctx: Ctx, input: In<"deleteNameInputSchema">) => deleteName(deps, ctx, input),
-    download: (ctx: Ctx, input: In<"downloadSpreadsheetInputSchema">) => downloadSpreadsheet(deps, ctx, input),
-    readVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => readVersion(deps, ctx, input),
-    downloadVersion: (ctx: Ctx, input: In<"spreadsheetVersionInputSchema">) => downloadVersion(deps, ctx, input),
-    restoreVersion: (ctx: Ctx, input: In<"restoreSpreadsheetVersionInputSchema">) => restoreVersion(deps, ctx, input),
-    /** What a share link reads (../shared.ts found the spreadsheet). */
-    readShared: (
+    /** What a share link reads (../share-links.ts found the spreadsheet): the record, and a range (default: its first sheet's used range). */
+    async readShared(
       ctx: Ctx,
       record: WorkbookRecord,
-      input: { range?: string | undefined; maxCells: number; render?: RenderMode | undefined },
-    ) => readSharedSpreadsheet(deps, ctx, record, input),
-    downloadShared: (record: WorkbookRecord) => downloadSharedSpreadsheet(deps, record),
+      { range: named, maxCells, render }: Pick<In<"readSharedAnyInputSchema">, "range" | "maxCells" | "render">,
+    ): Promise<In<"sharedSpreadsheetSchema">> {
+      const first = record.sheets[0];
+      const range = named ?? (first?.usedRange ? `'${first.name.replaceAll("'", "''")}'!${first.usedRange}` : "A1");
+      const read = await readRecordRange(deps, ctx, record, { id: record.id, range, render, format: "json", maxCells });
+      return { kind: "spreadsheet", spreadsheet: shown(record), ...fieldsOf(read, ["range", "values", "truncated"]) };
+    },
+    downloadShared: (record: WorkbookRecord) =>
+      downloadRecord(deps, record.ownerId, record, "xlsx", undefined, jobOwner(undefined, record.ownerId)),
   };
 }

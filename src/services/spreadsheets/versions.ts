@@ -1,25 +1,26 @@
-// A spreadsheet's history (the list is the lifecycle's, ../lifecycle.ts): one version as it was
-// (its record, a range of it, its .xlsx), and restoring one as the newest (its manifest again:
-// content-addressed, nothing is copied).
+// A spreadsheet's history (the list and the restore are the lifecycle's, ../lifecycle.ts): one
+// version as it was (its record, its .xlsx), and the content restoring one writes again (its
+// manifest: content-addressed, nothing is copied).
+import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
-import { GatewayError } from "../../core/errors.ts";
-import type { Spreadsheet, SpreadsheetVersion } from "../../contract/spreadsheets.ts";
+import { notFound } from "../../core/errors.ts";
+import type { spreadsheetAtVersionSchema, spreadsheetVersionInputSchema } from "../../contract/spreadsheets.ts";
 import type { StoredDownload } from "../../contract/files.ts";
-import { jobOwner, knownId, precheck, sheetsOwner, spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import type { WorkbookContent } from "../../store/types.ts";
+import { jobOwner, knownId, precheck, sheetsOwner, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
 import { downloadRecord } from "./workbooks.ts";
+
+type VersionRef = z.output<typeof spreadsheetVersionInputSchema>;
+type AtVersion = z.output<typeof spreadsheetAtVersionSchema>;
 
 async function versionOf(deps: SheetsDeps, ownerId: string, id: string, version: number) {
   const found = await deps.store.workbooks.getVersion(ownerId, knownId(id), version);
-  if (!found) throw new GatewayError("NOT_FOUND", "Version not found");
+  if (!found) throw notFound("Version");
   return found;
 }
 
 /** The spreadsheet as it was at a version: its name and sheets then, and the version's own facts. */
-export async function readVersion(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; version: number },
-): Promise<Spreadsheet & { versionInfo: SpreadsheetVersion }> {
+export async function readVersion(deps: SheetsDeps, ctx: RequestContext, input: VersionRef): Promise<AtVersion> {
   const ownerId = sheetsOwner(ctx, "read");
   const { record: workbook, version } = await versionOf(deps, ownerId, input.id, input.version);
   // Its name, number and content then; made when the spreadsheet was, changed when the version was.
@@ -27,32 +28,16 @@ export async function readVersion(
   return { ...toSpreadsheet(then, deps.publicUrl), versionInfo: toVersion(version) };
 }
 
-export async function downloadVersion(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; version: number },
-): Promise<StoredDownload> {
+export async function downloadVersion(deps: SheetsDeps, ctx: RequestContext, input: VersionRef): Promise<StoredDownload> {
   const ownerId = sheetsOwner(ctx, "read");
   const { version } = await versionOf(deps, ownerId, input.id, input.version);
   const at = { id: input.id, version: version.version, manifestHash: version.manifestHash, name: version.name };
   return downloadRecord(deps, ownerId, at, "xlsx", undefined, jobOwner(ctx, ownerId));
 }
 
-export async function restoreVersion(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string; version: number; expectedVersion?: number | undefined },
-): Promise<Spreadsheet> {
-  const ownerId = sheetsOwner(ctx, "write");
-  precheck(await deps.store.workbooks.get(ownerId, knownId(input.id)), input.expectedVersion);
-  const { manifestHash, sizeBytes, cells, sheets } = (await versionOf(deps, ownerId, input.id, input.version)).version;
-  const restored = await spreadsheetItems.write(deps.store, ctx, {
-    ownerId,
-    id: input.id,
-    expectedVersion: input.expectedVersion,
-    // The version's own manifest again: its blobs are still stored, nothing is copied.
-    content: { manifestHash, blobs: [], refs: [], sizeBytes, cells, sheets },
-    source: "restore",
-  });
-  return toSpreadsheet(restored, deps.publicUrl);
+/** Version n's manifest to restore (its blobs are still stored), after failing fast when the spreadsheet is missing or past expectedVersion. */
+export async function versionContent(deps: SheetsDeps, ownerId: string, id: string, n: number, expectedVersion: number | undefined) {
+  precheck(await deps.store.workbooks.get(ownerId, knownId(id)), expectedVersion);
+  const { manifestHash, sizeBytes, cells, sheets } = (await versionOf(deps, ownerId, id, n)).version;
+  return { manifestHash, blobs: [], refs: [], sizeBytes, cells, sheets } satisfies WorkbookContent;
 }

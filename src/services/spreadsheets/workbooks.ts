@@ -22,22 +22,25 @@ import {
   sheetsOwner,
   spreadsheetNotFound,
   toSpreadsheet,
-  withWarnings,
   type SheetsDeps,
 } from "./access.ts";
-import { actorOf } from "../lifecycle.ts";
+import { actorOf, idempotentSince } from "../lifecycle.ts";
 import { contentOf } from "./changes.ts";
 import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";
 
 export const SHEETS_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const newWorkbookId = (() => {
   const ulid = monotonicFactory();
   return () => `wb_${ulid()}`;
 })();
+
+/** The record with the warnings saved with its version (describe, an import's answer replayed). */
+async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<SpreadsheetWithWarnings> {
+  return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
+}
 
 interface NewSheetInput {
   name: string;
@@ -77,7 +80,7 @@ async function createOnce(
   build: () => Promise<Saved>,
 ): Promise<SpreadsheetWithWarnings> {
   const ownerId = sheetsOwner(ctx, "write");
-  const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const notBefore = idempotentSince();
   const claim = input.idempotencyKey
     ? { key: input.idempotencyKey, fingerprint: fingerprint(), notBefore, operation: "sheets.create" as const }
     : undefined;
