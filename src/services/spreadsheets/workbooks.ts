@@ -42,7 +42,7 @@ async function withWarnings(deps: SheetsDeps, record: WorkbookRecord): Promise<S
   return { ...toSpreadsheet(record, deps.publicUrl), warnings: await deps.warnings.get(deps.store, record.ownerId, record.manifestHash) };
 }
 
-interface NewSheetInput {
+export interface NewSheetInput {
   name: string;
   values?: JsonCellInput[][] | undefined;
   csv?: string | undefined;
