@@ -26,7 +26,7 @@ import {
   unusedStringsXlsx,
   upload,
 } from "../test/security/sheet-attacks.ts";
-import { builtStartArgs, root } from "../test/helpers/process.ts";
+import { builtStartArgs, root, startEnv } from "../test/helpers/process.ts";
 
 const secret = "sheet-attacks-bench-secret-of-at-least-32-chars";
 
@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     cwd: checkout,
     env: {
       ...process.env,
+      ...startEnv(),
       HOST: "127.0.0.1",
       PORT: String(port),
       DATA_DIR: dataDir,

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { builtStartArgs, startArgs } from "../test/helpers/process.ts";
+import { builtStartArgs, startArgs, startEnv } from "../test/helpers/process.ts";
 import { signAccessToken } from "../test/products/harness.ts";
 import {
   createChain,
@@ -46,6 +46,7 @@ async function startGateway(checkout: string): Promise<{ url: string; pid: numbe
     cwd: checkout,
     env: {
       ...process.env,
+      ...startEnv(),
       HOST: "127.0.0.1",
       PORT: "0",
       DATA_DIR: dataDir,

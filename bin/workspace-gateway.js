@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=32
 // The package's command (`keys`, `serve`, `mcp`). With an up-to-date build beside it
 // (`npm run build`: dist/), it runs the compiled CLI with plain node, as `npm start` runs the
 // server: faster to start, and no TypeScript loader in production. An installed package has only

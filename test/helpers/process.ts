@@ -27,18 +27,31 @@ export function startArgs(): string[] {
   return [...builtStartArgs().slice(0, -1), "--import", "tsx", "src/main.ts"];
 }
 
+/** `npm start`'s words: its environment assignments (`NAME=value`), then the node command. */
+function startScript(): { env: Record<string, string>; args: string[] } {
+  const pkg = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let word = words[0]; word !== undefined && /^[A-Z_]+=/.test(word); word = words[0]) {
+    const [name, value] = word.split("=", 2) as [string, string];
+    env[name] = value;
+    words.shift();
+  }
+  const [command, ...args] = words;
+  if (command !== "node") throw new Error(`npm start is not a plain node command: ${pkg.scripts.start}`);
+  if (args.at(-1) !== "dist/src/main.js") throw new Error(`npm start does not run dist/src/main.js: ${pkg.scripts.start}`);
+  return { env, args };
+}
+
 /**
  * Exactly what `npm start` gives node, dist/src/main.js included: for the benches that measure the
  * process as it runs in production (its memory: tsx adds its loader and transpile cache, ~60 MB).
- * The caller builds first (`npm run build`).
+ * The caller builds first (`npm run build`), and passes `startEnv()` too.
  */
-export function builtStartArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } };
-  const [command, ...args] = pkg.scripts.start.split(/\s+/);
-  if (command !== "node") throw new Error(`npm start is not a plain node command: ${pkg.scripts.start}`);
-  if (args.at(-1) !== "dist/src/main.js") throw new Error(`npm start does not run dist/src/main.js: ${pkg.scripts.start}`);
-  return args;
-}
+export const builtStartArgs = (): string[] => startScript().args;
+
+/** The environment `npm start` sets (MALLOC_ARENA_MAX), for every process started as it starts one. */
+export const startEnv = (): Record<string, string> => startScript().env;
 
 /**
  * `src/main.ts` as its own process (as `npm start` runs it), or with `built` the build itself;
@@ -47,7 +60,7 @@ export function builtStartArgs(): string[] {
 export function startGatewayProcess(env: Record<string, string>, options: { built?: boolean } = {}): Promise<GatewayProcess> {
   const child = spawn(process.execPath, options.built ? builtStartArgs() : startArgs(), {
     cwd: root,
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env },
+    env: { ...process.env, ...startEnv(), PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", AUTH_FAILURES_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
