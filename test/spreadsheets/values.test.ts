@@ -26,6 +26,30 @@ describe("values in", () => {
     expect(parseInput("hello", "parse")).toEqual({ kind: "value", value: "hello" });
   });
 
+  it("reads plain decimals and days without the regexes as it does with them, edges included", () => {
+    const value = (text: string) => (parseInput(text, "parse") as { value: unknown }).value;
+    expect([".5", "-.5", "+7", "-12", "1.25", "-0"].map(value)).toEqual([0.5, -0.5, 7, -12, 1.25, -0]);
+    expect(["5.", ".", "-", "+", "1.2.3", "1-2", "9".repeat(400)].map(value)).toEqual([
+      "5.",
+      ".",
+      "-",
+      "+",
+      "1.2.3",
+      "1-2",
+      "9".repeat(400),
+    ]);
+    expect(parseInput("2024-02-29", "parse")).toEqual({ kind: "value", value: 45351, numFmt: "yyyy-mm-dd" });
+    expect(["2023-02-29", "1899-12-31", "2026-13-01", "2026-00-10", "2026-1-031", "2026/01/31", "20260-1-31"].map(value)).toEqual([
+      "2023-02-29",
+      "1899-12-31",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-1-031",
+      "2026/01/31",
+      "20260-1-31",
+    ]);
+  });
+
   it("keeps strings as strings with input=raw, numbers always numbers, null and empty clear", () => {
     expect(parseInput("=1+1", "raw")).toEqual({ kind: "value", value: "=1+1" });
     expect(parseInput("00123", "raw")).toEqual({ kind: "value", value: "00123" });

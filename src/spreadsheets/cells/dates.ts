@@ -101,6 +101,7 @@ const ISO_TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d{1,9})?))?$/;
 
 /** "2026-01-31" / "2026-01-31T09:30[:00]" (or with a space) → serial and kind; null when not such a day from 1900 to 9999. */
 export function serialFromIso(text: string): { serial: number; kind: DateKind } | null {
+  if (text.length === 10) return dayFromIso(text);
   const match = ISO.exec(text);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -109,6 +110,28 @@ export function serialFromIso(text: string): { serial: number; kind: DateKind } 
   if (match[4] === undefined) return { serial: date, kind: "date" };
   const fraction = clockFraction(Number(match[4]), Number(match[5]), Number(match[6] ?? 0));
   return fraction === null ? null : { serial: date + fraction, kind: "datetime" };
+}
+
+/** Digits of text from `start` to `end` as a number; -1 when one is not a digit. */
+function digitsAt(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    n = n * 10 + digit;
+  }
+  return n;
+}
+
+/**
+ * serialFromIso for a day alone ("2026-01-31", what a file's date column holds), read without
+ * the regex, whose match array and captured strings cost more than the day itself.
+ */
+function dayFromIso(text: string): { serial: number; kind: DateKind } | null {
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return null;
+  const [year, month, day] = [digitsAt(text, 0, 4), digitsAt(text, 5, 7), digitsAt(text, 8, 10)];
+  if (year < 1900 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return { serial: serialFromYmd(year, month, day), kind: "date" };
 }
 
 /** "09:30" / "9:30:15" → the fraction of a day; null when not a time of day. */

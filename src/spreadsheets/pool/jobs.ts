@@ -1,7 +1,7 @@
 // What a spreadsheets worker does: build a model (from values, CSV, a markdown table, an .xlsx),
 // load one from its stored blobs, change it, and save it as blobs (tiles, pages, root); evaluate
 // and read against it; write it out as .xlsx or CSV.
-import { readCsv } from "../io/csv-read.ts";
+import { readCsv, readCsvBlocks } from "../io/csv-read.ts";
 import { SheetsError } from "../cells/errors.ts";
 import { sheetCsv } from "../io/csv-write.ts";
 import { parseMarkdownTable } from "../io/markdown.ts";
@@ -29,26 +29,6 @@ function valuesOf(sheet: SheetData): JsonCellInput[][] {
     values.push(cells.map((cell) => (cell ? (cell.value as JsonCellInput) : null)));
   }
   return values;
-}
-
-/**
- * A sheet's values in blocks of up to `size` rows (empty rows inside a block as []): for
- * Workbook.fromBlocks. A tile's height: a block is garbage before the next scavenge, where blocks
- * of 1,000 rows outlived the worker's small young generation and were promoted.
- */
-function* rowBlocks(sheet: SheetData, size = 128): Generator<{ top: number; values: JsonCellInput[][] }> {
-  let top = 0;
-  let values: JsonCellInput[][] = [];
-  for (const [row, cells] of sheet.rows()) {
-    if (values.length === 0) top = row;
-    while (top + values.length < row) values.push([]);
-    values.push(cells.map((cell) => (cell ? (cell.value as JsonCellInput) : null)));
-    if (values.length >= size) {
-      yield { top, values };
-      values = [];
-    }
-  }
-  if (values.length > 0) yield { top, values };
 }
 
 function sourceValues(source: NewSheetSource, options: Options): JsonCellInput[][] | undefined {
@@ -139,11 +119,10 @@ export function importWorkbook(
   options: Options,
 ): { model: Held; saved: Saved } {
   if (format === "csv") {
-    const [sheet] = readCsv(bytes, { maxCells: options.maxCells, sheetName }).sheets;
+    const blocks = readCsvBlocks(bytes, { maxCells: options.maxCells });
     // The file is text now (rows are parsed from that): its bytes are given back before the model
     // is built rather than after the job (an 8 MB upload, 8 MB lower at the job's peak).
     release(bytes);
-    const blocks = sheet ? rowBlocks(sheet) : [];
     const { workbook, result } = Workbook.fromBlocks(sheetName, blocks, input, { maxCells: options.maxCells, budget: options.budget });
     const model = fresh(workbook);
     return { model, saved: save(model, result) };

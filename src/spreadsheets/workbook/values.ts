@@ -42,11 +42,31 @@ function tooLong(text: string): SheetsError {
 /** Whether a character code can start a NUMBER match with a digit in it: a digit, a sign or a point. */
 const mayStartNumber = (code: number): boolean => (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
 
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/**
+ * Whether text is digits with an optional sign and decimal part ("-12", "0.5", ".5"), what most
+ * numbers in a file are: NUMBER matches it and Number reads it, so neither regex need run.
+ */
+function plainDecimal(text: string): boolean {
+  let i = text.charCodeAt(0) === 43 || text.charCodeAt(0) === 45 ? 1 : 0;
+  const start = i;
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  const digits = i > start;
+  if (i === text.length) return digits;
+  if (text.charCodeAt(i) !== 46) return false;
+  const point = ++i;
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  return i === text.length && i > point;
+}
+
 /** A number as typed: "1234.5", "-1e3", "1,234.5" (commas only between groups of three digits). */
 function typedNumber(text: string): number | null {
   // Most text ("Customer 42", "SO-1") is told apart by its first character, before any regex runs.
-  if (!mayStartNumber(text.charCodeAt(0)) || !NUMBER.test(text) || !/\d/.test(text)) return null;
-  const n = Number(text.includes(",") ? text.replaceAll(",", "") : text);
+  if (!mayStartNumber(text.charCodeAt(0))) return null;
+  const plain = plainDecimal(text);
+  if (!plain && (!NUMBER.test(text) || !/\d/.test(text))) return null;
+  const n = Number(!plain && text.includes(",") ? text.replaceAll(",", "") : text);
   return Number.isFinite(n) ? n : null;
 }
 
@@ -88,6 +108,8 @@ function parseTyped(input: string): CellInput {
     const p = typedNumber(body);
     if (p !== null) return { kind: "value", value: p / 100, numFmt: body.includes(".") ? "0.00%" : "0%" };
   }
+  // A date or a time starts with a digit: other text skips both regexes.
+  if (!isDigit(text.charCodeAt(0))) return { kind: "value", value: input };
   const date = serialFromIso(text);
   if (date) return { kind: "value", value: date.serial, numFmt: date.kind === "date" ? DATE_FORMAT : DATETIME_FORMAT };
   const time = fractionFromClock(text);
