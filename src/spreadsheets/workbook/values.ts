@@ -95,8 +95,10 @@ export function parseInput(input: JsonCellInput, mode: InputMode): CellInput {
 
 function parseTyped(input: string): CellInput {
   const text = input.trim();
-  // TRUE, FALSE and the error values are at most 7 characters: no upper-case copy of longer text.
-  if (text.length <= 7) {
+  // TRUE, FALSE and the error values are at most 7 characters: no upper-case copy of longer text,
+  // nor of a number's ("42", "-0.5": none of them starts as a number can).
+  const first = text.charCodeAt(0);
+  if (text.length <= 7 && !mayStartNumber(first)) {
     const upper = text.toUpperCase();
     if (upper === "TRUE" || upper === "FALSE") return { kind: "value", value: upper === "TRUE" };
     if (isErrorValue(upper)) return { kind: "value", value: errorOf(upper) };
@@ -109,7 +111,7 @@ function parseTyped(input: string): CellInput {
     if (p !== null) return { kind: "value", value: p / 100, numFmt: body.includes(".") ? "0.00%" : "0%" };
   }
   // A date or a time starts with a digit: other text skips both regexes.
-  if (!isDigit(text.charCodeAt(0))) return { kind: "value", value: input };
+  if (!isDigit(first)) return { kind: "value", value: input };
   const date = serialFromIso(text);
   if (date) return { kind: "value", value: date.serial, numFmt: date.kind === "date" ? DATE_FORMAT : DATETIME_FORMAT };
   const time = fractionFromClock(text);
