@@ -92,7 +92,7 @@ function unpack(bytes: Uint8Array): ByteReader {
   return r;
 }
 
-function writeSlots(w: ByteWriter, slots: readonly number[]): void {
+function writeSlots(w: ByteWriter, slots: number[]): void {
   w.uint(slots.length);
   let previous = -1;
   for (const slot of slots) {
@@ -114,69 +114,42 @@ function readSlots(r: ByteReader): number[] {
   return slots;
 }
 
-/**
- * What encodeInputs reads of a tile's input cells, by index (slots ascending): the saver reads them
- * straight from the model's tile (tiles.ts), so a million-cell save makes no object per cell.
- */
-export interface InputCells {
-  readonly slots: readonly number[];
-  /** The constant (null for a formula cell). */
-  value(i: number): Scalar;
-  /** A formula cell's text and, for an array formula, its range. */
-  formula(i: number): { text: string; fixed?: { rows: number; cols: number } | undefined } | undefined;
-  numFmt(i: number): string | undefined;
-}
-
 /** Encodes the input cells of a tile (slots ascending). */
 export function encodeInputTile(cells: InputCell[]): Uint8Array {
-  return encodeInputs({
-    slots: cells.map((c) => c.slot),
-    value: (i) => cells[i]!.value,
-    formula: (i) => {
-      const { formula, fixed } = cells[i]!;
-      return formula === undefined ? undefined : { text: formula, fixed };
-    },
-    numFmt: (i) => cells[i]!.numFmt,
-  });
-}
-
-/** Encodes a tile's input cells (the same bytes as encodeInputTile of the same cells). */
-export function encodeInputs(cells: InputCells): Uint8Array {
   const w = new ByteWriter();
   w.byte(VERSION);
-  const { slots } = cells;
-  writeSlots(w, slots);
-  for (let i = 0; i < slots.length; i++) {
-    const formula = cells.formula(i);
-    if (formula?.fixed) {
+  writeSlots(
+    w,
+    cells.map((c) => c.slot),
+  );
+  for (const cell of cells) {
+    if (cell.formula !== undefined && cell.fixed) {
       w.byte(T_ARRAY_FORMULA);
-      w.uint(formula.fixed.rows);
-      w.uint(formula.fixed.cols);
-      w.text(formula.text);
-    } else if (formula) {
+      w.uint(cell.fixed.rows);
+      w.uint(cell.fixed.cols);
+      w.text(cell.formula);
+    } else if (cell.formula !== undefined) {
       w.byte(T_FORMULA);
-      w.text(formula.text);
-    } else writeScalar(w, cells.value(i));
+      w.text(cell.formula);
+    } else writeScalar(w, cell.value);
   }
   const codes = new Map<string, number>();
   let formatted = 0;
-  for (let i = 0; i < slots.length; i++) {
-    const numFmt = cells.numFmt(i);
-    if (!numFmt) continue;
+  for (const cell of cells) {
+    if (!cell.numFmt) continue;
     formatted++;
-    if (!codes.has(numFmt)) codes.set(numFmt, codes.size);
+    if (!codes.has(cell.numFmt)) codes.set(cell.numFmt, codes.size);
   }
   w.uint(codes.size);
   for (const code of codes.keys()) w.text(code);
   w.uint(formatted);
   let previous = -1;
-  for (let i = 0; i < slots.length; i++) {
-    const numFmt = cells.numFmt(i);
-    if (!numFmt) continue;
+  cells.forEach((cell, i) => {
+    if (!cell.numFmt) return;
     w.uint(i - previous - 1);
-    w.uint(codes.get(numFmt) as number);
+    w.uint(codes.get(cell.numFmt) as number);
     previous = i;
-  }
+  });
   return pack(w);
 }
 

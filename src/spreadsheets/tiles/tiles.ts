@@ -28,7 +28,7 @@ import type { Sheet } from "../cells/sheet.ts";
 import { bookParts, loadBookParts } from "../workbook/book-parts.ts";
 import { restoreSpill } from "../workbook/spill.ts";
 import { MAX_COLUMNS, MAX_ROWS } from "../cells/types.ts";
-import { decodeInputTile, decodeValueTile, encodeInputs, encodeValueTile, type InputCells, type ValueCell } from "./tile-codec.ts";
+import { decodeInputTile, decodeValueTile, encodeInputTile, encodeValueTile, type InputCell, type ValueCell } from "./tile-codec.ts";
 
 export interface SavedTiles {
   manifest: Manifest;
@@ -37,37 +37,24 @@ export interface SavedTiles {
   written: { inputTiles: number; valueTiles: number; bytes: number };
 }
 
-/** A tile's input cells as encodeInputs reads them: from the tile's arrays, no object per cell. */
-function inputCells(book: Book, tile: Tile): InputCells {
-  const slots: number[] = [];
+function inputCells(book: Book, tile: Tile): InputCell[] {
+  const cells: InputCell[] = [];
   const { kinds, nums, strs, fmts, formulas } = tile;
   for (let slot = 0; slot < TILE_SIZE; slot++) {
     const kind = kinds[slot];
     // Cells an array fills are its result, not input.
-    if (kind !== K_EMPTY && kind !== K_SPILL) slots.push(slot);
-  }
-  return {
-    slots,
-    value(i) {
-      const slot = slots[i]!;
-      const kind = kinds[slot];
-      if (kind === K_NUMBER) return nums[slot] as number;
-      if (kind === K_STRING) return strs?.[slot] ?? "";
-      if (kind === K_BOOLEAN) return nums[slot] === 1;
-      if (kind === K_FORMULA) return null;
-      return errorFromCode(nums[slot] as number);
-    },
-    formula(i) {
-      const slot = slots[i]!;
-      if (kinds[slot] !== K_FORMULA) return undefined;
+    if (kind === K_EMPTY || kind === K_SPILL) continue;
+    const fmt = fmts?.[slot] ?? 0;
+    const numFmt = fmt === 0 ? undefined : book.formats.code(fmt);
+    if (kind === K_FORMULA) {
       const cell = formulas?.get(slot);
-      return { text: cell?.text ?? "", fixed: cell?.fixed ?? undefined };
-    },
-    numFmt(i) {
-      const fmt = fmts?.[slots[i]!] ?? 0;
-      return fmt === 0 ? undefined : book.formats.code(fmt);
-    },
-  };
+      cells.push({ slot, value: null, formula: cell?.text ?? "", numFmt, fixed: cell?.fixed ?? undefined });
+    } else if (kind === K_NUMBER) cells.push({ slot, value: nums[slot] as number, numFmt });
+    else if (kind === K_STRING) cells.push({ slot, value: strs?.[slot] ?? "", numFmt });
+    else if (kind === K_BOOLEAN) cells.push({ slot, value: nums[slot] === 1, numFmt });
+    else cells.push({ slot, value: errorFromCode(nums[slot] as number), numFmt });
+  }
+  return cells;
 }
 
 /** The values of a tile's formula cells (with how far each array spills) and of the cells arrays fill. */
@@ -104,8 +91,8 @@ class Saver {
 
   input(sheet: Sheet, key: number, map: Map<string, string>): void {
     const tile = sheet.grid.tiles.get(key);
-    const cells = tile && tile.count > 0 ? inputCells(this.book, tile) : undefined;
-    this.put(map, keyName(key), cells && cells.slots.length > 0 ? encodeInputs(cells) : null, "inputTiles");
+    const cells = tile && tile.count > 0 ? inputCells(this.book, tile) : [];
+    this.put(map, keyName(key), cells.length > 0 ? encodeInputTile(cells) : null, "inputTiles");
   }
 
   values(sheet: Sheet, key: number, map: Map<string, string>): void {
