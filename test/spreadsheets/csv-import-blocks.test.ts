@@ -26,6 +26,28 @@ describe("CSV import in blocks", () => {
     expect(read.values[999]).toEqual([null, null, null, null]);
   });
 
+  it("refuses past the limits as the rows meet them, as the pass before the rows did", () => {
+    const refusal = (csv: string, maxCells = 2_000_000) => {
+      try {
+        importWorkbook(new TextEncoder().encode(csv), "csv", "Data", "parse", { ...options, maxCells });
+      } catch (error) {
+        return { message: (error as Error).message, details: (error as { details?: unknown }).details };
+      }
+      return undefined;
+    };
+    expect(refusal(`a\n${"x,".repeat(16_384)}x\n`)?.details).toEqual({ reason: "columns", limit: 16_384 });
+    expect(refusal("a,b,c\nd,e,f\n", 5)).toEqual({
+      message: "The .csv holds more than 5 non-empty cells",
+      details: { reason: "cells", limit: 5 },
+    });
+    // The long field (row 2) comes before the sixth cell (row 3): it is the one named.
+    expect(refusal(`a\n${"y".repeat(32_768)}\nb,c,d,e,f,g\n`, 5)).toEqual({
+      message: "The .csv has a field over 32767 characters (row 2)",
+      details: { reason: "cell_text", limit: 32_767 },
+    });
+    expect(refusal("a,b\n\nc,d\n", 4)).toBeUndefined();
+  });
+
   it("gives the upload's bytes back once the text is decoded, and builds the same workbook from the text", () => {
     const bytes = new TextEncoder().encode("name,amount\nalpha,1\nbeta,2\n");
     const imported = importWorkbook(bytes, "csv", "Data", "parse", options).model.workbook;
