@@ -46,7 +46,7 @@ export async function largeJsonBytes(c: Context<HttpEnv>, alternative = ""): Pro
 
 /** A multipart body streamed to temp files under `limits`; removed after `use`. */
 export async function withForm<T>(c: Context<HttpEnv>, limits: UploadLimits, use: (form: FormData) => Promise<T>): Promise<T> {
-  const { form, cleanup } = await spoolForm(c.req.raw, limits, undefined, undefined, nodeBindings(c)?.incoming);
+  const { form, cleanup } = await spoolForm(c.req.raw, limits, { incoming: nodeBindings(c)?.incoming });
   try {
     return await use(form);
   } finally {

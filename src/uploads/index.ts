@@ -126,7 +126,7 @@ export function withUploads<A>(route: UploadRoute<A>, next: FetchHandler): Fetch
     let spooled;
     try {
       const checkField = route.checkField && ((name: string, value: string) => route.checkField?.(name, value, authenticated));
-      spooled = await spoolForm(request, route.limits, route.tmpDir, checkField);
+      spooled = await spoolForm(request, route.limits, { tmpRoot: route.tmpDir, checkField });
     } catch (error) {
       const failure = toGatewayError(error);
       if (failure.code === "INTERNAL") env.log.error({ err: failure.cause ?? failure }, "upload spooling failed");

@@ -186,21 +186,23 @@ function listen(parser: busboy.Busboy, state: Spooling): void {
   parser.on("fieldsLimit", countLimit("fields", state.limits.fields ?? 100));
 }
 
+export interface SpoolOptions {
+  /** Where the temp files go (default the OS temp dir). */
+  tmpRoot?: string | undefined;
+  /** Sees each text field as it arrives, before the parts after it; throwing refuses the upload there. */
+  checkField?: ((name: string, value: string) => void) | undefined;
+  /** Node's request behind `request`: its body is read from it when nobody has begun to. */
+  incoming?: IncomingMessage | undefined;
+}
+
 /**
  * Reads `request`'s multipart body into temp files under `tmpRoot` (default the OS temp dir).
  * Fails with PAYLOAD_TOO_LARGE past a limit (a declared Content-Length over the total is refused
  * before any byte is read), BAD_USER_INPUT on a malformed or interrupted body; on failure every
  * temp file is already removed.
  */
-export async function spoolForm(
-  request: Request,
-  limits: UploadLimits,
-  tmpRoot: string = tmpdir(),
-  /** Sees each text field as it arrives, before the parts after it; throwing refuses the upload there. */
-  checkField?: (name: string, value: string) => void,
-  /** Node's request behind `request`: its body is read from it when nobody has begun to. */
-  incoming?: IncomingMessage,
-): Promise<SpooledForm> {
+export async function spoolForm(request: Request, limits: UploadLimits, options: SpoolOptions = {}): Promise<SpooledForm> {
+  const { tmpRoot = tmpdir(), checkField, incoming } = options;
   const maxBody = maxUploadBodyBytes(limits);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBody) {

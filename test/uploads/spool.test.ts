@@ -56,7 +56,7 @@ describe("spoolForm", () => {
     form.append("1", new Blob([two]), "notes – été.txt");
     form.append("name", "Überschrift");
 
-    const { form: spooled, cleanup } = await spoolForm(await requestOf(form), limits, root);
+    const { form: spooled, cleanup } = await spoolForm(await requestOf(form), limits, { tmpRoot: root });
     expect(spooled.get("operations")).toBe('{"query":"x"}');
     expect(spooled.get("name")).toBe("Überschrift");
     const photo = spooled.get("0") as File;
@@ -84,7 +84,7 @@ describe("spoolForm", () => {
     const form = new FormData();
     form.append("0", new Blob([bytes(3 * MiB, 3)]), "a.bin");
     form.append("1", new Blob([bytes(2 * MiB, 4)]), "b.bin");
-    const error = await failure(spoolForm(await requestOf(form), limits, root));
+    const error = await failure(spoolForm(await requestOf(form), limits, { tmpRoot: root }));
     expect(error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(error.details).toMatchObject({ limit: 4 * MiB });
   });
@@ -93,7 +93,7 @@ describe("spoolForm", () => {
     const form = new FormData();
     form.append("0", new Blob([bytes(10, 5)]), "a.bin");
     const request = await requestOf(form, { "content-length": String(64 * MiB) });
-    const error = await failure(spoolForm(request, limits, root));
+    const error = await failure(spoolForm(request, limits, { tmpRoot: root }));
     expect(error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(request.bodyUsed).toBe(false);
   });
@@ -101,21 +101,21 @@ describe("spoolForm", () => {
   it("text fields over fieldBytes → PAYLOAD_TOO_LARGE (never silently truncated)", async () => {
     const form = new FormData();
     form.append("operations", "x".repeat(64 * 1024 + 1));
-    expect((await failure(spoolForm(await requestOf(form), limits, root))).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await failure(spoolForm(await requestOf(form), limits, { tmpRoot: root }))).code).toBe("PAYLOAD_TOO_LARGE");
 
     const many = new FormData();
     for (let i = 0; i < 3; i++) many.append(`f${i}`, "y".repeat(30 * 1024));
-    expect((await failure(spoolForm(await requestOf(many), limits, root))).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await failure(spoolForm(await requestOf(many), limits, { tmpRoot: root }))).code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("more files or fields than allowed → PAYLOAD_TOO_LARGE", async () => {
     const form = new FormData();
     for (let i = 0; i < 3; i++) form.append(String(i), new Blob(["x"]), `${i}.txt`);
-    expect((await failure(spoolForm(await requestOf(form), { ...limits, files: 2 }, root))).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await failure(spoolForm(await requestOf(form), { ...limits, files: 2 }, { tmpRoot: root }))).code).toBe("PAYLOAD_TOO_LARGE");
 
     const fields = new FormData();
     for (let i = 0; i < 4; i++) fields.append(`f${i}`, "v");
-    expect((await failure(spoolForm(await requestOf(fields), { ...limits, fields: 3 }, root))).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await failure(spoolForm(await requestOf(fields), { ...limits, fields: 3 }, { tmpRoot: root }))).code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("a field check that refuses stops there: the parts after it in the same chunk are not spooled, and the refusal settles", async () => {
@@ -130,7 +130,7 @@ describe("spoolForm", () => {
       seen.push(name);
       if (name === "operations") throw new GatewayError("FORBIDDEN", "no");
     };
-    const settled = spoolForm(await requestOf(form), limits, root, refuse);
+    const settled = spoolForm(await requestOf(form), limits, { tmpRoot: root, checkField: refuse });
     const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still pending after 10 s"), 10_000).unref());
     const error = await Promise.race([failure(settled), timeout]);
     expect(error).toBeInstanceOf(GatewayError);
@@ -140,16 +140,17 @@ describe("spoolForm", () => {
 
   it("malformed bodies → BAD_USER_INPUT", async () => {
     // No boundary: refused before a temp dir exists.
-    expect((await failure(spoolForm(rawRequest("", "multipart/form-data"), limits, root))).code).toBe("BAD_USER_INPUT");
+    expect((await failure(spoolForm(rawRequest("", "multipart/form-data"), limits, { tmpRoot: root }))).code).toBe("BAD_USER_INPUT");
     // Cut off inside a file part.
     const cut = '--b\r\nContent-Disposition: form-data; name="0"; filename="a.bin"\r\n\r\nsome bytes';
-    const error = await failure(spoolForm(rawRequest(cut), limits, root));
+    const error = await failure(spoolForm(rawRequest(cut), limits, { tmpRoot: root }));
     expect(error.code).toBe("BAD_USER_INPUT");
     expect(error.message).toMatch(/^multipart\/form-data: /);
     // No closing boundary after a field.
-    expect((await failure(spoolForm(rawRequest('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n'), limits, root))).code).toBe(
-      "BAD_USER_INPUT",
-    );
+    expect(
+      (await failure(spoolForm(rawRequest('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n'), limits, { tmpRoot: root })))
+        .code,
+    ).toBe("BAD_USER_INPUT");
   });
 });
 
