@@ -37,11 +37,12 @@ export function* chargeUsage(quota: QuotaSettings, ownerId: string, bytes: numbe
 
 /**
  * Workbooks in the one lifecycle, their content blobs (shared by versions, collected when nothing
- * refers to them) through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts).
+ * refers to them) through each database's own calls on its client K (sqlite/blobs.ts, postgres/blobs.ts);
+ * SQLite's also stage a large content's blobs before the transaction.
  */
 export function workbookItems<K>(
   sql: Executor<K>,
-  blobs: {
+  blobs: Pick<ItemContent<WorkbookContent, K>, "stage"> & {
     put(client: K, ownerId: string, content: WorkbookContent): void | Promise<void>;
     collect(client: K, ownerId: string, manifests: Iterable<string>): void | Promise<void>;
     /** The owner's blobs by hash (those not stored are missing from the map). */
@@ -55,6 +56,7 @@ export function workbookItems<K>(
       return { size_bytes: sizeBytes, cells, sheets: JSON.stringify(sheets), manifest_hash: manifestHash };
     },
     collect: (ownerId, manifests) => call((client: K) => blobs.collect(client, ownerId, manifests)),
+    stage: blobs.stage,
   };
   return { ...itemLifecycle(sql, workbookKind, content), getBlobs: blobs.getBlobs };
 }

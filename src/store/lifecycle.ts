@@ -3,7 +3,8 @@
 // (ending its share links), restore, purge (collecting the content nothing refers to), versions and
 // their pruning, each write one transaction. On PostgreSQL a write holds the item's row lock, then
 // the owner's usage lock when it stores or collects content; SQLite's immediate transaction holds
-// the database. A kind supplies how its content is stored and collected.
+// the database. A kind supplies how its content is stored and collected (and, where a database
+// writes a large content ahead, staged before the transaction).
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 import type { ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
@@ -11,12 +12,18 @@ import { query, type Executor, type Tx } from "./sql.ts";
 import { foldName, type IdempotencyClaim, type ItemChange, type ItemRecord, type ListQuery, type NewItem, type Outcome } from "./types.ts";
 import type { VersionQuery } from "./types.ts";
 
-/** How a kind's content is kept: steps inside the write's transaction (K: the database's client). */
+/** How a kind's content is kept: steps inside the write's transaction (K: the database's client), and one before it. */
 export interface ItemContent<C, K> {
   /** Stores a version's content (charging the quota): the values of the kind's content columns. */
   put(ownerId: string, content: C): Tx<Record<string, unknown>, K>;
   /** Deletes those of the hashes nothing refers to any more, releasing their bytes. */
   collect(ownerId: string, hashes: Iterable<string>): Tx<void, K>;
+  /**
+   * Before the transaction, where the database writes a large content ahead for `put` to name
+   * (SQLite's workbook blobs, sqlite/blobs.ts): how to release what the write did not name, called
+   * once it ends, whatever its outcome; undefined when nothing was written ahead.
+   */
+  stage?(ownerId: string, content: C): Promise<(() => void) | undefined>;
 }
 
 /** The reads: one statement each, the hot ones named. Every read sees live items only, unless it says otherwise. */
@@ -67,6 +74,15 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends 
   const { table, versions, versionOf, summaryColumns } = kind;
   const columns = kind.content.join(", ");
   const set = `name = :name, name_folded = :nameFolded, updated_at = :at, updated_by = :actorId, source = :source, version = version + 1`;
+  /** The steps in one transaction, `staging` staged before it (ItemContent's `stage`) and released after it. */
+  async function write<T>(ownerId: string, staging: C | undefined, steps: () => Tx<T, K>): Promise<T> {
+    const release = staging && content.stage ? await content.stage(ownerId, staging) : undefined;
+    try {
+      return await sql.transaction(steps);
+    } finally {
+      release?.();
+    }
+  }
   return {
     /**
      * Version 1, its content and its idempotency record (with the record it answers) in one
@@ -76,7 +92,7 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends 
      * answers were: the item as it is now).
      */
     create: (input: N, claim?: IdempotencyClaim) =>
-      sql.transaction(function* () {
+      write(input.ownerId, input, function* () {
         const created = kind.newRecord(input);
         const scoped = claim && { ...claim, operation: claim.operation ?? kind.createOperation };
         const hit = scoped && (yield* claimIdempotency(created.ownerId, scoped, created.id, created.createdAt, created));
@@ -98,7 +114,7 @@ function writes<R extends ItemRecord, V, C, N extends C & NewItem, K, X extends 
      * request with the same key finds the first one's claim.
      */
     change: (input: X) =>
-      sql.transaction(function* (): Tx<Outcome<R>, K> {
+      write(input.ownerId, input.content, function* (): Tx<Outcome<R>, K> {
         const current = yield* lockLive(input.ownerId, input.id);
         if (!current) return { ok: false, reason: "not_found" };
         const claim = input.idempotency?.claim;

@@ -14,7 +14,7 @@ import type { Db } from "./connection.ts";
 import type { SqliteExecutor } from "./executor.ts";
 
 /** A content's blobs written ahead of the write that names them: its blob_stages row, and the blobs it inserted. */
-export interface Staged {
+interface Staged {
   id: string;
   ownerId: string;
   root: string;
@@ -30,11 +30,11 @@ export interface Blobs {
   /**
    * Checks a large content and writes its blobs and references (charging the quota) in
    * transactions of a few milliseconds, the event loop turning between them; undefined for a small
-   * content (`put` writes it). What it wrote is the caller's to name, or to `unstage`.
+   * content (`put` writes it). What it wrote is the caller's to name (`put` ends the stage), then to
+   * release: the function it returns collects, if the stage did not end, what nothing names or refers
+   * to (the write that was to name it failed or wrote nothing).
    */
-  stage(ownerId: string, content: WorkbookContent): Promise<Staged | undefined>;
-  /** Collects what a stage wrote that nothing names or refers to (the write that was to name it failed or wrote nothing). */
-  unstage(staged: Staged | undefined): void;
+  stage(ownerId: string, content: WorkbookContent): Promise<(() => void) | undefined>;
   /** Collects what stages a crash interrupted left unnamed (at open: no stage of this connection is under way). */
   collectStages(): void;
   /** Collects, from the given manifest roots down, every blob nothing refers to any more (no workbook, version or reference). */
@@ -63,6 +63,7 @@ function blobStatements(db: Db) {
     delete: db.prepare(`DELETE FROM blobs WHERE owner_id = @ownerId AND hash = @hash RETURNING size`),
     stageBegin: db.prepare(`INSERT INTO blob_stages (id, owner_id, root_hash) VALUES (?, ?, ?)`),
     stageEnd: db.prepare(`DELETE FROM blob_stages WHERE id = ?`),
+    stageOn: db.prepare(`SELECT 1 FROM blob_stages WHERE id = ?`),
     stagesLeft: db.prepare(`SELECT id, owner_id, root_hash FROM blob_stages`),
   };
 }
@@ -179,10 +180,10 @@ export function blobsOf(db: Db, sql: SqliteExecutor, quota: QuotaSettings): Blob
         throw error;
       }
       staged.set(content, { stage, checked });
-      return stage;
-    },
-    unstage(stage) {
-      if (stage) unstage.immediate(stage);
+      return () => {
+        // A write that named the stage ended it (`put`): then there is nothing to release.
+        if (stmt.stageOn.get(stage.id)) unstage.immediate(stage);
+      };
     },
     collectStages: () => collectStages.immediate(),
     collect,
