@@ -28,14 +28,12 @@ export type WorkbookVersionRecord = ItemVersion & WorkbookFacts;
  * computes it); the store checks every hash it stores.
  */
 export interface WorkbookContent extends WorkbookFacts {
-  /** The manifest root's hash: among `blobs`, or already stored for the owner. */
-  manifestHash: string;
   /** Blobs by hash (a root, pages, tiles); those the owner already has are skipped and not counted again. */
   blobs: readonly (readonly [hash: string, bytes: Uint8Array])[];
   /**
    * Which blob refers to which (root → page, page → tile), for collecting what nothing refers to:
    * every blob stored here must be the manifest or the child of one of these, and every hash named
-   * must be among `blobs` or already stored.
+   * (the manifest's too) must be among `blobs` or already stored.
    */
   refs: readonly (readonly [parent: string, child: string])[];
   sizeBytes: number;
