@@ -4,13 +4,13 @@
 // are written once for both databases (lifecycle.ts) over these; a kind supplies only its content
 // (how it is stored and collected) and its own reads.
 import { camel, rowMapper } from "./rows.ts";
-import type { IdempotentOperation, ItemRecord, SheetSummary } from "./types.ts";
+import type { IdempotentOperation, ItemRecord, ShareKind, SheetSummary } from "./types.ts";
 import type { DocumentRecord, NewDocument, NewItem, NewWorkbook, VersionRecord, WorkbookRecord, WorkbookVersionRecord } from "./types.ts";
 
 /** A kind as its spec names it: every column list, row mapping and record below is derived from `own`. */
 interface KindSpec<N> {
   /** The share and trash kind. */
-  name: "document" | "workbook";
+  name: ShareKind;
   table: string;
   /** The table of earlier versions, and its column naming the item. */
   versions: string;

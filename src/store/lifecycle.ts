@@ -160,7 +160,7 @@ function removals<R extends ItemRecord, V, N extends NewItem, K>(
   }
   return {
     /** Moves a live item to the trash and ends its share links at once, for good: restoring it does not revive them. */
-    trash: ({ ownerId, id, at, expectedVersion }: { ownerId: string; id: string; at: string; expectedVersion?: number | undefined }) =>
+    trash: ({ ownerId, id, at, expectedVersion }: Pick<ItemChange<unknown, R>, "ownerId" | "id" | "at" | "expectedVersion">) =>
       sql.transaction(function* (): Tx<Outcome<R>, K> {
         const current = yield* lockLive(ownerId, id);
         if (!current) return { ok: false, reason: "not_found" };
