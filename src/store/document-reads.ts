@@ -9,12 +9,11 @@ import { documentKind } from "./kinds.ts";
 import { isVersion, itemLifecycle } from "./lifecycle.ts";
 import type { QuotaSettings } from "./quota.ts";
 import { bytesOf, prefixedColumns, unprefixed, type Row } from "./rows.ts";
-import type { Executor } from "./sql.ts";
+import { hasNul, type Executor } from "./sql.ts";
 import type { DocumentContent, DocumentRecord, TextFormat, VersionRecord } from "./types.ts";
 
 /** The document columns of `d` (for joins). */
 export const documentColumns = prefixedColumns(documentKind.summaryColumns, "d");
-const hasNul = (ownerId: string, id: string) => `${ownerId}${id}`.includes("\u0000");
 
 /** Version n of a live document with the given columns of its content `c` (`c.docx`…). */
 async function versionRow(

@@ -8,7 +8,7 @@
 import { claimIdempotency, findClaim } from "./idempotency.ts";
 import type { ItemKind } from "./kinds.ts";
 import type { Row } from "./rows.ts";
-import { query, type Executor, type Tx } from "./sql.ts";
+import { hasNul, query, type Executor, type Tx } from "./sql.ts";
 import { foldName, type IdempotencyClaim, type ItemChange, type ItemRecord, type ListQuery, type NewItem, type Outcome } from "./types.ts";
 import type { VersionQuery } from "./types.ts";
 
@@ -33,14 +33,13 @@ function reads<R extends ItemRecord, V, N extends NewItem>(sql: Executor, kind: 
   const byId = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND id = :id`;
   /** `includeDeleted`: also an item in the trash (an idempotent replay of its create). */
   const get = async (ownerId: string, id: string, { includeDeleted = false } = {}): Promise<R | null> => {
-    // No key holds NUL, and PostgreSQL text cannot (an error, not "no match").
-    if (`${ownerId}${id}`.includes("\u0000")) return null;
+    if (hasNul(ownerId, id)) return null;
     const text = `${byId}${includeDeleted ? "" : " AND deleted_at IS NULL"}`;
     return record(await sql.all(text, { ownerId, id }, `get_${includeDeleted ? "any_" : ""}${kind.name}`));
   };
   /** Live or trashed items, newest first (by id: the list's index is walked in order), one statement per shape. */
   async function list(query: ListQuery, trashed: boolean): Promise<R[]> {
-    if (query.nameContains?.includes("\u0000")) return [];
+    if (hasNul(query.nameContains ?? "")) return [];
     const cursor = query.beforeId !== undefined ? " AND id < :beforeId" : "";
     const needle = query.nameContains !== undefined ? ` AND ${sql.dialect.position}(name_folded, :needle) > 0` : "";
     const text = `SELECT ${summaryColumns} FROM ${table} WHERE owner_id = :ownerId AND deleted_at IS ${trashed ? "NOT NULL" : "NULL"}${cursor}${needle}

@@ -1,7 +1,7 @@
 // Share links to a document or a workbook, on either database (sql.ts).
 import { documentKind, workbookKind } from "./kinds.ts";
 import { prefixedColumns, rowMapper, unprefixed, type Row } from "./rows.ts";
-import type { Executor } from "./sql.ts";
+import { hasNul, type Executor } from "./sql.ts";
 import type { KindRecord, NewShare, ShareRecord } from "./types.ts";
 
 const shareColumns = "id, kind, target_id, owner_id, created_at, expires_at";
@@ -44,8 +44,7 @@ export function createShares(sql: Executor) {
       return (await sql.run(text, { ownerId, targetId, shareId })) > 0;
     },
     async findShare(tokenHash: string, now: string) {
-      // PostgreSQL text cannot hold NUL (an error, not "no match"); no token hash has one.
-      if (tokenHash.includes("\u0000")) return null;
+      if (hasNul(tokenHash)) return null;
       const [row] = await sql.all(findShare, { tokenHash, now }, "find_share");
       return row ? toFound(row) : null;
     },

@@ -52,6 +52,9 @@ export async function driveAsync<T, K>(steps: Tx<T, K>, step: (step: Step<K>) =>
   return next.value;
 }
 
+/** Whether a value looked up holds NUL: no stored one does, and PostgreSQL text cannot (an error, not "no match"). */
+export const hasNul = (...values: string[]): boolean => values.some((value) => value.includes("\u0000"));
+
 /** `IN (:p0, :p1, …)` and its values, for a list of values (never empty). */
 export function inList(prefix: string, values: readonly unknown[]): [string, Record<string, unknown>] {
   const names = values.map((_, i) => `${prefix}${i}`);

@@ -75,9 +75,6 @@ export function pgContext(pool: pg.Pool, settings: PostgresSettings, quota: Quot
   };
 }
 
-/** PostgreSQL text cannot hold NUL: such a key would fail the statement, and matches nothing anyway. */
-export const hasNul = (...values: string[]): boolean => values.some((value) => value.includes("\u0000"));
-
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   // A client whose ROLLBACK failed is in an unknown state: destroy it instead of returning it to the pool.

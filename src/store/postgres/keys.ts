@@ -2,7 +2,8 @@
 import { coalescer } from "../coalesce.ts";
 import { apiKeyColumns, toApiKey, type ApiKeyRow } from "../key-rows.ts";
 import type { KeyStore } from "../types.ts";
-import { hasNul, type PgContext } from "./connection.ts";
+import { hasNul } from "../sql.ts";
+import type { PgContext } from "./connection.ts";
 
 export function createPostgresKeys({ pool, prepared }: PgContext): KeyStore {
   // The statement finds rows by the unique hash only (coalesce.ts).

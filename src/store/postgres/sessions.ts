@@ -2,7 +2,8 @@
 // (every page a signed-in person opens) is a prepared statement.
 import { liveSession, sessionColumns, toSession, toSignInLink, type SessionRow, type SignInLinkRow } from "../session-rows.ts";
 import type { SessionStore } from "../types.ts";
-import { hasNul, type PgContext } from "./connection.ts";
+import { hasNul } from "../sql.ts";
+import type { PgContext } from "./connection.ts";
 
 export function createPostgresSessions({ pool, prepared }: PgContext): SessionStore {
   return {
