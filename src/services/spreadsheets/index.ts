@@ -6,7 +6,6 @@
 import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import type * as contract from "../../contract/spreadsheets.ts";
-import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import { fieldsOf, serviceLifecycle, withDeps } from "../lifecycle.ts";
 import { jobOwner, spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
@@ -41,13 +40,9 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
       versionContent: (...args) => versionContent(deps, ...args),
     }),
     ...withDeps(deps, { create: createSpreadsheet, createFromJson: createSpreadsheetFromJson, import: importSpreadsheet }),
-    ...withDeps(deps, { read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
+    ...withDeps(deps, { get: getSpreadsheet, read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
     ...withDeps(deps, { names: listNames, defineName, deleteName }),
     ...withDeps(deps, { readVersion, downloadVersion }),
-    /** The record with the spreadsheet's warnings (describe). */
-    get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
-    /** null when missing or someone else's (GraphQL `spreadsheet`). */
-    find: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => getSpreadsheet(deps, ctx, input, true),
     write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>
       changeCells(deps, ctx, { id, expectedVersion }, { kind: "write", range, values, input: input ?? "parse" }, "write"),
     append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) => {

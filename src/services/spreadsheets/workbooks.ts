@@ -225,15 +225,10 @@ async function fileFingerprint(name: string, file: UploadedFile): Promise<string
   return hash.digest("hex");
 }
 
-export async function getSpreadsheet(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  input: { id: string },
-  nullWhenMissing = false,
-): Promise<SpreadsheetWithWarnings | null> {
+/** The record with the spreadsheet's warnings (describe). */
+export async function getSpreadsheet(deps: SheetsDeps, ctx: RequestContext, input: { id: string }): Promise<SpreadsheetWithWarnings> {
   const ownerId = sheetsOwner(ctx, "read");
   const record = await deps.store.workbooks.get(ownerId, input.id);
-  if (!record && nullWhenMissing) return null;
   if (!record) throw spreadsheetNotFound();
   return withWarnings(deps, record);
 }
