@@ -43,15 +43,13 @@ export function createSpreadsheetsService(deps: SheetsDeps) {
     ...withDeps(deps, { get: getSpreadsheet, read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
     ...withDeps(deps, { names: listNames, defineName, deleteName }),
     ...withDeps(deps, { readVersion, downloadVersion }),
-    write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>
-      changeCells(deps, ctx, { id, expectedVersion }, { kind: "write", range, values, input: input ?? "parse" }, "write"),
-    append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) => {
-      // A field not given stays undefined: the pool skips it, the idempotency fingerprint's JSON leaves it out.
-      const change = { kind: "append" as const, sheet, values, records, input: input ?? "parse" };
-      return changeCells(deps, ctx, { id, expectedVersion, idempotencyKey }, change, "append");
-    },
-    edit: (ctx: Ctx, { id, operations, expectedVersion }: In<"editSpreadsheetInputSchema">) =>
-      changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
+    write: (ctx: Ctx, { range, values, input, ...target }: In<"writeRangeInputSchema">) =>
+      changeCells(deps, ctx, target, { kind: "write", range, values, input: input ?? "parse" }, "write"),
+    // A field not given stays undefined: the pool skips it, the idempotency fingerprint's JSON leaves it out.
+    append: (ctx: Ctx, { sheet, values, records, input, ...target }: In<"appendRowsInputSchema">) =>
+      changeCells(deps, ctx, target, { kind: "append", sheet, values, records, input: input ?? "parse" }, "append"),
+    edit: (ctx: Ctx, { operations, ...target }: In<"editSpreadsheetInputSchema">) =>
+      changeCells(deps, ctx, target, { kind: "edit", operations }, "edit"),
     /** What a share link reads (../share-links.ts found the spreadsheet): the record, and a range (default: its first sheet's used range). */
     async readShared(
       ctx: Ctx,
