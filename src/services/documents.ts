@@ -5,7 +5,7 @@ import { isDocumentId, type DocumentVersion } from "../contract/documents.ts";
 import type { DocumentRecord } from "../store/types.ts";
 import { documentItems, toSummary, type DocsDeps } from "./document-access.ts";
 import { downloadDocument, downloadShared, getDocument, readDocument, readShared } from "./document-reads.ts";
-import { downloadVersion, getVersion, readVersion } from "./document-versions.ts";
+import { downloadVersion, readVersion } from "./document-versions.ts";
 import { createDocument, importDocument, updateDocument, updateFromDocx } from "./document-writes.ts";
 import { serviceLifecycle, withDeps } from "./lifecycle.ts";
 
@@ -27,6 +27,6 @@ export function createDocumentsService({ store, renderer, publicUrl = "" }: Omit
     ),
     ...withDeps(deps, { get: getDocument, read: readDocument, download: downloadDocument, readShared, downloadShared }),
     ...withDeps(deps, { create: createDocument, import: importDocument, update: updateDocument, updateFromDocx }),
-    ...withDeps(deps, { version: getVersion, readVersion, downloadVersion }),
+    ...withDeps(deps, { readVersion, downloadVersion }),
   };
 }

@@ -20,6 +20,8 @@ const ITEM_FIELDS = ["id", "name", "createdAt", "updatedAt", "version", "sizeByt
 export type WorkspaceItem = { kind: "document" | "spreadsheet" } & Pick<ItemRecord, (typeof ITEM_FIELDS)[number]>;
 export type ItemsService = ReturnType<typeof createItemsService>;
 export type TrashService = ReturnType<typeof createTrashService>;
+/** What the services across kinds (the trash, share links) dispatch to: each kind's service, and the store. */
+export type KindServices = { store: Store; documents: DocumentsService; sheets: SpreadsheetsService };
 
 const itemCursors = idCursors("i1.", isItemId);
 const trashCursors = idCursors("t1.", isItemId);
@@ -54,7 +56,7 @@ export function createItemsService(store: Kinds) {
   };
 }
 
-export function createTrashService(deps: { store: Store; documents: DocumentsService; sheets: SpreadsheetsService }) {
+export function createTrashService(deps: KindServices) {
   /** The service of the id's kind, or NOT_FOUND. */
   const kindOf = (id: string) => {
     if (id.startsWith("wb_")) return deps.sheets;

@@ -1,6 +1,6 @@
 // One lifecycle for every kind of stored item in the service layer (documents, spreadsheets, and
 // whatever kind comes next): who may read or change it, lists and the trash with their cursors,
-// trash, restore and purge, share links, the version list, and the errors a conditional write
+// trash, restore and purge, share links, the version list and records, and the errors a conditional write
 // ends in. A kind supplies its names, its id and cursor formats, and which store methods hold it;
 // documents and spreadsheets keep only what differs (content, render, extraction).
 import type { z } from "zod";
@@ -182,6 +182,12 @@ export function serviceLifecycle<R extends ItemRecord, V, X extends ItemChange<u
       const ownerId = owner(ctx, "write");
       if (!(kind.isId(id) && (await items.purge(ownerId, id)))) throw notFound(`${kind.noun} in the trash`);
       log(ctx, id, `${noun} purged`);
+    },
+    /** One version's record; null when it is not kept, or the item is missing or someone else's (GraphQL `documentVersion`). */
+    async version(ctx: RequestContext, { id, version }: Ref & { version: number }): Promise<T | null> {
+      const ownerId = owner(ctx, "read");
+      const found = kind.isId(id) ? await items.getVersion(ownerId, id, version) : null;
+      return found && own.version(found.version);
     },
     /** Newest first, the current version included. */
     async versions(ctx: RequestContext, input: Ref & Page): Promise<{ versions: T[]; nextCursor: string | null }> {

@@ -11,8 +11,7 @@ import type { DocumentShare } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
 import type { readSharedAnyInputSchema, sharedReadSchema } from "../contract/spreadsheets.ts";
 import type { ShareKind, ShareRecord, KindRecord, Store } from "../store/types.ts";
-import type { DocumentsService } from "./documents.ts";
-import type { SpreadsheetsService } from "./spreadsheets/index.ts";
+import type { KindServices } from "./items.ts";
 
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
 const TOKEN_PATTERN = /^wgs_[A-Za-z0-9_-]{43}$/;
@@ -53,15 +52,7 @@ async function shareTarget(store: Pick<Store, "findShare">, token: string): Prom
 
 export type SharedService = ReturnType<typeof createSharedService>;
 
-export function createSharedService({
-  store,
-  documents,
-  sheets,
-}: {
-  store: Store;
-  documents: DocumentsService;
-  sheets: SpreadsheetsService;
-}) {
+export function createSharedService({ store, documents, sheets }: KindServices) {
   return {
     async read(ctx: RequestContext, input: z.output<typeof readSharedAnyInputSchema>): Promise<z.output<typeof sharedReadSchema>> {
       const { kind, record } = await shareTarget(store, input.token);

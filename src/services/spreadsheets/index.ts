@@ -1,74 +1,41 @@
 // Spreadsheets operations (docs/api.md "Spreadsheets"): the one implementation the operation
 // table's rows run, on input the runner has validated with the row's schema (each method's input
 // type is that schema's output). The list, the trash, share links and the version list are the one
-// service lifecycle (../lifecycle.ts); records, cells, names and versions' content are in their own
-// files, composed here.
-import type { z } from "zod";
-import type { RequestContext } from "../../core/context.ts";
-import type * as contract from "../../contract/spreadsheets.ts";
-import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
-import type { WorkbookRecord } from "../../store/types.ts";
-import { fieldsOf, serviceLifecycle, withDeps } from "../lifecycle.ts";
-import { jobOwner, spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
-import { changeCells, evaluateFormula, readCells, readRecordRange } from "./cells.ts";
+// service lifecycle (../lifecycle.ts); records (a share link's reads too), cells, names and
+// versions' content are in their own files, composed here.
+import { serviceLifecycle, withDeps } from "../lifecycle.ts";
+import { spreadsheetItems, toSpreadsheet, toVersion, type SheetsDeps } from "./access.ts";
+import { appendRows, editSpreadsheet, evaluateFormula, readCells, writeRange } from "./cells.ts";
 import { defineName, deleteName, listNames } from "./names.ts";
 import { downloadVersion, readVersion, versionContent } from "./versions.ts";
 import {
   createSpreadsheet,
   createSpreadsheetFromJson,
-  downloadRecord,
+  downloadShared,
   downloadSpreadsheet,
   getSpreadsheet,
   importSpreadsheet,
+  readShared,
 } from "./workbooks.ts";
 
 export { ManifestCache, RenderedCache } from "./stored.ts";
 export { WarningsCache } from "./warnings.ts";
 
-type Ctx = RequestContext;
-/** What the row's input schema gives the service once the runner has parsed it. */
-type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodType ? z.output<(typeof contract)[K]> : never;
-
 export type SpreadsheetsService = ReturnType<typeof createSpreadsheetsService>;
 
 export function createSpreadsheetsService(deps: SheetsDeps) {
-  const shown = (record: WorkbookRecord) => toSpreadsheet(record, deps.publicUrl);
   return {
     ...serviceLifecycle(spreadsheetItems, deps, {
-      record: shown,
+      record: (record) => toSpreadsheet(record, deps.publicUrl),
       version: toVersion,
       key: "spreadsheets",
       versionContent: (...args) => versionContent(deps, ...args),
     }),
     ...withDeps(deps, { create: createSpreadsheet, createFromJson: createSpreadsheetFromJson, import: importSpreadsheet }),
-    ...withDeps(deps, { read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
+    ...withDeps(deps, { get: getSpreadsheet, read: readCells, evaluate: evaluateFormula, download: downloadSpreadsheet }),
+    ...withDeps(deps, { write: writeRange, append: appendRows, edit: editSpreadsheet }),
+    ...withDeps(deps, { readShared, downloadShared }),
     ...withDeps(deps, { names: listNames, defineName, deleteName }),
     ...withDeps(deps, { readVersion, downloadVersion }),
-    /** The record with the spreadsheet's warnings (describe). */
-    get: async (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => (await getSpreadsheet(deps, ctx, input)) as SpreadsheetWithWarnings,
-    /** null when missing or someone else's (GraphQL `spreadsheet`). */
-    find: (ctx: Ctx, input: In<"spreadsheetRefInputSchema">) => getSpreadsheet(deps, ctx, input, true),
-    write: (ctx: Ctx, { id, range, values, input, expectedVersion }: In<"writeRangeInputSchema">) =>
-      changeCells(deps, ctx, { id, expectedVersion }, { kind: "write", range, values, input: input ?? "parse" }, "write"),
-    append: (ctx: Ctx, { id, sheet, values, records, input, expectedVersion, idempotencyKey }: In<"appendRowsInputSchema">) => {
-      // A field not given stays undefined: the pool skips it, the idempotency fingerprint's JSON leaves it out.
-      const change = { kind: "append" as const, sheet, values, records, input: input ?? "parse" };
-      return changeCells(deps, ctx, { id, expectedVersion, idempotencyKey }, change, "append");
-    },
-    edit: (ctx: Ctx, { id, operations, expectedVersion }: In<"editSpreadsheetInputSchema">) =>
-      changeCells(deps, ctx, { id, expectedVersion }, { kind: "edit", operations }, "edit"),
-    /** What a share link reads (../share-links.ts found the spreadsheet): the record, and a range (default: its first sheet's used range). */
-    async readShared(
-      ctx: Ctx,
-      record: WorkbookRecord,
-      { range: named, maxCells, render }: Pick<In<"readSharedAnyInputSchema">, "range" | "maxCells" | "render">,
-    ): Promise<In<"sharedSpreadsheetSchema">> {
-      const first = record.sheets[0];
-      const range = named ?? (first?.usedRange ? `'${first.name.replaceAll("'", "''")}'!${first.usedRange}` : "A1");
-      const read = await readRecordRange(deps, ctx, record, { id: record.id, range, render, format: "json", maxCells });
-      return { kind: "spreadsheet", spreadsheet: shown(record), ...fieldsOf(read, ["range", "values", "truncated"]) };
-    },
-    downloadShared: (record: WorkbookRecord) =>
-      downloadRecord(deps, record.ownerId, record, "xlsx", undefined, jobOwner(undefined, record.ownerId)),
   };
 }
