@@ -2,13 +2,11 @@
 // loaded, nothing on the event loop grows with the workbook), and writes, appends and edits run by
 // the spreadsheets pool against the workbook's model, then stored as the next version.
 import { createHash } from "node:crypto";
-import type { z } from "zod";
 import { markAnsweredVersion, type RequestContext } from "../../core/context.ts";
 import { chargeCellText, returnCells, takeCells } from "../../core/read-budget.ts";
 import { GatewayError, toGatewayError } from "../../core/errors.ts";
 import { cursorCodec } from "../../core/paging.ts";
 import { inSlices } from "../../core/slices.ts";
-import type * as contract from "../../contract/spreadsheets.ts";
 import type { CellRange, CellRangeText, WriteResult } from "../../contract/spreadsheets.ts";
 import { csvLines } from "../../spreadsheets/io/csv-write.ts";
 import { isSheetsError } from "../../spreadsheets/cells/errors.ts";
@@ -57,9 +55,6 @@ const rangeCursors = {
     return position.offset;
   },
 };
-
-/** What the row's input schema gives the service once the runner has parsed it. */
-type In<K extends keyof typeof contract> = (typeof contract)[K] extends z.ZodType ? z.output<(typeof contract)[K]> : never;
 
 export interface ReadInput {
   id: string;
@@ -189,23 +184,6 @@ export async function changeCells(
   return storeChange(deps, ctx, ownerId, knownId(input.id), input, change, source).catch((error: unknown) => {
     throw toGatewayError(inContractWords(error));
   });
-}
-
-export function writeRange(deps: SheetsDeps, ctx: RequestContext, { range, values, input, ...target }: In<"writeRangeInputSchema">) {
-  return changeCells(deps, ctx, target, { kind: "write", range, values, input: input ?? "parse" }, "write");
-}
-
-export function appendRows(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  { sheet, values, records, input, ...target }: In<"appendRowsInputSchema">,
-) {
-  // A field not given stays undefined: the pool skips it, the idempotency fingerprint's JSON leaves it out.
-  return changeCells(deps, ctx, target, { kind: "append", sheet, values, records, input: input ?? "parse" }, "append");
-}
-
-export function editSpreadsheet(deps: SheetsDeps, ctx: RequestContext, { operations, ...target }: In<"editSpreadsheetInputSchema">) {
-  return changeCells(deps, ctx, target, { kind: "edit", operations }, "edit");
 }
 
 export async function evaluateFormula(

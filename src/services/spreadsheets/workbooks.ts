@@ -1,11 +1,10 @@
 // Spreadsheets as records: create (from values, CSV, markdown, an upload or a drive file),
-// describe and download, also through a share link (the list, the trash, renames and the links
-// themselves are the lifecycle's). Building a workbook and writing its .xlsx run in the
-// spreadsheets pool; the store keeps what the pool saved.
+// describe and download (the list, the trash, renames and share links are the lifecycle's).
+// Building a workbook and writing its .xlsx run in the spreadsheets pool; the store keeps what the
+// pool saved.
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import { monotonicFactory } from "ulid";
-import type { z } from "zod";
 import type { RequestContext } from "../../core/context.ts";
 import { markReplayed } from "../../core/context.ts";
 import { GatewayError } from "../../core/errors.ts";
@@ -13,7 +12,7 @@ import type { JsonBody } from "../../core/json-body.ts";
 import type { UploadedFile, StoredDownload } from "../../contract/files.ts";
 import type { InputMode, JsonCellInput } from "../../spreadsheets/workbook/values.ts";
 import type { Job, JobOwner, Saved } from "../../spreadsheets/pool/index.ts";
-import type { readSharedAnyInputSchema, sharedSpreadsheetSchema, SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
+import type { SpreadsheetWithWarnings } from "../../contract/spreadsheets.ts";
 import type { WorkbookRecord } from "../../store/types.ts";
 import {
   inContractWords,
@@ -25,8 +24,7 @@ import {
   toSpreadsheet,
   type SheetsDeps,
 } from "./access.ts";
-import { actorOf, fieldsOf, idempotentSince } from "../lifecycle.ts";
-import { readRecordRange } from "./cells.ts";
+import { actorOf, idempotentSince } from "../lifecycle.ts";
 import { contentOf } from "./changes.ts";
 import { createFingerprint, sheetSources } from "./create-body.ts";
 import { allBlobs } from "./stored.ts";
@@ -260,23 +258,6 @@ export async function downloadRecord(
     ? { name: at.name, extension: "xlsx", contentType: XLSX_MEDIA_TYPE, bytes, version: at.version }
     : { name: at.name, extension: "csv", contentType: "text/csv; charset=utf-8", bytes, version: at.version };
 }
-
-/** What a share link reads (../share-links.ts found the spreadsheet): the record, and a range (default: its first sheet's used range). */
-export async function readShared(
-  deps: SheetsDeps,
-  ctx: RequestContext,
-  record: WorkbookRecord,
-  { range: named, maxCells, render }: Pick<z.output<typeof readSharedAnyInputSchema>, "range" | "maxCells" | "render">,
-): Promise<z.output<typeof sharedSpreadsheetSchema>> {
-  const first = record.sheets[0];
-  const range = named ?? (first?.usedRange ? `'${first.name.replaceAll("'", "''")}'!${first.usedRange}` : "A1");
-  const read = await readRecordRange(deps, ctx, record, { id: record.id, range, render, format: "json", maxCells });
-  return { kind: "spreadsheet", spreadsheet: toSpreadsheet(record, deps.publicUrl), ...fieldsOf(read, ["range", "values", "truncated"]) };
-}
-
-/** A share link's download (../share-links.ts found the spreadsheet): its .xlsx, in the owner's links' turn. */
-export const downloadShared = (deps: SheetsDeps, record: WorkbookRecord): Promise<StoredDownload> =>
-  downloadRecord(deps, record.ownerId, record, "xlsx", undefined, jobOwner(undefined, record.ownerId));
 
 export async function downloadSpreadsheet(
   deps: SheetsDeps,
