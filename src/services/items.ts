@@ -11,17 +11,14 @@ import type { DocumentSummary } from "../contract/documents.ts";
 import type { Spreadsheet, TrashEntry, WorkspaceTrash } from "../contract/spreadsheets.ts";
 import { listAcrossKinds } from "../store/across-kinds.ts";
 import type { ItemRecord, Store } from "../store/types.ts";
-import type { DocumentsService } from "./documents.ts";
 import { fieldsOf, isItemId, listQuery, type Page } from "./lifecycle.ts";
-import type { SpreadsheetsService } from "./spreadsheets/index.ts";
+import type { KindServices } from "./share-links.ts";
 
 type Kinds = Pick<Store, "documents" | "workbooks">;
 const ITEM_FIELDS = ["id", "name", "createdAt", "updatedAt", "version", "sizeBytes"] as const;
 export type WorkspaceItem = { kind: "document" | "spreadsheet" } & Pick<ItemRecord, (typeof ITEM_FIELDS)[number]>;
 export type ItemsService = ReturnType<typeof createItemsService>;
 export type TrashService = ReturnType<typeof createTrashService>;
-/** What the services across kinds (the trash, share links) dispatch to: each kind's service, and the store. */
-export type KindServices = { store: Store; documents: DocumentsService; sheets: SpreadsheetsService };
 
 const itemCursors = idCursors("i1.", isItemId);
 const trashCursors = idCursors("t1.", isItemId);

@@ -11,7 +11,8 @@ import type { DocumentShare } from "../contract/documents.ts";
 import type { StoredDownload } from "../contract/files.ts";
 import type { readSharedAnyInputSchema, sharedReadSchema } from "../contract/spreadsheets.ts";
 import type { ShareKind, ShareRecord, KindRecord, Store } from "../store/types.ts";
-import type { KindServices } from "./items.ts";
+import type { DocumentsService } from "./documents.ts";
+import type { SpreadsheetsService } from "./spreadsheets/index.ts";
 
 /** wgs_ + 32 random bytes, base64url: what a share link's last segment must look like. */
 const TOKEN_PATTERN = /^wgs_[A-Za-z0-9_-]{43}$/;
@@ -51,6 +52,8 @@ async function shareTarget(store: Pick<Store, "findShare">, token: string): Prom
 }
 
 export type SharedService = ReturnType<typeof createSharedService>;
+/** What the services across kinds (share links, the trash: ./items.ts) dispatch to: each kind's service, and the store. */
+export type KindServices = { store: Store; documents: DocumentsService; sheets: SpreadsheetsService };
 
 export function createSharedService({ store, documents, sheets }: KindServices) {
   return {
