@@ -12,6 +12,12 @@
 //    SHUTDOWN_DRAIN_MS=0 this case fails): the drain delay is what prevents it.
 // While clients list and create documents without pause, replica A gets SIGTERM (drain 2.5 s, five probe intervals),
 // exits 0 and is replaced, then B. Every request must succeed, and every create must be stored once.
+// One kind of failure is allowed, as docs/deploy.md says: behind a passive balancer, a POST on a
+// connection made in the moment the replica's listener closes can be reset or closed before any
+// answer (the kernel resets one it completed but Node had not accepted), and the balancer cannot
+// know whether it was read (a 502). The clients do what that page
+// asks of clients: they resend such a create once, with its Idempotency-Key. At most one per restart
+// may happen, and nothing else may fail; the probe-driven balancer must see none.
 import { Agent, createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
@@ -29,6 +35,12 @@ interface Backend {
 }
 
 type Style = "nginx-like" | "probe-driven";
+
+/**
+ * The balancer's 502 for a POST on a new connection that the replica reset or closed before any
+ * answer, as its listener closed: the race docs/deploy.md leaves to clients (resend with the key).
+ */
+const UNREAD_POST = /^balancer: (read ECONNRESET|socket hang up) \(POST, new connection\)$/;
 
 /** The balancer: round-robin; nginx-like (retry a refused connection, passive health 1 s) or probe-driven (/readyz every 500 ms, no retry). */
 function balancer(backends: Backend[], style: Style): Promise<{ server: Server; url: string; retried: () => number; close: () => void }> {
@@ -135,34 +147,42 @@ it.each<[Style]>([["nginx-like"], ["probe-driven"]])(
     const failures: string[] = [];
     const created = new Set<string>();
     let stop = false;
+    const races: string[] = [];
     const client = async (n: number) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       for (let i = 0; !stop; i++) {
         const create = i % 3 === 0;
-        const answer = await new Promise<{ status: number; body: string }>((resolve) => {
-          const out = request(
-            `${lb.url}/api/v1/documents${create ? "" : "?limit=5"}`,
-            {
-              method: create ? "POST" : "GET",
-              agent,
-              headers: {
-                authorization: `Bearer ${key}`,
-                ...(create ? { "content-type": "application/json", "idempotency-key": `c${n}-${i}` } : {}),
+        const send = () =>
+          new Promise<{ status: number; body: string }>((resolve) => {
+            const out = request(
+              `${lb.url}/api/v1/documents${create ? "" : "?limit=5"}`,
+              {
+                method: create ? "POST" : "GET",
+                agent,
+                headers: {
+                  authorization: `Bearer ${key}`,
+                  ...(create ? { "content-type": "application/json", "idempotency-key": `c${n}-${i}` } : {}),
+                },
               },
-            },
-            (res) => {
-              let body = "";
-              res.setEncoding("utf8");
-              res.on("data", (c: string) => (body += c));
-              res.on("end", () => resolve({ status: res.statusCode!, body }));
-            },
-          );
-          out.on("error", (error) => resolve({ status: 0, body: error.message }));
-          out.end(create ? JSON.stringify({ name: `roll ${n}-${i}`, markdown: `# Roll ${n} ${i}\n\nUnder **load**.` }) : undefined);
-        });
+              (res) => {
+                let body = "";
+                res.setEncoding("utf8");
+                res.on("data", (c: string) => (body += c));
+                res.on("end", () => resolve({ status: res.statusCode!, body }));
+              },
+            );
+            out.on("error", (error) => resolve({ status: 0, body: error.message }));
+            out.end(create ? JSON.stringify({ name: `roll ${n}-${i}`, markdown: `# Roll ${n} ${i}\n\nUnder **load**.` }) : undefined);
+          });
+        let answer = await send();
+        if (create && answer.status === 502 && UNREAD_POST.test(answer.body)) {
+          races.push(answer.body);
+          answer = await send();
+        }
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         if (answer.status !== 200 && answer.status !== 201) failures.push(`${answer.status} ${answer.body.slice(0, 200)}`);
-        if (answer.status === 201) created.add((JSON.parse(answer.body) as { id: string }).id);
+        // A resent create answers 201, created now, or the first answer again (Idempotent-Replayed).
+        if (create && (answer.status === 201 || answer.status === 200)) created.add((JSON.parse(answer.body) as { id: string }).id);
       }
       agent.destroy();
     };
@@ -187,7 +207,12 @@ it.each<[Style]>([["nginx-like"], ["probe-driven"]])(
       lb.close();
       for (const replica of replicas) await replica.stop();
     }
+    if (races.length > 0)
+      console.log(
+        `rolling restart, ${style} balancer: ${races.length} create(s) reset or closed unanswered as a listener closed, resent with their key`,
+      );
     expect(failures).toEqual([]);
+    expect(races.length).toBeLessThanOrEqual(style === "nginx-like" ? 2 : 0);
     expect(statuses.get(201) ?? 0).toBeGreaterThan(5);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(10);
     // Every create answered 201 is stored, once.
