@@ -2,7 +2,7 @@
 // listener keeps serving for the drain delay (a load balancer's health checks notice), then stops
 // accepting; in-flight requests finish (bounded), then the gateway closes (workers, store).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server as NetServer, type AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { isLoopbackHost } from "./core/address.ts";
 import type { Gateway } from "./gateway.ts";
@@ -150,7 +150,10 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
               );
               const force = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs);
               force.unref();
-              server.close(() => {
+              // The listener only: http.Server's close() would also close every idle connection at
+              // once, a connection accepted a moment ago whose request is still on its way included
+              // (its balancer saw "socket hang up"); the grace above is for those.
+              NetServer.prototype.close.call(server, () => {
                 clearTimeout(force);
                 clearTimeout(grace);
                 clearInterval(sweep);
