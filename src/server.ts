@@ -157,6 +157,8 @@ export async function listen(gateway: Gateway, options: ListenOptions): Promise<
                 clearTimeout(force);
                 clearTimeout(grace);
                 clearInterval(sweep);
+                // http.Server's own close, with nothing left to close, stops its request-timeout timer.
+                server.close();
                 done();
               });
             });
