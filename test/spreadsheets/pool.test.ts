@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import JSZip from "jszip";
+import type { GatewayError } from "../../src/core/errors.ts";
 import { SheetsPool, type Base, type Saved } from "../../src/spreadsheets/pool/index.ts";
 import { decodeRoot, pagesOf, childrenOfPage } from "../../src/spreadsheets/tiles/stored-manifest.ts";
 
@@ -134,6 +135,34 @@ describe("the spreadsheets pool", () => {
       ).rejects.toMatchObject({ code: "INTERNAL" });
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a job whose heap passes maxHeapMb fails alone (413, SHEETS_WORKER_MAX_MB) and the next job runs on a fresh worker", async () => {
+    const small = new SheetsPool({
+      workers: 1,
+      maxHeapMb: 64,
+      queuePerPrincipal: 10,
+      maxQueue: 10,
+      jobTimeoutMs: 60_000,
+      worker: { maxCells: 5_000_000, cacheCells: 5_000_000, budget: { maxSteps: 200_000_000, maxMs: 30_000 } },
+    });
+    try {
+      // A million cells of text: far more than 64 MB once the engine holds them.
+      const values = Array.from({ length: 100_000 }, (_, row) =>
+        Array.from({ length: 10 }, (_, column) => `cell ${row}:${column}, too many`),
+      );
+      const failed = await small.run({ kind: "create", sheets: [{ name: "S", values }], input: "parse" }).then(
+        () => undefined,
+        (error: unknown) => error as GatewayError,
+      );
+      expect(failed).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { limit: "SHEETS_WORKER_MAX_MB", limitMb: 64 } });
+      // Stopped by the pool's heap watch, not by V8 at its cap (src/core/heap-watch.ts).
+      expect(failed?.cause).toBeUndefined();
+      const next = await small.run({ kind: "create", sheets: [{ name: "S", values: [[1]] }], input: "parse" });
+      expect(next.kind).toBe("saved");
+    } finally {
+      await small.close();
     }
   });
 

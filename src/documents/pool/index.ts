@@ -8,9 +8,10 @@
 //   - in time: a render that runs longer than `timeoutMs` has its worker terminated (a worker busy
 //     in JavaScript cannot be interrupted any other way) and replaced; the caller gets
 //     PAYLOAD_TOO_LARGE. A render waits for a worker at most `queueTimeoutMs` (SERVICE_UNAVAILABLE);
-//   - in memory: each worker has a V8 heap cap; a worker that hits it fails only its own render
-//     (PAYLOAD_TOO_LARGE) and is replaced, and a worker is recycled once idle after a render that
-//     left it with a big heap, or after `maxJobsPerWorker` renders, so that memory goes back to the OS;
+//   - in memory: a worker whose heap passes `maxHeapMb` while it renders (../../core/heap-watch.ts)
+//     fails only its own render (PAYLOAD_TOO_LARGE) and is replaced, and a worker is recycled once
+//     idle after a render that left it with a big heap, or after `maxJobsPerWorker` renders, so
+//     that memory goes back to the OS;
 //   - by its caller: a caller that goes away (the request's AbortSignal) takes its render with it,
 //     whether it is waiting (dropped from the queue) or running (worker terminated and replaced);
 //   - among callers: waiting renders are served fairly across principals (the one with the fewest
@@ -21,6 +22,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
+import { heapCapMb, watchHeap } from "../../core/heap-watch.ts";
 import { workerHeap } from "../../core/worker-heap.ts";
 import { DOCX_UPLOAD_LIMIT_BYTES } from "../import/limits.ts";
 import { cancelled, type DocumentRenderer, type ExtractedDocument, type RenderCallOptions, type RenderedDocument } from "../renderer.ts";
@@ -37,7 +39,7 @@ export interface RenderPoolOptions {
   onReject?: () => void;
   /** Called on every outcome other than a plain success (metrics, tests). */
   onEvent?: (event: RenderPoolEvent) => void;
-  /** Heap cap per worker (V8 old generation), so a pathological document cannot take the process down. Default 512. */
+  /** Heap a worker may have in use while it renders (../../core/heap-watch.ts), so a pathological document cannot take the process down. Default 512. */
   maxHeapMb?: number;
   /**
    * Young-generation size per worker. Workers empty it between jobs (./young-generation.ts), so
@@ -95,6 +97,8 @@ interface Slot {
   /** Its heap grew past recycleHeapMb: replaced once it has been idle for recycleIdleMs. */
   bloated: boolean;
   idleTimer: NodeJS.Timeout | undefined;
+  /** Stops sampling the heap of the job it runs (../../core/heap-watch.ts). */
+  unwatch: (() => void) | undefined;
 }
 
 const bootstrap = new URL("./worker-bootstrap.mjs", import.meta.url);
@@ -367,9 +371,9 @@ export class RenderPool implements DocumentRenderer {
     const worker = new Worker(bootstrap, {
       execArgv: [],
       workerData,
-      resourceLimits: workerHeap(this.maxHeapMb, this.youngGenerationMb),
+      resourceLimits: workerHeap(heapCapMb(this.maxHeapMb), this.youngGenerationMb),
     });
-    const slot: Slot = { worker, job: null, ready: false, jobs: 0, bloated: false, idleTimer: undefined };
+    const slot: Slot = { worker, job: null, ready: false, jobs: 0, bloated: false, idleTimer: undefined, unwatch: undefined };
     worker.unref();
     worker.on("message", (message: WorkerResponse | { ready: true }) => {
       if ("ready" in message) {
@@ -427,17 +431,7 @@ export class RenderPool implements DocumentRenderer {
         this.finish(slot);
         if (error.code === "ERR_WORKER_OUT_OF_MEMORY") {
           this.event("out-of-memory");
-          this.settle(
-            job,
-            new GatewayError(
-              "PAYLOAD_TOO_LARGE",
-              `${doing(job)} needs more than the ${this.maxHeapMb} MB a render may use; send a smaller or simpler document`,
-              {
-                details: { reason: "render_memory", limitMb: this.maxHeapMb },
-                cause: error,
-              },
-            ),
-          );
+          this.settle(job, this.outOfMemory(job, error));
         } else {
           this.event("worker-failed");
           this.settle(job, new GatewayError("INTERNAL", "A render worker failed", { cause: error }));
@@ -467,6 +461,8 @@ export class RenderPool implements DocumentRenderer {
   private finish(slot: Slot): void {
     const job = slot.job;
     slot.job = null;
+    slot.unwatch?.();
+    slot.unwatch = undefined;
     if (!job) return;
     this.running.set(job.principal, Math.max(0, (this.running.get(job.principal) ?? 1) - 1));
     this.forgetIfIdle(job.principal);
@@ -508,10 +504,17 @@ export class RenderPool implements DocumentRenderer {
   }
 
   /**
-   * The render's time budget runs from when its worker can start on it: loading a fresh worker's
-   * code is not the document's cost.
+   * The render's time and memory are watched from when its worker can start on it: loading a
+   * fresh worker's code is not the document's cost.
    */
   private armDeadline(slot: Slot, job: Job): void {
+    slot.unwatch = watchHeap(slot.worker, this.maxHeapMb, () => {
+      if (slot.job !== job) return;
+      this.event("out-of-memory");
+      this.finish(slot);
+      this.settle(job, this.outOfMemory(job));
+      this.replace(slot);
+    });
     if (this.timeoutMs > 0) {
       job.timer = setTimeout(() => {
         if (slot.job !== job) return;
@@ -529,6 +532,14 @@ export class RenderPool implements DocumentRenderer {
       }, this.timeoutMs);
       job.timer.unref();
     }
+  }
+
+  private outOfMemory(job: Job, cause?: Error): GatewayError {
+    return new GatewayError(
+      "PAYLOAD_TOO_LARGE",
+      `${doing(job)} needs more than the ${this.maxHeapMb} MB a render may use; send a smaller or simpler document`,
+      { details: { reason: "render_memory", limitMb: this.maxHeapMb }, ...(cause ? { cause } : {}) },
+    );
   }
 
   /** Gives waiting jobs to idle, ready workers. */

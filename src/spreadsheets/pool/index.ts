@@ -7,6 +7,7 @@
 // out of memory, costs that worker: it is replaced.
 import { Worker } from "node:worker_threads";
 import { GatewayError } from "../../core/errors.ts";
+import { heapCapMb, watchHeap } from "../../core/heap-watch.ts";
 import { workerHeap } from "../../core/worker-heap.ts";
 import { FairQueue, type Queued } from "./fair-queue.ts";
 import type { Base, FromWorker, Job, JobOutput, SheetsWorkerData, ToWorker } from "./protocol.ts";
@@ -60,6 +61,10 @@ interface Slot {
   worker: Worker;
   running: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** The worker has loaded the engine: its heap is the job's from then on. */
+  ready: boolean;
+  /** Stops sampling the heap of the job it runs (../../core/heap-watch.ts). */
+  unwatch: (() => void) | undefined;
 }
 
 const baseOf = (job: Job): Base | undefined => ("base" in job ? job.base : undefined);
@@ -230,6 +235,24 @@ export class SheetsPool {
     if (pending.workbookId !== undefined && job.kind !== "render") this.remember(pending.workbookId, slot);
     if (job.kind === "change") this.changes.set(job.token, slot);
     this.post(slot, encodeJob(pending.id, job), movable(job));
+    if (slot.ready) this.watch(slot);
+  }
+
+  /** A job whose heap passes SHEETS_WORKER_MAX_MB costs its worker, as running out of it would. */
+  private watch(slot: Slot): void {
+    const pending = slot.running;
+    if (!pending) return;
+    slot.unwatch = watchHeap(slot.worker, this.options.maxHeapMb, () => {
+      if (slot.running === pending) this.replace(slot, this.outOfMemory());
+    });
+  }
+
+  private outOfMemory(cause?: Error): GatewayError {
+    const { maxHeapMb } = this.options;
+    return new GatewayError("PAYLOAD_TOO_LARGE", `The workbook needs more than the ${maxHeapMb} MB a spreadsheet worker may use`, {
+      details: { limit: "SHEETS_WORKER_MAX_MB", limitMb: maxHeapMb },
+      ...(cause ? { cause } : {}),
+    });
   }
 
   private post(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {
@@ -242,6 +265,8 @@ export class SheetsPool {
     slot.running = undefined;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
+    slot.unwatch?.();
+    slot.unwatch = undefined;
     this.queue.done(pending);
     if ("output" in outcome) pending.resolve(outcome.output);
     else pending.reject(outcome.error);
@@ -269,7 +294,11 @@ export class SheetsPool {
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
-    if (message.type === "ready") return;
+    if (message.type === "ready") {
+      slot.ready = true;
+      if (slot.running) this.watch(slot);
+      return;
+    }
     const pending = slot.running;
     if (!pending || pending.id !== message.id) return;
     if (message.type === "done") return this.settle(slot, { output: message.output });
@@ -298,6 +327,7 @@ export class SheetsPool {
     this.slots[index] = undefined;
     const running = slot.running;
     if (slot.timer) clearTimeout(slot.timer);
+    slot.unwatch?.();
     slot.running = undefined;
     void slot.worker.terminate();
     if (running) {
@@ -311,9 +341,9 @@ export class SheetsPool {
     const worker = new Worker(bootstrap, {
       execArgv: [],
       workerData: this.options.worker,
-      resourceLimits: workerHeap(this.options.maxHeapMb, this.options.youngGenerationMb ?? 8),
+      resourceLimits: workerHeap(heapCapMb(this.options.maxHeapMb), this.options.youngGenerationMb ?? 8),
     });
-    const slot: Slot = { worker, running: undefined, timer: undefined };
+    const slot: Slot = { worker, running: undefined, timer: undefined, ready: false, unwatch: undefined };
     worker.unref();
     worker.on("message", (message: FromWorker) => this.onMessage(slot, message));
     worker.on("error", (error: Error & { code?: string }) => {
@@ -321,15 +351,7 @@ export class SheetsPool {
       const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
       this.replace(
         slot,
-        outOfMemory
-          ? new GatewayError(
-              "PAYLOAD_TOO_LARGE",
-              `The workbook needs more than the ${this.options.maxHeapMb} MB a spreadsheet worker may use`,
-              {
-                details: { limit: "SHEETS_WORKER_MAX_MB", limitMb: this.options.maxHeapMb },
-              },
-            )
-          : new GatewayError("INTERNAL", "A spreadsheet worker failed", { cause: error }),
+        outOfMemory ? this.outOfMemory(error) : new GatewayError("INTERNAL", "A spreadsheet worker failed", { cause: error }),
       );
     });
     worker.on("exit", (code) => {

@@ -1,0 +1,47 @@
+// A busy worker's heap, watched from the pool's thread. On Node.js 26 (V8 14.6) a worker that
+// reaches its resourceLimits cap can abort the whole process ("Check failed:
+// GetTimerForCollectionRequest(kind).IsStarted()": two threads asking for a major and a
+// last-resort collection at once, a V8 bug fixed after 14.6) instead of ending alone with
+// ERR_WORKER_OUT_OF_MEMORY: one user's document would take every request down. So a pool samples
+// the heap of each worker while it runs a job and stops the worker (terminate(), as a deadline
+// does) once the heap in use passes the limit; V8's own cap (heapCapMb) is set well above, for
+// growth faster than a sample, and is then the last resort it was.
+import type { Worker } from "node:worker_threads";
+
+/** How often a busy worker's heap is sampled, ms. */
+export const HEAP_SAMPLE_MS = 10;
+
+/** V8's cap for a worker whose heap the pool stops at `limitMb`: twice it, at least 32 MB over. */
+export const heapCapMb = (limitMb: number): number => Math.max(limitMb * 2, limitMb + 32);
+
+/**
+ * Samples `worker`'s heap until the returned function is called; calls `onOver` once (and stops)
+ * the first time the heap in use is above `limitMb`. A worker that has exited answers no more
+ * samples: its own 'exit' or 'error' ends the job then.
+ */
+export function watchHeap(worker: Worker, limitMb: number, onOver: (usedMb: number) => void): () => void {
+  const limit = limitMb * 1024 * 1024;
+  let stopped = false;
+  let sampling = false;
+  const timer = setInterval(() => {
+    if (sampling) return;
+    sampling = true;
+    worker.getHeapStatistics().then(
+      ({ used_heap_size: used }) => {
+        sampling = false;
+        if (stopped || used <= limit) return;
+        stop();
+        onOver(Math.ceil(used / (1024 * 1024)));
+      },
+      () => {
+        sampling = false;
+      },
+    );
+  }, HEAP_SAMPLE_MS);
+  timer.unref();
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+  return stop;
+}
