@@ -60,8 +60,9 @@ describe("watchHeap", () => {
     expect(over).toBe(0);
   });
 
-  it("sets V8's cap at twice the limit, and at least 32 MB over it", () => {
+  it("sets V8's cap a quarter over the limit, and at least 32 MB over it", () => {
     expect(heapCapMb(24)).toBe(56);
-    expect(heapCapMb(512)).toBe(1024);
+    expect(heapCapMb(512)).toBe(640);
+    expect(heapCapMb(1536)).toBe(1920);
   });
 });
