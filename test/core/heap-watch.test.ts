@@ -64,5 +64,7 @@ describe("watchHeap", () => {
     expect(heapCapMb(24)).toBe(56);
     expect(heapCapMb(512)).toBe(640);
     expect(heapCapMb(1536)).toBe(1920);
+    // A Node.js without Worker#getHeapStatistics() watches nothing: V8's cap is the limit.
+    expect(heapCapMb(512, false)).toBe(512);
   });
 });
