@@ -94,10 +94,12 @@ function balancer(backends: Backend[], style: Style): Promise<{ server: Server; 
           return;
         } catch (error) {
           backend.downUntil = Date.now() + 1_000;
-          // Like nginx's proxy_next_upstream error: nothing was sent on a refused connection, nor read
-          // from a reused idle one the replica reset.
-          const { code, reused } = error as NodeJS.ErrnoException & { reused?: boolean };
-          const unsent = code === "ECONNREFUSED" || (reused === true && (code === "ECONNRESET" || code === "EPIPE"));
+          // Like nginx's proxy_next_upstream error: nothing was sent on a connection that failed to be
+          // established (refused, or reset during connect as a listener closed), nor read from a
+          // reused idle one the replica reset.
+          const { code, reused, syscall } = error as NodeJS.ErrnoException & { reused?: boolean };
+          const unsent =
+            code === "ECONNREFUSED" || syscall === "connect" || (reused === true && (code === "ECONNRESET" || code === "EPIPE"));
           // nginx's proxy_next_upstream error also resends an idempotent request that failed before
           // its response header, whatever the connection; a POST that may have been read never is.
           const idempotent = req.method === "GET" || req.method === "HEAD";
