@@ -9,7 +9,7 @@
 import { Worker } from "node:worker_threads";
 
 /** How often a busy worker's heap is sampled, ms. */
-export const HEAP_SAMPLE_MS = 10;
+const HEAP_SAMPLE_MS = 10;
 
 /**
  * Worker#getHeapStatistics() is newer than some Node.js 22 releases engines.node allows (22.23.5,
@@ -28,8 +28,8 @@ export const heapCapMb = (limitMb: number, watched = canWatch): number =>
 
 /**
  * Samples `worker`'s heap until the returned function is called; calls `onOver` once (and stops)
- * the first time the heap in use is above `limitMb`. A worker that has exited answers no more
- * samples: its own 'exit' or 'error' ends the job then.
+ * the first time the heap in use is above `limitMb`. The watch also ends when the worker exits
+ * (its own 'exit' or 'error' ends the job then), so a pool closed mid-job leaves no timer behind.
  */
 export function watchHeap(worker: Worker, limitMb: number, onOver: (usedMb: number) => void): () => void {
   if (!canWatch) return () => {};
@@ -55,6 +55,8 @@ export function watchHeap(worker: Worker, limitMb: number, onOver: (usedMb: numb
   const stop = () => {
     stopped = true;
     clearInterval(timer);
+    worker.off("exit", stop);
   };
+  worker.once("exit", stop);
   return stop;
 }

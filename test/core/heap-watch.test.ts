@@ -60,6 +60,19 @@ describe("watchHeap", () => {
     expect(over).toBe(0);
   });
 
+  it("ends with its worker: a pool closed mid-job leaves no watch behind", async () => {
+    const worker = growing(512, 8);
+    workers.push(worker);
+    await once(worker, "online");
+    const before = worker.listenerCount("exit");
+    watchHeap(worker, 1024, () => {});
+    expect(worker.listenerCount("exit")).toBe(before + 1);
+    const exited = once(worker, "exit");
+    await worker.terminate();
+    await exited;
+    expect(worker.listenerCount("exit")).toBe(before);
+  });
+
   it("sets V8's cap a quarter over the limit, and at least 32 MB over it", () => {
     expect(heapCapMb(24)).toBe(56);
     expect(heapCapMb(512)).toBe(640);

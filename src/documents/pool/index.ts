@@ -379,7 +379,7 @@ export class RenderPool implements DocumentRenderer {
       if ("ready" in message) {
         slot.ready = true;
         // A job handed over while the worker was starting has its deadline from now on.
-        if (slot.job) this.armDeadline(slot, slot.job);
+        if (slot.job) this.armLimits(slot, slot.job);
         return;
       }
       const job = slot.job;
@@ -500,14 +500,14 @@ export class RenderPool implements DocumentRenderer {
     this.running.set(job.principal, (this.running.get(job.principal) ?? 0) + 1);
     this.work.set(job.principal, (this.work.get(job.principal) ?? 0) + job.weight);
     slot.worker.postMessage(job.request, job.request.kind === "extract" ? [job.request.docx] : []);
-    if (slot.ready) this.armDeadline(slot, job);
+    if (slot.ready) this.armLimits(slot, job);
   }
 
   /**
    * The render's time and memory are watched from when its worker can start on it: loading a
    * fresh worker's code is not the document's cost.
    */
-  private armDeadline(slot: Slot, job: Job): void {
+  private armLimits(slot: Slot, job: Job): void {
     slot.unwatch = watchHeap(slot.worker, this.maxHeapMb, () => {
       if (slot.job !== job) return;
       this.event("out-of-memory");
