@@ -9,12 +9,13 @@
 //  - never when the response says `Cache-Control: no-transform` or is already encoded.
 // It covers both ways a response leaves the gateway: Hono's (a middleware) and the Node fast path
 // (src/http/app.ts writes yoga's responses itself; it calls compressForNode first). zlib runs on
-// libuv's thread pool, and the compressed form of a large body that repeats (GraphiQL) is cached.
+// libuv's thread pool, and the compressed form of a body that repeats is cached.
 import { createHash } from "node:crypto";
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
+import { LRUCache } from "lru-cache";
 import type { HttpEnv } from "./env.ts";
 import { nodeBindings, requestHeader } from "./node.ts";
 
@@ -66,23 +67,23 @@ function eligible(headers: Pick<Headers, "get">): boolean {
   return true;
 }
 
-/** Large bodies that repeat (GraphiQL's page) are compressed once; keyed by their content. */
-const CACHE_MIN_BYTES = 256 * 1024;
-const CACHE_ENTRIES = 8;
-const cache = new Map<string, Buffer>();
+/**
+ * Compressed bodies by encoding and content hash: an answer read again unchanged (GraphiQL's page, a
+ * hot document's text, a list no one changed) is compressed once. Compressing a 20 KB text answer
+ * with br costs more than the rest of its read; hashing it, about a hundredth of that. The key is
+ * the content (SHA-256, which no one can collide on purpose), so a hit is the very bytes a miss
+ * would make. Bounded by the compressed bytes kept, least recently used out first.
+ */
+const CACHE_BYTES = 16 * 1024 * 1024;
+const cache = new LRUCache<string, Buffer>({ maxSize: CACHE_BYTES, sizeCalculation: (compressed) => compressed.byteLength + 128 });
 
-async function compress(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
-  if (body.byteLength < CACHE_MIN_BYTES) return compressors[encoding](body);
-  const key = `${encoding}:${createHash("sha1").update(body).digest("base64")}`;
+/** `body` in `encoding`, from the cache when the same body was compressed lately. */
+export async function compress(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  const key = `${encoding}:${createHash("sha256").update(body).digest("base64")}`;
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit); // most recently used last
-    return hit;
-  }
+  if (hit) return hit;
   const compressed = await compressors[encoding](body);
   cache.set(key, compressed);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return compressed;
 }
 

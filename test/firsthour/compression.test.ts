@@ -3,7 +3,7 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chooseEncoding } from "../../src/http/compression.ts";
+import { chooseEncoding, compress } from "../../src/http/compression.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 let tg: TestGateway;
@@ -46,6 +46,24 @@ describe("Accept-Encoding", () => {
     expect(chooseEncoding("*")).toBe("br");
     expect(chooseEncoding("identity")).toBeUndefined();
     expect(chooseEncoding(undefined)).toBeUndefined();
+  });
+});
+
+describe("the compressed-body cache", () => {
+  it("compresses a body read again once, per encoding, and a changed body anew", async () => {
+    const body = Buffer.from(JSON.stringify({ text: "A hot document's text, read again and again. ".repeat(500) }));
+    const first = await compress(body, "br");
+    expect(brotliDecompressSync(first)).toEqual(body);
+    // The very buffer: no second compression.
+    expect(await compress(Buffer.from(body), "br")).toBe(first);
+    const gzip = await compress(body, "gzip");
+    expect(gunzipSync(gzip)).toEqual(body);
+    expect(await compress(body, "gzip")).toBe(gzip);
+    const changed = Buffer.from(body);
+    changed[changed.length - 3] = 0x21;
+    const other = await compress(changed, "br");
+    expect(other).not.toBe(first);
+    expect(brotliDecompressSync(other)).toEqual(changed);
   });
 });
 
