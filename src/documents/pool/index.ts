@@ -46,7 +46,9 @@ export interface RenderPoolOptions {
    * a render finds it empty; a 400k-character render leaves ~28 MB of garbage, and V8 starts a
    * scavenge when the nursery is about 80% full. Default 128 (a semi-space of 43 MB): the bench
    * document's renders in the pool took a median 47 ms, 44–52 for most, where at 96 (a scavenge
-   * inside most renders, a mark-compact every few) they took 54, 46–100.
+   * inside most renders, a mark-compact every few) they took 54, 46–100. Below a `maxHeapMb` of
+   * 342 the default is three eighths of it (a semi-space of an eighth): the heap watch counts the
+   * nursery's garbage too, which must not crowd out what a render keeps.
    */
   youngGenerationMb?: number;
   /** Running time allowed for one render; default 30 s. 0 turns the bound off. */
@@ -146,7 +148,7 @@ export class RenderPool implements DocumentRenderer {
     this.onReject = options.onReject;
     this.onEvent = options.onEvent;
     this.maxHeapMb = options.maxHeapMb ?? 512;
-    this.youngGenerationMb = options.youngGenerationMb ?? 128;
+    this.youngGenerationMb = options.youngGenerationMb ?? Math.min(128, Math.floor((this.maxHeapMb * 3) / 8));
     this.timeoutMs = Math.max(0, options.timeoutMs ?? 30_000);
     this.queueTimeoutMs = Math.max(0, options.queueTimeoutMs ?? 15_000);
     this.maxJobsPerWorker = Math.max(1, options.maxJobsPerWorker ?? 100);

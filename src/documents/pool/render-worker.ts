@@ -9,7 +9,7 @@ import { GatewayError } from "../../core/errors.ts";
 import { renderDocument } from "../render/index.ts";
 import type { ExtractRequest, RenderRequest, WorkerData, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { warmupMarkdown } from "./warmup.ts";
-import { emptyYoungGeneration } from "./young-generation.ts";
+import { collectAll, emptyYoungGeneration } from "./young-generation.ts";
 
 const port = parentPort;
 if (!port) throw new Error("render-worker must run in a worker thread");
@@ -113,5 +113,6 @@ port.on("message", (request: WorkerRequest) => {
   pending.push(request);
   void run();
 });
+collectAll();
 port.postMessage({ ready: true });
 void run();

@@ -9,7 +9,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
-type Collect = (options: { type: "minor" }) => void;
+type Collect = (options: { type: "minor" | "major"; execution?: "sync"; flavor?: "last-resort" }) => void;
 
 let collect: Collect | undefined;
 
@@ -31,4 +31,13 @@ export function emptyYoungGeneration(): void {
   const gc = collector();
   gc({ type: "minor" });
   gc({ type: "minor" });
+}
+
+/**
+ * A full collection, once, when a worker has loaded its code and before it takes a job: what
+ * loading left (a fresh worker's heap in use went 15.4 → 14.1 MB built, 23.2 → 16.6 MB through tsx)
+ * is not charged to its first render by the pool's heap watch (../../core/heap-watch.ts).
+ */
+export function collectAll(): void {
+  collector()({ type: "major", execution: "sync", flavor: "last-resort" });
 }

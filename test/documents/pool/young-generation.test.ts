@@ -1,15 +1,17 @@
-// A render worker empties its young generation between jobs (src/documents/pool/young-generation.ts):
-// what was allocated is gone from the nursery afterwards, and V8's collector is not left exposed.
+// A render worker empties its young generation between jobs, and collects everything once before its
+// first (src/documents/pool/young-generation.ts): what was allocated is gone afterwards, and V8's
+// collector is not left exposed.
 import { getHeapSpaceStatistics } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { emptyYoungGeneration } from "../../../src/documents/pool/young-generation.ts";
+import { collectAll, emptyYoungGeneration } from "../../../src/documents/pool/young-generation.ts";
 
-const nurseryMb = (): number =>
+const spaceMb = (name: string): number =>
   getHeapSpaceStatistics()
-    .filter((space) => space.space_name === "new_space")
+    .filter((space) => space.space_name === name)
     .reduce((sum, space) => sum + space.space_used_size, 0) /
   (1024 * 1024);
+const nurseryMb = (): number => spaceMb("new_space");
 
 describe("emptyYoungGeneration", () => {
   it("leaves the nursery nearly empty after short-lived garbage", () => {
@@ -27,6 +29,21 @@ describe("emptyYoungGeneration", () => {
 
   it("does not leave gc exposed to contexts made afterwards", () => {
     emptyYoungGeneration();
+    expect(runInNewContext("typeof gc")).toBe("undefined");
+  });
+});
+
+describe("collectAll", () => {
+  it("frees what was promoted to the old generation and then dropped (what a worker's loading leaves)", () => {
+    // Kept through two scavenges, so promoted; then dropped.
+    let kept: string[][] | undefined = Array.from({ length: 200 }, (_, i) => Array.from({ length: 1_000 }, (_, j) => `old ${i} ${j}`));
+    emptyYoungGeneration();
+    const before = spaceMb("old_space");
+    expect(kept.length).toBe(200);
+    kept = undefined;
+    collectAll();
+    // 200,000 short strings and their arrays: well over 8 MB, all of it garbage now.
+    expect(before - spaceMb("old_space")).toBeGreaterThan(8);
     expect(runInNewContext("typeof gc")).toBe("undefined");
   });
 });
