@@ -77,12 +77,23 @@ function eligible(headers: Pick<Headers, "get">): boolean {
 const CACHE_BYTES = 16 * 1024 * 1024;
 const cache = new LRUCache<string, Buffer>({ maxSize: CACHE_BYTES, sizeCalculation: (compressed) => compressed.byteLength + 128 });
 
+/**
+ * The bytes in a buffer of their own. zlib answers with a slice of its 64 KB output chunk: a
+ * cached 300-byte answer would keep all 64 KB alive, past what the cache's bound counts.
+ */
+function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.byteLength);
+  bytes.copy(own);
+  return own;
+}
+
 /** `body` in `encoding`, from the cache when the same body was compressed lately. */
 export async function compress(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
   const key = `${encoding}:${createHash("sha256").update(body).digest("base64")}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const compressed = await compressors[encoding](body);
+  const compressed = ownBytes(await compressors[encoding](body));
   cache.set(key, compressed);
   return compressed;
 }

@@ -56,6 +56,8 @@ describe("the compressed-body cache", () => {
     expect(brotliDecompressSync(first)).toEqual(body);
     // The very buffer: no second compression.
     expect(await compress(Buffer.from(body), "br")).toBe(first);
+    // Kept in memory of its own size, not as a slice of zlib's 64 KB output chunk.
+    expect(first.buffer.byteLength).toBe(first.byteLength);
     const gzip = await compress(body, "gzip");
     expect(gunzipSync(gzip)).toEqual(body);
     expect(await compress(body, "gzip")).toBe(gzip);
